@@ -1,0 +1,742 @@
+"""The room planner: halting, balancing moves, table breaks and the final table (pure).
+
+Implements tournament.md §8 (balancing), §9 (breaking, seat cards), §10 (final table) on
+top of `tables.buttons` for who is dealt in where. The services call `plan_room` after
+every hand or elimination and carry out what it returns; `check_room` is the policy check
+the simulation runs after every step. No Django, no I/O, no clock, no global random.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from random import Random
+from types import MappingProxyType
+from typing import Literal
+
+from tables.buttons import (
+    DEFAULT_SUIT_ORDER,
+    DealInExclusion,
+    DealtInFrom,
+    NextHand,
+    Positions,
+    clockwise,
+    next_hand,
+    rank_cards,
+)
+from tables.seating import SeatRef
+
+Game = Literal["holdem", "stud"]
+Format = Literal["full_ring", "short_handed"]
+BreakOrder = Literal["list", "random"]
+FinalTableRule = Literal["tda_rp9", "tda2015_plus_one", "figp"]
+EventType = Literal["standard", "heads_up"]
+
+RULE_MOVER = "TDA-11a"  # with TDA2015-§10A, FIGP §52, 003 Art.7.2: the next BB moves
+RULE_STUD_MOVE = "TDA-11a stud"  # moved by position: the most recently vacated seat
+RULE_HALT = "TDA-11c"
+RULE_BALANCE = {1: "003 Art.7.2", 2: "FIGP §52"}
+RULE_BREAK = "003 Art.7.3"
+RULE_RANDOM_BREAK = "RP-19"
+RULE_SEAT_CARDS = "TDA-10b"
+RULE_FINAL_TABLE = {
+    "tda_rp9": "RP-9",
+    "tda2015_plus_one": "TDA2015-§11",
+    "figp": "FIGP §53",
+    "fixed": "house final-table size",
+}
+
+_EMPTY: Mapping[int, str] = MappingProxyType({})
+_NO_TIMES: Mapping[int, float] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table as the planner sees it, after the current hand.
+
+    `seats` maps occupied seats to player ids (eliminations of the current hand removed).
+    Leave it None only when just the head count is known (`player_count`). `last_hand` is
+    the current hand's positions, None when the floor has not told us. `number` orders
+    tables for the default balance and break lists (highest number first).
+    """
+
+    table_id: str
+    max_seats: int
+    seats: Mapping[int, str] | None = None
+    player_count: int | None = None
+    last_hand: Positions | None = None
+    number: int = 0
+    locked_seats: frozenset[int] = frozenset()
+    # Kept for players who need them: ordinary movers get them only when nothing else is free.
+    accessible_seats: frozenset[int] = frozenset()
+    # Players who may not be moved now (still in a hand, accessibility needs, TD hold).
+    unmovable: frozenset[str] = frozenset()
+    # When each empty seat was vacated (any comparable: minutes, timestamps); stud only.
+    vacated_at: Mapping[int, float] = _NO_TIMES
+
+    @property
+    def count(self) -> int:
+        if self.seats is not None:
+            return len(self.seats)
+        if self.player_count is None:
+            raise ValueError(f"table {self.table_id}: neither seats nor player_count given")
+        return self.player_count
+
+    @property
+    def capacity(self) -> int:
+        return self.max_seats - len(self.locked_seats)
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    """The event's room policy (tournament.md §3); defaults are the spec's defaults."""
+
+    seats_per_table: int = 9
+    game: Game = "holdem"
+    format: Format = "full_ring"
+    balance_max_diff: int = 1
+    # None means "by format": 3 for full_ring, off for short_handed (TDA-11c/d).
+    halt_short_table_diff: int | Literal["off"] | None = None
+    # Tables in the order they give and receive players; unlisted ones follow, highest
+    # number first (tournament.md §8.2).
+    balance_source_list: tuple[str, ...] = ()
+    break_order: BreakOrder = "list"
+    break_list: tuple[str, ...] = ()
+    final_table_rule: FinalTableRule | int = "tda_rp9"
+    event_type: EventType = "standard"
+    deal_in_exclusion: DealInExclusion = "button_to_sb"
+    suit_order: tuple[str, ...] = DEFAULT_SUIT_ORDER
+
+    @property
+    def halt_diff(self) -> int | None:
+        """Return the short-table gap that halts play, or None when halting is off."""
+        if self.halt_short_table_diff == "off":
+            return None
+        if self.halt_short_table_diff is None:
+            return 3 if self.format == "full_ring" else None
+        return self.halt_short_table_diff
+
+
+@dataclass(frozen=True)
+class Halt:
+    """A table that stops play until it is rebalanced (TDA-11c)."""
+
+    table_id: str
+    short_by: int
+    rule: str = RULE_HALT
+
+
+@dataclass(frozen=True)
+class Move:
+    """One player moved to balance the room, in the order the moves are made.
+
+    Fields the rules leave open are None: the player in a stud event (the floor picks), or
+    any seat-level detail of a table whose button is unknown (see RoomPlan.needs_button).
+    """
+
+    from_table: str
+    to_table: str
+    player: str | None = None
+    from_seat: int | None = None
+    to_seat: int | None = None
+    dealt_in_from: DealtInFrom | None = None
+    rules: tuple[str, ...] = ()
+    # Set when the only seat left is the small blind (TDA-10a allows it; tell the floor).
+    floor_alert: str | None = None
+
+
+@dataclass(frozen=True)
+class BreakDecision:
+    """Whether the next table breaks now (003 Art.7.3) and which seats its players draw."""
+
+    break_now: bool
+    table_id: str | None
+    free_seats_elsewhere: int
+    seat_cards: tuple[SeatRef, ...] = ()
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FinalTablePlan:
+    """Final-table size, whether it forms now, and the layout of the last tables (§10)."""
+
+    formed: bool
+    size: int
+    layout: tuple[int, ...]
+    rule: str
+
+
+@dataclass(frozen=True)
+class SeatCardDraw:
+    """Seat cards handed out highest face-up card first (TDA-10b, §9.3)."""
+
+    distribution_order: tuple[str, ...]
+    assignments: Mapping[str, SeatRef]
+    rule: str = RULE_SEAT_CARDS
+
+
+@dataclass(frozen=True)
+class RoomPlan:
+    """What the floor should do now. When `needs_button` is not empty, the moves from or to
+    those tables lack player and seats: ask the floor for the button and plan again."""
+
+    halts: tuple[Halt, ...]
+    moves: tuple[Move, ...]
+    counts_after: Mapping[str, int]
+    next_hand: Mapping[str, NextHand]
+    break_table: BreakDecision
+    final_table: FinalTablePlan
+    needs_button: tuple[str, ...] = ()
+    # Why the room could not be brought within the policy (no movable player, no seat).
+    unresolved: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+
+    @property
+    def halted_tables(self) -> tuple[str, ...]:
+        return tuple(halt.table_id for halt in self.halts)
+
+    @property
+    def complete(self) -> bool:
+        return not self.needs_button and not self.unresolved
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A breach of the room policy found by `check_room`."""
+
+    code: Literal[
+        "over_capacity",
+        "unbalanced",
+        "seat_out_of_range",
+        "locked_seat_occupied",
+        "seat_double_booked",
+        "player_seated_twice",
+    ]
+    table_id: str | None
+    detail: str
+
+
+# --- ordering -------------------------------------------------------------------------
+
+
+def _order(tables: Iterable[Table], preferred: Sequence[str]) -> dict[str, int]:
+    """Rank tables: listed ones first in list order, then the rest by descending number."""
+    listed = {table_id: index for index, table_id in enumerate(preferred)}
+    rest = sorted(
+        (t for t in tables if t.table_id not in listed), key=lambda t: (-t.number, t.table_id)
+    )
+    rank = dict(listed)
+    for offset, table in enumerate(rest):
+        rank[table.table_id] = len(preferred) + offset
+    return rank
+
+
+# --- final table ----------------------------------------------------------------------
+
+
+def final_table_size(settings: RoomSettings) -> int:
+    """Return the final-table size the event's rule gives (tournament.md §10)."""
+    rule = settings.final_table_rule
+    seats = settings.seats_per_table
+    if isinstance(rule, int):
+        return rule
+    if settings.event_type == "heads_up":
+        # TDA2015-§11's plus-one does not apply to heads-up events; a heads-up event's
+        # final is one more match of its own size. [interpretation for the other rules]
+        return seats
+    if rule == "tda_rp9":
+        return seats  # RP-9: the final table is the event's table size
+    if rule == "tda2015_plus_one":
+        return min(seats + 1, 10)  # TDA2015-§11: full table plus one, never more than 10
+    # FIGP §53: ten, or seven in six-handed events.
+    return 7 if settings.format == "short_handed" and seats == 6 else 10
+
+
+def plan_final_table(*, players_remaining: int, settings: RoomSettings) -> FinalTablePlan:
+    """Say whether the final table forms now, its size, and how the last tables look.
+
+    Before it forms, players sit at as few tables of `seats_per_table` as hold them, spread
+    evenly, largest first (RP-9: ten left in a nine-handed event play five and five).
+    """
+    size = final_table_size(settings)
+    rule_key = "fixed" if isinstance(settings.final_table_rule, int) else settings.final_table_rule
+    rule = RULE_FINAL_TABLE[rule_key]
+    if players_remaining <= size:
+        return FinalTablePlan(formed=True, size=size, layout=(players_remaining,), rule=rule)
+    tables = math.ceil(players_remaining / settings.seats_per_table)
+    base, extra = divmod(players_remaining, tables)
+    layout = tuple(base + 1 if index < extra else base for index in range(tables))
+    return FinalTablePlan(formed=False, size=size, layout=layout, rule=rule)
+
+
+# --- breaking -------------------------------------------------------------------------
+
+
+def break_sequence(tables: Sequence[Table], settings: RoomSettings) -> list[str]:
+    """Return the open tables in break order: the event's list, then highest number first."""
+    open_tables = [t for t in tables if t.count > 0]
+    rank = _order(open_tables, settings.break_list)
+    return sorted((t.table_id for t in open_tables), key=rank.__getitem__)
+
+
+def check_break(
+    tables: Sequence[Table],
+    settings: RoomSettings,
+    *,
+    rng: Random | None = None,
+    drawn_table: str | None = None,
+) -> BreakDecision:
+    """Decide whether a table breaks now: when the free seats at the other tables can take
+    all its players (003 Art.7.3), and build its seat cards.
+
+    With break_order "random" (RP-19) pass the drawn table, or an `rng` to draw it among the
+    tables that can break now.
+    """
+    open_tables = [t for t in tables if t.count > 0]
+    if len(open_tables) < 2:
+        return BreakDecision(False, None, 0, rules=(RULE_BREAK,))
+    by_id = {t.table_id: t for t in open_tables}
+    total_free = sum(max(t.capacity - t.count, 0) for t in open_tables)
+
+    def free_elsewhere(table_id: str) -> int:
+        table = by_id[table_id]
+        return total_free - max(table.capacity - table.count, 0)
+
+    rules: tuple[str, ...] = (RULE_BREAK,)
+    if settings.break_order == "random":
+        rules = (RULE_BREAK, RULE_RANDOM_BREAK)
+        eligible = sorted(tid for tid, t in by_id.items() if t.count <= free_elsewhere(tid))
+        if drawn_table is None and eligible:
+            if rng is None:
+                raise ValueError("a random break order needs rng or drawn_table")
+            drawn_table = rng.choice(eligible)
+        if drawn_table is None:
+            # Nobody can break yet: report against the table nearest to breaking.
+            nearest = min(by_id, key=lambda tid: (by_id[tid].count - free_elsewhere(tid), tid))
+            return BreakDecision(False, None, free_elsewhere(nearest), rules=rules)
+        candidate = drawn_table
+    else:
+        candidate = break_sequence(open_tables, settings)[0]
+    free = free_elsewhere(candidate)
+    if by_id[candidate].count > free:
+        return BreakDecision(False, None, free, rules=rules)
+    others = [t for t in open_tables if t.table_id != candidate]
+    cards = seat_cards_for_break(others, by_id[candidate].count, settings)
+    return BreakDecision(True, candidate, free, seat_cards=tuple(cards), rules=rules)
+
+
+def seat_cards_for_break(
+    receiving: Sequence[Table], players: int, settings: RoomSettings
+) -> list[SeatRef]:
+    """Choose exactly `players` seats at the receiving tables, filling the emptiest first so
+    they end up balanced (tournament.md §9.3 [interpretation]).
+
+    At a table the seats go in "worst position" order when its button is known (so broken
+    players do not dodge blinds), else in seat order. The receiving tables have room.
+    """
+    rank = _order(receiving, settings.balance_source_list)
+    offered: dict[str, list[int]] = {t.table_id: _seats_in_fill_order(t) for t in receiving}
+    heap = [(t.count, rank[t.table_id], t.table_id) for t in receiving if offered[t.table_id]]
+    heapq.heapify(heap)
+    cards: list[SeatRef] = []
+    while len(cards) < players:
+        if not heap:
+            raise ValueError("not enough free seats to break the table")
+        count, order, table_id = heapq.heappop(heap)
+        seat = offered[table_id].pop(0)
+        cards.append(SeatRef(table_id, seat))
+        if offered[table_id]:
+            heapq.heappush(heap, (count + 1, order, table_id))
+    return cards
+
+
+def shuffle_seat_cards(cards: Sequence[SeatRef], rng: Random) -> list[SeatRef]:
+    """Return the seat cards shuffled face down, top first (§9.3 step 1)."""
+    stack = list(cards)
+    rng.shuffle(stack)
+    return stack
+
+
+def distribute_seat_cards(
+    *,
+    cards: Mapping[str, str],
+    seat_card_stack: Sequence[SeatRef],
+    suit_order: Sequence[str] = DEFAULT_SUIT_ORDER,
+) -> SeatCardDraw:
+    """Hand the seat cards out from the top, highest face-up card first (TDA-10b, §6.4).
+
+    `cards` maps each player of the breaking table to his face-up card (distinct cards);
+    the stack holds at least as many seat cards as players.
+    """
+    if len(seat_card_stack) < len(cards):
+        raise ValueError("fewer seat cards than players")
+    order = rank_cards(cards, suit_order)
+    assignments = {player: seat_card_stack[index] for index, player in enumerate(order)}
+    return SeatCardDraw(distribution_order=tuple(order), assignments=assignments)
+
+
+# --- balancing ------------------------------------------------------------------------
+
+
+def _usable_free_seats(table: Table, occupied: Mapping[int, str]) -> list[int]:
+    return [
+        seat
+        for seat in range(1, table.max_seats + 1)
+        if seat not in occupied and seat not in table.locked_seats
+    ]
+
+
+def _seats_in_fill_order(table: Table) -> list[int]:
+    occupied = table.seats or _EMPTY
+    free = _usable_free_seats(table, occupied)
+    if table.last_hand is not None:
+        position = {
+            seat: index for index, seat in enumerate(clockwise(table.last_hand.bb, table.max_seats))
+        }
+        free.sort(key=position.__getitem__)
+    ordinary = [s for s in free if s not in table.accessible_seats]
+    return ordinary + [s for s in free if s in table.accessible_seats]
+
+
+def worst_seat(table: Table, occupied: Mapping[int, str]) -> tuple[int | None, str | None]:
+    """Pick the seat a balanced player gets: the worst position (TDA-11a, tournament.md §8.4).
+
+    Scan clockwise from the seat after the current BB and take the first free seat: it
+    reaches the big blind soonest. The current BB seat (next hand's SB) comes last and is
+    flagged. Needs the table's last_hand; returns (None, None) when no seat is free.
+    """
+    assert table.last_hand is not None
+    current_bb = table.last_hand.bb
+    free = set(_usable_free_seats(table, occupied))
+    scan = clockwise(current_bb, table.max_seats)[:-1]
+    for seat in scan:
+        if seat in free and seat not in table.accessible_seats:
+            return seat, None
+    for seat in scan:
+        if seat in free:
+            return seat, None
+    if current_bb in free:
+        return current_bb, "small_blind_seat"  # TDA-10a allows it; §8.4 says alert the floor
+    return None, None
+
+
+def _stud_seat(table: Table, occupied: Mapping[int, str]) -> int | None:
+    """Pick the most recently vacated free seat (TDA-11a stud, §8.5); None if not logged."""
+    free = [s for s in _usable_free_seats(table, occupied) if s in table.vacated_at]
+    if table.seats is None:
+        free = [s for s in table.vacated_at if s not in table.locked_seats and s not in occupied]
+    if not free:
+        return None
+    return max(free, key=lambda seat: (table.vacated_at[seat], -seat))
+
+
+def _next_mover(
+    table: Table, occupied: Mapping[int, str], moved: set[str]
+) -> tuple[int, str] | None:
+    """Return the seat and player who would be BB next and may move (TDA-11a, §8.3).
+
+    Players who may not move are passed over for the next in BB order [interpretation].
+    """
+    assert table.last_hand is not None
+    for seat in clockwise(table.last_hand.bb, table.max_seats):
+        player = occupied.get(seat)
+        if player is not None and player not in table.unmovable and player not in moved:
+            return seat, player
+    return None
+
+
+def halted_tables(tables: Sequence[Table], settings: RoomSettings) -> tuple[Halt, ...]:
+    """List the tables that stop play: `halt_short_table_diff` or more below the largest
+    table (TDA-11c, full-ring events by default)."""
+    diff = settings.halt_diff
+    open_tables = [t for t in tables if t.count > 0]
+    if diff is None or not open_tables:
+        return ()
+    largest = max(t.count for t in open_tables)
+    return tuple(
+        Halt(t.table_id, largest - t.count) for t in open_tables if largest - t.count >= diff
+    )
+
+
+def plan_room(
+    tables: Sequence[Table],
+    settings: RoomSettings,
+    *,
+    rng: Random | None = None,
+    drawn_break_table: str | None = None,
+) -> RoomPlan:
+    """Plan the room after the current hand: halts, then final table, break or balance.
+
+    Table ids are unique. The final table and a break take precedence over balancing: the
+    break's seat cards already leave the receiving tables balanced. With a random break
+    order pass `rng` or the drawn table (RP-19).
+    """
+    open_tables = [t for t in tables if t.count > 0]
+    players = sum(t.count for t in open_tables)
+    halts = halted_tables(open_tables, settings)
+    final = plan_final_table(players_remaining=players, settings=settings)
+    decision = check_break(open_tables, settings, rng=rng, drawn_table=drawn_break_table)
+    counts = {t.table_id: t.count for t in tables}
+    if (final.formed and len(open_tables) > 1) or decision.break_now:
+        if decision.break_now:
+            for card in decision.seat_cards:
+                counts[card.table] += 1
+            counts[decision.table_id or ""] = 0
+        return RoomPlan(
+            halts=halts,
+            moves=(),
+            counts_after=counts,
+            next_hand={},
+            break_table=decision,
+            final_table=final,
+            rules=(final.rule, *decision.rules),
+        )
+    moves, needs_button, unresolved, seats_after, newcomers = _balance(open_tables, settings)
+    for move in moves:
+        counts[move.from_table] -= 1
+        counts[move.to_table] += 1
+    hands: dict[str, NextHand] = {}
+    if settings.game == "holdem":
+        for table in open_tables:
+            occupied = seats_after.get(table.table_id, table.seats)
+            if table.last_hand is None or occupied is None or len(occupied) < 2:
+                continue
+            hands[table.table_id] = next_hand(
+                max_seats=table.max_seats,
+                occupied=list(occupied),
+                last_hand=table.last_hand,
+                newcomers=newcomers.get(table.table_id, ()),
+                deal_in_exclusion=settings.deal_in_exclusion,
+            )
+        moves = [
+            _with_deal_in(move, hands.get(move.to_table)) if move.to_seat is not None else move
+            for move in moves
+        ]
+    return RoomPlan(
+        halts=halts,
+        moves=tuple(moves),
+        counts_after=counts,
+        next_hand=hands,
+        break_table=decision,
+        final_table=final,
+        needs_button=tuple(needs_button),
+        unresolved=tuple(unresolved),
+        rules=(RULE_BALANCE.get(settings.balance_max_diff, "balance_max_diff"),),
+    )
+
+
+def _with_deal_in(move: Move, hand: NextHand | None) -> Move:
+    if hand is None or move.to_seat is None:
+        return move
+    waits = move.to_seat in hand.waiting
+    return Move(
+        from_table=move.from_table,
+        to_table=move.to_table,
+        player=move.player,
+        from_seat=move.from_seat,
+        to_seat=move.to_seat,
+        dealt_in_from="hand_after_next" if waits else "next_hand",
+        rules=(*move.rules, *hand.rules[-1:]),
+        floor_alert=move.floor_alert,
+    )
+
+
+def _balance(
+    tables: Sequence[Table], settings: RoomSettings
+) -> tuple[list[Move], list[str], list[str], dict[str, dict[int, str]], dict[str, list[int]]]:
+    """Move players one at a time from the fullest table to the emptiest until every gap is
+    within balance_max_diff: the fewest moves (tournament.md §8.1-8.2)."""
+    limit = settings.balance_max_diff
+    rank = _order(tables, settings.balance_source_list)
+    by_id = {t.table_id: t for t in tables}
+    counts = {t.table_id: t.count for t in tables}
+    seats_after: dict[str, dict[int, str]] = {}
+    newcomers: dict[str, list[int]] = {}
+    moved: set[str] = set()
+    moves: list[Move] = []
+    needs_button: list[str] = []
+    unresolved: list[str] = []
+
+    def live_seats(table: Table) -> dict[int, str]:
+        if table.table_id not in seats_after:
+            seats_after[table.table_id] = dict(table.seats or _EMPTY)
+        return seats_after[table.table_id]
+
+    # Heaps keyed on the count when pushed; every count change pushes a fresh entry, so an
+    # entry whose count is out of date is simply dropped (1,112 tables stay fast).
+    givers = [(-counts[tid], rank[tid], tid) for tid in counts]
+    takers = [(counts[tid], rank[tid], tid) for tid in counts]
+    heapq.heapify(givers)
+    heapq.heapify(takers)
+    cannot_give: set[str] = set()
+    while givers and takers:
+        neg, _, source_id = givers[0]
+        if -neg != counts[source_id] or source_id in cannot_give:
+            heapq.heappop(givers)
+            continue
+        count, _, target_id = takers[0]
+        if count != counts[target_id] or count >= by_id[target_id].capacity:
+            heapq.heappop(takers)
+            continue
+        if counts[source_id] - count <= limit:
+            break
+        move = _one_move(
+            by_id[source_id],
+            by_id[target_id],
+            stud=settings.game == "stud",
+            live_seats=live_seats,
+            moved=moved,
+            needs_button=needs_button,
+        )
+        if move is None:
+            cannot_give.add(source_id)
+            unresolved.append(f"{source_id}: no player may move")
+            continue
+        moves.append(move)
+        if move.to_seat is not None:
+            newcomers.setdefault(target_id, []).append(move.to_seat)
+        counts[source_id] -= 1
+        counts[target_id] += 1
+        for tid in (source_id, target_id):
+            heapq.heappush(givers, (-counts[tid], rank[tid], tid))
+            heapq.heappush(takers, (counts[tid], rank[tid], tid))
+    live = list(counts.values())
+    if live and max(live) - min(live) > limit and not unresolved:
+        unresolved.append("no free seat to balance into")
+    return moves, needs_button, unresolved, seats_after, newcomers
+
+
+def _one_move(
+    source: Table,
+    target: Table,
+    *,
+    stud: bool,
+    live_seats: Callable[[Table], dict[int, str]],
+    moved: set[str],
+    needs_button: list[str],
+) -> Move | None:
+    """Make one move from `source` to `target`, or return None if nobody there may move."""
+    if stud:
+        # §8.5: the seat to fill is the most recently vacated; who leaves is the floor's pick.
+        target_seats = live_seats(target)
+        to_seat = _stud_seat(target, target_seats)
+        if to_seat is not None:
+            target_seats[to_seat] = f"?{source.table_id}"  # placeholder: seat now taken
+        return Move(source.table_id, target.table_id, to_seat=to_seat, rules=(RULE_STUD_MOVE,))
+    unknown = [t for t in (source, target) if t.seats is None or t.last_hand is None]
+    if unknown:
+        # Never guess a button: name the table, keep the count-level move.
+        for table in unknown:
+            if table.table_id not in needs_button:
+                needs_button.append(table.table_id)
+        if source.seats is not None and all(p in source.unmovable for p in source.seats.values()):
+            return None
+        return Move(source.table_id, target.table_id, rules=(RULE_MOVER,))
+    source_seats = live_seats(source)
+    mover = _next_mover(source, source_seats, moved)
+    if mover is None:
+        return None
+    target_seats = live_seats(target)
+    to_seat, alert = worst_seat(target, target_seats)
+    if to_seat is None:
+        return None
+    from_seat, player = mover
+    del source_seats[from_seat]
+    target_seats[to_seat] = player
+    moved.add(player)
+    return Move(
+        source.table_id,
+        target.table_id,
+        player=player,
+        from_seat=from_seat,
+        to_seat=to_seat,
+        rules=(RULE_MOVER,),
+        floor_alert=alert,
+    )
+
+
+# --- policy check ---------------------------------------------------------------------
+
+
+def check_room(
+    tables: Sequence[Table],
+    settings: RoomSettings,
+    *,
+    assignments: Iterable[tuple[str, int, str]] = (),
+    require_balanced: bool = True,
+) -> list[Violation]:
+    """List every breach of the room policy; empty means the room is sound.
+
+    Checks capacity, seats in range and not locked, each seat and each player used once
+    (across `tables` and any raw (table, seat, player) `assignments`), and, when
+    `require_balanced`, every gap within balance_max_diff.
+    """
+    problems: list[Violation] = []
+    seat_holder: dict[tuple[str, int], str] = {}
+    player_seat: dict[str, tuple[str, int]] = {}
+    rows: list[tuple[str, int, str]] = []
+    by_id = {t.table_id: t for t in tables}
+    for table in tables:
+        if table.count > table.capacity:
+            problems.append(
+                Violation(
+                    "over_capacity",
+                    table.table_id,
+                    f"{table.count} players for {table.capacity} seats",
+                )
+            )
+        for seat, player in (table.seats or _EMPTY).items():
+            rows.append((table.table_id, seat, player))
+    rows.extend(assignments)
+    for table_id, seat, player in rows:
+        known = by_id.get(table_id)
+        if known is not None and not 1 <= seat <= known.max_seats:
+            problems.append(Violation("seat_out_of_range", table_id, f"seat {seat}"))
+        if known is not None and seat in known.locked_seats:
+            problems.append(Violation("locked_seat_occupied", table_id, f"seat {seat}"))
+        holder = seat_holder.get((table_id, seat))
+        if holder is not None and holder != player:
+            problems.append(
+                Violation("seat_double_booked", table_id, f"seat {seat}: {holder} and {player}")
+            )
+        seat_holder.setdefault((table_id, seat), player)
+        where = player_seat.get(player)
+        if where is not None and where != (table_id, seat):
+            problems.append(
+                Violation("player_seated_twice", table_id, f"{player} at {where} and {seat}")
+            )
+        player_seat.setdefault(player, (table_id, seat))
+    open_counts = [t.count for t in tables if t.count > 0]
+    if require_balanced and open_counts:
+        gap = max(open_counts) - min(open_counts)
+        if gap > settings.balance_max_diff:
+            problems.append(
+                Violation("unbalanced", None, f"gap {gap} > {settings.balance_max_diff}")
+            )
+    return problems
+
+
+__all__ = [
+    "BreakDecision",
+    "FinalTablePlan",
+    "Halt",
+    "Move",
+    "RoomPlan",
+    "RoomSettings",
+    "SeatCardDraw",
+    "Table",
+    "Violation",
+    "break_sequence",
+    "check_break",
+    "check_room",
+    "distribute_seat_cards",
+    "final_table_size",
+    "halted_tables",
+    "plan_final_table",
+    "plan_room",
+    "seat_cards_for_break",
+    "shuffle_seat_cards",
+    "worst_seat",
+]
