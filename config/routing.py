@@ -1,0 +1,3 @@
+"""WebSocket routes."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,22 @@
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from django.views.i18n import set_language
+
+from tournaments.views import core
+
+urlpatterns = [
+    path("", core.home, name="home"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("language/", set_language, name="set_language"),
+    path("t/", include("tournaments.urls")),
+]
+
+handler400 = "tournaments.views.core.bad_request"
+handler403 = "tournaments.views.core.forbidden"
+handler404 = "tournaments.views.core.not_found"
+handler500 = "tournaments.views.core.server_error"

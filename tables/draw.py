@@ -1,0 +1,200 @@
+"""The random seat draw (tournament.md §6.1), pure.
+
+Randomness comes from a generator passed in: the services pass a cryptographic one
+(`secrets.SystemRandom`), tests pass a seeded `random.Random`. Nothing here touches the
+database; the services record what was drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from random import Random
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table as the draw sees it: which seats are taken and which may be drawn."""
+
+    number: int
+    max_seats: int
+    taken: frozenset[int] = frozenset()
+    reserved: frozenset[int] = frozenset()
+    accessible: frozenset[int] = frozenset()
+    is_open: bool = True
+    opening_order: int = 0
+
+    @property
+    def players(self) -> int:
+        return len(self.taken)
+
+    def free_seats(self, *, accessible_needed: bool = False) -> list[int]:
+        """Seats a random draw may give: free, not reserved; accessible ones kept for those
+        who need them while another seat is free."""
+        free = [
+            s
+            for s in range(1, self.max_seats + 1)
+            if s not in self.taken and s not in self.reserved
+        ]
+        if accessible_needed:
+            return [s for s in free if s in self.accessible]
+        ordinary = [s for s in free if s not in self.accessible]
+        return ordinary or free
+
+
+@dataclass(frozen=True)
+class TableLoad:
+    """A table as the choice of table sees it: counts only."""
+
+    number: int
+    players: int
+    free: int  # seats a draw may give
+    is_open: bool = True
+    opening_order: int = 0
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    table: int
+    seat: int
+    opened_table: bool = False
+
+
+class RoomFull(Exception):
+    """No free seat at an open table and no table left to open."""
+
+
+class NoAccessibleSeat(Exception):
+    """The player needs an accessible seat and none is free."""
+
+
+def choose_table(loads: Sequence[TableLoad], rng: Random) -> tuple[int, bool]:
+    """Pick the table for one entry: among open tables with a free seat, one with the
+    fewest players (drawn among equals); when all are full, the next table in the opening
+    order opens (tournament.md §5.3, §6.1). Returns (table number, opened)."""
+    open_tables = [t for t in loads if t.is_open and t.free > 0]
+    if not open_tables:
+        closed = sorted(
+            (t for t in loads if not t.is_open and t.free > 0),
+            key=lambda t: (t.opening_order, t.number),
+        )
+        if not closed:
+            raise RoomFull
+        return closed[0].number, True
+    fewest = min(t.players for t in open_tables)
+    candidates = [t for t in open_tables if t.players == fewest]
+    return candidates[rng.randrange(len(candidates))].number, False
+
+
+def choose_seat(
+    tables: Sequence[TableState], rng: Random, *, accessible_needed: bool = False
+) -> SeatChoice:
+    """Pick a table (fewest players) and a random free seat at it."""
+    by_number = {t.number: t for t in tables}
+    loads = [
+        TableLoad(
+            number=t.number,
+            players=t.players,
+            free=len(t.free_seats(accessible_needed=accessible_needed)),
+            is_open=t.is_open,
+            opening_order=t.opening_order,
+        )
+        for t in tables
+    ]
+    try:
+        number, opened = choose_table(loads, rng)
+    except RoomFull:
+        if accessible_needed and any(t.free_seats() for t in tables):
+            raise NoAccessibleSeat from None
+        raise
+    seats = by_number[number].free_seats(accessible_needed=accessible_needed)
+    return SeatChoice(table=number, seat=seats[rng.randrange(len(seats))], opened_table=opened)
+
+
+@dataclass(frozen=True)
+class InitialDraw:
+    """The start-of-event draw: which tables open and where each entry sits."""
+
+    opened_tables: tuple[int, ...]
+    assignments: dict[int, tuple[int, int]] = field(default_factory=dict)  # entry -> (table, seat)
+
+
+def initial_draw(
+    entries: Sequence[int],
+    tables: Sequence[TableState],
+    rng: Random,
+    *,
+    accessible_needed: frozenset[int] = frozenset(),
+) -> InitialDraw:
+    """Seat every entry at random on as few tables as needed, counts differing by at most one.
+
+    Tables open in their opening order; reserved seats are never drawn; players who need an
+    accessible seat get one first. Raises RoomFull when the room cannot hold them all.
+    """
+    ordered = sorted((t for t in tables if not t.taken), key=lambda t: (t.opening_order, t.number))
+    capacity = [len(t.free_seats()) for t in ordered]
+    needed, room = 0, 0
+    while room < len(entries):
+        if needed == len(ordered):
+            raise RoomFull
+        room += capacity[needed]
+        needed += 1
+    chosen = ordered[:needed]
+    quotas = _even_quotas(len(entries), [len(t.free_seats()) for t in chosen], rng)
+    # Accessible needs first: give those players tables with accessible seats.
+    shuffled = list(entries)
+    rng.shuffle(shuffled)
+    needing = [e for e in shuffled if e in accessible_needed]
+    others = [e for e in shuffled if e not in accessible_needed]
+    assignments: dict[int, tuple[int, int]] = {}
+    remaining = dict(zip((t.number for t in chosen), quotas, strict=True))
+    free: dict[int, list[int]] = {}
+    for table in chosen:
+        seats = [s for s in range(1, table.max_seats + 1) if s not in table.reserved]
+        rng.shuffle(seats)
+        # Accessible seats last in the ordinary pool, so they stay free for those who need them.
+        seats.sort(key=lambda s: s in table.accessible)
+        free[table.number] = seats
+    for entry in needing:
+        for table in chosen:
+            if remaining[table.number] == 0:
+                continue
+            access = [s for s in free[table.number] if s in table.accessible]
+            if access:
+                seat = access[0]
+                free[table.number].remove(seat)
+                remaining[table.number] -= 1
+                assignments[entry] = (table.number, seat)
+                break
+        else:
+            others.append(entry)
+    for entry in others:
+        table_number = next(n for n, left in remaining.items() if left)
+        seat = free[table_number].pop(0)
+        remaining[table_number] -= 1
+        assignments[entry] = (table_number, seat)
+    return InitialDraw(opened_tables=tuple(t.number for t in chosen), assignments=assignments)
+
+
+def _even_quotas(total: int, capacities: list[int], rng: Random) -> list[int]:
+    """Split `total` over tables so counts differ by at most one where capacity permits;
+    which tables take the odd players is drawn."""
+    if not capacities:
+        return []
+    quotas = [0] * len(capacities)
+    left = total
+    while left:
+        open_ = [i for i, cap in enumerate(capacities) if quotas[i] < cap]
+        if not open_:
+            raise RoomFull
+        share = left // len(open_)
+        if share:
+            for i in open_:
+                add = min(share, capacities[i] - quotas[i])
+                quotas[i] += add
+                left -= add
+        else:
+            for i in rng.sample(open_, left):
+                quotas[i] += 1
+            left = 0
+    return quotas

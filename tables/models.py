@@ -1,0 +1,60 @@
+"""The room: tables and the seats players hold at them."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Entry, Tournament
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        RESERVE = "reserve", _("Not open yet")
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField(_("number"))
+    max_seats = models.PositiveSmallIntegerField(_("seats"), default=9)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.RESERVE)
+    opening_order = models.PositiveIntegerField(_("opening order"), default=0)
+    break_order = models.PositiveIntegerField(_("break order"), default=0)
+    accessible_seats = models.JSONField(_("accessible seats"), default=list, blank=True)
+    reserved_seats = models.JSONField(_("reserved seats"), default=list, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="table_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.number)
+
+
+class Seat(models.Model):
+    """A player's seat. The constraints make a double booking impossible."""
+
+    class DealtIn(models.TextChoices):
+        NEXT_HAND = "next_hand", _("Dealt in at once")
+        HAND_AFTER_NEXT = "hand_after_next", _("Waits for the button to pass")
+        ASK_DEALER = (
+            "ask_dealer",
+            _("Dealt in at once unless the seat is between the button and the small blind"),
+        )
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="seat")
+    dealt_in = models.CharField(max_length=16, choices=DealtIn.choices, default=DealtIn.NEXT_HAND)
+    assigned_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["table__number", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_player_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}/{self.number}"

@@ -1,0 +1,107 @@
+"""The event log: every floor action is a row, and undo is a service too."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tournaments.errors import CannotUndo
+from tournaments.models import Event, Tournament
+
+UndoHandler = Callable[[Event, Any, datetime], None]
+_UNDO: dict[str, UndoHandler] = {}
+
+
+def undoes(action: str) -> Callable[[UndoHandler], UndoHandler]:
+    """Register the function that reverses events of one action."""
+
+    def register(handler: UndoHandler) -> UndoHandler:
+        _UNDO[action] = handler
+        return handler
+
+    return register
+
+
+def event_log(
+    *,
+    tournament: Tournament,
+    actor: AbstractBaseUser | None,
+    action: str,
+    data: dict[str, Any],
+    now: datetime,
+    undoable: bool = True,
+) -> Event:
+    """Append an audit row. Call inside the transaction that made the change."""
+    return Event.objects.create(
+        tournament=tournament,
+        at=now,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        action=action,
+        data=data,
+        undoable=undoable and action in _UNDO,
+    )
+
+
+def can_undo(event: Event) -> bool:
+    return event.undoable and event.undone_at is None and event.action in _UNDO
+
+
+@transaction.atomic
+def event_undo(*, event_id: int, tournament: Tournament, actor: Any, now: datetime) -> Event:
+    """Reverse one logged action and log the undo."""
+    event = Event.objects.select_for_update().filter(pk=event_id, tournament=tournament).first()
+    if event is None:
+        raise CannotUndo(reason=_("no such action in this tournament"))
+    if event.undone_at is not None:
+        raise CannotUndo(reason=_("it was already undone"))
+    if not can_undo(event):
+        raise CannotUndo(reason=_("this kind of action is not undoable"))
+    _UNDO[event.action](event, actor, now)
+    event.undone_at = now
+    event.undone_by = actor if actor is not None and actor.is_authenticated else None
+    event.save(update_fields=["undone_at", "undone_by"])
+    undo = event_log(
+        tournament=tournament,
+        actor=actor,
+        action="event.undo",
+        data={"undone_action": event.action, "undone_event": event.pk, **event.data},
+        now=now,
+        undoable=False,
+    )
+    undo.undo_of = event
+    undo.save(update_fields=["undo_of"])
+    return undo
+
+
+ACTION_LABELS = {
+    "tournament.create": gettext_lazy("Tournament created"),
+    "tournament.update": gettext_lazy("Settings changed"),
+    "tournament.clone": gettext_lazy("Cloned from another tournament"),
+    "structure.set": gettext_lazy("Structure changed"),
+    "tables.add": gettext_lazy("Tables added"),
+    "staff.assign": gettext_lazy("Staff role given"),
+    "player.create": gettext_lazy("New player"),
+    "entry.register": gettext_lazy("Entry"),
+    "entry.eliminate": gettext_lazy("Eliminated"),
+    "entry.rebuy": gettext_lazy("Rebuy"),
+    "entry.addon": gettext_lazy("Add-on"),
+    "id.check": gettext_lazy("Photo ID checked"),
+    "seat.move": gettext_lazy("Seat changed"),
+    "event.undo": gettext_lazy("Undo"),
+}
+
+
+def action_label(event: Event) -> str:
+    """The action's name in the user's language."""
+    if event.action == "entry.register" and event.data.get("kind") == "reentry":
+        return str(gettext_lazy("Re-entry"))
+    if event.action == "event.undo":
+        undone = ACTION_LABELS.get(event.data.get("undone_action", ""), "")
+        return str(_("Undo: %(action)s") % {"action": undone})
+    return str(ACTION_LABELS.get(event.action, event.action))

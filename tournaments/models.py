@@ -1,0 +1,311 @@
+"""The event: tournaments, their structure, players, entries, staff and the event log."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Game(models.TextChoices):
+    NLHE = "nlhe", _("No-limit hold'em")
+    PLO = "plo", _("Pot-limit Omaha")
+    LHE = "lhe", _("Limit hold'em")
+
+
+class AnteMode(models.TextChoices):
+    NONE = "none", _("No ante")
+    EACH_PLAYER = "each_player", _("Ante from each player")
+    BIG_BLIND_ANTE = "big_blind_ante", _("Big-blind ante")
+
+
+class DealInExclusion(models.TextChoices):
+    BUTTON_TO_SB = "button_to_sb", _("Not between the button and the small blind (TDA)")
+    BUTTON_TO_BB = "button_to_bb", _("Not between the button and the big blind (FIGP)")
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("Planned")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    slug = models.SlugField(_("address"), max_length=80, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=120, blank=True)
+    game = models.CharField(_("game"), max_length=8, choices=Game.choices, default=Game.NLHE)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PLANNED
+    )
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    buy_in_prize = models.PositiveIntegerField(_("buy-in: prize part"), default=100)
+    buy_in_fee = models.PositiveIntegerField(_("buy-in: fee"), default=20)
+    house_percent = models.DecimalField(
+        _("house and dealer share of the prize part (%)"),
+        max_digits=5,
+        decimal_places=2,
+        default=0,
+    )
+    guarantee = models.PositiveIntegerField(_("guaranteed prize pool"), default=0)
+    added_money = models.PositiveIntegerField(_("added money"), default=0)
+    starting_stack = models.PositiveIntegerField(_("starting stack"), default=30000)
+    seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), default=9)
+    late_registration_level = models.PositiveSmallIntegerField(
+        _("late registration until the end of level"), null=True, blank=True
+    )
+    late_registration_through_break = models.BooleanField(
+        _("late registration stays open through the following break"), default=False
+    )
+    reentry_allowed = models.BooleanField(_("re-entry allowed"), default=True)
+    max_entries = models.PositiveSmallIntegerField(_("maximum entries per player"), default=2)
+    reentry_forfeit_allowed = models.BooleanField(
+        _("a player may forfeit his stack and re-enter"), default=False
+    )
+    rebuys_allowed = models.BooleanField(_("rebuys allowed"), default=False)
+    rebuy_max = models.PositiveSmallIntegerField(_("rebuys per player"), default=0)
+    rebuy_price = models.PositiveIntegerField(_("rebuy price"), default=0)
+    rebuy_chips = models.PositiveIntegerField(_("rebuy chips"), default=0)
+    rebuy_until_level = models.PositiveSmallIntegerField(
+        _("rebuys until the end of level"), null=True, blank=True
+    )
+    rebuy_stack_threshold = models.PositiveIntegerField(
+        _("rebuy only with a stack at or below"), null=True, blank=True
+    )
+    addon_allowed = models.BooleanField(_("add-on allowed"), default=False)
+    addon_price = models.PositiveIntegerField(_("add-on price"), default=0)
+    addon_chips = models.PositiveIntegerField(_("add-on chips"), default=0)
+    addon_break_after_level = models.PositiveSmallIntegerField(
+        _("add-on at the break after level"), null=True, blank=True
+    )
+    deal_in_exclusion = models.CharField(
+        _("new players wait when seated"),
+        max_length=16,
+        choices=DealInExclusion.choices,
+        default=DealInExclusion.BUTTON_TO_SB,
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    # Clock state: stored, never ticked (DESIGN.md "State worth naming").
+    clock_status = models.CharField(max_length=12, default="not_started")
+    clock_index = models.PositiveSmallIntegerField(default=0)
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_elapsed = models.FloatField(default=0)
+    clock_scheduled_start = models.DateTimeField(null=True, blank=True)
+    clock_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def buy_in_total(self) -> int:
+        return self.buy_in_prize + self.buy_in_fee
+
+
+class StructureItem(models.Model):
+    """A level or a break, in play order."""
+
+    class Kind(models.TextChoices):
+        LEVEL = "level", _("Level")
+        BREAK = "break", _("Break")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="items")
+    position = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.LEVEL)
+    small_blind = models.PositiveIntegerField(default=0)
+    big_blind = models.PositiveIntegerField(default=0)
+    ante = models.PositiveIntegerField(default=0)
+    ante_mode = models.CharField(max_length=16, choices=AnteMode.choices, default=AnteMode.NONE)
+    minutes = models.PositiveSmallIntegerField(default=20)
+    color_up = models.PositiveIntegerField(_("colour up this denomination"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "position"], name="item_position_unique"),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.BREAK:
+            return f"{self.position}: break {self.minutes}'"
+        return f"{self.position}: {self.small_blind}/{self.big_blind} ({self.ante})"
+
+
+class Player(models.Model):
+    """A person, across tournaments."""
+
+    first_name = models.CharField(_("first name"), max_length=60)
+    last_name = models.CharField(_("last name"), max_length=60)
+    document_number = models.CharField(_("document number"), max_length=40, blank=True)
+    nationality = models.CharField(_("nationality"), max_length=60, blank=True)
+    needs_accessible_seat = models.BooleanField(_("needs an accessible seat"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        indexes = [
+            models.Index(fields=["last_name", "first_name"]),
+            models.Index(fields=["document_number"]),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["document_number"],
+                condition=~Q(document_number=""),
+                name="player_document_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.last_name} {self.first_name}".strip()
+
+
+class Entry(models.Model):
+    """One buy-in of a player into a tournament (an entry or a re-entry)."""
+
+    class Kind(models.TextChoices):
+        ENTRY = "entry", _("Entry")
+        REENTRY = "reentry", _("Re-entry")
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Playing")
+        ELIMINATED = "eliminated", _("Eliminated")
+        FORFEITED = "forfeited", _("Forfeited for a re-entry")
+        VOIDED = "voided", _("Cancelled")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.ENTRY)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    chips = models.PositiveIntegerField(help_text="chips issued with the buy-in")
+    chips_removed = models.PositiveIntegerField(default=0)
+    paid = models.PositiveIntegerField(default=0)
+    place = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="entry_number_unique"),
+            # A player is never active twice in the same tournament.
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=Q(status="active"),
+                name="one_active_entry_per_player",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.player}"
+
+
+class Purchase(models.Model):
+    """A rebuy or add-on bought on an entry."""
+
+    class Kind(models.TextChoices):
+        REBUY = "rebuy", _("Rebuy")
+        ADDON = "addon", _("Add-on")
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="purchases")
+    kind = models.CharField(max_length=5, choices=Kind.choices)
+    price = models.PositiveIntegerField()
+    chips = models.PositiveIntegerField()
+    declared_before_hand = models.BooleanField(default=False)
+    voided = models.BooleanField(default=False)
+    created_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.chips} on {self.entry_id}"
+
+
+class IdCheck(models.Model):
+    """A photo ID checked for one playing day (FIGP §50, tournament.md §5.2)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="id_checks")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="id_checks")
+    day = models.PositiveSmallIntegerField(default=1)
+    checked_at = models.DateTimeField()
+    checked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player", "day"], name="id_check_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"ID {self.player_id} day {self.day}"
+
+
+class Role(models.TextChoices):
+    TD = "td", _("Tournament director")
+    FLOOR = "floor", _("Floor")
+    DESK = "desk", _("Registration desk")
+
+
+class StaffAssignment(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments"
+    )
+    role = models.CharField(max_length=5, choices=Role.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_role_per_tournament"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.role} @ {self.tournament_id}"
+
+
+class DisplayScreen(models.Model):
+    """A screen in the room, reached by a revocable secret link (no login)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="screens")
+    name = models.CharField(_("name"), max_length=60)
+    token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    revoked = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Event(models.Model):
+    """One floor action: who, when, what, and enough to undo it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
+    at = models.DateTimeField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    action = models.CharField(max_length=40)
+    data = models.JSONField(default=dict)
+    undoable = models.BooleanField(default=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    undo_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["tournament", "-at"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%H:%M:%S} {self.action}"

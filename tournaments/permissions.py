@@ -1,0 +1,71 @@
+"""Who may do what (tournament.md §4 "Suggested app permissions").
+
+Roles: TD, floor, desk (staff assignments per tournament), display (a screen's secret
+token), public (anyone). Views and consumers fetch through these helpers and never call
+`objects.get` on a user's say-so.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from tournaments.models import DisplayScreen, Role, StaffAssignment, Tournament
+
+TD = frozenset({Role.TD})
+FLOOR = frozenset({Role.TD, Role.FLOOR})
+DESK = frozenset({Role.TD, Role.DESK})
+STAFF = frozenset({Role.TD, Role.FLOOR, Role.DESK})
+
+
+def role_for(user, tournament: Tournament) -> str | None:
+    """The user's role in this tournament, or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    if user.is_superuser:
+        return Role.TD
+    cache = getattr(user, "_torneo_roles", None)
+    if cache is None:
+        cache = {}
+        user._torneo_roles = cache
+    if tournament.pk not in cache:
+        cache[tournament.pk] = (
+            StaffAssignment.objects.filter(tournament=tournament, user=user)
+            .values_list("role", flat=True)
+            .first()
+        )
+    return cache[tournament.pk]
+
+
+def get_tournament_for(user, slug: str, *, roles: frozenset[str]) -> Tournament:
+    """Return the tournament if the user holds one of `roles` in it; 404 if it does not
+    exist, 403 if the user may not act (anonymous users are sent to log in by the view)."""
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None:
+        raise Http404
+    if role_for(user, tournament) not in roles:
+        raise PermissionDenied
+    return tournament
+
+
+def get_public_tournament(slug: str) -> Tournament:
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None:
+        raise Http404
+    return tournament
+
+
+def get_screen(token: str) -> DisplayScreen:
+    """A display screen by its token; revoked or unknown tokens are 404."""
+    screen = (
+        DisplayScreen.objects.select_related("tournament")
+        .filter(token=token, revoked=False)
+        .first()
+    )
+    if screen is None:
+        raise Http404
+    return screen
+
+
+def can_create_tournaments(user) -> bool:
+    return bool(user.is_authenticated and (user.is_superuser or user.is_staff))

@@ -1,0 +1,42 @@
+"""Group names and broadcasting: one module owns them (STYLE.md 10-11).
+
+Services call `broadcast_*` inside their transaction; the message leaves after commit, so
+a rolled-back action never reaches a screen.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+
+def tournament_group(tournament_id: int) -> str:
+    return f"tournament.{tournament_id}"
+
+
+def table_group(tournament_id: int, table_number: int) -> str:
+    return f"tournament.{tournament_id}.table.{table_number}"
+
+
+def _send(group: str, payload: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    # Payloads must be plain JSON: fail loudly on a stray datetime (STYLE.md 14).
+    json.dumps(payload)
+    async_to_sync(layer.group_send)(group, {"type": "push", "payload": payload})
+
+
+def broadcast(tournament_id: int, payload: dict[str, Any], *, tables: tuple[int, ...] = ()) -> None:
+    """Send `payload` to the tournament's screens (and the named tables) after commit."""
+
+    def send() -> None:
+        _send(tournament_group(tournament_id), payload)
+        for number in tables:
+            _send(table_group(tournament_id, number), payload)
+
+    transaction.on_commit(send)

@@ -1,0 +1,137 @@
+"""Home, tournament list and dashboard, the event log, and the error pages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournaments import events, permissions, selectors
+from tournaments.errors import DomainError
+from tournaments.models import Role, Tournament
+
+
+def run(request: HttpRequest, service: Callable[..., Any], **kwargs: Any) -> tuple[bool, Any]:
+    """Call one service; a refusal becomes a message in the user's language (never a 500)."""
+    try:
+        return True, service(now=timezone.now(), **kwargs)
+    except DomainError as exc:
+        messages.error(request, str(exc))
+        return False, None
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("tournament_list")
+    return redirect("login")
+
+
+@login_required
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    if request.user.is_superuser:
+        tournaments = Tournament.objects.all()
+    else:
+        tournaments = Tournament.objects.filter(staff__user=request.user)
+    roles = {a.tournament_id: a.get_role_display() for a in request.user.assignments.all()}
+    return render(
+        request,
+        "tournament_list.html",
+        {
+            "tournaments": [(t, roles.get(t.pk, Role.TD.label)) for t in tournaments[:200]],
+            "can_create": permissions.can_create_tournaments(request.user),
+        },
+    )
+
+
+@login_required
+def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.STAFF)
+    role = permissions.role_for(request.user, tournament)
+    return render(
+        request,
+        "tournament_home.html",
+        {
+            "tournament": tournament,
+            "role": role,
+            "figures": selectors.tournament_figures(tournament),
+            "clock": selectors.clock_view_for(tournament, timezone.now()),
+            "registration_open": selectors.registration_open(tournament, timezone.now()),
+        },
+    )
+
+
+@login_required
+def event_log(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.STAFF)
+    page = Paginator(tournament.events.select_related("actor", "undone_by"), 50).get_page(
+        request.GET.get("page")
+    )
+    role = permissions.role_for(request.user, tournament)
+    rows = [
+        (e, events.can_undo(e) and _may_undo(role, e.action), events.action_label(e))
+        for e in page
+    ]
+    return render(request, "event_log.html", {"tournament": tournament, "page": page, "rows": rows})
+
+
+# Undo needs the role that may do the action itself (tournament.md §4).
+_UNDO_ROLES = {
+    "entry.register": permissions.DESK,
+    "entry.rebuy": permissions.DESK,
+    "entry.addon": permissions.DESK,
+    "id.check": permissions.DESK,
+    "entry.eliminate": permissions.FLOOR,
+    "seat.move": permissions.FLOOR,
+}
+
+
+def _may_undo(role: str | None, action: str) -> bool:
+    return role in _UNDO_ROLES.get(action, permissions.TD)
+
+
+@login_required
+@require_POST
+def event_undo(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.STAFF)
+    event = tournament.events.filter(pk=event_id).first()
+    if event is None or not _may_undo(permissions.role_for(request.user, tournament), event.action):
+        messages.error(request, _("You may not undo this action."))
+        return redirect("event_log", slug)
+    ok, _result = run(
+        request, events.event_undo, event_id=event_id, tournament=tournament, actor=request.user
+    )
+    if ok:
+        messages.success(request, _("Undone."))
+    return redirect("event_log", slug)
+
+
+def _error(request: HttpRequest, status: int, title: str, text: str) -> HttpResponse:
+    return render(request, "error.html", {"title": title, "text": text}, status=status)
+
+
+def bad_request(request, exception=None):
+    return _error(request, 400, _("Bad request"), _("The request could not be understood."))
+
+
+def forbidden(request, exception=None):
+    return _error(
+        request, 403, _("Not allowed"), _("Your role in this tournament does not allow this page.")
+    )
+
+
+def not_found(request, exception=None):
+    return _error(request, 404, _("Not found"), _("There is nothing at this address."))
+
+
+def server_error(request):
+    return _error(
+        request, 500, _("Something went wrong"), _("The error was logged. Try again in a moment.")
+    )

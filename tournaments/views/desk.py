@@ -1,0 +1,240 @@
+"""The registration desk: find or add a player, sell entries, rebuys and add-ons,
+check IDs, and show the drawn seat in large type."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from tables.models import Seat
+from tournaments import permissions, selectors, services
+from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
+from tournaments.views.core import run
+
+
+class PlayerForm(forms.Form):
+    first_name = forms.CharField(label=gettext_lazy("First name"), max_length=60)
+    last_name = forms.CharField(label=gettext_lazy("Last name"), max_length=60)
+    document_number = forms.CharField(
+        label=gettext_lazy("Document number"), max_length=40, required=False
+    )
+    nationality = forms.CharField(label=gettext_lazy("Nationality"), max_length=60, required=False)
+    needs_accessible_seat = forms.BooleanField(
+        label=gettext_lazy("Needs an accessible seat"), required=False
+    )
+
+
+class PurchaseForm(forms.Form):
+    stack = forms.IntegerField(label=gettext_lazy("Current stack"), min_value=0, required=False)
+    declared_before_hand = forms.BooleanField(
+        label=gettext_lazy("Declared before the hand"), required=False
+    )
+
+
+def _desk(request: HttpRequest, slug: str) -> Tournament:
+    return permissions.get_tournament_for(request.user, slug, roles=permissions.DESK)
+
+
+def _player_rows(tournament: Tournament, players) -> list[dict]:
+    players = list(players)
+    ids = [p.pk for p in players]
+    entries: dict[int, list[Entry]] = {}
+    for entry in tournament.entries.filter(player_id__in=ids).exclude(status=Entry.Status.VOIDED):
+        entries.setdefault(entry.player_id, []).append(entry)
+    seats = {
+        s.entry_id: s
+        for s in Seat.objects.select_related("table").filter(
+            entry__tournament=tournament, entry__player_id__in=ids
+        )
+    }
+    checked = set(
+        IdCheck.objects.filter(tournament=tournament, player_id__in=ids, day=1).values_list(
+            "player_id", flat=True
+        )
+    )
+    rows = []
+    for player in players:
+        mine = entries.get(player.pk, [])
+        active = next((e for e in mine if e.status == Entry.Status.ACTIVE), None)
+        rows.append(
+            {
+                "player": player,
+                "entries": len(mine),
+                "active": active,
+                "seat": seats.get(active.pk) if active else None,
+                "id_checked": player.pk in checked,
+                "can_reenter": bool(mine)
+                and active is None
+                and tournament.reentry_allowed
+                and len(mine) < tournament.max_entries,
+            }
+        )
+    return rows
+
+
+@login_required
+def desk(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _desk(request, slug)
+    recent = (
+        tournament.entries.select_related("player", "seat__table")
+        .exclude(status=Entry.Status.VOIDED)
+        .order_by("-number")[:10]
+    )
+    return render(
+        request,
+        "desk/desk.html",
+        {
+            "tournament": tournament,
+            "form": PlayerForm(),
+            "recent": recent,
+            "figures": selectors.tournament_figures(tournament),
+            "registration_open": selectors.registration_open(tournament, timezone.now()),
+        },
+    )
+
+
+@login_required
+def search(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _desk(request, slug)
+    query = request.GET.get("q", "").strip()[:80]
+    players = selectors.player_search(query) if len(query) >= 2 else []
+    return render(
+        request,
+        "desk/_results.html",
+        {"tournament": tournament, "rows": _player_rows(tournament, players), "query": query},
+    )
+
+
+@login_required
+@require_POST
+def player_new(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _desk(request, slug)
+    form = PlayerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Check the player's details."))
+        return redirect("desk", slug)
+    ok, player = run(
+        request,
+        services.player_create,
+        tournament=tournament,
+        actor=request.user,
+        **form.cleaned_data,
+    )
+    if not ok:
+        return redirect("desk", slug)
+    if "register" in request.POST:
+        return _register(request, tournament, player, forfeit=False)
+    messages.success(request, _("%(player)s added.") % {"player": player})
+    return redirect("desk", slug)
+
+
+def _register(request, tournament: Tournament, player: Player, *, forfeit: bool) -> HttpResponse:
+    ok, registration = run(
+        request,
+        services.entry_register,
+        tournament=tournament,
+        player=player,
+        actor=request.user,
+        forfeit=forfeit,
+    )
+    if not ok:
+        return redirect("desk", tournament.slug)
+    return redirect("seat_card", tournament.slug, registration.entry.number)
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    tournament = _desk(request, slug)
+    player = get_object_or_404(Player, pk=player_id)
+    return _register(request, tournament, player, forfeit=request.POST.get("forfeit") == "1")
+
+
+@login_required
+@require_POST
+def check_id(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    tournament = _desk(request, slug)
+    player = get_object_or_404(Player, pk=player_id)
+    ok, _check = run(
+        request, services.id_check, tournament=tournament, player=player, actor=request.user
+    )
+    if ok:
+        messages.success(request, _("Photo ID checked for %(player)s.") % {"player": player})
+    return redirect("desk", slug)
+
+
+@login_required
+def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
+    tournament = _desk(request, slug)
+    entry = get_object_or_404(tournament.entries.select_related("player"), number=number)
+    if kind not in Purchase.Kind.values:
+        return redirect("desk", slug)
+    form = PurchaseForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            ok, bought = run(
+                request,
+                services.entry_purchase,
+                tournament=tournament,
+                entry=entry,
+                kind=kind,
+                actor=request.user,
+                stack=form.cleaned_data["stack"],
+                declared_before_hand=form.cleaned_data["declared_before_hand"],
+            )
+            if ok:
+                messages.success(
+                    request,
+                    _("%(kind)s sold to %(player)s: %(chips)s chips, %(price)s %(currency)s.")
+                    % {
+                        "kind": bought.get_kind_display(),
+                        "player": entry.player,
+                        "chips": bought.chips,
+                        "price": bought.price,
+                        "currency": tournament.currency,
+                    },
+                )
+                return redirect("desk", slug)
+        else:
+            messages.error(request, _("Write the stack as a whole number of chips."))
+    return render(
+        request,
+        "desk/purchase.html",
+        {
+            "tournament": tournament,
+            "entry": entry,
+            "form": form,
+            "kind": kind,
+            "kind_label": Purchase.Kind(kind).label,
+        },
+    )
+
+
+@login_required
+def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _desk(request, slug)
+    entry = get_object_or_404(tournament.entries.select_related("player"), number=number)
+    seat = Seat.objects.select_related("table").filter(entry=entry).first()
+    return render(
+        request, "desk/seat_card.html", {"tournament": tournament, "entry": entry, "seat": seat}
+    )
+
+
+@login_required
+@require_POST
+def eliminate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
+    entry = get_object_or_404(tournament.entries.select_related("player"), number=number)
+    ok, _entry = run(
+        request, services.entry_eliminate, tournament=tournament, entry=entry, actor=request.user
+    )
+    if ok:
+        messages.success(request, _("%(player)s is out.") % {"player": entry.player})
+    return redirect("tournament_home", slug)
