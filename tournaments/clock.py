@@ -190,20 +190,16 @@ def _position(structure: Structure, state: ClockState, now: datetime) -> _Positi
     return _Position(status, rolled[0], rolled[1])
 
 
-def _state_at(state: ClockState, position: _Position, now: datetime, **changes: Any) -> ClockState:
-    """Store `position` as a fresh state (running anchored at now), version + 1."""
-    started_at = now - position.elapsed if position.status is ClockStatus.RUNNING else None
-    banked = position.elapsed if position.status is ClockStatus.PAUSED else ZERO
-    fields: dict[str, Any] = {
-        "status": position.status,
-        "index": position.index,
-        "started_at": started_at,
-        "banked": banked,
-        "scheduled_start": None,
-        "version": state.version + 1,
-    }
-    fields.update(changes)
-    return ClockState(**fields)
+def _state_at(state: ClockState, position: _Position, now: datetime) -> ClockState:
+    """Store `position` as a fresh state (a running clock anchored at now), version + 1."""
+    running = position.status is ClockStatus.RUNNING
+    return ClockState(
+        status=position.status,
+        index=position.index,
+        started_at=now - position.elapsed if running else None,
+        banked=position.elapsed if position.status is ClockStatus.PAUSED else ZERO,
+        version=state.version + 1,
+    )
 
 
 # --- Operations ------------------------------------------------------------------------
@@ -446,8 +442,6 @@ def clock_view(
     origin: datetime | None = now if started else None
     if status is ClockStatus.SCHEDULED:
         origin = state.scheduled_start
-    elif status is ClockStatus.NOT_STARTED:
-        origin = None
 
     next_break: int | None = None
     if status is not ClockStatus.FINISHED:
@@ -478,7 +472,7 @@ def clock_view(
             late_open = end >= 0  # the desk registers before the start
         else:
             late_open = index <= end
-        if late_open and origin is not None and running:
+        if late_open and origin is not None and status is not ClockStatus.PAUSED:
             late_closes_at = origin + _until_end_of(structure, position, end)
 
     remaining_total = _until_end_of(structure, position, len(structure) - 1)
@@ -523,6 +517,28 @@ def next_boundary(structure: Structure, state: ClockState, now: datetime) -> dat
     if position.status is not ClockStatus.RUNNING:
         return None
     return now + _duration(structure[position.index]) - position.elapsed
+
+
+DEALER_ROTATION_QUIET = timedelta(seconds=90)  # RP-7: postpone rotations this close
+
+
+def rotation_should_wait(
+    structure: Structure,
+    state: ClockState,
+    now: datetime,
+    *,
+    quiet: timedelta = DEALER_ROTATION_QUIET,
+) -> bool:
+    """Return whether a dealer rotation due at `now` should be postponed.
+
+    Rotations within 90 seconds of a scheduled break or level change wait (RP-7,
+    TDA2015-RP-7; tournament.md §11.3). Only a running clock has a boundary coming.
+    """
+    boundary = next_boundary(structure, state, now)
+    position = _position(structure, state, now)
+    if boundary is None or position.status is not ClockStatus.RUNNING:
+        return False
+    return boundary - now <= quiet
 
 
 def estimated_end(

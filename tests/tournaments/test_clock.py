@@ -582,3 +582,32 @@ def test_an_all_in_at_a_table_not_in_the_hand_is_refused():
 )
 def test_the_next_hand_is_signalled_only_when_every_table_is_done(finished, ready):
     assert clock.hand_for_hand_next_hand_ready(finished) is ready
+
+
+@pytest.mark.parametrize(
+    ("after", "wait"),
+    [
+        (18 * MIN + 29 * SEC, False),
+        (18 * MIN + 30 * SEC, True),  # 90 s before the level change (RP-7)
+        (19 * MIN + 59 * SEC, True),
+        (20 * MIN, False),  # the new level has just begun
+        (38 * MIN + 45 * SEC, True),  # before the break
+    ],
+)
+def test_dealer_rotations_wait_near_a_level_change_or_break(after, wait):
+    assert clock.rotation_should_wait(STRUCTURE, running_from(), T0 + after) is wait
+
+
+def test_a_paused_clock_never_holds_rotations():
+    state = clock.pause(STRUCTURE, running_from(), now=T0 + 19 * MIN + 30 * SEC)
+    assert not clock.rotation_should_wait(STRUCTURE, state, T0 + 19 * MIN + 30 * SEC)
+
+
+def test_late_registration_close_time_before_a_scheduled_start_and_while_paused():
+    rule = LateRegistration(until_level=1)
+    scheduled = clock.start(STRUCTURE, ClockState(), now=T0 - 30 * MIN, at=T0)
+    view = clock.clock_view(STRUCTURE, scheduled, T0 - 10 * MIN, late_registration=rule)
+    assert view.late_registration_closes_at == T0 + 20 * MIN
+    paused = clock.pause(STRUCTURE, running_from(), now=T0 + MIN)
+    view = clock.clock_view(STRUCTURE, paused, T0 + MIN, late_registration=rule)
+    assert view.late_registration_open and view.late_registration_closes_at is None
