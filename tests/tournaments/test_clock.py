@@ -611,3 +611,17 @@ def test_late_registration_close_time_before_a_scheduled_start_and_while_paused(
     paused = clock.pause(STRUCTURE, running_from(), now=T0 + MIN)
     view = clock.clock_view(STRUCTURE, paused, T0 + MIN, late_registration=rule)
     assert view.late_registration_open and view.late_registration_closes_at is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(min_value=0, max_value=int(TOTAL.total_seconds()) - 1),
+    st.integers(min_value=0, max_value=int(TOTAL.total_seconds()) - 1),
+)
+def test_a_running_clock_only_moves_forward_and_keeps_its_finish(first, second):
+    earlier, later = sorted((first, second))
+    state = running_from()
+    a = clock.clock_view(STRUCTURE, state, T0 + timedelta(seconds=earlier))
+    b = clock.clock_view(STRUCTURE, state, T0 + timedelta(seconds=later))
+    assert (a.index, a.elapsed) <= (b.index, b.elapsed)
+    assert a.estimated_finish == b.estimated_finish == T0 + TOTAL
