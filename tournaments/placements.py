@@ -143,10 +143,12 @@ def settle_eliminations(
     field_size = remaining_before_hand - len(disqualified)
     remaining_after = field_size - len(placed)
 
+    # RP-8a: the announcement hand already counts as hand-for-hand for sharing (§14.2).
+    in_hand_for_hand = hand_for_hand or announcement_hand
     groups: list[PlaceGroup] = []
     notes: list[str] = []
     if placed:
-        layers, notes = _layers(placed, rule=rule, hand_for_hand=hand_for_hand or announcement_hand)
+        layers, notes = _layers(placed, rule=rule, hand_for_hand=in_hand_for_hand)
         next_place = remaining_after + 1
         for layer in layers:
             places = tuple(range(next_place, next_place + len(layer)))
@@ -162,7 +164,7 @@ def settle_eliminations(
                     places=places,
                     payout_each=each,
                     undivided=undivided,
-                    rule_ids=_group_rule_ids(layer, rule=rule, hand_for_hand=hand_for_hand),
+                    rule_ids=_group_rule_ids(layer, rule=rule, hand_for_hand=in_hand_for_hand),
                 )
             )
 
