@@ -79,11 +79,11 @@ class Settlement:
 
 
 def _layers(
-    eliminated: Sequence[Elimination], *, rule: SameHandRule, hand_for_hand: bool
+    eliminated: Sequence[Elimination], *, rule: SameHandRule, share_all: bool
 ) -> tuple[list[list[Elimination]], list[str]]:
     """Split the players into tiers, best first; players in one tier share their places."""
-    if rule is SameHandRule.TDA_SHARE_ALL and hand_for_hand:
-        # RP-8a: the players out in a hand-for-hand hand share the places reached.
+    if rule is SameHandRule.TDA_SHARE_ALL and share_all:
+        # RP-8a: the players out in the bubble hand share the places reached.
         return [list(eliminated)], []
     by_table: dict[str, list[Elimination]] = {}
     for elimination in eliminated:
@@ -126,7 +126,8 @@ def settle_eliminations(
     §15.1: a lone elimination takes the place equal to the players left before it; with k
     out in the hand they take places R-k+1..R. §15.2: FIGP §60 orders one table by starting
     stack and ties different tables; `tda_share_all` (RP-8a) ties everyone out in a
-    hand-for-hand hand, the announcement hand included (§14.2). A tied group shares equally
+    hand-for-hand hand, the announcement hand included (§14.2), or in a hand whose busts
+    straddle the last paid place; other hands it orders as FIGP does. A tied group shares equally
     the prizes of the places it occupies (RP-8a; [interpretation for FIGP]).
     §15.3: a disqualified player gets no place, prize or refund and his chips leave play
     [interpretation: he occupies no place, so the others close up]; a penalty elimination
@@ -148,7 +149,10 @@ def settle_eliminations(
     groups: list[PlaceGroup] = []
     notes: list[str] = []
     if placed:
-        layers, notes = _layers(placed, rule=rule, hand_for_hand=in_hand_for_hand)
+        # tda_share_all applies to hand-for-hand hands, and to any hand whose busts straddle
+        # the money line (the bubble hand, tournament.md §2) [interpretation].
+        straddles = remaining_after + 1 <= paid_places < field_size
+        layers, notes = _layers(placed, rule=rule, share_all=in_hand_for_hand or straddles)
         next_place = remaining_after + 1
         for layer in layers:
             places = tuple(range(next_place, next_place + len(layer)))
@@ -164,7 +168,9 @@ def settle_eliminations(
                     places=places,
                     payout_each=each,
                     undivided=undivided,
-                    rule_ids=_group_rule_ids(layer, rule=rule, hand_for_hand=in_hand_for_hand),
+                    rule_ids=_group_rule_ids(
+                        layer, rule=rule, shared=len(layers) == 1 and len(layer) > 1
+                    ),
                 )
             )
 
@@ -193,11 +199,11 @@ def settle_eliminations(
 
 
 def _group_rule_ids(
-    layer: Sequence[Elimination], *, rule: SameHandRule, hand_for_hand: bool
+    layer: Sequence[Elimination], *, rule: SameHandRule, shared: bool
 ) -> tuple[str, ...]:
     ids = ["tournament.md §15.1"]
     if len(layer) > 1:
-        ids.append("RP-8a" if rule is SameHandRule.TDA_SHARE_ALL and hand_for_hand else "FIGP §60")
+        ids.append("RP-8a" if rule is SameHandRule.TDA_SHARE_ALL and shared else "FIGP §60")
     reasons = {e.reason for e in layer}
     if EliminationReason.PENALTY_ELIMINATION in reasons:
         ids.append("FIGP §87d")

@@ -264,3 +264,15 @@ def test_bubble_group_shares(remaining, k, paid, shares):
         bubble_group_shares(remaining_before_hand=remaining, eliminated_count=k, paid_places=paid)
         == shares
     )
+
+
+def test_tda_share_all_shares_a_bubble_hand_even_without_hand_for_hand():
+    result = settle_eliminations(
+        remaining_before_hand=51,
+        eliminated=[out("P9", "T4", 12000), out("P10", "T4", 7500)],
+        prizes=BUBBLE_PRIZES,
+        paid_places=50,
+        rule=SameHandRule.TDA_SHARE_ALL,
+    )
+    assert shape(result) == [({"P9", "P10"}, (50, 51), 150)]
+    assert "RP-8a" in result.groups[0].rule_ids
