@@ -313,9 +313,10 @@ def check_break(
                 raise ValueError("a random break order needs rng or drawn_table")
             drawn_table = rng.choice(eligible)
         if drawn_table is None:
-            # Nobody can break yet: report against the table nearest to breaking.
-            nearest = min(by_id, key=lambda tid: (by_id[tid].count - free_elsewhere(tid), tid))
-            return BreakDecision(False, None, free_elsewhere(nearest), rules=rules)
+            # Nobody can break yet: report against the first table of the break sequence,
+            # as the list order would (tournament.md §1.2 check_break).
+            first = break_sequence(open_tables, settings)[0]
+            return BreakDecision(False, None, free_elsewhere(first), rules=rules)
         candidate = drawn_table
     else:
         candidate = break_sequence(open_tables, settings)[0]
@@ -500,8 +501,10 @@ def plan_room(
     hands: dict[str, NextHand] = {}
     if settings.game == "holdem":
         for table in open_tables:
+            if table.seats is None or table.last_hand is None:
+                continue
             occupied = seats_after.get(table.table_id, table.seats)
-            if table.last_hand is None or occupied is None or len(occupied) < 2:
+            if len(occupied) < 2:
                 continue
             hands[table.table_id] = next_hand(
                 max_seats=table.max_seats,
@@ -621,31 +624,38 @@ def _one_move(
     if stud:
         # §8.5: the seat to fill is the most recently vacated; who leaves is the floor's pick.
         target_seats = live_seats(target)
-        to_seat = _stud_seat(target, target_seats)
-        if to_seat is not None:
-            target_seats[to_seat] = f"?{source.table_id}"  # placeholder: seat now taken
-        return Move(source.table_id, target.table_id, to_seat=to_seat, rules=(RULE_STUD_MOVE,))
-    unknown = [t for t in (source, target) if t.seats is None or t.last_hand is None]
-    if unknown:
-        # Never guess a button: name the table, keep the count-level move.
-        for table in unknown:
-            if table.table_id not in needs_button:
-                needs_button.append(table.table_id)
-        if source.seats is not None and all(p in source.unmovable for p in source.seats.values()):
+        stud_seat = _stud_seat(target, target_seats)
+        if stud_seat is not None:
+            holder = f"?{source.table_id}:{len(moved)}"  # placeholder: the seat is now taken
+            target_seats[stud_seat] = holder
+            moved.add(holder)
+        return Move(source.table_id, target.table_id, to_seat=stud_seat, rules=(RULE_STUD_MOVE,))
+    # Never guess a button: a table without seats or positions is named in needs_button and
+    # its side of the move stays open; the other side is still decided.
+    for table in (source, target):
+        if (table.seats is None or table.last_hand is None) and table.table_id not in needs_button:
+            needs_button.append(table.table_id)
+    player: str | None = None
+    from_seat: int | None = None
+    if source.seats is not None and source.last_hand is not None:
+        mover = _next_mover(source, live_seats(source), moved)
+        if mover is None:
             return None
-        return Move(source.table_id, target.table_id, rules=(RULE_MOVER,))
-    source_seats = live_seats(source)
-    mover = _next_mover(source, source_seats, moved)
-    if mover is None:
+        from_seat, player = mover
+    elif source.seats is not None and all(p in source.unmovable for p in source.seats.values()):
         return None
-    target_seats = live_seats(target)
-    to_seat, alert = worst_seat(target, target_seats)
-    if to_seat is None:
-        return None
-    from_seat, player = mover
-    del source_seats[from_seat]
-    target_seats[to_seat] = player
-    moved.add(player)
+    to_seat: int | None = None
+    alert: str | None = None
+    if target.seats is not None and target.last_hand is not None:
+        to_seat, alert = worst_seat(target, live_seats(target))
+        if to_seat is None:
+            return None
+        # Hold the seat for the mover (a placeholder when the source side is open).
+        holder = player if player is not None else f"?{source.table_id}:{len(moved)}"
+        live_seats(target)[to_seat] = holder
+        moved.add(holder)
+    if player is not None and from_seat is not None:
+        del live_seats(source)[from_seat]
     return Move(
         source.table_id,
         target.table_id,

@@ -196,7 +196,19 @@ def test_unknown_button_is_reported_not_guessed() -> None:
     assert not plan.complete
     (move,) = plan.moves
     assert (move.from_table, move.to_table) == ("T1", "T2")
-    assert move.player is None and move.from_seat is None and move.to_seat is None
+    # The player is left open; the receiving table's side is still decided.
+    assert move.player is None and move.from_seat is None
+    assert move.to_seat == 8
+
+
+def test_unknown_button_at_the_receiving_table_leaves_the_seat_open() -> None:
+    source = table(1, FULL, last=(1, 2, 3))
+    target = table(2, [1, 2, 3, 4, 5, 6, 7], last=None)
+    plan = plan_room([source, target], RoomSettings())
+    assert plan.needs_button == ("T2",)
+    (move,) = plan.moves
+    assert (move.player, move.from_seat, move.to_seat) == ("P1-4", 4, None)
+    assert "T2" not in plan.next_hand
 
 
 def test_balanced_room_needs_no_button() -> None:
