@@ -8,6 +8,7 @@ import time
 import pytest
 
 from tables.balancing import (
+    Move,
     RoomSettings,
     Table,
     check_break,
@@ -476,3 +477,56 @@ def test_breaks_in_a_ten_thousand_entry_room_well_under_a_second() -> None:
     assert decision.break_now and decision.table_id == "T1112"
     assert len(decision.seat_cards) == next(t.count for t in tables if t.table_id == "T1112")
     assert check_room(tables, RoomSettings(), require_balanced=False) == []
+
+
+# --- properties -----------------------------------------------------------------------------
+
+
+def _apply(tables: list[Table], plan_moves: tuple[Move, ...]) -> list[Table]:
+    """Carry out the moves as the service would, checking each seat was free."""
+    seats = {t.table_id: dict(t.seats or {}) for t in tables}
+    for move in plan_moves:
+        assert move.from_seat is not None and move.to_seat is not None
+        player = seats[move.from_table].pop(move.from_seat)
+        assert player == move.player
+        assert move.to_seat not in seats[move.to_table]
+        seats[move.to_table][move.to_seat] = player
+    return [
+        Table(
+            t.table_id, t.max_seats, seats=seats[t.table_id], last_hand=t.last_hand, number=t.number
+        )
+        for t in tables
+    ]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_rooms_end_within_policy(seed: int) -> None:
+    rng = random.Random(seed)
+    max_seats = rng.choice([6, 9, 10])
+    tables = []
+    for number in range(1, rng.randint(2, 12) + 1):
+        occupied = rng.sample(range(1, max_seats + 1), rng.randint(2, max_seats))
+        bb = rng.randint(1, max_seats)
+        last = Positions((bb - 3) % max_seats + 1, (bb - 2) % max_seats + 1, bb)
+        tables.append(
+            Table(
+                f"T{number}",
+                max_seats,
+                seats={s: f"P{number}-{s}" for s in occupied},
+                last_hand=last,
+                number=number,
+            )
+        )
+    settings = RoomSettings(seats_per_table=max_seats, balance_max_diff=rng.choice([1, 2]))
+    plan = plan_room(tables, settings)
+    if plan.break_table.break_now or plan.final_table.formed:
+        assert plan.moves == ()
+        return
+    after = _apply(tables, plan.moves)
+    assert check_room(after, settings) == []
+    assert {t.table_id: t.count for t in after} == dict(plan.counts_after)
+    # The fewest moves: each table gives at most what it holds above the final maximum.
+    top = max(plan.counts_after.values())
+    assert len(plan.moves) == sum(max(t.count - top, 0) for t in tables)
+    for move in plan.moves:
+        assert move.dealt_in_from in ("next_hand", "hand_after_next")
