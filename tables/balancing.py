@@ -11,7 +11,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 from types import MappingProxyType
 from typing import Literal
@@ -481,10 +481,10 @@ def plan_room(
     decision = check_break(open_tables, settings, rng=rng, drawn_table=drawn_break_table)
     counts = {t.table_id: t.count for t in tables}
     if (final.formed and len(open_tables) > 1) or decision.break_now:
-        if decision.break_now:
+        if decision.break_now and decision.table_id is not None:
             for card in decision.seat_cards:
                 counts[card.table] += 1
-            counts[decision.table_id or ""] = 0
+            counts[decision.table_id] = 0
         return RoomPlan(
             halts=halts,
             moves=(),
@@ -531,18 +531,14 @@ def plan_room(
 
 
 def _with_deal_in(move: Move, hand: NextHand | None) -> Move:
+    """Record when the mover plays at his new seat (tournament.md §8.6, §7.4)."""
     if hand is None or move.to_seat is None:
         return move
     waits = move.to_seat in hand.waiting
-    return Move(
-        from_table=move.from_table,
-        to_table=move.to_table,
-        player=move.player,
-        from_seat=move.from_seat,
-        to_seat=move.to_seat,
+    return replace(
+        move,
         dealt_in_from="hand_after_next" if waits else "next_hand",
         rules=(*move.rules, *hand.rules[-1:]),
-        floor_alert=move.floor_alert,
     )
 
 
