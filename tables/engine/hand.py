@@ -67,10 +67,13 @@ class _State:
     short_blind_credit: int = 0  # PL preflop: count short blinds as full (R-PL-2)
     board: tuple[str, ...] = ()
     round_complete: bool = False
+    # Applied betting actions in order: (street, seat, "f" | "cc" | "cbr", round total).
+    history: list[tuple[int, int, str, int]] = field(default_factory=list)
 
     def clone(self) -> _State:
         new = copy.copy(self)
         new.players = {s: copy.copy(p) for s, p in self.players.items()}
+        new.history = list(self.history)
         new.pending = {
             s: _Pending(p.action, p.bet_at_record, list(p.intervening))
             for s, p in self.pending.items()
@@ -291,6 +294,7 @@ class Hand:
             p.contributed += put
             p.folded = True
             p.last_bet = st.bet
+            st.history.append((st.street, seat, "f", p.committed))
             return
         total = p.committed if res.to is None else res.to
         add = total - p.committed
@@ -299,6 +303,7 @@ class Hand:
         p.stack -= add
         p.committed = total
         p.contributed += add
+        st.history.append((st.street, seat, "cbr" if total > st.bet else "cc", total))
         if total > st.bet:
             self._raise_bet(st, seat, total, res.kind == "complete")
         p.last_bet = st.bet
@@ -565,7 +570,20 @@ class Hand:
 
     @property
     def board(self) -> tuple[str, ...]:
+        """Board cards dealt so far."""
         return self._state.board
+
+    def betting_history(self) -> tuple[tuple[int, int, str, int], ...]:
+        """Applied actions in order: (street index, seat, "f"/"cc"/"cbr", round total)."""
+        return tuple(self._state.history)
+
+    def is_folded(self, seat: int) -> bool:
+        """Whether the seat has folded."""
+        return self._player(self._state, seat).folded
+
+    def is_mucked(self, seat: int) -> bool:
+        """Whether the seat mucked at showdown."""
+        return self._player(self._state, seat).mucked
 
     def hole(self, seat: int) -> tuple[str, ...]:
         """Return the known hole cards of a seat (empty if unknown)."""

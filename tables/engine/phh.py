@@ -1,0 +1,272 @@
+"""Poker Hand History (PHH, uoftcprg/phh-std): replay files through the engine and export hands.
+
+PHH lists players p1..pN in posting order: p1 is the small blind and pN the button; heads-up,
+p1 is the big blind and p2 the button/small blind (as pokerkit reads it). Here pK sits in
+seat K. Supported variants: NT (no-limit hold'em), FT (fixed-limit hold'em), PO (pot-limit
+Omaha). A replay passes when each finishing stack is within half a chip of the record and the
+totals are equal (records split odd chips as x.5; the engine awards them by TDA-20).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .actions import Action
+from .cards import split_concatenated
+from .errors import EngineError, InvalidSetup
+from .hand import Hand
+from .pots import clockwise_from
+from .settings import EngineSettings
+from .table import ExtraPost, SeatStack, TableSetup
+
+_VARIANTS: dict[str, tuple[str, str]] = {
+    "NT": ("NL", "holdem"),
+    "FT": ("L", "holdem"),
+    "PO": ("PL", "omaha"),
+}
+_CODES = {v: k for k, v in _VARIANTS.items()}
+
+
+class ReplayError(EngineError):
+    """A PHH action could not be replayed as recorded."""
+
+
+@dataclass(frozen=True)
+class ReplayOutcome:
+    """Result of replaying one hand history."""
+
+    name: str
+    passed: bool
+    expected: tuple[float, ...] | None
+    got: tuple[int, ...] | None
+    message: str = ""
+
+
+def parse_phh(text: str) -> dict[str, Any]:
+    """Parse PHH text (TOML) into a dict."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidSetup(f"not a PHH file: {exc}") from exc
+
+
+def setup_from_phh(data: dict[str, Any]) -> TableSetup:
+    """Build the table setup of a PHH hand: pK in seat K, the button on pN (heads-up: p2)."""
+    code = str(data.get("variant", ""))
+    if code not in _VARIANTS:
+        raise InvalidSetup(f"PHH variant {code!r} is not supported (NT, FT, PO)")
+    game, variant = _VARIANTS[code]
+    stacks = [int(s) for s in data["starting_stacks"]]
+    n = len(stacks)
+    blinds = [int(b) for b in data.get("blinds_or_straddles", [])] + [0] * n
+    antes = [int(a) for a in data.get("antes", [])] + [0] * n
+    antes = antes[:n]
+    if not any(antes):
+        ante_mode, ante = "none", 0
+    elif len(set(antes)) == 1:
+        ante_mode, ante = "each", antes[0]
+    elif [i for i, a in enumerate(antes) if a] == [1]:
+        ante_mode, ante = "bba", antes[1]  # the big blind's position posts the table ante
+    else:
+        raise InvalidSetup(f"unsupported ante layout {antes}")
+    posts = tuple(
+        ExtraPost(seat=i + 1, live=blinds[i], kind="straddle") for i in range(2, n) if blinds[i] > 0
+    )
+    small_bet = data.get("small_bet")
+    big_bet = data.get("big_bet")
+    return TableSetup(
+        players=tuple(SeatStack(i + 1, s) for i, s in enumerate(stacks)),
+        button=2 if n == 2 else n,
+        sb=blinds[0],
+        bb=blinds[1],
+        game=game,  # type: ignore[arg-type]
+        variant=variant,  # type: ignore[arg-type]
+        ante=ante,
+        ante_mode=ante_mode,  # type: ignore[arg-type]
+        small_bet=None if small_bet is None else int(small_bet),
+        big_bet=None if big_bet is None else int(big_bet),
+        extra_posts=posts,
+    )
+
+
+def _seat(token: str, n: int) -> int:
+    if not token.startswith("p") or not token[1:].isdigit() or not 1 <= int(token[1:]) <= n:
+        raise ReplayError(f"unknown player {token!r}")
+    return int(token[1:])
+
+
+def replay(data: dict[str, Any], settings: EngineSettings | None = None) -> Hand:
+    """Replay a parsed PHH hand through the engine and return the finished Hand.
+
+    Raises ReplayError when the engine judges an action differently from the record.
+    """
+    hand = Hand(setup_from_phh(data), settings)
+    n = len(hand.seats)
+    for raw in data.get("actions", []):
+        line = str(raw).split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split()
+        try:
+            if parts[0] == "d" and parts[1] == "dh":
+                cards = split_concatenated(parts[3])
+                if "??" not in cards:
+                    hand.deal_hole(_seat(parts[2], n), cards)
+            elif parts[0] == "d" and parts[1] == "db":
+                hand.deal_board(split_concatenated(parts[2]))
+            else:
+                _replay_player_action(hand, _seat(parts[0], n), parts[1:])
+        except (IndexError, EngineError) as exc:
+            raise ReplayError(f"{line!r}: {exc}") from exc
+    return hand
+
+
+def _replay_player_action(hand: Hand, seat: int, parts: list[str]) -> None:
+    op = parts[0]
+    if op == "f":
+        hand.act(Action(seat=seat, kind="fold"))
+    elif op == "cc":
+        hand.act(Action(seat=seat, kind="call"))
+    elif op == "cbr":
+        amount = int(parts[1])
+        ruling = hand.act(Action(seat=seat, kind="raise", to=amount))
+        if ruling.to != amount:
+            raise ReplayError(f"engine made it {ruling.act} to {ruling.to}, record says {amount}")
+    elif op == "sm":
+        if len(parts) > 1:
+            cards = split_concatenated(parts[1])
+            if "??" not in cards and hand.hole(seat) != tuple(cards):
+                hand.deal_hole(seat, cards)
+        elif hand.betting_over:
+            hand.muck(seat)
+    elif op == "sd":
+        raise ReplayError("draw games are not supported")
+    else:
+        raise ReplayError(f"unknown action {op!r}")
+
+
+def compare_stacks(expected: Sequence[float], got: Sequence[int]) -> bool:
+    """Each stack within half a chip of the record, and the totals equal (README odd chips)."""
+    return (
+        len(expected) == len(got)
+        and all(abs(e - g) <= 0.5 for e, g in zip(expected, got, strict=True))
+        and abs(sum(expected) - sum(got)) < 1e-9
+    )
+
+
+def check_text(text: str, name: str = "<phh>") -> ReplayOutcome:
+    """Replay PHH text and compare the finishing stacks with the record."""
+    try:
+        data = parse_phh(text)
+        hand = replay(data)
+        result = hand.result()
+    except EngineError as exc:
+        return ReplayOutcome(name, False, None, None, f"{type(exc).__name__}: {exc}")
+    got = tuple(result.final_stacks[s] for s in hand.seats)
+    if "finishing_stacks" not in data:
+        # No record to compare with: chips must still be conserved.
+        ok = sum(got) == sum(int(s) for s in data["starting_stacks"])
+        return ReplayOutcome(name, ok, None, got, "" if ok else "chips not conserved")
+    expected = tuple(float(s) for s in data["finishing_stacks"])
+    return ReplayOutcome(name, compare_stacks(expected, got), expected, got)
+
+
+def iter_phh_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Yield .phh files from files and folders (recursively), sorted within each folder."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            yield from sorted(path.rglob("*.phh"))
+        else:
+            yield path
+
+
+def check_files(paths: Iterable[str | Path]) -> list[ReplayOutcome]:
+    """Replay every PHH file found under the paths."""
+    return [check_text(p.read_text(encoding="utf-8"), str(p)) for p in iter_phh_files(paths)]
+
+
+# ----- export ----------------------------------------------------------------------------
+
+
+def _toml_list(values: Iterable[object]) -> str:
+    return "[" + ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values) + "]"
+
+
+def export_phh(hand: Hand, *, names: Sequence[str] | None = None) -> str:
+    """Write a judged hand as PHH text (the betting as the engine interpreted it).
+
+    Preconditions: a preflop hand with the default blind seats and no out-of-turn events;
+    variant NT, FT or PO. Hole cards and board not known are written as "??".
+    """
+    setup = hand.setup
+    key = (setup.game, setup.variant)
+    if key not in _CODES:
+        raise InvalidSetup(f"no PHH variant for {setup.game} {setup.variant}")
+    if setup.street != "preflop" or "sb_seat" in setup.to_dict() or "bb_seat" in setup.to_dict():
+        raise InvalidSetup("only hands from preflop with the default blinds can be exported")
+    if any(p.kind != "straddle" for p in setup.extra_posts):
+        raise InvalidSetup("missed-blind and new-player posts have no PHH form")
+    if any(r.out_of_turn for r in hand.rulings):
+        raise InvalidSetup("out-of-turn actions have no PHH form")
+    order = clockwise_from(setup.button, hand.seats)  # p1 = SB (heads-up: p1 = BB)
+    index = {seat: i + 1 for i, seat in enumerate(order)}
+    stacks = {p.seat: p.stack for p in setup.players}
+    n = len(order)
+    antes = [0] * n
+    if setup.ante_mode == "each":
+        antes = [setup.ante] * n
+    elif setup.ante_mode == "bba":
+        antes[1] = setup.ante
+    blinds = [setup.sb, setup.bb] + [0] * (n - 2)
+    for post in setup.extra_posts:
+        blinds[index[post.seat] - 1] = post.live
+    count = 2 if setup.variant == "holdem" else 4
+    actions = [f"d dh p{index[s]} {''.join(hand.hole(s)) or '??' * count}" for s in order]
+    board = hand.board
+    cuts = (0, 3, 4, 5)
+    street = 0
+
+    def deal_to(target: int) -> None:
+        nonlocal street
+        while street < target and street < 3:
+            street += 1
+            cards = board[cuts[street - 1] : cuts[street]]
+            need = cuts[street] - cuts[street - 1]
+            actions.append(f"d db {''.join(cards) if len(cards) == need else '??' * need}")
+
+    for st, seat, op, total in hand.betting_history():
+        deal_to(st)
+        actions.append(f"p{index[seat]} {op}" + (f" {total}" if op == "cbr" else ""))
+    live = [s for s in order if not hand.is_folded(s)]
+    if len(live) > 1:
+        deal_to(3)
+        for seat in hand.showdown_order():
+            cards = "" if hand.is_mucked(seat) else "".join(hand.hole(seat))
+            actions.append(f"p{index[seat]} sm {cards}".rstrip())
+    lines = [
+        f"variant = '{_CODES[key]}'",
+        "ante_trimming_status = true",
+        f"antes = {_toml_list(antes)}",
+        f"blinds_or_straddles = {_toml_list(blinds)}",
+    ]
+    if setup.game == "L":
+        lines.append(f"small_bet = {setup.bets_for_street(0)}")
+        lines.append(f"big_bet = {setup.bets_for_street(2)}")
+    else:
+        lines.append(f"min_bet = {setup.bb}")
+    lines.append(f"starting_stacks = {_toml_list(stacks[s] for s in order)}")
+    lines.append(f"actions = {_toml_list(actions)}")
+    if names is not None:
+        lines.append(f"players = {_toml_list(names)}")
+    if hand.betting_over:
+        try:
+            final = hand.result().final_stacks
+            lines.append(f"finishing_stacks = {_toml_list(final[s] for s in order)}")
+        except EngineError:
+            pass  # cards unknown: no finishing stacks to record
+    return "\n".join(lines) + "\n"

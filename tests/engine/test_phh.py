@@ -1,0 +1,148 @@
+"""PHH hand histories: every shared hand replays to its finishing stacks; export round-trips."""
+
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from tables.engine import Action, Hand, SeatStack, TableSetup
+from tables.engine.phh import (
+    check_text,
+    compare_stacks,
+    export_phh,
+    iter_phh_files,
+    parse_phh,
+    replay,
+)
+
+PHH_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "phh" / "data"
+FILES = sorted(iter_phh_files([PHH_DIR]))
+
+
+def test_all_shared_hands_are_found():
+    assert len(FILES) == 114
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(PHH_DIR)) for p in FILES])
+def test_shared_hand_replays(path):
+    outcome = check_text(path.read_text(), str(path))
+    assert outcome.passed, outcome
+
+
+def test_wrong_record_fails():
+    path = PHH_DIR / "wsop" / "2023" / "43" / "5" / "34.phh"
+    text = path.read_text().replace("finishing_stacks = [3075000,", "finishing_stacks = [3075001,")
+    assert not check_text(text).passed
+
+
+@pytest.mark.parametrize(
+    ("expected", "got", "ok"),
+    [
+        ([100.5, 99.5], [101, 99], True),  # odd chip within half a chip
+        ([100.5, 99.5], [100, 100], True),
+        ([100, 100], [101, 99], False),
+        ([100.5, 99.5], [101, 100], False),  # totals differ
+    ],
+)
+def test_stack_tolerance(expected, got, ok):
+    assert compare_stacks(expected, got) is ok
+
+
+def test_split_pot_with_odd_chip_goes_left_of_button():
+    # Pluribus hands with x.5 records: the engine gives the odd chip by TDA-20a.
+    odd = [p for p in FILES if ".5" in p.read_text().split("finishing_stacks")[-1]]
+    assert odd, "the shared set has split pots with an odd chip"
+    for path in odd:
+        assert check_text(path.read_text()).passed
+
+
+def _played_hand():
+    setup = TableSetup(
+        players=(SeatStack(2, 1000), SeatStack(4, 600), SeatStack(7, 1500)),
+        button=7,
+        sb=10,
+        bb=20,
+        ante=5,
+        ante_mode="each",
+        hole={2: ("As", "Kd"), 4: ("Qh", "Qs"), 7: ("7c", "2d")},
+        board=("Ac", "Qd", "9h", "4s", "2c"),
+    )
+    hand = Hand(setup)
+    for a in [
+        Action(7, "raise", to=60),
+        Action(2, "call"),
+        Action(4, "raise", to=200),
+        Action(7, "fold"),
+        Action(2, "call"),
+        Action(2, "check"),
+        Action(4, "all_in"),
+        Action(2, "call"),
+    ]:
+        hand.act(a)
+    return hand
+
+
+def test_export_then_replay_gives_the_same_stacks():
+    hand = _played_hand()
+    assert hand.betting_over
+    text = export_phh(hand, names=["Ada", "Bea", "Cy"])
+    data = parse_phh(text)
+    assert data["variant"] == "NT"
+    again = replay(data)
+    # Antes 5, blinds 10/20 (SB seat 2, BB seat 4); QQ sets up against AK on the flop.
+    assert hand.final_stacks() == {2: 400, 4: 1265, 7: 1435}
+    # Seat K in the replay is pK (p1 = small blind = seat 2 here).
+    replayed = again.final_stacks()
+    assert [replayed[k] for k in (1, 2, 3)] == [400, 1265, 1435]
+    assert check_text(text).passed
+
+
+def test_export_heads_up_limit_round_trip():
+    setup = TableSetup(
+        players=(SeatStack(3, 500), SeatStack(5, 500)),
+        button=5,
+        sb=5,
+        bb=10,
+        game="L",
+        small_bet=10,
+        big_bet=20,
+        hole={3: ("9s", "9d"), 5: ("Ah", "Kh")},
+        board=("2c", "7d", "Jh", "3s", "4c"),
+    )
+    hand = Hand(setup)
+    for a in [
+        Action(5, "raise", to=20),
+        Action(3, "call"),
+        Action(3, "check"),
+        Action(5, "bet", to=10),
+        Action(3, "raise", to=20),
+        Action(5, "call"),
+        Action(3, "bet", to=20),
+        Action(5, "call"),
+        Action(3, "check"),
+        Action(5, "check"),
+    ]:
+        hand.act(a)
+    text = export_phh(hand)
+    assert "variant = 'FT'" in text
+    outcome = check_text(text)
+    assert outcome.passed, outcome
+    assert hand.final_stacks() == {3: 560, 5: 440}
+
+
+def test_replay_phh_command(capsys):
+    call_command("replay_phh", str(PHH_DIR / "pluribus" / "30"))
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[-1].endswith("0 failed")
+
+
+def test_replay_phh_command_reports_mismatch_and_fails(tmp_path, capsys):
+    source = PHH_DIR / "wsop" / "2023" / "43" / "5" / "34.phh"
+    bad = tmp_path / "bad.phh"
+    bad.write_text(source.read_text().replace("[3075000,", "[3075100,"))
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("replay_phh", str(tmp_path))
+    assert exit_info.value.code == 1
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith(f"{bad}: expected [3075100, ")
+    assert lines[-1] == "0 passed, 1 failed"
