@@ -123,21 +123,25 @@ def _split(
     units, rest = divmod(amount, unit)
     half = units // 2
     half_amount = half * unit
-    odd: list[int] = []
     extra = (units - 2 * half) * unit + rest
-    if extra:
-        if settings.hilo_odd_chip == "to_high":
-            odd.append(clockwise_from(button, hi)[0])  # TDA-20c: the odd chip goes to the high
-        else:
-            odd.append(clockwise_from(button, [*hi, *lo])[0])  # Cash 'Piatti divisi a Omaha'
+    hi_amount, lo_amount = half_amount, half_amount
+    odd: list[int] = []
+    if extra and settings.hilo_odd_chip == "to_high":
+        hi_amount += extra  # TDA-20c: the odd chip of the whole pot goes to the high half
+        extra = 0
+    hi_shares, hi_odd = split_amount(hi_amount, hi, button=button, chip_unit=unit)
+    lo_shares, lo_odd = split_amount(lo_amount, lo, button=button, chip_unit=unit)
     shares: dict[int, int] = {}
-    hi_shares, hi_odd = split_amount(half_amount, hi, button=button, chip_unit=unit)
-    lo_shares, lo_odd = split_amount(half_amount, lo, button=button, chip_unit=unit)
     for part in (hi_shares, lo_shares):
         for s, v in part.items():
             shares[s] = shares.get(s, 0) + v
     if extra:
-        shares[odd[0]] = shares.get(odd[0], 0) + extra
+        # Cash 'Piatti divisi a Omaha Hi/Lo': to the winner nearest the small blind, clockwise.
+        seat = clockwise_from(button, [*hi, *lo])[0]
+        shares[seat] += extra
+        odd.append(seat)
+    if hi_amount > half_amount and len(hi) == 1:
+        odd.append(hi[0])
     for s in (*hi_odd, *lo_odd):
         if s not in odd:
             odd.append(s)
