@@ -141,7 +141,6 @@ else:
                 "timeout": 20,
                 "transaction_mode": "IMMEDIATE",
             },
-            "TEST": {"NAME": str(VAR_DIR / "test.sqlite3")},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -189,6 +188,8 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Rome")
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
+# Embedded mode serves /static/ from the ASGI app; production puts a proxy in front.
+SERVE_STATIC = env_bool("SERVE_STATIC", not PRODUCTION)
 
 # --- Security -------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True

@@ -93,6 +93,7 @@ ACTION_LABELS = {
     "entry.addon": gettext_lazy("Add-on"),
     "id.check": gettext_lazy("Photo ID checked"),
     "seat.move": gettext_lazy("Seat changed"),
+    "seats.draw": gettext_lazy("Seat draw for all unseated entries"),
     "event.undo": gettext_lazy("Undo"),
 }
 

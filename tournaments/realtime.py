@@ -6,7 +6,9 @@ a rolled-back action never reaches a screen.
 
 from __future__ import annotations
 
+import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -28,7 +30,16 @@ def _send(group: str, payload: dict[str, Any]) -> None:
         return
     # Payloads must be plain JSON: fail loudly on a stray datetime (STYLE.md 14).
     json.dumps(payload)
-    async_to_sync(layer.group_send)(group, {"type": "push", "payload": payload})
+    message = {"type": "push", "payload": payload}
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        async_to_sync(layer.group_send)(group, message)
+        return
+    # A sync caller on a thread that runs an event loop cannot block on it: send from a
+    # short-lived worker thread instead.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(async_to_sync(layer.group_send), group, message).result()
 
 
 def broadcast(tournament_id: int, payload: dict[str, Any], *, tables: tuple[int, ...] = ()) -> None:

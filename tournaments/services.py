@@ -543,13 +543,15 @@ def _purchase_window_reason(tournament: Tournament, kind: str, now: datetime) ->
     view = selectors.clock_view_for(tournament, now)
     level = view.level_number if view is not None and view.status != "not_started" else None
     if kind == Purchase.Kind.REBUY:
-        if tournament.rebuy_until_level is not None and level is not None:
-            if level > tournament.rebuy_until_level or (
-                view.is_break and level >= tournament.rebuy_until_level
-            ):
-                return _("the rebuy period ended with level %(level)s") % {
-                    "level": tournament.rebuy_until_level
-                }
+        last = tournament.rebuy_until_level
+        if (
+            last is not None
+            and level is not None
+            and (level > last or (view.is_break and level >= last))
+        ):
+            return _("the rebuy period ended with level %(level)s") % {
+                "level": tournament.rebuy_until_level
+            }
         return None
     if tournament.addon_break_after_level is not None:
         at_break = (
@@ -728,3 +730,60 @@ def _undo_seat_move(event: Event, actor, now: datetime) -> None:
     table_number, seat = event.data["from"]
     table = Table.objects.get(tournament_id=event.tournament_id, number=table_number)
     table_services.seat_place(entry=entry, table=table, seat=seat, now=now)
+
+
+@transaction.atomic
+def seats_draw_all(
+    *, tournament: Tournament, actor, now: datetime, rng=None
+) -> dict[int, tuple[int, int]]:
+    """Seat every unseated active entry at once (the start-of-event draw, §6.1): as few
+    tables as needed, counts differing by at most one, the permutation recorded."""
+    from tables import draw
+
+    tournament = _lock(tournament)
+    rng = rng or table_services.SYSTEM_RANDOM
+    unseated = list(
+        tournament.entries.filter(status=Entry.Status.ACTIVE, seat__isnull=True)
+        .select_related("player")
+        .order_by("number")
+    )
+    if not unseated:
+        return {}
+    tables = list(tournament.tables.exclude(status=Table.Status.CLOSED))
+    states = [table_services.table_state(t) for t in tables]
+    try:
+        result = draw.initial_draw(
+            [e.pk for e in unseated],
+            states,
+            rng,
+            accessible_needed=frozenset(e.pk for e in unseated if e.player.needs_accessible_seat),
+        )
+    except draw.RoomFull:
+        raise errors.RoomFull from None
+    by_number = {t.number: t for t in tables}
+    Seat.objects.bulk_create(
+        Seat(table=by_number[table], number=seat, entry_id=entry_id, assigned_at=now)
+        for entry_id, (table, seat) in result.assignments.items()
+    )
+    Table.objects.filter(tournament=tournament, number__in=result.opened_tables).update(
+        status=Table.Status.OPEN
+    )
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="seats.draw",
+        data={
+            "method": "SystemRandom",
+            "seated": len(result.assignments),
+            "assignments": {str(k): list(v) for k, v in result.assignments.items()},
+        },
+        now=now,
+    )
+    realtime.broadcast(tournament.pk, {"type": "seating"})
+    return result.assignments
+
+
+@undoes("seats.draw")
+def _undo_seats_draw(event: Event, actor, now: datetime) -> None:
+    entry_ids = [int(k) for k in event.data["assignments"]]
+    Seat.objects.filter(entry_id__in=entry_ids, entry__tournament_id=event.tournament_id).delete()

@@ -1,0 +1,107 @@
+"""Personas and factories shared by the whole suite (STYLE.md 17)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from tournaments import services
+from tournaments.models import DisplayScreen, Player, Role, StaffAssignment, Tournament
+
+NOW = dt.datetime(2026, 11, 21, 18, 0, tzinfo=dt.UTC)
+_names = itertools.count(1)
+
+
+def make_user(username: str, *, staff: bool = False):
+    return get_user_model().objects.create_user(
+        username=username, password="pw-" + username, is_staff=staff
+    )
+
+
+def make_tournament(td=None, *, tables: int = 4, seats: int = 9, **fields) -> Tournament:
+    """A tournament with a club structure and `tables` tables of `seats` seats."""
+    td = td or make_user(f"td{next(_names)}", staff=True)
+    defaults = {"name": "Sunday Deepstack", "date": NOW.date(), "seats_per_table": seats}
+    tournament = services.tournament_create(actor=td, fields={**defaults, **fields}, now=NOW)
+    services.structure_set(
+        tournament=tournament,
+        actor=td,
+        items=[
+            services.ItemSpec(kind="level", small_blind=100, big_blind=200, minutes=20),
+            services.ItemSpec(kind="level", small_blind=200, big_blind=400, minutes=20),
+            services.ItemSpec(kind="break", minutes=10, color_up=25),
+            services.ItemSpec(
+                kind="level",
+                small_blind=300,
+                big_blind=600,
+                ante=600,
+                ante_mode="big_blind_ante",
+                minutes=20,
+            ),
+        ],
+        now=NOW,
+    )
+    if tables:
+        services.tables_add(
+            tournament=tournament,
+            actor=td,
+            first=1,
+            last=tables,
+            max_seats=seats,
+            accessible_seats=[],
+            reserved_seats=[],
+            now=NOW,
+        )
+    return tournament
+
+
+def make_player(first: str = "Mario", last: str | None = None, **fields) -> Player:
+    return Player.objects.create(
+        first_name=first, last_name=last or f"Rossi{next(_names)}", **fields
+    )
+
+
+@pytest.fixture
+def td(db):
+    return make_user("td", staff=True)
+
+
+@pytest.fixture
+def tournament(td):
+    return make_tournament(td)
+
+
+def _staff(tournament, username, role):
+    user = make_user(username)
+    StaffAssignment.objects.create(tournament=tournament, user=user, role=role)
+    return user
+
+
+@pytest.fixture
+def floor(tournament):
+    return _staff(tournament, "floor", Role.FLOOR)
+
+
+@pytest.fixture
+def desk(tournament):
+    return _staff(tournament, "desk", Role.DESK)
+
+
+@pytest.fixture
+def outsider(db):
+    """Staff of no tournament: logged in, but nobody here."""
+    return make_user("outsider")
+
+
+@pytest.fixture
+def display(tournament):
+    return DisplayScreen.objects.create(tournament=tournament, name="Clock 1")
+
+
+@pytest.fixture
+def now():
+    return timezone.now()

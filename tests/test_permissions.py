@@ -1,0 +1,120 @@
+"""Every URL, every role: the status each one gets (tournament.md §4).
+
+A URL added to the project without a row here fails `test_every_url_is_in_the_matrix`.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import get_resolver, reverse
+
+from tests.conftest import NOW, make_player
+from tournaments import services
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "outsider", "desk", "floor", "td")
+LOGIN = "login"  # a redirect to the login page
+OK, REDIRECT, FORBIDDEN, NOT_FOUND, NOT_ALLOWED = 200, 302, 403, 404, 405
+
+
+def row(anonymous, outsider, desk, floor, td):
+    return dict(zip(ROLES, (anonymous, outsider, desk, floor, td), strict=True))
+
+
+# name -> (method, expected status per role). POSTs carry empty data: a permitted role gets
+# a redirect with a message (refused input), never a 500.
+MATRIX = {
+    "home": ("get", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
+    "login": ("get", row(OK, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
+    "logout": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
+    "set_language": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
+    "tournament_list": ("get", row(LOGIN, OK, OK, OK, OK)),
+    "tournament_create": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournament_home": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    "tournament_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "structure_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tables_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "staff_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournament_clone": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "event_log": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    "event_undo": ("post", row(LOGIN, FORBIDDEN, REDIRECT, REDIRECT, REDIRECT)),
+    "desk": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
+    "desk_search": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
+    "player_new": ("post", row(LOGIN, FORBIDDEN, REDIRECT, FORBIDDEN, REDIRECT)),
+    "register": ("post", row(LOGIN, FORBIDDEN, REDIRECT, FORBIDDEN, REDIRECT)),
+    "id_check": ("post", row(LOGIN, FORBIDDEN, REDIRECT, FORBIDDEN, REDIRECT)),
+    "purchase": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
+    "seat_card": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
+    "eliminate": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+}
+
+
+@pytest.fixture
+def world(tournament, td, floor, desk, outsider):
+    player = make_player()
+    reg = services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
+    event = Event.objects.filter(action="entry.register").first()
+    return {
+        "users": {"anonymous": None, "outsider": outsider, "desk": desk, "floor": floor, "td": td},
+        "kwargs": {
+            "slug": tournament.slug,
+            "player_id": player.pk,
+            "number": reg.entry.number,
+            "event_id": event.pk,
+            "kind": "rebuy",
+        },
+    }
+
+
+def url_names() -> set[str]:
+    names = set()
+
+    def walk(patterns):
+        for pattern in patterns:
+            if hasattr(pattern, "url_patterns"):
+                walk(pattern.url_patterns)
+            elif pattern.name:
+                names.add(pattern.name)
+
+    walk(get_resolver().url_patterns)
+    return names
+
+
+def test_every_url_is_in_the_matrix():
+    assert url_names() - set(MATRIX) == set()
+
+
+def reverse_with(name: str, kwargs: dict) -> str:
+    """Reverse a URL name with the subset of sample kwargs its pattern takes."""
+    from itertools import combinations
+
+    from django.urls import NoReverseMatch
+
+    keys = list(kwargs)
+    for size in range(len(keys) + 1):
+        for subset in combinations(keys, size):
+            try:
+                return reverse(name, kwargs={k: kwargs[k] for k in subset})
+            except NoReverseMatch:
+                continue
+    raise AssertionError(f"cannot reverse {name}")
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_each_role_gets_the_expected_status(client, world, name):
+    method, expected = MATRIX[name]
+    url = reverse_with(name, world["kwargs"])
+    for role in ROLES:
+        client.logout()
+        user = world["users"][role]
+        if user is not None:
+            client.force_login(user)
+        response = getattr(client, method)(url)
+        want = expected[role]
+        if want == LOGIN:
+            assert response.status_code == 302, (name, role, response.status_code)
+            assert response["Location"].startswith(reverse("login")), (name, role)
+        else:
+            assert response.status_code == want, (name, role, response.status_code)

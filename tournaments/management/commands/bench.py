@@ -1,0 +1,24 @@
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.benchmarks import BENCHES
+
+
+class Command(BaseCommand):
+    help = "Run a benchmark; the last line is one JSON object with its figures."
+
+    def add_arguments(self, parser):
+        parser.add_argument("name", help=f"one of: {', '.join(sorted(BENCHES))}")
+        parser.add_argument("--entries", type=int, default=10000)
+        parser.add_argument("--existing", type=int, default=5000)
+        parser.add_argument("--samples", type=int, default=200)
+        parser.add_argument("--cases", type=int, default=10000)
+
+    def handle(self, *args, name: str, **options):
+        if name not in BENCHES:
+            raise CommandError(f"Unknown benchmark {name!r}; choose one of {sorted(BENCHES)}")
+        summary, figures = BENCHES[name](**options)
+        for line in summary:
+            self.stdout.write(line)
+        self.stdout.write(json.dumps(figures))
