@@ -62,6 +62,9 @@ class _State:
     final_round_aggressor: int | None = None
     hand_aggressor: int | None = None
     round_actions: int = 0
+    round_log: list[tuple[int, str, int]] = field(default_factory=list)  # (seat, act, chips in)
+    river_called: set[int] = field(default_factory=set)  # called a river bet (R-SD-6)
+    deferred: int | None = None  # a button (Mississippi) straddler who acts last (R-CASH-2)
     round_start_live: int = 0
     headsup_before_cap: bool = False
     short_blind_credit: int = 0  # PL preflop: count short blinds as full (R-PL-2)
@@ -74,6 +77,8 @@ class _State:
         new = copy.copy(self)
         new.players = {s: copy.copy(p) for s, p in self.players.items()}
         new.history = list(self.history)
+        new.round_log = list(self.round_log)
+        new.river_called = set(self.river_called)
         new.pending = {
             s: _Pending(p.action, p.bet_at_record, list(p.intervening))
             for s, p in self.pending.items()
@@ -157,6 +162,8 @@ class Hand:
                     start = post.seat
                 elif self.settings.mississippi_first_to_act == "sb":
                     start = setup.button  # R-CASH-2 setting: action starts with the SB
+                else:
+                    st.deferred = post.seat  # "utg": start left of the BB, straddler last
         st.bet = bet
         st.inc = inc
         st.full_level = st.raise_base = bet
@@ -191,10 +198,10 @@ class Hand:
         return [s for s in self.seats if s > seat] + [s for s in self.seats if s <= seat]
 
     def _next_needing(self, st: _State, seat: int) -> int | None:
-        for s in self._after(seat):
-            if self._needs_action(st, st.players[s]):
-                return s
-        return None
+        found = [s for s in self._after(seat) if self._needs_action(st, st.players[s])]
+        if st.deferred in found and len(found) > 1 and st.street == 0:
+            found.remove(st.deferred)  # the Mississippi straddler acts after everyone else
+        return found[0] if found else None
 
     def _uncapped(self, st: _State) -> bool:
         mode = self.settings.limit_headsup_uncapped
@@ -285,6 +292,7 @@ class Hand:
             p.bound = True
             return
         st.round_actions += 1
+        st.round_log.append((seat, res.kind, 0))
         p.acted = True
         p.bound = False
         p.no_raise = False
@@ -304,6 +312,9 @@ class Hand:
         p.committed = total
         p.contributed += add
         st.history.append((st.street, seat, "cbr" if total > st.bet else "cc", total))
+        st.round_log[-1] = (seat, res.kind, add)
+        if st.street == 3 and st.round_aggressor is not None and add > 0 and total <= st.bet:
+            st.river_called.add(seat)
         if total > st.bet:
             self._raise_bet(st, seat, total, res.kind == "complete")
         p.last_bet = st.bet
@@ -355,6 +366,8 @@ class Hand:
             return
         st.street += 1
         st.bet = st.aggressions = st.raise_count = st.round_actions = 0
+        st.round_log = []
+        st.deferred = None
         st.full_level = st.raise_base = 0
         st.round_aggressor = None
         if st.street > 3:
@@ -653,6 +666,39 @@ class Hand:
         st = self._state
         live = [p for p in st.players.values() if not p.folded]
         return st.betting_over and len(live) >= 2 and any(p.stack == 0 for p in live)
+
+    def substantial_action(self) -> bool:
+        """Whether substantial action has occurred in the current round (R-DEAL-1).
+
+        TDA-36: two actions of which at least one puts chips in, or any three actions.
+        FIGP §37: preflop only once the big blind has acted; after the flop any two actions.
+        """
+        st = self._state
+        log = st.round_log
+        if self.settings.substantial_action == "figp":
+            if st.street == 0:
+                bb_seat = self.setup.blind_seats()[1]
+                return any(seat == bb_seat for seat, _, _ in log)
+            return len(log) >= 2
+        return len(log) >= 3 or (len(log) >= 2 and any(chips > 0 for _, _, chips in log))
+
+    def may_see(self, requester: int, target: int) -> str:
+        """Whether `requester` may ask to see `target`'s hand: "right", "td_discretion" or
+        "none" (R-SD-6, TDA-18).
+
+        A caller of a river bet who still holds or has shown his cards has the right to see the
+        last river aggressor's hand; other requests are for the TD; players who folded or
+        mucked unseen have no right to ask.
+        """
+        st = self._state
+        asker = self._player(st, requester)
+        self._player(st, target)
+        if asker.folded or asker.mucked or requester == target:
+            return "none"
+        river_aggressor = st.final_round_aggressor if st.street > 3 else None
+        if target == river_aggressor and requester in st.river_called:
+            return "right"
+        return "td_discretion"
 
     def pots(self) -> tuple[Pot, ...]:
         """Main and side pots with their eligible seats, after uncalled chips are returned."""

@@ -311,3 +311,68 @@ def test_limit_complete_only_below_half_bet():
     ruling = hand.act(Action(3, "complete"))
     assert (ruling.act, ruling.to) == ("complete", 20)
     assert hand.next_to_act == 1 and hand.can_raise(1)  # a full bet reopens for seat 1
+
+
+@pytest.mark.parametrize(
+    ("actions", "mode", "expected"),
+    [
+        ([("check",), ("check",)], "tda", False),  # two checks
+        ([("check",), ("bet", 2000)], "tda", True),  # two actions, one with chips
+        ([("check",), ("check",), ("check",)], "tda", True),  # any three actions
+        ([("check",), ("check",)], "figp", True),  # FIGP: any two post-flop actions
+        ([("check",)], "figp", False),
+    ],
+)
+def test_substantial_action(actions, mode, expected):
+    hand = flop_hand(settings=EngineSettings(substantial_action=mode))
+    for act in actions:
+        kind, *amount = act
+        hand.act(Action(hand.next_to_act, kind, to=amount[0] if amount else None))
+    assert hand.substantial_action() is expected
+
+
+def test_substantial_action_preflop_figp_waits_for_the_big_blind():
+    setup = TableSetup(players=tuple(SeatStack(s, 5000) for s in range(1, 5)), button=1,
+                       sb=50, bb=100)  # fmt: skip
+    hand = Hand(setup, EngineSettings(substantial_action="figp"))
+    for seat in (4, 1, 2):
+        hand.act(Action(seat, "call"))
+    assert not hand.substantial_action()
+    hand.act(Action(3, "check"))
+    assert hand.round_complete
+
+
+def test_may_see_the_river_aggressor():
+    # TDA-18 ex. 2: A bets, B calls, C raises, D, A and B call; D mucks unseen.
+    setup = TableSetup(players=tuple(SeatStack(s, 20000) for s in (1, 2, 3, 4)), button=4,
+                       sb=50, bb=100, street="river", pot=4000)  # fmt: skip
+    hand = Hand(setup)
+    hand.act(Action(1, "bet", to=1000))
+    hand.act(Action(2, "call"))
+    hand.act(Action(3, "raise", to=5000))
+    for seat in (4, 1, 2):
+        hand.act(Action(seat, "call"))
+    hand.muck(4)
+    assert hand.may_see(1, 3) == "right"
+    assert hand.may_see(2, 3) == "right"
+    assert hand.may_see(4, 3) == "none"  # mucked face down: gave up the right
+    assert hand.may_see(2, 1) == "td_discretion"  # another caller's hand
+
+
+def test_mississippi_straddler_acts_last_preflop():
+    from tables.engine import ExtraPost
+
+    setup = TableSetup(
+        players=tuple(SeatStack(s, 5000) for s in range(1, 6)),
+        button=5, sb=50, bb=100, extra_posts=(ExtraPost(5, live=200, kind="straddle"),),
+    )  # fmt: skip
+    hand = Hand(setup)
+    assert hand.next_to_act == 3  # left of the big blind (mississippi_first_to_act=utg)
+    order = []
+    while hand.next_to_act != 5:
+        order.append(hand.next_to_act)
+        hand.act(Action(hand.next_to_act, "call"))
+    assert order == [3, 4, 1, 2]
+    assert hand.can_raise(5)
+    sb_first = Hand(setup, EngineSettings(mississippi_first_to_act="sb"))
+    assert sb_first.next_to_act == 1
