@@ -33,7 +33,7 @@ ensure_venv() {
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
     local target="$ROOT"
     [ -n "$extra" ] && target="$ROOT[$extra]"
-    "$VENV/bin/python" -m pip install --quiet -e "$target"
+    "$VENV/bin/python" -m pip install --quiet "$target"
     touch "$stamp"
   fi
 }
