@@ -76,8 +76,7 @@ def event_log(request: HttpRequest, slug: str) -> HttpResponse:
     )
     role = permissions.role_for(request.user, tournament)
     rows = [
-        (e, events.can_undo(e) and _may_undo(role, e.action), events.action_label(e))
-        for e in page
+        (e, events.can_undo(e) and _may_undo(role, e.action), events.action_label(e)) for e in page
     ]
     return render(request, "event_log.html", {"tournament": tournament, "page": page, "rows": rows})
 
