@@ -302,6 +302,8 @@ class Hand:
             p.contributed += put
             p.folded = True
             p.last_bet = st.bet
+            if self._live_count(st) == 2 and st.raise_count < 1 + self.settings.limit_cap_raises:
+                st.headsup_before_cap = True  # 004 r.21: two left before the third raise
             st.history.append((st.street, seat, "f", p.committed))
             return
         total = p.committed if res.to is None else res.to
@@ -329,10 +331,10 @@ class Hand:
                 st.full_level = st.raise_base = total
                 if not counted:
                     st.raise_count += 1
-            elif total >= st.raise_base + bet or total >= st.full_level + bet:
+            elif total >= st.raise_base + bet:
                 st.full_level = st.raise_base = total
                 st.raise_count += 1
-            elif 2 * (total - st.full_level) >= bet:
+            elif 2 * (total - st.raise_base) >= bet:
                 # An all-in of half a bet or more counts as a bet/raise (FIGP §8c, Cash 'Limit').
                 st.raise_count += 1
                 if self.settings.limit_short_allin_raise == "allin_plus_bet":

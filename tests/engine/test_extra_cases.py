@@ -449,3 +449,23 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_extra_case(case):
     assert run_engine_case(case) == []
+
+
+def test_limit_before_third_raise_uncaps_when_two_remain():
+    case = {
+        "id": "limit-004-before-third-raise",
+        "settings": {"limit_headsup_uncapped": "before_third_raise"},
+        "setup": setup(**LIMIT, button=3, street="flop", pot=40, players=six(1000, 3)),
+        "events": [
+            {"seat": 1, "act": "bet", "to": 10},
+            {"seat": 2, "act": "raise", "to": 20},
+            {"seat": 3, "act": "fold"},
+            {"seat": 1, "act": "raise", "to": 30},
+            {"seat": 2, "act": "raise", "to": 40},
+        ],
+        "expect": [{"after": 4, "next_to_act": 1, "can_raise": {"1": True}, "min_raise_to": 50}],
+    }
+    assert run_engine_case(case) == []
+    capped = {**case, "settings": {}}
+    capped["expect"] = [{"after": 4, "can_raise": {"1": False}}]
+    assert run_engine_case(capped) == []
