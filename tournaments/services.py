@@ -787,3 +787,57 @@ def seats_draw_all(
 def _undo_seats_draw(event: Event, actor, now: datetime) -> None:
     entry_ids = [int(k) for k in event.data["assignments"]]
     Seat.objects.filter(entry_id__in=entry_ids, entry__tournament_id=event.tournament_id).delete()
+
+
+@transaction.atomic
+def table_update(
+    *,
+    tournament: Tournament,
+    actor,
+    number: int,
+    opening_order: int,
+    break_order: int,
+    accessible_seats: list[int],
+    reserved_seats: list[int],
+    now: datetime,
+) -> Table:
+    """Change one table's opening and break order and its accessible and reserved seats
+    (tournament.md §6.1, §9.2). A seat with a player on it cannot become reserved."""
+    table = Table.objects.select_for_update().filter(tournament=tournament, number=number).first()
+    if table is None:
+        raise errors.DomainError(_("Table %(table)s does not exist."), table=number)
+    bad = [s for s in accessible_seats + reserved_seats if not 1 <= s <= table.max_seats]
+    if bad:
+        raise errors.DomainError(
+            _("Table %(table)s has no seat %(seat)s."), table=number, seat=bad[0]
+        )
+    taken = sorted(set(reserved_seats) & set(table.seats.values_list("number", flat=True)))
+    if taken:
+        raise errors.DomainError(
+            _("Seat %(seat)s at table %(table)s is taken: move the player before reserving it."),
+            table=number,
+            seat=taken[0],
+        )
+    names = ("opening_order", "break_order", "accessible_seats", "reserved_seats")
+    before = {name: getattr(table, name) for name in names}
+    table.opening_order, table.break_order = opening_order, break_order
+    table.accessible_seats = sorted(set(accessible_seats))
+    table.reserved_seats = sorted(set(reserved_seats))
+    after = {name: getattr(table, name) for name in names}
+    if after != before:
+        table.save(update_fields=list(names))
+        event_log(
+            tournament=tournament,
+            actor=actor,
+            action="table.update",
+            data={"table": number, "before": before, "after": after},
+            now=now,
+        )
+    return table
+
+
+@undoes("table.update")
+def _undo_table_update(event: Event, actor, now: datetime) -> None:
+    Table.objects.filter(tournament_id=event.tournament_id, number=event.data["table"]).update(
+        **event.data["before"]
+    )

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.models import Seat, Table
-from tournaments import presets, services
+from tournaments import events, presets, services
 from tournaments.models import Entry, Event, Player, Role, StaffAssignment, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -609,3 +609,90 @@ def test_bad_clone_input_clones_nothing(td_client, tournament, data):
     response = td_client.post(_url("tournament_clone", tournament), data)
     assert response.status_code == 200
     assert Tournament.objects.count() == 1
+
+
+# --- One table's orders and seats -----------------------------------------------------
+
+
+def _three_tables(tournament):
+    services.tables_add(
+        tournament=tournament, actor=None, first=1, last=3, max_seats=9,
+        accessible_seats=[], reserved_seats=[], now=timezone.now(),
+    )  # fmt: skip
+
+
+def _table_post(number=2, **overrides):
+    return {
+        "action": "update",
+        "number": str(number),
+        "opening_order": "7",
+        "break_order": "1",
+        "accessible_seats": "1 9",
+        "reserved_seats": "5",
+        **overrides,
+    }
+
+
+def test_table_update_changes_one_table_and_can_be_undone(td_client, tournament):
+    _three_tables(tournament)
+    before = list(tournament.tables.values_list("number", "opening_order", "break_order"))
+    response = td_client.post(_url("tables_edit", tournament), _table_post())
+    assert response.status_code == 302
+    table = Table.objects.get(tournament=tournament, number=2)
+    assert (table.opening_order, table.break_order) == (7, 1)
+    assert (table.accessible_seats, table.reserved_seats) == ([1, 9], [5])
+    others = tournament.tables.exclude(number=2).values_list(
+        "number", "opening_order", "break_order"
+    )
+    assert list(others) == [b for b in before if b[0] != 2]
+    event = Event.objects.get(tournament=tournament, action="table.update")
+    events.event_undo(event_id=event.pk, tournament=tournament, actor=None, now=timezone.now())
+    table.refresh_from_db()
+    assert (table.opening_order, table.accessible_seats, table.reserved_seats) == (2, [], [])
+
+
+def test_table_update_with_htmx_returns_the_fragment(td_client, tournament):
+    _three_tables(tournament)
+    response = td_client.post(
+        _url("tables_edit", tournament), _table_post(), HTTP_HX_REQUEST="true"
+    )
+    body = response.content.decode()
+    assert 'id="tables"' in body and "<html" not in body
+    assert "Table 2 saved." in body
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"number": "99"}, "Table 99 does not exist."),
+        ({"reserved_seats": "10"}, "Table 2 has no seat 10."),
+        ({"accessible_seats": "a"}, "Write seat numbers separated by commas"),
+        ({"opening_order": "-1"}, "Table 2 not changed."),
+        ({"break_order": "x"}, "Table 2 not changed."),
+        ({"number": "abc"}, "not changed"),
+        ({"opening_order": ""}, "Table 2 not changed."),
+    ],
+)
+def test_bad_table_update_is_refused_with_a_message(td_client, tournament, overrides, message):
+    _three_tables(tournament)
+    before = list(tournament.tables.values())
+    response = td_client.post(
+        _url("tables_edit", tournament), _table_post(**overrides), follow=True
+    )
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert list(tournament.tables.values()) == before
+
+
+def test_an_occupied_seat_cannot_be_reserved(td_client, tournament):
+    _three_tables(tournament)
+    player = Player.objects.create(first_name="Ada", last_name="Rossi")
+    entry = Entry.objects.create(
+        tournament=tournament, player=player, number=1, chips=30000, created_at=timezone.now()
+    )
+    table = Table.objects.get(tournament=tournament, number=2)
+    Seat.objects.create(table=table, number=5, entry=entry, assigned_at=timezone.now())
+    response = td_client.post(_url("tables_edit", tournament), _table_post(), follow=True)
+    assert "Seat 5 at table 2 is taken" in response.content.decode()
+    table.refresh_from_db()
+    assert table.reserved_seats == []

@@ -523,6 +523,33 @@ class TablesAddForm(forms.Form):
         return data
 
 
+class TableUpdateForm(forms.Form):
+    """One row of the tables list: its opening and break order, accessible and reserved seats."""
+
+    number = forms.IntegerField(min_value=1, max_value=MAX_TABLE_NUMBER, widget=forms.HiddenInput)
+    opening_order = forms.IntegerField(
+        label=gettext_lazy("Opening order"), min_value=0, max_value=MAX_TABLE_NUMBER
+    )
+    break_order = forms.IntegerField(
+        label=gettext_lazy("Break order"), min_value=0, max_value=MAX_TABLE_NUMBER
+    )
+    accessible_seats = SeatListField(
+        label=gettext_lazy("Accessible seats"), required=False, max_length=60
+    )
+    reserved_seats = SeatListField(
+        label=gettext_lazy("Reserved seats"), required=False, max_length=60
+    )
+
+
+def _form_errors(form: forms.Form) -> str:
+    return " ".join(
+        f"{form.fields[name].label}: {' '.join(errors)}"
+        if name in form.fields
+        else " ".join(errors)
+        for name, errors in form.errors.items()
+    )
+
+
 def _tables_context(tournament: Tournament, form: TablesAddForm) -> dict[str, Any]:
     tables = tournament.tables.annotate(
         players=Count("seats", filter=Q(seats__entry__status="active"))
@@ -535,14 +562,39 @@ def _tables_context(tournament: Tournament, form: TablesAddForm) -> dict[str, An
     }
 
 
+def _table_update(request: HttpRequest, tournament: Tournament) -> bool:
+    form = TableUpdateForm(request.POST)
+    if not form.is_valid():
+        messages.error(
+            request,
+            _("Table %(table)s not changed. %(errors)s")
+            % {"table": request.POST.get("number", "?")[:5], "errors": _form_errors(form)},
+        )
+        return False
+    ok, table = run(
+        request,
+        services.table_update,
+        tournament=tournament,
+        actor=request.user,
+        **form.cleaned_data,
+    )
+    if ok:
+        messages.success(request, _("Table %(table)s saved.") % {"table": table.number})
+    return ok
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def tables_edit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _td(request, slug)
     last = tournament.tables.order_by("-number").values_list("number", flat=True).first() or 0
     initial = {"first": last + 1, "last": last + 10, "max_seats": tournament.seats_per_table}
-    form = TablesAddForm(request.POST or None, initial=initial)
-    if request.method == "POST":
+    adding = request.method == "POST" and request.POST.get("action") != "update"
+    form = TablesAddForm(request.POST if adding else None, initial=initial)
+    if request.method == "POST" and not adding:
+        if _table_update(request, tournament) and not request.htmx:
+            return redirect("tables_edit", slug)
+    elif adding:
         if form.is_valid():
             ok, added = run(
                 request,
@@ -555,13 +607,8 @@ def tables_edit(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, _("%(count)s tables added.") % {"count": len(added)})
                 if not request.htmx:
                     return redirect("tables_edit", slug)
-                form = TablesAddForm(
-                    initial={
-                        **initial,
-                        "first": added[-1].number + 1,
-                        "last": added[-1].number + 10,
-                    }
-                )
+                after = added[-1].number
+                form = TablesAddForm(initial={**initial, "first": after + 1, "last": after + 10})
         else:
             messages.error(request, _("Check the fields marked below; no table was added."))
     context = _tables_context(tournament, form)
