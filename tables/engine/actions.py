@@ -25,7 +25,9 @@ class Action:
     `to` is the player's total for the betting round (bet/raise). A `chips` push lists the chip
     values moved forward, with an optional declaration made before or with the push. A
     `declare` carries the words ("raise 8000", "pot", "1400"). `forfeit` on a fold is the
-    undercall chips a player leaves in the pot when the TD lets him fold (TDA-51b).
+    undercall chips a player leaves in the pot when the TD lets him fold (TDA-51b). For a push,
+    `declared_after_chips` says the words followed the chips, and `unclear` that the floor could
+    not tell what was said (R-ACT-5).
     """
 
     seat: int
@@ -36,6 +38,8 @@ class Action:
     declared_to: int | None = None
     words: str | None = None
     forfeit: int = 0
+    declared_after_chips: bool = False  # the words came after the chips (R-ACT-5)
+    unclear: bool = False  # the app flags the declaration as unclear (TDA-40a: TD decides)
 
     def __post_init__(self) -> None:
         check_amount(self.seat, "seat", positive=True)
@@ -67,6 +71,8 @@ class Action:
             declared_to=data.get("declared_to"),
             words=data.get("words"),
             forfeit=data.get("forfeit") or 0,
+            declared_after_chips=bool(data.get("declared_after_chips")),
+            unclear=bool(data.get("unclear")),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -82,6 +88,10 @@ class Action:
             out["words"] = self.words
         if self.forfeit:
             out["forfeit"] = self.forfeit
+        if self.declared_after_chips:
+            out["declared_after_chips"] = True
+        if self.unclear:
+            out["unclear"] = True
         return out
 
 

@@ -202,6 +202,16 @@ def _chips(view: BettingView, action: Action, settings: EngineSettings) -> Resol
     if pushed > view.stack:
         raise InvalidAmount(f"pushed {pushed} but has only {view.stack} behind")
     declared = action.declared
+    declared_to = action.declared_to
+    if (declared is not None or declared_to is not None) and action.unclear:
+        raise DecisionRequired(
+            "unclear declaration with chips: the TD decides which defines the action",
+            options=("declaration", "chips"),
+            rules=("R-ACT-5", "TDA-40a"),
+        )
+    if action.declared_after_chips and settings.verbal_vs_chips == "first_action":
+        # TDA-40a: whichever came first defines the bet; the chips came first.
+        declared, declared_to = None, None
     if declared is None and view.bound_to_raise:
         declared = "raise"  # the earlier "raise"/"bet" declaration binds (TDA-51a, TDA-54c)
     total = view.committed + pushed
@@ -216,15 +226,16 @@ def _chips(view: BettingView, action: Action, settings: EngineSettings) -> Resol
         declared = "raise" if settings.nl_pot_declaration == "binds_min_bet" else None
     if declared in ("raise", "bet"):
         rules: tuple[str, ...] = ("R-RAISE-3", "TDA-42")
-        if action.declared_to is not None:
-            total = action.declared_to
+        if declared_to is not None:
+            total = declared_to
             rules = ("R-ACT-7", "TDA-43b")
         elif len(action.chips) == 1 and view.facing_bet:
             rules = ("R-CALL-1", "TDA-44")  # raise declared: the largest raise the chip allows
         return _aggressive(view, total, rules)
-    if action.declared_to is not None:
-        # A bare verbal amount with the push: the statement is the bet (TDA-40a/c).
-        return _silent(view, action.declared_to, (), settings, rules=("R-ACT-6", "TDA-40c"))
+    if declared_to is not None:
+        # A bare verbal amount with the push: the statement is the bet (TDA-40a/c; with
+        # verbal_prevails also when said after the chips, Art.11.9).
+        return _silent(view, declared_to, (), settings, rules=("R-ACT-6", "TDA-40c"))
     return _silent(view, total, action.chips, settings, rules=())
 
 

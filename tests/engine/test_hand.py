@@ -376,3 +376,36 @@ def test_mississippi_straddler_acts_last_preflop():
     assert hand.can_raise(5)
     sb_first = Hand(setup, EngineSettings(mississippi_first_to_act="sb"))
     assert sb_first.next_to_act == 1
+
+
+@pytest.mark.parametrize(
+    ("mode", "after", "expected"),
+    [
+        ("first_action", False, ("raise", 8000)),  # declaration with the chips
+        ("first_action", True, ("call", 2000)),  # chips first: the chips define it (TDA-40a)
+        ("verbal_prevails", True, ("raise", 8000)),  # 003 Art.11.9: the declared amount
+    ],
+)
+def test_verbal_versus_chips(mode, after, expected):
+    hand = flop_hand(settings=EngineSettings(verbal_vs_chips=mode))
+    hand.act(Action(1, "bet", to=2000))
+    ruling = hand.act(
+        Action(
+            2,
+            "chips",
+            chips=(5000,),
+            declared="raise",
+            declared_to=8000,
+            declared_after_chips=after,
+        )  # fmt: skip
+    )
+    assert (ruling.act, ruling.to) == expected
+
+
+def test_unclear_declaration_is_for_the_td():
+    hand = flop_hand()
+    hand.act(Action(1, "bet", to=2000))
+    with pytest.raises(DecisionRequired) as info:
+        hand.act(Action(2, "chips", chips=(5000,), declared_to=42000, unclear=True))
+    assert info.value.rules == ("R-ACT-5", "TDA-40a")
+    assert hand.next_to_act == 2
