@@ -759,6 +759,49 @@ class Hand:
         """Stacks after the pots are awarded and uncalled chips returned."""
         return self.result().final_stacks
 
+    def correct_pl_bet(self, event_index: int) -> Hand:
+        """Return the hand with a too-low pot-limit "pot" bet corrected to the true pot (R-PL-4).
+
+        `event_index` is the position of the bet in `log`. TDA-52: a pot bet on a count that
+        was too low may be corrected only while the round is still on and no substantial
+        action (R-DEAL-1) has followed it; the later events are replayed on the corrected bet
+        (calls follow the new amount). The engine itself never accepts an oversized PL bet, so
+        the too-high case of TDA-52 cannot arise here. Raises IllegalAction when it may not
+        be corrected; this hand is left unchanged.
+        """
+        if self.setup.game != "PL":
+            raise IllegalAction("only pot-limit bets are corrected this way", rules=("R-PL-4",))
+        if not 0 <= event_index < len(self.log) or self.log[event_index].get("type") != "action":
+            raise IllegalAction(f"event {event_index} is not a betting action")
+        prefix = Hand.from_dict({**self.to_dict(), "log": self.log[:event_index]})
+        entry = self.log[event_index]
+        seat = int(entry["seat"])
+        street = prefix.street
+        maximum = prefix.max_raise_to(seat)
+        bet = prefix.act(Action.from_dict({k: v for k, v in entry.items() if k != "type"}))
+        if maximum is None or bet.act not in ("bet", "raise") or bet.to is None:
+            raise IllegalAction(f"event {event_index} is not a pot-limit bet or raise")
+        if bet.to >= maximum:
+            raise IllegalAction("the bet was not below the pot", rules=("R-PL-4",))
+        later = self.log[event_index + 1 :]
+        if any(e.get("type") != "action" for e in later) or self.street != street:
+            raise IllegalAction("the next card is out: the bet stands", rules=("R-PL-4", "TDA-52"))
+        if prefix.substantial_action_after(later):
+            raise IllegalAction(
+                "substantial action followed the bet: it stands", rules=("R-PL-4", "TDA-52")
+            )
+        fixed = {"type": "action", "seat": seat, "act": "raise", "to": maximum}
+        return Hand.from_dict({**self.to_dict(), "log": [*self.log[:event_index], fixed, *later]})
+
+    def substantial_action_after(self, entries: Sequence[dict[str, Any]]) -> bool:
+        """Whether these further events would amount to substantial action (TDA-36)."""
+        probe = Hand.from_dict(self.to_dict())
+        start = len(probe._state.round_log)
+        for e in entries:
+            probe.act(Action.from_dict({k: v for k, v in e.items() if k != "type"}))
+        log = probe._state.round_log[start:]
+        return len(log) >= 3 or (len(log) >= 2 and any(chips > 0 for _, _, chips in log))
+
     # ----- serialisation ------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:

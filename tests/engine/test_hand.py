@@ -409,3 +409,29 @@ def test_unclear_declaration_is_for_the_td():
         hand.act(Action(2, "chips", chips=(5000,), declared_to=42000, unclear=True))
     assert info.value.rules == ("R-ACT-5", "TDA-40a")
     assert hand.next_to_act == 2
+
+
+def plo_flop():
+    setup = TableSetup(players=tuple(SeatStack(s, 50000) for s in (1, 2, 3, 4)), button=4,
+                       sb=500, bb=1000, game="PL", street="flop", pot=10500)  # fmt: skip
+    return Hand(setup)
+
+
+def test_pl_pot_miscount_low_corrected_before_substantial_action():
+    # TDA-52-B ex. 2: the dealer says 9,500, A bets it, B folds; noticed now -> 10,500.
+    hand = plo_flop()
+    hand.act(Action(1, "bet", to=9500))
+    hand.act(Action(2, "fold"))
+    fixed = hand.correct_pl_bet(0)
+    assert fixed.committed(1) == 10500 and fixed.next_to_act == 3
+    assert hand.committed(1) == 9500  # the original is untouched
+
+
+def test_pl_pot_miscount_low_stands_after_substantial_action():
+    # TDA-52-B ex. 1: fold and a call with chips followed: 9,500 stands.
+    hand = plo_flop()
+    hand.act(Action(1, "bet", to=9500))
+    hand.act(Action(2, "fold"))
+    hand.act(Action(3, "call"))
+    with pytest.raises(IllegalAction):
+        hand.correct_pl_bet(0)
