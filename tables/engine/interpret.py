@@ -275,7 +275,6 @@ def _silent(
         if whole:
             return Resolution("call", total, (*rules, "R-CALL-3", "R-POT-2"), "all-in for less")
         return _undercall(view, settings, rules)
-    call = Resolution("call", h, (*rules,), "")
     if total == h:
         return Resolution("call", h, (*rules, "R-CALL-2", "TDA-41"))
     if chip_tests and len(chips) == 1:
@@ -290,7 +289,7 @@ def _silent(
         return _aggressive(view, total, (*rules, "R-RAISE-2", "TDA-43a"))
     if _meets_half(view, total, settings):
         return _aggressive(view, view.min_raise_to, (*rules, "R-RAISE-5", "TDA-43a"))
-    return Resolution(call.kind, h, (*rules, "R-RAISE-5", "TDA-43a"), "excess returned")
+    return Resolution("call", h, (*rules, "R-RAISE-5", "TDA-43a"), "excess returned")
 
 
 def _undercall(view: BettingView, settings: EngineSettings, rules: tuple[str, ...]) -> Resolution:
