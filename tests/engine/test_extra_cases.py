@@ -469,3 +469,30 @@ def test_limit_before_third_raise_uncaps_when_two_remain():
     capped = {**case, "settings": {}}
     capped["expect"] = [{"after": 4, "can_raise": {"1": False}}]
     assert run_engine_case(capped) == []
+
+
+def test_ruling_fields_of_section_17():
+    case = {
+        "id": "ruling-fields",
+        "setup": setup(
+            button=4, street="flop", pot=10000, sb=1000, bb=2000, players=six(50000, 4)
+        ),  # fmt: skip
+        "events": [
+            {"seat": 1, "act": "bet", "to": 2000},
+            {"seat": 3, "act": "call"},
+            {"seat": 2, "act": "raise", "to": 8000},
+            {"seat": 3, "act": "chips", "chips": [2000], "declared": None, "declared_to": None},
+        ],
+        "expect": [
+            {"after": -1, "to_call": 0, "can_check": True, "street": "flop"},
+            {"after": 0, "to_call": 2000, "can_check": False},
+            {"after": 1, "out_of_turn": True, "next_to_act": 2},
+            {"after": 2, "next_to_act": 3},  # the pending call is released by the raise
+            {
+                "after": 3,
+                "td_decision_required": True,
+                "options": ["complete_call", "forfeit_and_fold"],
+            },
+        ],
+    }
+    assert run_engine_case(case) == []

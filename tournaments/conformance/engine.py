@@ -37,8 +37,17 @@ def _snapshot(
         "min_raise_to": hand.min_raise_to(),
         "max_raise_to": hand.max_raise_to(),
         "round_complete": hand.round_complete,
+        # in-hand.md §17 ruling fields, for cases that ask for them
+        "to_call": hand.to_call() if hand.next_to_act is not None else None,
+        "can_check": hand.can_check(),
+        "can_complete": hand.can_complete(),
+        "street": hand.street,
+        "expose_all_hands": hand.expose_all_hands,
+        "out_of_turn": False,
+        "td_decision_required": False,
         **outcome,
     }
+    actual.setdefault("accepted", actual.get("legal"))
     seats: set[str] = set()
     for exp in wanted:
         seats.update((exp.get("can_raise") or {}).keys())
@@ -61,6 +70,8 @@ def _end_state(hand: Hand) -> dict[str, Any]:
     odd = result.odd_chip_recipients()
     actual["odd_chip_to"] = None if not odd else odd[0] if len(odd) == 1 else odd
     actual["final_stacks"] = {str(s): v for s, v in result.final_stacks.items()}
+    actual["returned"] = {str(s): v for s, v in result.returned.items()}
+    actual["expose_all_hands"] = hand.expose_all_hands
     return actual
 
 
@@ -116,9 +127,12 @@ def run_engine_case(case: dict[str, Any]) -> list[str]:
             outcome["interpreted"] = (
                 None if ruling.act is None else {"act": ruling.act, "to": ruling.to}
             )
+            outcome["out_of_turn"] = ruling.out_of_turn
         except DecisionRequired as exc:
             outcome["legal"] = True
-            outcome["interpreted"] = {"act": "td_decision", "options": list(exc.options)}
+            outcome["interpreted"] = None
+            outcome["td_decision_required"] = True
+            outcome["options"] = list(exc.options)
         except IllegalAction:
             outcome["legal"] = False
             outcome["interpreted"] = None
