@@ -200,7 +200,7 @@ def _toml_list(values: Iterable[object]) -> str:
 def export_phh(hand: Hand, *, names: Sequence[str] | None = None) -> str:
     """Write a judged hand as PHH text (the betting as the engine interpreted it).
 
-    Preconditions: a preflop hand with the default blind seats and no out-of-turn events;
+    Preconditions: a preflop hand with the default blind seats and no out-of-turn fold;
     variant NT, FT or PO. Hole cards and board not known are written as "??".
     """
     setup = hand.setup
@@ -211,8 +211,10 @@ def export_phh(hand: Hand, *, names: Sequence[str] | None = None) -> str:
         raise InvalidSetup("only hands from preflop with the default blinds can be exported")
     if any(p.kind != "straddle" for p in setup.extra_posts):
         raise InvalidSetup("missed-blind and new-player posts have no PHH form")
-    if any(r.out_of_turn for r in hand.rulings):
-        raise InvalidSetup("out-of-turn actions have no PHH form")
+    if any(r.out_of_turn and r.act == "fold" for r in hand.rulings):
+        # Pending out-of-turn actions enter the history when they bind, in turn; an
+        # out-of-turn fold is applied at once and PHH has no way to write it.
+        raise InvalidSetup("an out-of-turn fold has no PHH form")
     order = clockwise_from(setup.button, hand.seats)  # p1 = SB (heads-up: p1 = BB)
     index = {seat: i + 1 for i, seat in enumerate(order)}
     stacks = {p.seat: p.stack for p in setup.players}

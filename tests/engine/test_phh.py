@@ -146,3 +146,22 @@ def test_replay_phh_command_reports_mismatch_and_fails(tmp_path, capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0].startswith(f"{bad}: expected [3075100, ")
     assert lines[-1] == "0 passed, 1 failed"
+
+
+def test_export_writes_a_binding_out_of_turn_raise_in_turn():
+    setup = TableSetup(
+        players=tuple(SeatStack(s, 5000) for s in range(1, 5)), button=4, sb=50, bb=100,
+        hole={1: ("As", "Ad"), 2: ("Kc", "Kd"), 3: ("7h", "2s"), 4: ("9c", "8c")},
+        board=("2c", "5d", "Jh", "Qs", "3c"),
+    )  # fmt: skip
+    hand = Hand(setup)
+    hand.act(Action(4, "raise", to=400))  # seat 3 is to act: pending (TDA-53a)
+    hand.act(Action(3, "fold"))  # the action to seat 4 does not change: the raise binds
+    for seat in (1, 2):
+        hand.act(Action(seat, "call"))
+    while not hand.betting_over:
+        hand.act(Action(hand.next_to_act, "check"))
+    text = export_phh(hand)
+    assert "'p3 f', 'p4 cbr 400'" in text
+    assert check_text(text).passed
+    assert hand.final_stacks() == {1: 5800, 2: 4600, 3: 5000, 4: 4600}
