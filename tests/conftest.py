@@ -65,6 +65,15 @@ def make_player(first: str = "Mario", last: str | None = None, **fields) -> Play
     )
 
 
+@pytest.fixture(autouse=True)
+def english():
+    """Tests read messages in English unless they switch language themselves."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
 @pytest.fixture
 def td(db):
     return make_user("td", staff=True)
