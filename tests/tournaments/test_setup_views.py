@@ -8,6 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tables.models import Seat, Table
 from tournaments import events, presets, services
@@ -696,3 +698,61 @@ def test_an_occupied_seat_cannot_be_reserved(td_client, tournament):
     assert "Seat 5 at table 2 is taken" in response.content.decode()
     table.refresh_from_db()
     assert table.reserved_seats == []
+
+
+# --- Garbage never gives a 500 ----------------------------------------------------------
+
+_junk = st.one_of(
+    st.text(max_size=12),
+    st.integers(min_value=-(10**15), max_value=10**15).map(str),
+    st.sampled_from(["", " ", "0", "-0", "1e9", "NaN", "½", "٣", "10" * 20, "1,000"]),
+)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    rows=st.lists(
+        st.fixed_dictionaries(
+            {
+                "kind": st.sampled_from(["level", "break", "level", "junk"]),
+                "small_blind": _junk,
+                "big_blind": _junk,
+                "ante": _junk,
+                "ante_mode": st.sampled_from(["none", "each_player", "big_blind_ante", "x"]),
+                "minutes": _junk,
+                "color_up": _junk,
+            }
+        ),
+        max_size=5,
+    ),
+    op=st.sampled_from(["save", "add_level", "add_break", "up:1", "down:0", "delete:2", "??"]),
+)
+def test_structure_editor_never_fails_on_junk(td_client, tournament, rows, op):
+    data = _structure_post(rows, op=op)
+    data = {k: [v.replace("\x00", "") for v in vs] if isinstance(vs, list) else vs
+            for k, vs in data.items()}  # fmt: skip
+    response = td_client.post(_url("structure_edit", tournament), data)
+    assert response.status_code in (200, 302)
+    if response.status_code == 302:  # saved: then every row was a clean level or break
+        services.structure_validate(
+            [services.ItemSpec(*row[:6], color_up=row[6]) for row in _saved(tournament)]
+        )
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(field=st.sampled_from(sorted(FORM)), value=_junk)
+def test_settings_form_never_fails_on_junk(td_client, tournament, field, value):
+    data = {**FORM, field: value.replace("\x00", "")}
+    response = td_client.post(_url("tournament_edit", tournament), data)
+    assert response.status_code in (200, 302)
+    tournament.refresh_from_db()
+    assert tournament.starting_stack >= 1
+    assert 2 <= tournament.seats_per_table <= 10

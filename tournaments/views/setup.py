@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
@@ -169,7 +170,7 @@ def _td(request: HttpRequest, slug: str) -> Tournament:
 def tournament_create(request: HttpRequest) -> HttpResponse:
     if not permissions.can_create_tournaments(request.user):
         raise PermissionDenied
-    form = TournamentForm(request.POST or None)
+    form = TournamentForm(request.POST or None, initial={"date": timezone.localdate()})
     if request.method == "POST":
         if form.is_valid():
             ok, tournament = run(
