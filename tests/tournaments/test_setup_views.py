@@ -304,6 +304,7 @@ def test_valid_structure_is_saved_in_order(td_client, tournament):
         ([_level(-100, 200)], "greater than or equal to 0"),
         ([_level(100, 10**12)], "less than or equal to"),
         ([_level(100, 200, minutes="")], "This field is required."),
+        ([_level(100, 200, minutes="²")], "Enter a whole number."),
         ([_break(10, color_up="x")], "Enter a whole number."),
     ],
 )
@@ -498,6 +499,7 @@ def test_adding_tables_with_htmx_returns_the_fragment(td_client, tournament):
         {"max_seats": "1"},
         {"max_seats": "11"},
         {"accessible_seats": "1, x"},
+        {"accessible_seats": "²"},
         {"accessible_seats": "12"},
         {"reserved_seats": "0"},
         {"first": ""},
@@ -669,6 +671,7 @@ def test_table_update_with_htmx_returns_the_fragment(td_client, tournament):
         ({"number": "99"}, "Table 99 does not exist."),
         ({"reserved_seats": "10"}, "Table 2 has no seat 10."),
         ({"accessible_seats": "a"}, "Write seat numbers separated by commas"),
+        ({"reserved_seats": "1 ²"}, "Write seat numbers separated by commas"),
         ({"opening_order": "-1"}, "Table 2 not changed."),
         ({"break_order": "x"}, "Table 2 not changed."),
         ({"number": "abc"}, "not changed"),
@@ -705,7 +708,7 @@ def test_an_occupied_seat_cannot_be_reserved(td_client, tournament):
 _junk = st.one_of(
     st.text(max_size=12),
     st.integers(min_value=-(10**15), max_value=10**15).map(str),
-    st.sampled_from(["", " ", "0", "-0", "1e9", "NaN", "½", "٣", "10" * 20, "1,000"]),
+    st.sampled_from(["", " ", "0", "-0", "1e9", "NaN", "½", "²", "٣", "10" * 20, "1,000"]),
 )
 
 
@@ -729,7 +732,9 @@ _junk = st.one_of(
         ),
         max_size=5,
     ),
-    op=st.sampled_from(["save", "add_level", "add_break", "up:1", "down:0", "delete:2", "??"]),
+    op=st.sampled_from(
+        ["save", "add_level", "add_break", "up:1", "down:0", "delete:2", "up:²", "??"]
+    ),
 )
 def test_structure_editor_never_fails_on_junk(td_client, tournament, rows, op):
     data = _structure_post(rows, op=op)

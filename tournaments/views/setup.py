@@ -347,7 +347,7 @@ def _new_break() -> dict[str, str]:
 def _apply_op(request: HttpRequest, rows: list[dict[str, str]], op: str) -> list[dict[str, str]]:
     """Edit the rows in memory (nothing is saved until the TD presses Save)."""
     verb, _sep, arg = op.partition(":")
-    index = int(arg) if arg.isdigit() else -1
+    index = int(arg) if _is_number(arg) else -1
     if verb == "add_level" and len(rows) < MAX_ROWS:
         rows.append(_new_level(rows))
     elif verb == "add_break" and len(rows) < MAX_ROWS:
@@ -367,8 +367,13 @@ def _apply_op(request: HttpRequest, rows: list[dict[str, str]], op: str) -> list
     return rows
 
 
+def _is_number(text: str) -> bool:
+    # str.isdigit() accepts "²", which int() refuses: ASCII digits only.
+    return text.isascii() and text.isdigit()
+
+
 def _as_int(value: str) -> int | None:
-    return int(value) if value.isdigit() and len(value) < 7 else None
+    return int(value) if _is_number(value) and len(value) < 7 else None
 
 
 def _display_rows(rows: list[dict[str, str]], forms_: list[forms.Form | None]) -> dict[str, Any]:
@@ -480,7 +485,7 @@ class SeatListField(forms.CharField):
         text = (super().to_python(value) or "").replace(",", " ").replace(";", " ")
         seats = []
         for part in text.split():
-            if not part.isdigit() or len(part) > 3:
+            if not _is_number(part) or len(part) > 3:
                 raise forms.ValidationError(_("Write seat numbers separated by commas, like 1, 9."))
             seats.append(int(part))
         return sorted(set(seats))
