@@ -761,3 +761,54 @@ def test_settings_form_never_fails_on_junk(td_client, tournament, field, value):
     tournament.refresh_from_db()
     assert tournament.starting_stack >= 1
     assert 2 <= tournament.seats_per_table <= 10
+
+
+# --- Warnings about settings that do not fit the structure ----------------------------
+
+
+def _set_structure(tournament, items):
+    services.structure_set(tournament=tournament, actor=None, items=items, now=timezone.now())
+
+
+def test_settings_past_the_last_level_are_flagged(td_client, tournament):
+    _set_structure(tournament, [services.ItemSpec("level", 100, 200)] * 2)
+    services.tournament_update(
+        tournament=tournament, actor=None, fields={"late_registration_level": 3},
+        now=timezone.now(),
+    )  # fmt: skip
+    for page in ("structure_edit", "tournament_edit"):
+        body = td_client.get(_url(page, tournament)).content.decode()
+        assert "Late registration: level 3 is past the last level (2)." in body
+    services.tournament_update(
+        tournament=tournament, actor=None, fields={"late_registration_level": 2},
+        now=timezone.now(),
+    )  # fmt: skip
+    assert (
+        "past the last level"
+        not in td_client.get(_url("structure_edit", tournament)).content.decode()
+    )
+
+
+@pytest.mark.parametrize(
+    ("kinds", "warned"),
+    [(["level", "break", "level"], False), (["level", "level", "break"], True)],
+)
+def test_addon_break_must_follow_its_level(td_client, tournament, kinds, warned):
+    _set_structure(
+        tournament,
+        [
+            services.ItemSpec(kind, 100, 200) if kind == "level" else services.ItemSpec(kind)
+            for kind in kinds
+        ],
+    )
+    services.tournament_update(
+        tournament=tournament, actor=None, now=timezone.now(),
+        fields={"addon_allowed": True, "addon_chips": 10000, "addon_break_after_level": 1},
+    )  # fmt: skip
+    body = td_client.get(_url("tournament_edit", tournament)).content.decode()
+    assert ("no break follows it" in body) is warned
+
+
+def test_clone_form_suggests_next_week(td_client, tournament):
+    response = td_client.get(_url("tournament_clone", tournament))
+    assert response.context["form"].initial["date"] == tournament.date + dt.timedelta(days=7)

@@ -8,6 +8,7 @@ is refused with a message and changes nothing; a domain refusal becomes a messag
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -223,9 +224,47 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "tournament": tournament,
             "creating": False,
-            "clone_form": CloneForm(initial={"name": tournament.name, "date": tournament.date}),
+            "warnings": structure_warnings(tournament),
+            "clone_form": CloneForm(initial=_clone_initial(tournament)),
         },
     )
+
+
+def structure_warnings(tournament: Tournament) -> list[str]:
+    """Settings that point past the structure or at a break it does not have: allowed
+    (either may still change) but worth a look before the start."""
+    items = list(tournament.items.all())
+    levels = sum(1 for i in items if i.kind == StructureItem.Kind.LEVEL)
+    if not levels:
+        return []
+    warnings = []
+    for name, label in (
+        ("late_registration_level", _("Late registration")),
+        ("rebuy_until_level", _("Rebuys")),
+        ("addon_break_after_level", _("Add-on (house policy)")),
+    ):
+        level = getattr(tournament, name)
+        if level is not None and level > levels:
+            warnings.append(
+                _("%(setting)s: level %(level)s is past the last level (%(last)s).")
+                % {"setting": label, "level": level, "last": levels}
+            )
+    addon = tournament.addon_break_after_level
+    if tournament.addon_allowed and addon is not None and addon <= levels:
+        number, break_follows = 0, False
+        for item, following in zip(items, [*items[1:], None], strict=True):
+            if item.kind == StructureItem.Kind.LEVEL:
+                number += 1
+                if number == addon:
+                    break_follows = (
+                        following is not None and following.kind == StructureItem.Kind.BREAK
+                    )
+        if not break_follows:
+            warnings.append(
+                _("The add-on is sold at the break after level %(level)s, but no break follows it.")
+                % {"level": addon}
+            )
+    return warnings
 
 
 # --- Structure editor -----------------------------------------------------------------
@@ -409,6 +448,7 @@ def _structure_context(
 ) -> dict[str, Any]:
     return {
         "tournament": tournament,
+        "warnings": structure_warnings(tournament),
         "ante_modes": AnteMode.choices,
         "presets": [(p.key, p.name) for p in presets.PRESETS.values()],
         "max_rows": MAX_ROWS,
@@ -687,13 +727,16 @@ class CloneForm(forms.Form):
         return name
 
 
+def _clone_initial(tournament: Tournament) -> dict[str, Any]:
+    # A clone is usually next week's edition of the same event.
+    return {"name": tournament.name, "date": tournament.date + timedelta(days=7)}
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_clone(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _td(request, slug)
-    form = CloneForm(
-        request.POST or None, initial={"name": tournament.name, "date": tournament.date}
-    )
+    form = CloneForm(request.POST or None, initial=_clone_initial(tournament))
     if request.method == "POST":
         if form.is_valid():
             ok, clone = run(
