@@ -34,27 +34,45 @@ class SeatResult:
 
 
 def table_loads(tournament: Tournament) -> list[draw.TableLoad]:
-    """Every usable table with its player count and free drawable seats, in two queries."""
-    counts = dict(
-        Seat.objects.filter(table__tournament=tournament)
-        .values("table_id")
-        .annotate(n=Count("id"))
-        .values_list("table_id", "n")
+    """Every usable table with its player count and free drawable seats, in one query."""
+    rows = (
+        Table.objects.filter(tournament=tournament)
+        .exclude(status=Table.Status.CLOSED)
+        .annotate(players=Count("seats"))
+        .values_list("number", "max_seats", "reserved_seats", "status", "opening_order", "players")
     )
-    loads = []
-    for table in Table.objects.filter(tournament=tournament).exclude(status=Table.Status.CLOSED):
-        players = counts.get(table.pk, 0)
-        loads.append(
-            draw.TableLoad(
-                number=table.number,
-                players=players,
-                # Reserved seats are assumed empty here; the exact check follows the choice.
-                free=max(0, table.max_seats - len(table.reserved_seats) - players),
-                is_open=table.status == Table.Status.OPEN,
-                opening_order=table.opening_order,
-            )
+    return [
+        draw.TableLoad(
+            number=number,
+            players=players,
+            # Reserved seats are assumed empty here; the exact check follows the choice.
+            free=max(0, max_seats - len(reserved) - players),
+            is_open=status == Table.Status.OPEN,
+            opening_order=opening_order,
         )
-    return loads
+        for number, max_seats, reserved, status, opening_order, players in rows
+    ]
+
+
+def table_states(tournament: Tournament) -> list[draw.TableState]:
+    """Every usable table with its taken seats, in two queries."""
+    taken: dict[int, set[int]] = {}
+    for table_id, number in Seat.objects.filter(table__tournament=tournament).values_list(
+        "table_id", "number"
+    ):
+        taken.setdefault(table_id, set()).add(number)
+    return [
+        draw.TableState(
+            number=table.number,
+            max_seats=table.max_seats,
+            taken=frozenset(taken.get(table.pk, ())),
+            reserved=frozenset(table.reserved_seats),
+            accessible=frozenset(table.accessible_seats),
+            is_open=table.status == Table.Status.OPEN,
+            opening_order=table.opening_order,
+        )
+        for table in Table.objects.filter(tournament=tournament).exclude(status=Table.Status.CLOSED)
+    ]
 
 
 def table_state(table: Table) -> draw.TableState:
@@ -72,8 +90,7 @@ def table_state(table: Table) -> draw.TableState:
 
 def _choose(tournament: Tournament, rng: Random, accessible_needed: bool, excluded: set[int]):
     if accessible_needed:
-        tables = Table.objects.filter(tournament=tournament).exclude(status=Table.Status.CLOSED)
-        states = [table_state(t) for t in tables if t.number not in excluded]
+        states = [t for t in table_states(tournament) if t.number not in excluded]
         return draw.choose_seat(states, rng, accessible_needed=True)
     loads = [load for load in table_loads(tournament) if load.number not in excluded]
     number, opened = draw.choose_table(loads, rng)

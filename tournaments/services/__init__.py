@@ -744,19 +744,19 @@ def seats_draw_all(
     rng = rng or table_services.SYSTEM_RANDOM
     unseated = list(
         tournament.entries.filter(status=Entry.Status.ACTIVE, seat__isnull=True)
-        .select_related("player")
         .order_by("number")
+        .values_list("pk", "player__needs_accessible_seat")
     )
     if not unseated:
         return {}
     tables = list(tournament.tables.exclude(status=Table.Status.CLOSED))
-    states = [table_services.table_state(t) for t in tables]
+    states = table_services.table_states(tournament)
     try:
         result = draw.initial_draw(
-            [e.pk for e in unseated],
+            [pk for pk, _needs in unseated],
             states,
             rng,
-            accessible_needed=frozenset(e.pk for e in unseated if e.player.needs_accessible_seat),
+            accessible_needed=frozenset(pk for pk, needs in unseated if needs),
         )
     except draw.RoomFull:
         raise errors.RoomFull from None
