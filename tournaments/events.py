@@ -85,6 +85,7 @@ ACTION_LABELS = {
     "tournament.clone": gettext_lazy("Cloned from another tournament"),
     "structure.set": gettext_lazy("Structure changed"),
     "tables.add": gettext_lazy("Tables added"),
+    "table.update": gettext_lazy("Table changed"),
     "staff.assign": gettext_lazy("Staff role given"),
     "player.create": gettext_lazy("New player"),
     "entry.register": gettext_lazy("Entry"),
