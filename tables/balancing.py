@@ -11,7 +11,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from random import Random
 from types import MappingProxyType
 from typing import Literal
@@ -49,7 +49,6 @@ RULE_FINAL_TABLE = {
 }
 
 _EMPTY: Mapping[int, str] = MappingProxyType({})
-_NO_TIMES: Mapping[int, float] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -74,7 +73,7 @@ class Table:
     # Players who may not be moved now (still in a hand, accessibility needs, TD hold).
     unmovable: frozenset[str] = frozenset()
     # When each empty seat was vacated (any comparable: minutes, timestamps); stud only.
-    vacated_at: Mapping[int, float] = _NO_TIMES
+    vacated_at: Mapping[int, float] = field(default_factory=dict)
 
     @property
     def count(self) -> int:
