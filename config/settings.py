@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import dj_database_url
+import django
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -113,6 +114,11 @@ TEMPLATES = [
         },
     },
 ]
+
+if django.VERSION < (6, 0):
+    # Django 5.2 (Python 3.11) takes {% partialdef %} from django-template-partials.
+    INSTALLED_APPS.append("template_partials")
+    TEMPLATES[0]["OPTIONS"]["builtins"] = ["template_partials.templatetags.partials"]
 
 # --- Database -------------------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
