@@ -443,3 +443,19 @@ def test_another_tournaments_ruling_is_not_found(floor_client, tournament, td):
     for name in ("ruling_detail", "ruling_phh"):
         response = floor_client.get(reverse(name, args=[tournament.slug, ruling.pk]))
         assert response.status_code == 404
+
+
+def test_a_stored_hand_the_engine_cannot_read_is_shown_without_a_500(floor_client, tournament):
+    ruling = Ruling.objects.create(
+        tournament=tournament, hand={"setup": {"players": []}, "settings": {}}, created_at=NOW
+    )
+    detail = floor_client.get(reverse("ruling_detail", args=[tournament.slug, ruling.pk]))
+    assert detail.status_code == 200 and "The table setup is not usable." in detail.content.decode()
+    download = floor_client.get(reverse("ruling_phh", args=[tournament.slug, ruling.pk]))
+    assert download.status_code == 302
+
+
+def test_chosen_house_settings_survive_a_refused_setup(floor_client, tournament):
+    data = {**setup_form(SIMPLE), "bb": "", "setting_oot_mode": "figp"}
+    text = post(floor_client, tournament, data).content.decode()
+    assert '<option value="figp" selected>' in text

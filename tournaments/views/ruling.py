@@ -77,7 +77,12 @@ def _context(tournament: Tournament, request: HttpRequest, **extra: Any) -> dict
         "role": permissions.role_for(request.user, tournament),
         "tables": list(tournament.tables.values_list("number", flat=True)),
         "settings_fields": [
-            (name, tool.SETTING_LABELS.get(name, name), choices, default)
+            (
+                name,
+                tool.SETTING_LABELS.get(name, name),
+                choices,
+                (extra.get("values") or {}).get(f"setting_{name}", default),
+            )
             for name, choices, default in tool.setting_choices()
         ],
         "act_labels": tool.ACT_LABELS,
@@ -213,12 +218,16 @@ def ruling_detail(request: HttpRequest, slug: str, ruling_id: int) -> HttpRespon
     ruling = get_object_or_404(
         Ruling.objects.select_related("created_by"), pk=ruling_id, tournament=tournament
     )
-    hand = Hand.from_dict(ruling.hand)
+    hand: Hand | None = None
     phh_error = ""
     try:
+        hand = Hand.from_dict(ruling.hand)
         export_phh(hand)
     except EngineError as exc:
         phh_error = tool.engine_error_message(exc)
+    if hand is None:
+        # Saved hands replay by construction; one this engine no longer reads is shown bare.
+        messages.error(request, phh_error)
     return render(
         request,
         "ruling/detail.html",
@@ -226,7 +235,7 @@ def ruling_detail(request: HttpRequest, slug: str, ruling_id: int) -> HttpRespon
             "tournament": tournament,
             "role": permissions.role_for(request.user, tournament),
             "ruling": ruling,
-            "view": tool.hand_view(hand, ruling.names),
+            "view": tool.hand_view(hand, ruling.names) if hand is not None else None,
             "phh_error": phh_error,
         },
     )
@@ -239,13 +248,13 @@ _UNSAFE_NAME = re.compile(r"[^\w .\-]", re.UNICODE)
 def ruling_phh(request: HttpRequest, slug: str, ruling_id: int) -> HttpResponse:
     tournament = _floor(request, slug)
     ruling = get_object_or_404(Ruling, pk=ruling_id, tournament=tournament)
-    hand = Hand.from_dict(ruling.hand)
-    order = clockwise_from(hand.setup.button, hand.seats)  # PHH p1..pN (phh.export_phh)
-    names = [
-        _UNSAFE_NAME.sub("", ruling.names.get(str(s), "")) or _("Seat %(seat)s") % {"seat": s}
-        for s in order
-    ]
     try:
+        hand = Hand.from_dict(ruling.hand)
+        order = clockwise_from(hand.setup.button, hand.seats)  # PHH p1..pN (phh.export_phh)
+        names = [
+            _UNSAFE_NAME.sub("", ruling.names.get(str(s), "")) or _("Seat %(seat)s") % {"seat": s}
+            for s in order
+        ]
         text = export_phh(hand, names=names)
     except EngineError as exc:
         messages.error(request, tool.engine_error_message(exc))
