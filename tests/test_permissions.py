@@ -53,6 +53,7 @@ MATRIX = {
     "ruling_tool": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ruling_detail": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ruling_phh": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "dealer_tablet": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
 }
 
 

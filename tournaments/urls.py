@@ -24,4 +24,5 @@ urlpatterns = [
     path("<slug:slug>/ruling/", ruling.ruling_tool, name="ruling_tool"),
     path("<slug:slug>/ruling/<int:ruling_id>/", ruling.ruling_detail, name="ruling_detail"),
     path("<slug:slug>/ruling/<int:ruling_id>/phh/", ruling.ruling_phh, name="ruling_phh"),
+    path("<slug:slug>/tables/<int:number>/dealer/", ruling.dealer_tablet, name="dealer_tablet"),
 ]

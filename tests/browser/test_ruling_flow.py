@@ -57,3 +57,31 @@ def test_floor_rules_on_an_undercall_and_saves_it(live_server, page):
     page.wait_for_url(re.compile(r"/ruling/\d+/$"))
     assert page.url.endswith(f"/ruling/{Ruling.objects.get().pk}/")
     assert "Undercall: he must call the full raise." in page.inner_text(".ruling-note")
+
+
+def test_dealer_taps_the_buttons(live_server, page):
+    from tests.conftest import NOW, make_player
+    from tournaments import services
+
+    td = make_user("td-dealer", staff=True)
+    tournament = make_tournament(td, tables=1)
+    for i in range(3):
+        services.entry_register(
+            tournament=tournament, player=make_player(f"D{i}"), actor=td, now=NOW
+        )
+    page.goto(f"{live_server.url}/login/")
+    page.fill("#id_username", "td-dealer")
+    page.fill("#id_password", "pw-td-dealer")
+    page.click("button[type=submit]")
+    page.goto(f"{live_server.url}/t/{tournament.slug}/tables/1/dealer/")
+    for box in page.locator("input[name^=stack_]").all():
+        box.fill("10000")
+    page.fill("#button", page.locator("input[name^=stack_]").first.get_attribute("name")[6:])
+    page.click("text=Deal the hand")
+    page.locator(".dealer-turn").wait_for()
+    turn = page.inner_text(".dealer-turn")
+    page.click("button.dealer-act[value=call]")
+    page.wait_for_function("t => document.querySelector('.dealer-turn').innerText !== t", arg=turn)
+    if os.environ.get("RULING_SCREENSHOT"):
+        page.screenshot(path=os.environ["RULING_SCREENSHOT"], full_page=True)
+    assert "call" in page.inner_text(".ruling-steps")

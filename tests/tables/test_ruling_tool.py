@@ -459,3 +459,62 @@ def test_chosen_house_settings_survive_a_refused_setup(floor_client, tournament)
     data = {**setup_form(SIMPLE), "bb": "", "setting_oot_mode": "figp"}
     text = post(floor_client, tournament, data).content.decode()
     assert '<option value="figp" selected>' in text
+
+
+# --- Dealer tablet -----------------------------------------------------------------------
+
+
+def seated_table(tournament, td, count=3):
+    from tables.models import Seat
+
+    for i in range(count):
+        services.entry_register(
+            tournament=tournament, player=make_player(f"P{i}"), actor=td, now=NOW
+        )
+    seats = list(Seat.objects.select_related("table").order_by("table__number", "number"))
+    table = seats[0].table
+    return table, [s for s in seats if s.table_id == table.pk]
+
+
+def test_dealer_tablet_runs_a_hand_with_buttons(floor_client, tournament, td):
+    table, seats = seated_table(tournament, td)
+    dealer_url = reverse("dealer_tablet", args=[tournament.slug, table.number])
+    page = floor_client.get(dealer_url)
+    assert page.status_code == 200
+    for seat in seats:
+        assert str(seat.entry.player) in page.content.decode()
+    data = {"op": "start", "button": str(seats[0].number)}
+    for key in ("game", "variant", "sb", "bb", "ante", "ante_mode"):
+        data[key] = page.context["values"].get(key, "")
+    for seat in seats:
+        data[f"name_{seat.number}"] = str(seat.entry.player)
+        data[f"stack_{seat.number}"] = "10000"
+    response = floor_client.post(dealer_url, data, **HX)
+    assert b"<html" not in response.content
+    hand = Hand.from_dict(page_hand(response))
+    first = hand.next_to_act
+    assert f"Seat {first} to act" in response.content.decode()
+    # A raise to a garbage amount is refused and nothing changes.
+    bad = floor_client.post(
+        dealer_url, {**carried(response), "op": "act", "kind": "raise", "to": "lots"}, **HX
+    )
+    assert 'class="message error"' in bad.content.decode()
+    assert carried(bad)["hand"] == carried(response)["hand"]
+    raised = floor_client.post(
+        dealer_url, {**carried(response), "op": "act", "kind": "raise", "to": "600"}, **HX
+    )
+    hand = Hand.from_dict(page_hand(raised))
+    assert hand.committed(first) == 600 and hand.next_to_act != first
+    folded = raised
+    while Hand.from_dict(page_hand(folded)).next_to_act is not None:
+        folded = floor_client.post(
+            dealer_url, {**carried(folded), "op": "act", "kind": "fold"}, **HX
+        )
+    final = Hand.from_dict(page_hand(folded)).final_stacks()
+    assert final[first] == 10000 + 100 + 200  # both blinds won uncontested
+    assert "Main pot: seat" in folded.content.decode()
+
+
+def test_dealer_tablet_of_an_unknown_table_is_not_found(floor_client, tournament):
+    response = floor_client.get(reverse("dealer_tablet", args=[tournament.slug, 99]))
+    assert response.status_code == 404

@@ -25,7 +25,7 @@ from tables import services as table_services
 from tables.engine import EngineError, Hand
 from tables.engine.phh import export_phh
 from tables.engine.pots import clockwise_from
-from tables.models import Ruling, Seat
+from tables.models import Ruling, Seat, Table
 from tournaments import permissions, selectors
 from tournaments.models import Tournament
 from tournaments.views.core import run
@@ -73,6 +73,7 @@ def _default_values(tournament: Tournament, table_number: str | None) -> dict[st
 
 def _context(tournament: Tournament, request: HttpRequest, **extra: Any) -> dict[str, Any]:
     context = {
+        "action_url": reverse("ruling_tool", args=[tournament.slug]),
         "tournament": tournament,
         "role": permissions.role_for(request.user, tournament),
         "tables": list(tournament.tables.values_list("number", flat=True)),
@@ -262,3 +263,80 @@ def ruling_phh(request: HttpRequest, slug: str, ruling_id: int) -> HttpResponse:
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="ruling-{ruling.pk}.phh"'
     return response
+
+
+# --- Dealer tablet ---------------------------------------------------------------------
+
+# The buttons of the tablet: each is one engine action of the player to act.
+_DEALER_ACTS = ("fold", "check", "call", "bet", "raise", "all_in")
+
+
+def _dealer_context(
+    request: HttpRequest, tournament: Tournament, dealt: Table, **extra: Any
+) -> dict[str, Any]:
+    context = _context(tournament, request, **extra)
+    context.update(
+        table_obj=dealt,
+        table=str(dealt.number),
+        action_url=reverse("dealer_tablet", args=[tournament.slug, dealt.number]),
+        dealer_acts=[(a, tool.ACT_LABELS[a]) for a in _DEALER_ACTS],
+    )
+    return context
+
+
+def _render_dealer(request: HttpRequest, context: dict[str, Any]) -> HttpResponse:
+    name = "ruling/dealer.html#tool" if request.htmx else "ruling/dealer.html"
+    return render(request, name, context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def dealer_tablet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Run one hand at one table through the engine: the dealer taps what the player to act
+    does, the engine says who is next, what to call and the pots."""
+    tournament = _floor(request, slug)
+    table = get_object_or_404(Table, tournament=tournament, number=number)
+    seated = {
+        str(s.number): str(s.entry.player)
+        for s in table.seats.select_related("entry__player")
+        if s.number <= tool.MAX_SEATS
+    }
+    if request.method == "GET":
+        # Stacks are not tracked by the app: the dealer counts them (none is guessed).
+        values = _default_values(tournament, str(number))
+        context = _dealer_context(request, tournament, table, values=values, seated=seated)
+        return _render_dealer(request, context)
+    op = request.POST.get("op", "")
+    if op == "start":
+        try:
+            setup, names = tool.setup_from_form(request.POST)
+            hand = Hand(setup)
+        except (tool.InputError, EngineError) as exc:
+            _refuse(request, exc)
+            values = request.POST.dict()
+            context = _dealer_context(request, tournament, table, values=values, seated=seated)
+            return _render_dealer(request, context)
+        context = _dealer_context(request, tournament, table, **_hand_context(hand, names))
+        return _render_dealer(request, context)
+    names = tool.names_from_json(request.POST.get("names"))
+    try:
+        hand = tool.hand_from_json(request.POST.get("hand"))
+    except (tool.InputError, EngineError) as exc:
+        _refuse(request, exc)
+        values = _default_values(tournament, str(number))
+        context = _dealer_context(request, tournament, table, values=values, seated=seated)
+        return _render_dealer(request, context)
+    data = request.POST
+    if op == "act":
+        kind = request.POST.get("kind", "")
+        data = {
+            "seat": str(hand.next_to_act or ""),
+            "kind": kind if kind in _DEALER_ACTS else "",
+            "to": request.POST.get("to", "") if kind in ("bet", "raise") else "",
+        }
+    try:
+        hand = _apply(hand, op, data)
+    except (tool.InputError, EngineError) as exc:
+        _refuse(request, exc)
+    context = _dealer_context(request, tournament, table, **_hand_context(hand, names))
+    return _render_dealer(request, context)
