@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -58,3 +59,27 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}/{self.number}"
+
+
+class Ruling(models.Model):
+    """A floor ruling on one hand: the hand as the engine judged it, and the floor's note.
+
+    `hand` is `tables.engine.Hand.to_dict()` (setup, settings, event log): replaying it
+    gives back every step and the engine's answer to it.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rulings")
+    table_number = models.PositiveIntegerField(_("table"), null=True, blank=True)
+    hand = models.JSONField()
+    names = models.JSONField(_("players' names by seat"), default=dict, blank=True)
+    note = models.TextField(_("decision"), blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"ruling {self.pk} table {self.table_number}"

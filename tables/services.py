@@ -16,8 +16,9 @@ from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from tables import draw
-from tables.models import Seat, Table
+from tables.models import Ruling, Seat, Table
 from tournaments import errors
+from tournaments.events import event_log, undoes
 from tournaments.models import Entry, Tournament
 
 # A cryptographic generator for every real draw (tournament.md §6.1: uniform, auditable).
@@ -191,3 +192,62 @@ def tables_create(
         for i, number in enumerate(numbers)
     ]
     return Table.objects.bulk_create(tables)
+
+
+# --- Floor rulings (in-hand.md through tables.engine) ---------------------------------
+
+
+@transaction.atomic
+def ruling_save(
+    *,
+    tournament: Tournament,
+    actor,
+    hand: dict,
+    names: dict[str, str],
+    table_number: int | None,
+    note: str,
+    now: datetime,
+) -> Ruling:
+    """Save a floor ruling: the hand as the engine judged it and the floor's decision.
+
+    The hand is replayed first, so only a hand the engine accepts step by step is stored.
+    """
+    from tables.engine import EngineError, Hand
+    from tables.ruling_tool import engine_error_message
+
+    try:
+        replayed = Hand.from_dict(hand)
+    except EngineError as exc:
+        raise errors.InvalidHand(reason=engine_error_message(exc)) from None
+    if (
+        table_number is not None
+        and not Table.objects.filter(tournament=tournament, number=table_number).exists()
+    ):
+        raise errors.DomainError(_("Table %(table)s does not exist."), table=table_number)
+    ruling = Ruling.objects.create(
+        tournament=tournament,
+        table_number=table_number,
+        hand=replayed.to_dict(),
+        names=names,
+        note=note.strip(),
+        created_by=actor if actor is not None and actor.is_authenticated else None,
+        created_at=now,
+    )
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="ruling.save",
+        data={
+            "ruling": ruling.pk,
+            "table": table_number,
+            "steps": len(replayed.log),
+            "note": ruling.note[:200],
+        },
+        now=now,
+    )
+    return ruling
+
+
+@undoes("ruling.save")
+def _undo_ruling_save(event, actor, now: datetime) -> None:
+    Ruling.objects.filter(pk=event.data["ruling"], tournament_id=event.tournament_id).delete()

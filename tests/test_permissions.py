@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 from django.urls import get_resolver, reverse
 
+from tables.engine import Action, Hand, SeatStack, TableSetup
+from tables.models import Ruling
 from tests.conftest import NOW, make_player
 from tournaments import services
 from tournaments.models import Event
@@ -48,6 +50,10 @@ MATRIX = {
     "purchase": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "seat_card": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "eliminate": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "ruling_tool": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ruling_detail": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ruling_phh": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "dealer_tablet": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
 }
 
 
@@ -56,6 +62,11 @@ def world(tournament, td, floor, desk, outsider):
     player = make_player()
     reg = services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
     event = Event.objects.filter(action="entry.register").first()
+    hand = Hand(
+        TableSetup(players=(SeatStack(1, 5000), SeatStack(2, 5000)), button=1, sb=50, bb=100)
+    )
+    hand.act(Action(1, "fold"))  # heads-up: the button (SB) folds; exportable as PHH
+    ruling = Ruling.objects.create(tournament=tournament, hand=hand.to_dict(), created_at=NOW)
     return {
         "users": {"anonymous": None, "outsider": outsider, "desk": desk, "floor": floor, "td": td},
         "kwargs": {
@@ -64,6 +75,7 @@ def world(tournament, td, floor, desk, outsider):
             "number": reg.entry.number,
             "event_id": event.pk,
             "kind": "rebuy",
+            "ruling_id": ruling.pk,
         },
     }
 

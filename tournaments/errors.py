@@ -78,3 +78,7 @@ class InvalidStructure(DomainError):
 
 class TablesInUse(DomainError):
     message = _("Table %(table)s has players seated; move them before changing it.")
+
+
+class InvalidHand(DomainError):
+    message = _("The hand cannot be saved: %(reason)s")

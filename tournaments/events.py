@@ -95,6 +95,7 @@ ACTION_LABELS = {
     "id.check": gettext_lazy("Photo ID checked"),
     "seat.move": gettext_lazy("Seat changed"),
     "seats.draw": gettext_lazy("Seat draw for all unseated entries"),
+    "ruling.save": gettext_lazy("Floor ruling saved"),
     "event.undo": gettext_lazy("Undo"),
 }
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import core, desk, setup
+from tournaments.views import core, desk, ruling, setup
 
 urlpatterns = [
     path("", core.tournament_list, name="tournament_list"),
@@ -21,4 +21,8 @@ urlpatterns = [
     path("<slug:slug>/desk/entries/<int:number>/<str:kind>/", desk.purchase, name="purchase"),
     path("<slug:slug>/entries/<int:number>/seat/", desk.seat_card, name="seat_card"),
     path("<slug:slug>/entries/<int:number>/eliminate/", desk.eliminate, name="eliminate"),
+    path("<slug:slug>/ruling/", ruling.ruling_tool, name="ruling_tool"),
+    path("<slug:slug>/ruling/<int:ruling_id>/", ruling.ruling_detail, name="ruling_detail"),
+    path("<slug:slug>/ruling/<int:ruling_id>/phh/", ruling.ruling_phh, name="ruling_phh"),
+    path("<slug:slug>/tables/<int:number>/dealer/", ruling.dealer_tablet, name="dealer_tablet"),
 ]

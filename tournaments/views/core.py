@@ -89,6 +89,7 @@ _UNDO_ROLES = {
     "id.check": permissions.DESK,
     "entry.eliminate": permissions.FLOOR,
     "seat.move": permissions.FLOOR,
+    "ruling.save": permissions.FLOOR,
 }
 
 

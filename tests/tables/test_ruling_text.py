@@ -1,0 +1,80 @@
+"""The ruling tool's readings of what the floor types, and its words for engine answers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tables import engine
+from tables import ruling_tool as tool
+
+ENGINE_DIR = Path(engine.__file__).parent
+
+
+@pytest.mark.parametrize(
+    ("text", "chips"),
+    [
+        ("1000 500 500", (1000, 500, 500)),
+        ("1000, 500", (1000, 500)),
+        ("2x1000 500", (1000, 1000, 500)),
+        ("3X25+100", (25, 25, 25, 100)),
+        ("", ()),
+    ],
+)
+def test_chip_pushes_are_read(text, chips):
+    assert tool.parse_chips(text) == chips
+
+
+@pytest.mark.parametrize("text", ["1000 lots", "x500", "2x", "0", "500x0", "999x100", "1e3", "²"])
+def test_unreadable_chips_are_refused(text):
+    with pytest.raises(tool.InputError):
+        tool.parse_chips(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"), [("1200", 1200), ("1.200", 1200), ("12 000", 12000), ("", None)]
+)
+def test_amounts_are_read(text, amount):
+    assert tool.parse_amount(text, "x") == amount
+
+
+@pytest.mark.parametrize("text", ["12abc", "-5", "²", "1,5", "٣"])
+def test_unreadable_amounts_are_refused(text):
+    with pytest.raises(tool.InputError):
+        tool.parse_amount(text, "x")
+
+
+@pytest.mark.parametrize(
+    ("text", "cards"),
+    [("Ah 7c 2d", ("Ah", "7c", "2d")), ("Ah7c2d", ("Ah", "7c", "2d")), ("as,kd", ("as", "kd"))],
+)
+def test_cards_are_split(text, cards):
+    assert tool.parse_cards(text) == cards
+
+
+def test_every_rule_id_the_engine_returns_has_a_title():
+    source = "".join(p.read_text() for p in ENGINE_DIR.glob("*.py"))
+    ids = set(re.findall(r'"(R-[A-Z]+-\d+)"', source))
+    assert ids, "the engine names its rules"
+    assert sorted(ids - set(tool.RULE_TITLES)) == []
+
+
+def test_every_engine_error_has_its_own_message():
+    classes = [
+        c
+        for c in vars(engine).values()
+        if isinstance(c, type) and issubclass(c, engine.EngineError)
+    ]
+    messages = {}
+    for cls in classes:
+        exc = cls("x", options=("complete_call",)) if cls is engine.DecisionRequired else cls("x")
+        messages[cls] = tool.engine_error_message(exc)
+    assert len(set(messages.values())) == len(classes)
+    assert "the player completes the call" in messages[engine.DecisionRequired]
+
+
+def test_error_message_cites_the_rules():
+    exc = engine.IllegalAction("no", rules=("R-FLOW-9",))
+    assert tool.engine_error_message(exc).endswith("Rules: R-FLOW-9.")

@@ -1,0 +1,342 @@
+"""The floor ruling tool: enter a hand step by step and let the engine rule on each step;
+save the ruling with the floor's decision, and download it as a PHH hand history.
+
+The hand travels in the page as `Hand.to_dict()` JSON and is replayed on every request, so
+a refused step (an engine error) leaves the page's hand exactly as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from tables import ruling_tool as tool
+from tables import services as table_services
+from tables.engine import EngineError, Hand
+from tables.engine.phh import export_phh
+from tables.engine.pots import clockwise_from
+from tables.models import Ruling, Seat, Table
+from tournaments import permissions, selectors
+from tournaments.models import Tournament
+from tournaments.views.core import run
+
+_GAMES = {"nlhe": ("NL", "holdem"), "plo": ("PL", "omaha"), "lhe": ("L", "holdem")}
+_ANTE_MODES = {"none": "none", "each_player": "each", "big_blind_ante": "bba"}
+
+
+def _floor(request: HttpRequest, slug: str) -> Tournament:
+    return permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
+
+
+def _default_values(tournament: Tournament, table_number: str | None) -> dict[str, str]:
+    """The setup form prefilled from the tournament: game, the level now, a table's players."""
+    game, variant = _GAMES.get(tournament.game, ("NL", "holdem"))
+    values = {"game": game, "variant": variant, "street": "preflop", "button": "1"}
+    view = selectors.clock_view_for(tournament, timezone.now())
+    level = view.level if view is not None else None
+    if level is None:
+        first = tournament.items.filter(kind="level").first()
+        if first is not None:
+            values.update(
+                sb=str(first.small_blind),
+                bb=str(first.big_blind),
+                ante=str(first.ante or ""),
+                ante_mode=_ANTE_MODES.get(first.ante_mode, "none"),
+            )
+    else:
+        values.update(
+            sb=str(level.small_blind),
+            bb=str(level.big_blind),
+            ante=str(level.ante or ""),
+            ante_mode=_ANTE_MODES.get(str(getattr(level.ante_mode, "value", "none")), "none"),
+        )
+    if table_number and table_number.isascii() and table_number.isdigit():
+        values["table"] = table_number
+        seats = Seat.objects.filter(
+            table__tournament=tournament, table__number=int(table_number)
+        ).select_related("entry__player")
+        for seat in seats:
+            if seat.number <= tool.MAX_SEATS:
+                values[f"name_{seat.number}"] = str(seat.entry.player)
+    return values
+
+
+def _context(tournament: Tournament, request: HttpRequest, **extra: Any) -> dict[str, Any]:
+    context = {
+        "action_url": reverse("ruling_tool", args=[tournament.slug]),
+        "tournament": tournament,
+        "role": permissions.role_for(request.user, tournament),
+        "tables": list(tournament.tables.values_list("number", flat=True)),
+        "settings_fields": [
+            (
+                name,
+                tool.SETTING_LABELS.get(name, name),
+                choices,
+                (extra.get("values") or {}).get(f"setting_{name}", default),
+            )
+            for name, choices, default in tool.setting_choices()
+        ],
+        "act_labels": tool.ACT_LABELS,
+        "declared_labels": tool.DECLARED_LABELS,
+        "recent": Ruling.objects.filter(tournament=tournament).select_related("created_by")[:10],
+        **extra,
+    }
+    values = context.get("values") or {}
+    context["seat_rows"] = [
+        (n, values.get(f"name_{n}", ""), values.get(f"stack_{n}", ""))
+        for n in range(1, tool.MAX_SEATS + 1)
+    ]
+    return context
+
+
+def _hand_context(hand: Hand, names: dict[str, str], table: str = "") -> dict[str, Any]:
+    return {
+        "hand": hand,
+        "view": tool.hand_view(hand, names),
+        "hand_json": json.dumps(hand.to_dict()),
+        "names_json": json.dumps(names),
+        "table": table,
+    }
+
+
+def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    name = "ruling/tool.html#tool" if request.htmx else "ruling/tool.html"
+    return render(request, name, context, status=status)
+
+
+def _apply(hand: Hand, op: str, data: Any) -> Hand:
+    """Apply one step of the page to a copy of the hand (an error leaves it unchanged)."""
+    if op == "back":
+        if not hand.log:
+            raise tool.InputError(_("There is no step to take back."))
+        return Hand.from_dict({**hand.to_dict(), "log": hand.log[:-1]})
+    new = Hand.from_dict(hand.to_dict())
+    if op == "act":
+        new.act(tool.action_from_form(data))
+    elif op == "board":
+        cards = tool.parse_cards(data.get("cards"))
+        if not cards:
+            raise tool.InputError(_("Write the board cards, e.g. Ah 7c 2d."))
+        new.deal_board(cards)
+    elif op == "hole":
+        new.deal_hole(tool.parse_seat(data.get("seat")), tool.parse_cards(data.get("cards")))
+    elif op == "muck":
+        new.muck(tool.parse_seat(data.get("seat")))
+    else:
+        raise tool.InputError(_("Unknown step."))
+    return new
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def ruling_tool(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _floor(request, slug)
+    if request.method == "GET":
+        values = _default_values(tournament, request.GET.get("table"))
+        return _render(request, _context(tournament, request, values=values))
+    op = request.POST.get("op", "")
+    table = (request.POST.get("table") or "").strip()
+    if op == "start":
+        try:
+            setup, names = tool.setup_from_form(request.POST)
+            hand = Hand(setup, tool.settings_from_form(request.POST))
+        except (tool.InputError, EngineError) as exc:
+            _refuse(request, exc)
+            return _render(request, _context(tournament, request, values=request.POST.dict()))
+        return _render(request, _context(tournament, request, **_hand_context(hand, names, table)))
+    names = tool.names_from_json(request.POST.get("names"))
+    try:
+        hand = tool.hand_from_json(request.POST.get("hand"))
+    except (tool.InputError, EngineError) as exc:
+        _refuse(request, exc)
+        values = _default_values(tournament, None)
+        return _render(request, _context(tournament, request, values=values))
+    if op == "save":
+        return _save(request, tournament, hand, names, table)
+    try:
+        hand = _apply(hand, op, request.POST)
+    except (tool.InputError, EngineError) as exc:
+        _refuse(request, exc)
+        context = _context(
+            tournament, request, **_hand_context(hand, names, table), last=request.POST.dict()
+        )
+        return _render(request, context)
+    return _render(request, _context(tournament, request, **_hand_context(hand, names, table)))
+
+
+def _refuse(request: HttpRequest, exc: Exception) -> None:
+    if isinstance(exc, EngineError):
+        messages.error(request, tool.engine_error_message(exc))
+    else:
+        messages.error(request, str(exc))
+
+
+def _save(
+    request: HttpRequest, tournament: Tournament, hand: Hand, names: dict[str, str], table: str
+) -> HttpResponse:
+    try:
+        table_number = tool.parse_amount(table, _("the table number"))
+    except tool.InputError as exc:
+        table_number = None
+        messages.error(request, str(exc))
+        ok = False
+    else:
+        ok, ruling = run(
+            request,
+            table_services.ruling_save,
+            tournament=tournament,
+            actor=request.user,
+            hand=hand.to_dict(),
+            names=names,
+            table_number=table_number,
+            note=request.POST.get("note", "")[:4000],
+        )
+    if not ok:
+        context = _context(
+            tournament, request, **_hand_context(hand, names, table), last=request.POST.dict()
+        )
+        return _render(request, context)
+    messages.success(request, _("Ruling saved."))
+    url = reverse("ruling_detail", args=[tournament.slug, ruling.pk])
+    if request.htmx:
+        return HttpResponse(status=204, headers={"HX-Redirect": url})
+    return redirect(url)
+
+
+@login_required
+def ruling_detail(request: HttpRequest, slug: str, ruling_id: int) -> HttpResponse:
+    tournament = _floor(request, slug)
+    ruling = get_object_or_404(
+        Ruling.objects.select_related("created_by"), pk=ruling_id, tournament=tournament
+    )
+    hand: Hand | None = None
+    phh_error = ""
+    try:
+        hand = Hand.from_dict(ruling.hand)
+        export_phh(hand)
+    except EngineError as exc:
+        phh_error = tool.engine_error_message(exc)
+    if hand is None:
+        # Saved hands replay by construction; one this engine no longer reads is shown bare.
+        messages.error(request, phh_error)
+    return render(
+        request,
+        "ruling/detail.html",
+        {
+            "tournament": tournament,
+            "role": permissions.role_for(request.user, tournament),
+            "ruling": ruling,
+            "view": tool.hand_view(hand, ruling.names) if hand is not None else None,
+            "phh_error": phh_error,
+        },
+    )
+
+
+_UNSAFE_NAME = re.compile(r"[^\w .\-]", re.UNICODE)
+
+
+@login_required
+def ruling_phh(request: HttpRequest, slug: str, ruling_id: int) -> HttpResponse:
+    tournament = _floor(request, slug)
+    ruling = get_object_or_404(Ruling, pk=ruling_id, tournament=tournament)
+    try:
+        hand = Hand.from_dict(ruling.hand)
+        order = clockwise_from(hand.setup.button, hand.seats)  # PHH p1..pN (phh.export_phh)
+        names = [
+            _UNSAFE_NAME.sub("", ruling.names.get(str(s), "")) or _("Seat %(seat)s") % {"seat": s}
+            for s in order
+        ]
+        text = export_phh(hand, names=names)
+    except EngineError as exc:
+        messages.error(request, tool.engine_error_message(exc))
+        return redirect("ruling_detail", slug, ruling.pk)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="ruling-{ruling.pk}.phh"'
+    return response
+
+
+# --- Dealer tablet ---------------------------------------------------------------------
+
+# The buttons of the tablet: each is one engine action of the player to act.
+_DEALER_ACTS = ("fold", "check", "call", "bet", "raise", "all_in")
+
+
+def _dealer_context(
+    request: HttpRequest, tournament: Tournament, dealt: Table, **extra: Any
+) -> dict[str, Any]:
+    context = _context(tournament, request, **extra)
+    context.update(
+        table_obj=dealt,
+        table=str(dealt.number),
+        action_url=reverse("dealer_tablet", args=[tournament.slug, dealt.number]),
+        dealer_acts=[(a, tool.ACT_LABELS[a]) for a in _DEALER_ACTS],
+    )
+    return context
+
+
+def _render_dealer(request: HttpRequest, context: dict[str, Any]) -> HttpResponse:
+    name = "ruling/dealer.html#tool" if request.htmx else "ruling/dealer.html"
+    return render(request, name, context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def dealer_tablet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Run one hand at one table through the engine: the dealer taps what the player to act
+    does, the engine says who is next, what to call and the pots."""
+    tournament = _floor(request, slug)
+    table = get_object_or_404(Table, tournament=tournament, number=number)
+    seated = {
+        str(s.number): str(s.entry.player)
+        for s in table.seats.select_related("entry__player")
+        if s.number <= tool.MAX_SEATS
+    }
+    if request.method == "GET":
+        # Stacks are not tracked by the app: the dealer counts them (none is guessed).
+        values = _default_values(tournament, str(number))
+        context = _dealer_context(request, tournament, table, values=values, seated=seated)
+        return _render_dealer(request, context)
+    op = request.POST.get("op", "")
+    if op == "start":
+        try:
+            setup, names = tool.setup_from_form(request.POST)
+            hand = Hand(setup)
+        except (tool.InputError, EngineError) as exc:
+            _refuse(request, exc)
+            values = request.POST.dict()
+            context = _dealer_context(request, tournament, table, values=values, seated=seated)
+            return _render_dealer(request, context)
+        context = _dealer_context(request, tournament, table, **_hand_context(hand, names))
+        return _render_dealer(request, context)
+    names = tool.names_from_json(request.POST.get("names"))
+    try:
+        hand = tool.hand_from_json(request.POST.get("hand"))
+    except (tool.InputError, EngineError) as exc:
+        _refuse(request, exc)
+        values = _default_values(tournament, str(number))
+        context = _dealer_context(request, tournament, table, values=values, seated=seated)
+        return _render_dealer(request, context)
+    data = request.POST
+    if op == "act":
+        kind = request.POST.get("kind", "")
+        data = {
+            "seat": str(hand.next_to_act or ""),
+            "kind": kind if kind in _DEALER_ACTS else "",
+            "to": request.POST.get("to", "") if kind in ("bet", "raise") else "",
+        }
+    try:
+        hand = _apply(hand, op, data)
+    except (tool.InputError, EngineError) as exc:
+        _refuse(request, exc)
+    context = _dealer_context(request, tournament, table, **_hand_context(hand, names))
+    return _render_dealer(request, context)
