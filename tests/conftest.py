@@ -13,6 +13,15 @@ from tournaments import services
 from tournaments.models import DisplayScreen, Player, Role, StaffAssignment, Tournament
 
 NOW = dt.datetime(2026, 11, 21, 18, 0, tzinfo=dt.UTC)
+
+
+def pytest_configure(config):
+    """Hash test passwords fast: PBKDF2's deliberate slowness costs a second a login here."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 _names = itertools.count(1)
 
 

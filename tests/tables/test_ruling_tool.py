@@ -95,8 +95,6 @@ def page_hand(response) -> dict:
 def _english(settings):
     # The page is asserted in its English source strings.
     settings.LANGUAGE_CODE = "en"
-    # Personas are created per test; the default PBKDF2 hashing would dominate the run.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
