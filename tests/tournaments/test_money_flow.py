@@ -14,7 +14,7 @@ from tables.models import Seat, Table
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments import selectors, services
 from tournaments.events import event_undo
-from tournaments.models import ChipCount, Entry, Event, Penalty
+from tournaments.models import ChipCount, Entry, Event, Penalty, Tournament
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results
 from tournaments.services import penalties as penalty_services
@@ -149,6 +149,9 @@ def test_a_multi_flight_event_runs_from_day_1a_to_the_winner(td):
     assert penalty.served == 4 and penalty.remaining == at_his_table - 4
     suggestion = penalty_services.penalty_suggestion(tournament=event, player=offender.player)
     assert suggestion.kind == "missed_rounds" and suggestion.rounds == 2
+
+    Tournament.objects.filter(pk=event.pk).update(clock_status="running", clock_started_at=NOW)
+    event.refresh_from_db()
 
     # --- Prize pool and payouts: 22 buy-ins x 100, 10% to the house.
     pool = selectors.prize_pool(event).prize_pool

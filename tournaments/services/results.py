@@ -33,6 +33,17 @@ class Bust:
     reason: str = placements.EliminationReason.LOST_IN_PLAY
 
 
+def _field_closed(tournament: Tournament, now: datetime) -> bool:
+    """Whether the last player left wins (003 Art.7.5): only once play has started and no
+    entry can still be sold, so a bust before the start or during late registration never
+    ends the tournament."""
+    if tournament.clock_status in {"not_started", "scheduled"}:
+        return False
+    return tournament.late_registration_level is None or not selectors.registration_open(
+        tournament, now
+    )
+
+
 _SNAPSHOT = (
     "status",
     "place",
@@ -114,7 +125,9 @@ def eliminations_record(
         rule=placements.SameHandRule(tournament.same_hand_elimination_rule),
         hand_for_hand=hand_for_hand,
         announcement_hand=announcement_hand,
-        other_players=[str(e.pk) for e in active if e.pk not in entries],
+        other_players=[str(e.pk) for e in active if e.pk not in entries]
+        if _field_closed(tournament, now)
+        else (),
     )
     deal = _active_deal(tournament)
     dealt = {int(s["entry"]): int(s["amount"]) for s in deal.shares} if deal else {}
