@@ -463,9 +463,7 @@ class Penalty(models.Model):
 class ChipCount(models.Model):
     """A stack counted and bagged at the end of a playing day."""
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="chip_counts"
-    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chip_counts")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="chip_counts")
     day = models.PositiveSmallIntegerField(default=1)
     chips = models.PositiveIntegerField()

@@ -151,9 +151,9 @@ def prize_pool(tournament: Tournament) -> payouts.PrizePool:
     house and dealer percentage and taxes, plus rebuys, add-ons and added money, topped up
     to the guarantee. Rebuy and add-on prices go wholly to the pool [not in sources]."""
     family = tournament_family(tournament) if tournament.parent_id is None else [tournament]
-    purchases = Purchase.objects.filter(
-        entry__tournament__in=family, voided=False
-    ).aggregate(money=Sum("price"))
+    purchases = Purchase.objects.filter(entry__tournament__in=family, voided=False).aggregate(
+        money=Sum("price")
+    )
     return payouts.compute_prize_pool(
         entries=buy_ins(tournament),
         entry_fee=tournament.buy_in_prize,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import core, desk, setup
+from tournaments.views import core, desk, money, setup
 
 urlpatterns = [
     path("", core.tournament_list, name="tournament_list"),
@@ -21,4 +21,28 @@ urlpatterns = [
     path("<slug:slug>/desk/entries/<int:number>/<str:kind>/", desk.purchase, name="purchase"),
     path("<slug:slug>/entries/<int:number>/seat/", desk.seat_card, name="seat_card"),
     path("<slug:slug>/entries/<int:number>/eliminate/", desk.eliminate, name="eliminate"),
+    path("<slug:slug>/money/", money.money, name="money"),
+    path("<slug:slug>/money/generate/", money.payouts_generate, name="payouts_generate"),
+    path("<slug:slug>/money/payouts/", money.payouts_edit, name="payouts_edit"),
+    path("<slug:slug>/money/deal/", money.deal, name="deal"),
+    path("<slug:slug>/eliminations/", money.eliminations, name="eliminations"),
+    path(
+        "<slug:slug>/eliminations/record/",
+        money.eliminations_record,
+        name="eliminations_record",
+    ),
+    path("<slug:slug>/penalties/", money.penalty_list, name="penalties"),
+    path("<slug:slug>/penalties/give/", money.penalty_give, name="penalty_give"),
+    path("<slug:slug>/penalties/hand/", money.penalty_hand, name="penalty_hand"),
+    path("<slug:slug>/chips/", money.chips_page, name="chips"),
+    path("<slug:slug>/chips/set/", money.chipset, name="chipset"),
+    path("<slug:slug>/chips/race/", money.chip_race, name="chip_race"),
+    path("<slug:slug>/chips/remove/", money.chips_remove, name="chips_remove"),
+    path("<slug:slug>/days/", money.days_page, name="days"),
+    path("<slug:slug>/days/bag/", money.bag, name="bag"),
+    path("<slug:slug>/days/flights/new/", money.flight_new, name="flight_new"),
+    path("<slug:slug>/days/flights/merge/", money.flights_merge, name="flights_merge"),
+    path("<slug:slug>/days/redraw/", money.day_redraw, name="day_redraw"),
+    path("<slug:slug>/reports/<str:report>.<str:fmt>", money.report, name="report"),
+    path("<slug:slug>/results/", money.public_results, name="public_results"),
 ]

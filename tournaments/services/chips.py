@@ -142,7 +142,9 @@ def chip_race_record(
     chip per player, nobody raced out (`nothing_else`: seats whose only chips are the odd
     ones). The difference in chip value goes in the chips-in-play ledger."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    plan = color_up_plan(tournament=tournament, table_number=table_number, removed=removed, held=held)
+    plan = color_up_plan(
+        tournament=tournament, table_number=table_number, removed=removed, held=held
+    )
     into = next_denomination(tournament, removed)
     drawn = cards is None
     if cards is None:
@@ -197,9 +199,7 @@ def chip_race_record(
             "table": table_number,
             "removed": removed,
             "into": into,
-            "exchanged": {
-                str(s): ex.received.get(into, 0) for s, ex in plan.exchanges.items()
-            },
+            "exchanged": {str(s): ex.received.get(into, 0) for s, ex in plan.exchanges.items()},
             "odd_chips": {str(s): n for s, n in plan.cards_per_seat.items()},
             "chips_raced": plan.chips_to_race,
             "cards": {str(s): c for s, c in cards.items()},

@@ -40,7 +40,8 @@ def chips_bag(
     is checked against the chips in play and any difference is flagged, not hidden."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     active = {
-        e.pk: e for e in tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player")
+        e.pk: e
+        for e in tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player")
     }
     unknown = set(counts) - set(active)
     if unknown:
@@ -80,7 +81,9 @@ def chips_bag(
 
 def bag_check(tournament: Tournament) -> BagResult:
     """Compare today's bags with the chips-in-play ledger. Read only."""
-    active = list(tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True))
+    active = list(
+        tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
+    )
     counts = dict(
         ChipCount.objects.filter(entry_id__in=active, day=tournament.day).values_list(
             "entry_id", "chips"

@@ -141,15 +141,18 @@ _ENDING = frozenset({penalties.PenaltyKind.ELIMINATION, penalties.PenaltyKind.DI
 @undoes("penalty.give")
 def _undo_penalty(event: Event, actor, now: datetime) -> None:
     penalty = Penalty.objects.select_for_update().get(pk=event.data["penalty"])
-    if penalty.kind in _ENDING and Entry.objects.filter(
-        tournament_id=penalty.tournament_id,
-        player=penalty.player,
-        status=Entry.Status.ELIMINATED,
-        elimination_reason__in=[
-            placements.EliminationReason.DISQUALIFICATION,
-            placements.EliminationReason.PENALTY_ELIMINATION,
-        ],
-    ).exists():
+    if (
+        penalty.kind in _ENDING
+        and Entry.objects.filter(
+            tournament_id=penalty.tournament_id,
+            player=penalty.player,
+            status=Entry.Status.ELIMINATED,
+            elimination_reason__in=[
+                placements.EliminationReason.DISQUALIFICATION,
+                placements.EliminationReason.PENALTY_ELIMINATION,
+            ],
+        ).exists()
+    ):
         raise errors.CannotUndo(reason=_("undo the elimination first"))
     penalty.voided = True
     penalty.save(update_fields=["voided"])

@@ -236,9 +236,7 @@ def _undo_eliminate(event: Event, actor, now: datetime) -> None:
         Entry.objects.filter(pk=winner["entry"]).update(
             place=winner["place"], prize=winner["prize"]
         )
-        Tournament.objects.filter(pk=event.tournament_id).update(
-            status=Tournament.Status.RUNNING
-        )
+        Tournament.objects.filter(pk=event.tournament_id).update(status=Tournament.Status.RUNNING)
     realtime.broadcast(event.tournament_id, {"type": "figures"})
 
 
@@ -342,9 +340,7 @@ def deal_propose(
 
     `stacks` maps every active entry's pk to its chips. Read only.
     """
-    active = set(
-        tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
-    )
+    active = set(tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True))
     if set(stacks) != active:
         raise errors.DomainError(_("Give the chip count of every player still in."))
     if len(active) < 2:
