@@ -95,6 +95,16 @@ ACTION_LABELS = {
     "seat.move": gettext_lazy("Seat changed"),
     "seats.draw": gettext_lazy("Seat draw for all unseated entries"),
     "event.undo": gettext_lazy("Undo"),
+    "payouts.set": gettext_lazy("Payout table set"),
+    "deal.record": gettext_lazy("Deal recorded"),
+    "chips.set": gettext_lazy("Chip set changed"),
+    "chips.race": gettext_lazy("Colour-up and chip race"),
+    "chips.color_up": gettext_lazy("Colour-up (announced)"),
+    "chips.remove": gettext_lazy("Chips removed from play"),
+    "chips.bag": gettext_lazy("End-of-day bags"),
+    "penalty.give": gettext_lazy("Penalty"),
+    "flight.create": gettext_lazy("Flight created"),
+    "flights.merge": gettext_lazy("Flights merged"),
 }
 
 

@@ -89,6 +89,9 @@ _UNDO_ROLES = {
     "id.check": permissions.DESK,
     "entry.eliminate": permissions.FLOOR,
     "seat.move": permissions.FLOOR,
+    "penalty.give": permissions.FLOOR,
+    "chips.race": permissions.FLOOR,
+    "chips.remove": permissions.FLOOR,
 }
 
 
