@@ -62,6 +62,7 @@ MATRIX = {
     "chips": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "chipset": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "chip_race": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "color_up": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     "chips_remove": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     "days": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "bag": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),

@@ -37,6 +37,7 @@ urlpatterns = [
     path("<slug:slug>/chips/", money.chips_page, name="chips"),
     path("<slug:slug>/chips/set/", money.chipset, name="chipset"),
     path("<slug:slug>/chips/race/", money.chip_race, name="chip_race"),
+    path("<slug:slug>/chips/color-up/", money.color_up, name="color_up"),
     path("<slug:slug>/chips/remove/", money.chips_remove, name="chips_remove"),
     path("<slug:slug>/days/", money.days_page, name="days"),
     path("<slug:slug>/days/bag/", money.bag, name="bag"),

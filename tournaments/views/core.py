@@ -62,6 +62,7 @@ def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "role": role,
             "figures": selectors.tournament_figures(tournament),
+            "board": selectors.payouts_board(tournament),
             "clock": selectors.clock_view_for(tournament, timezone.now()),
             "registration_open": selectors.registration_open(tournament, timezone.now()),
         },

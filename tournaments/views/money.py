@@ -336,6 +336,15 @@ def chips_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
     seats = list(table.seats.select_related("entry__player")) if table else []
     denominations = list(tournament.denominations.all())
+    plan = None
+    if table is not None and removed is not None and "preview" in request.GET:
+        held = {s.number: _int(request.GET.get(f"held_{s.number}"), 0) or 0 for s in seats}
+        try:
+            plan = chip_services.color_up_plan(
+                tournament=tournament, table_number=table.number, removed=removed, held=held
+            )
+        except DomainError as exc:
+            messages.error(request, str(exc))
     next_break = tournament.items.filter(kind="break", color_up__isnull=False).first()
     return render(
         request,
@@ -344,6 +353,8 @@ def chips_page(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "role": role,
             "denominations": denominations,
+            "plan": plan,
+            "held": {s.number: _int(request.GET.get(f"held_{s.number}"), 0) or 0 for s in seats},
             "blank_rows": range(len(denominations), min(len(denominations) + 4, MAX_CHIPS)),
             "tables": list(tournament.tables.exclude(status=Table.Status.CLOSED)),
             "table": table,
@@ -353,6 +364,7 @@ def chips_page(request: HttpRequest, slug: str) -> HttpResponse:
                 :30
             ],
             "figures": selectors.tournament_figures(tournament),
+            "players": _seated(tournament),
             "reasons": [
                 (value, label)
                 for value, label in ChipAdjustment.Reason.choices
@@ -438,6 +450,40 @@ def _chips_url(slug: str) -> str:
     from django.urls import reverse
 
     return reverse("chips", args=[slug])
+
+
+@login_required
+@require_POST
+def color_up(request: HttpRequest, slug: str) -> HttpResponse:
+    """A discretionary colour-up of one player, announced (TDA-25.5, FIGP §68)."""
+    tournament, _role = _get(request, slug, permissions.FLOOR)
+    entry = _active_by_number(tournament).get(_int(request.POST.get("entry"), -1))
+    target = _int(request.POST.get("target"))
+    if entry is None or target is None:
+        messages.error(request, _("Choose a player and the chip to colour up to."))
+        return redirect("chips", slug)
+    stack = {}
+    for d in tournament.denominations.filter(value__lt=target):
+        count = _int(request.POST.get(f"count_{d.value}"), 0) or 0
+        if count:
+            stack[d.value] = count
+    ok, result = run(
+        request,
+        chip_services.color_up_discretionary,
+        tournament=tournament,
+        entry=entry,
+        stack=stack,
+        target=target,
+        actor=request.user,
+    )
+    if ok:
+        after = ", ".join(f"{c} × {d}" for d, c in result.chips_after.items()) or "-"
+        messages.success(
+            request,
+            _("Announce the colour-up of %(player)s: %(after)s.")
+            % {"player": entry.player, "after": after},
+        )
+    return redirect("chips", slug)
 
 
 @login_required
