@@ -101,6 +101,8 @@ ACTION_LABELS = {
     "chips.race": gettext_lazy("Colour-up and chip race"),
     "chips.color_up": gettext_lazy("Colour-up (announced)"),
     "chips.remove": gettext_lazy("Chips removed from play"),
+    "chips.leftovers": gettext_lazy("Retired chips exchanged after the race"),
+    "day.next": gettext_lazy("Next playing day"),
     "chips.bag": gettext_lazy("End-of-day bags"),
     "penalty.give": gettext_lazy("Penalty"),
     "flight.create": gettext_lazy("Flight created"),

@@ -378,3 +378,33 @@ def test_only_players_still_in_bag_chips(tournament, td):
     services.entry_eliminate(tournament=tournament, entry=regs[0].entry, actor=td, now=NOW)
     with pytest.raises(errors.DomainError):
         days.chips_bag(tournament=tournament, counts={regs[0].entry.pk: 100}, actor=td, now=NOW)
+
+
+@pytest.mark.parametrize(("count", "received", "lost"), [(4, {100: 1}, 0), (6, {100: 1}, 50)])
+def test_retired_chips_found_later_are_exchanged_at_equal_value_only(
+    tournament, td, count, received, lost
+):
+    regs = fill(tournament, td, 1)
+    chip_services.chipset_set(tournament=tournament, actor=td, denominations=CHIPSET, now=NOW)
+    tournament.denominations.filter(value=25).update(retired=True)
+    result = chip_services.leftovers_clear(
+        tournament=tournament, entry=regs[0].entry, removed=25, count=count, actor=td, now=NOW
+    )
+    assert result.chips_after == received and result.removed_without_compensation == lost
+    assert selectors.tournament_figures(tournament)["chips_in_play"] == 30000 - lost
+
+
+def test_the_day_ends_only_when_every_stack_is_bagged(tournament, td):
+    regs = fill(tournament, td, 2)
+    penalty_services.penalty_give(
+        tournament=tournament, entry=regs[0].entry, kind="missed_hands", hands=3, actor=td, now=NOW
+    )
+    days.chips_bag(tournament=tournament, counts={regs[0].entry.pk: 30000}, actor=td, now=NOW)
+    with pytest.raises(errors.DomainError, match="1 players"):
+        days.day_next(tournament=tournament, actor=td, now=NOW)
+    days.chips_bag(tournament=tournament, counts={regs[1].entry.pk: 30000}, actor=td, now=NOW)
+    assert days.day_next(tournament=tournament, actor=td, now=NOW) == 2
+    # The unfinished penalty is served on Day 2 (FIGP §89).
+    penalty_services.penalty_hand_dealt(table=Seat.objects.get(entry=regs[0].entry).table, now=NOW)
+    assert Penalty.objects.get().served == 1
+    assert days.bag_check(Tournament.objects.get(pk=tournament.pk)).missing != ()

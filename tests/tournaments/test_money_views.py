@@ -200,3 +200,47 @@ def test_the_public_results_show_names_places_and_prizes_only(client, tournament
     page = client.get(reverse("public_results", args=[tournament.slug])).content.decode()
     assert "Verdi Anna" in page and "AX123" not in page
     assert "Staff login" not in page
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_eliminations_answer_htmx_with_the_fragment_and_others_with_the_page(
+    client, tournament, td, floor, htmx
+):
+    regs = fill(tournament, td, 4)
+    client.force_login(floor)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = client.post(
+        reverse("eliminations_record", args=[tournament.slug]),
+        {"out": [regs[0].entry.number]},
+        **headers,
+    )
+    assert Entry.objects.get(pk=regs[0].entry.pk).place == 4
+    if htmx:
+        body = response.content.decode()
+        assert response.status_code == 200
+        assert body.lstrip().startswith('<div id="floor">') and "<html" not in body
+        assert "is out in place 4" in body  # the message rides along out of band
+    else:
+        assert response.status_code == 302
+        page = client.get(response["Location"]).content.decode()
+        assert "<html" in page and 'id="floor"' in page
+
+
+def test_the_deal_calculator_answers_htmx_with_its_card(client, tournament, td):
+    regs = fill(tournament, td, 2)
+    results.payouts_set(tournament=tournament, actor=td, amounts=[150, 50], now=NOW)
+    client.force_login(td)
+    response = client.post(
+        reverse("deal", args=[tournament.slug]),
+        {
+            "action": "propose",
+            "method": "icm",
+            "left_to_play_for": "20",
+            f"stack_{regs[0].entry.number}": "45000",
+            f"stack_{regs[1].entry.number}": "15000",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    body = response.content.decode()
+    assert body.lstrip().startswith('<section class="card" id="deal">') and "<html" not in body
+    assert "deal-proposal" in body and "20 EUR" in body

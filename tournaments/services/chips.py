@@ -291,3 +291,53 @@ def chips_remove(
 @undoes("chips.remove")
 def _undo_remove(event: Event, actor, now: datetime) -> None:
     ChipAdjustment.objects.filter(pk=event.data["adjustment"]).update(voided=True)
+
+
+@transaction.atomic
+def leftovers_clear(
+    *, tournament: Tournament, entry: Entry, removed: int, count: int, actor, now: datetime
+) -> chips.Leftovers:
+    """Clear retired chips found in a stack after the race (§12.2 step 5): exchanged at
+    equal value only, any remainder worth less than the next chip removed without
+    compensation (TDA2015-§23C, TDA-24.3)."""
+    if entry.tournament_id != tournament.pk or entry.status != Entry.Status.ACTIVE:
+        raise errors.NotPlaying(player=str(entry.player))
+    if count < 1:
+        raise errors.DomainError(_("Write how many retired chips were found."))
+    into = next_denomination(tournament, removed)
+    result = chips.clear_leftovers(
+        {removed: count}, removed_denomination=removed, lowest_remaining_denomination=into
+    )
+    adjustment = None
+    if result.removed_without_compensation:
+        adjustment = ChipAdjustment.objects.create(
+            tournament=tournament,
+            entry=entry,
+            amount=-result.removed_without_compensation,
+            reason=ChipAdjustment.Reason.COLOR_UP,
+            data={"removed": removed, "into": into, "count": count},
+            created_at=now,
+        )
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="chips.leftovers",
+        data={
+            "adjustment": adjustment.pk if adjustment else None,
+            "entry": entry.pk,
+            "name": str(entry.player),
+            "removed": removed,
+            "count": count,
+            "received": {str(d): c for d, c in result.chips_after.items()},
+            "removed_value": result.removed_without_compensation,
+        },
+        now=now,
+    )
+    realtime.broadcast(tournament.pk, {"type": "figures"})
+    return result
+
+
+@undoes("chips.leftovers")
+def _undo_leftovers(event: Event, actor, now: datetime) -> None:
+    if event.data.get("adjustment"):
+        ChipAdjustment.objects.filter(pk=event.data["adjustment"]).update(voided=True)

@@ -284,3 +284,35 @@ def day_redraw(
     )
     realtime.broadcast(tournament.pk, {"type": "seating"})
     return assignments
+
+
+@transaction.atomic
+def day_next(*, tournament: Tournament, actor, now: datetime) -> int:
+    """End the playing day once every player still in has a bagged count; play resumes
+    on the next day with the same entries (unfinished penalties carry over, §19.3)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    check = bag_check(tournament)
+    if check.missing:
+        raise errors.DomainError(
+            _("%(n)s players still in have no bagged count."), n=len(check.missing)
+        )
+    if not tournament.entries.filter(status=Entry.Status.ACTIVE).exists():
+        raise errors.DomainError(_("Nobody is left to play another day."))
+    tournament.day += 1
+    tournament.save(update_fields=["day"])
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="day.next",
+        data={"day": tournament.day, "discrepancy": check.discrepancy},
+        now=now,
+    )
+    realtime.broadcast(tournament.pk, {"type": "day", "day": tournament.day})
+    return tournament.day
+
+
+@undoes("day.next")
+def _undo_day_next(event: Event, actor, now: datetime) -> None:
+    Tournament.objects.filter(pk=event.tournament_id, day=event.data["day"]).update(
+        day=event.data["day"] - 1
+    )

@@ -93,6 +93,7 @@ _UNDO_ROLES = {
     "penalty.give": permissions.FLOOR,
     "chips.race": permissions.FLOOR,
     "chips.remove": permissions.FLOOR,
+    "chips.leftovers": permissions.FLOOR,
 }
 
 

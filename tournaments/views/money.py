@@ -76,9 +76,11 @@ def _seated(tournament: Tournament) -> list[dict]:
 @login_required
 def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpResponse:
     tournament, role = _get(request, slug, permissions.STAFF)
+    # An htmx request from the deal calculator gets its own card back (STYLE.md 13, 20).
+    template = "money/money.html#deal" if request.htmx and role == Role.TD else "money/money.html"
     return render(
         request,
-        "money/money.html",
+        template,
         {
             "tournament": tournament,
             "role": role,
@@ -154,6 +156,8 @@ def deal(request: HttpRequest, slug: str) -> HttpResponse:
         )
     except DomainError as exc:
         messages.error(request, str(exc))
+        if request.htmx:
+            return money(request, slug)
         return redirect("money", slug)
     by_pk = {e.pk: e for e in active.values()}
     rows = [
@@ -174,9 +178,14 @@ def deal(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def eliminations(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, role = _get(request, slug, permissions.STAFF)
+    return _eliminations_page(request, tournament, role)
+
+
+def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> HttpResponse:
+    template = "money/eliminations.html#floor" if request.htmx else "money/eliminations.html"
     return render(
         request,
-        "money/eliminations.html",
+        template,
         {
             "tournament": tournament,
             "role": role,
@@ -192,7 +201,14 @@ def eliminations(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def eliminations_record(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.FLOOR)
+    tournament, role = _get(request, slug, permissions.FLOOR)
+    _record_eliminations(request, tournament)
+    if request.htmx:
+        return _eliminations_page(request, tournament, role)
+    return redirect("eliminations", slug)
+
+
+def _record_eliminations(request: HttpRequest, tournament: Tournament) -> None:
     active = _active_by_number(tournament)
     numbers = [_int(n) for n in request.POST.getlist("out")]
     # By seat: "table/seat" typed by the floor.
@@ -206,19 +222,19 @@ def eliminations_record(request: HttpRequest, slug: str) -> HttpResponse:
             ).first()
             if seat is None:
                 messages.error(request, _("Nobody sits at %(spot)s.") % {"spot": spot})
-                return redirect("eliminations", slug)
+                return
             numbers.append(seat.entry.number)
     busts = []
     for number in dict.fromkeys(numbers):
         entry = active.get(number) if number is not None else None
         if entry is None:
             messages.error(request, _("Choose players who are still in."))
-            return redirect("eliminations", slug)
+            return
         stack = _int(request.POST.get(f"stack_{number}"), 0) or 0
         busts.append(results.Bust(entry=entry, start_stack=stack))
     if not busts:
         messages.error(request, _("Choose at least one player who is out."))
-        return redirect("eliminations", slug)
+        return
     ok, settlement = run(
         request,
         results.eliminations_record,
@@ -240,7 +256,6 @@ def eliminations_record(request: HttpRequest, slug: str) -> HttpResponse:
             messages.warning(
                 request, _("The rules leave this order open: the TD must confirm the places.")
             )
-    return redirect("eliminations", slug)
 
 
 # --- Penalties (floor; elimination and disqualification by the TD) --------------------
@@ -365,6 +380,7 @@ def chips_page(request: HttpRequest, slug: str) -> HttpResponse:
             ],
             "figures": selectors.tournament_figures(tournament),
             "players": _seated(tournament),
+            "retired": [d for d in denominations if d.retired],
             "reasons": [
                 (value, label)
                 for value, label in ChipAdjustment.Reason.choices
@@ -488,6 +504,37 @@ def color_up(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def leftovers(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.FLOOR)
+    entry = _active_by_number(tournament).get(_int(request.POST.get("entry"), -1))
+    removed = _int(request.POST.get("removed"))
+    if entry is None or removed is None:
+        messages.error(request, _("Choose a player and the retired chip."))
+        return redirect("chips", slug)
+    ok, result = run(
+        request,
+        chip_services.leftovers_clear,
+        tournament=tournament,
+        entry=entry,
+        removed=removed,
+        count=_int(request.POST.get("count"), 0) or 0,
+        actor=request.user,
+    )
+    if ok:
+        messages.success(
+            request,
+            _("%(player)s: exchanged for %(after)s; %(lost)s removed from play.")
+            % {
+                "player": entry.player,
+                "after": ", ".join(f"{c} × {d}" for d, c in result.chips_after.items()) or "-",
+                "lost": result.removed_without_compensation,
+            },
+        )
+    return redirect("chips", slug)
+
+
+@login_required
+@require_POST
 def chips_remove(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.FLOOR)
     ok, _adj = run(
@@ -553,6 +600,16 @@ def bag(request: HttpRequest, slug: str) -> HttpResponse:
             )
         else:
             messages.success(request, _("Bags recorded."))
+    return redirect("days", slug)
+
+
+@login_required
+@require_POST
+def day_next(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.TD)
+    ok, day = run(request, days.day_next, tournament=tournament, actor=request.user)
+    if ok:
+        messages.success(request, _("Day %(day)s begins.") % {"day": day})
     return redirect("days", slug)
 
 
