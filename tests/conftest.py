@@ -66,6 +66,12 @@ def make_player(first: str = "Mario", last: str | None = None, **fields) -> Play
 
 
 @pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Staff accounts are made in almost every test: hash their passwords cheaply."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def english():
     """Tests read messages in English unless they switch language themselves."""
     from django.utils import translation

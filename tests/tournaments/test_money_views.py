@@ -244,3 +244,27 @@ def test_the_deal_calculator_answers_htmx_with_its_card(client, tournament, td):
     body = response.content.decode()
     assert body.lstrip().startswith('<section class="card" id="deal">') and "<html" not in body
     assert "deal-proposal" in body and "20 EUR" in body
+
+
+def test_the_chips_page_shows_a_tables_exchange_before_the_race(client, tournament, td, floor):
+    regs = fill(tournament, td, 2)
+    chip_services.chipset_set(
+        tournament=tournament,
+        actor=td,
+        denominations=[
+            chip_services.DenominationSpec(25, "green", 40),
+            chip_services.DenominationSpec(100, "black", 290),
+        ],
+        now=NOW,
+    )
+    seat = regs[0].seat
+    client.force_login(floor)
+    page = client.get(
+        reverse("chips", args=[tournament.slug]),
+        {"table": regs[0].table, "removed": "25", "preview": "1", f"held_{seat}": "7"},
+    ).content.decode()
+    # 7 green: one full set of 4 becomes a black, 3 odd chips race for one black.
+    assert 'id="race-plan"' in page
+    assert "4 × 25" in page and "1 × 100" in page
+    assert "Odd chips worth 75: 1 new chips race" in page
+    assert not Event.objects.filter(action="chips.race").exists()
