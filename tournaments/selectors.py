@@ -209,6 +209,8 @@ def payouts_board(tournament: Tournament) -> dict:
         "players_left": left,
         "in_the_money": bool(amounts) and 0 < left <= len(amounts),
         "on_the_bubble": bool(amounts) and left == len(amounts) + 1,
+        # A stored table made for a smaller field no longer adds up to the pool.
+        "stale": bool(tournament.payouts) and sum(amounts) != pool.prize_pool,
         "currency": tournament.currency,
     }
 

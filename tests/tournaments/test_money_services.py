@@ -408,3 +408,12 @@ def test_the_day_ends_only_when_every_stack_is_bagged(tournament, td):
     penalty_services.penalty_hand_dealt(table=Seat.objects.get(entry=regs[0].entry).table, now=NOW)
     assert Penalty.objects.get().served == 1
     assert days.bag_check(Tournament.objects.get(pk=tournament.pk)).missing != ()
+
+
+def test_a_payout_table_made_for_a_smaller_field_is_flagged(tournament, td):
+    fill(tournament, td, 10)
+    results.payouts_generate(tournament=tournament, actor=td, now=NOW)
+    assert not selectors.payouts_board(tournament)["stale"]
+    fill(tournament, td, 1)
+    tournament.refresh_from_db()
+    assert selectors.payouts_board(tournament)["stale"]
