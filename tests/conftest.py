@@ -66,9 +66,15 @@ def make_player(first: str = "Mario", last: str | None = None, **fields) -> Play
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    """Staff accounts are made in almost every test: hash their passwords cheaply."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def fast_password_hashing():
+    """Staff accounts are made in almost every test: hash their passwords cheaply.
+
+    (Not through pytest-django's `settings` fixture: some rule tests parametrize an
+    argument of that name.)"""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)
