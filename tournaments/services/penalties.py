@@ -170,7 +170,7 @@ def active_penalties(tournament: Tournament) -> list[Penalty]:
 
 @transaction.atomic
 def penalty_hand_dealt(
-    *, table: Table, now: datetime, event: str = penalties.TableEvent.HAND
+    *, table: Table, now: datetime | None = None, event: str = penalties.TableEvent.HAND
 ) -> list[Penalty]:
     """Count one hand dealt at `table` against the penalties of the players seated there.
 
