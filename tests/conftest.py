@@ -77,9 +77,10 @@ def make_player(first: str = "Mario", last: str | None = None, **fields) -> Play
 @pytest.fixture(autouse=True)
 def english():
     """Tests read messages in English unless they switch language themselves."""
+    from django.test import override_settings
     from django.utils import translation
 
-    with translation.override("en"):
+    with override_settings(LANGUAGE_CODE="en"), translation.override("en"):
         yield
 
 

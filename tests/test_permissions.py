@@ -54,6 +54,31 @@ MATRIX = {
     "ruling_detail": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ruling_phh": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "dealer_tablet": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    # Money (issue 6): TD for payouts, deals and flights; floor for eliminations,
+    # penalties, colour-ups and bags; the desk may read; results are public.
+    "money": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    "payouts_generate": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "payouts_edit": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "deal": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "eliminations": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    "eliminations_record": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "penalties": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    "penalty_give": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "penalty_hand": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "chips": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    "chipset": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "chip_race": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "color_up": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "leftovers": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "chips_remove": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "days": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    "bag": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "flight_new": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "flights_merge": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "day_next": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "day_redraw": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "report": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    "public_results": ("get", row(OK, OK, OK, OK, OK)),
 }
 
 
@@ -76,6 +101,8 @@ def world(tournament, td, floor, desk, outsider):
             "event_id": event.pk,
             "kind": "rebuy",
             "ruling_id": ruling.pk,
+            "report": "results",
+            "fmt": "pdf",
         },
     }
 

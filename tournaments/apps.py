@@ -4,7 +4,14 @@ from django.apps import AppConfig
 
 # Service modules register their undo handlers when imported: import them all at start-up
 # so any logged action can be undone from the log, whichever page is served first.
-SERVICE_MODULES = ("tournaments.services", "tables.services")
+SERVICE_MODULES = (
+    "tournaments.services",
+    "tournaments.services.results",
+    "tournaments.services.chips",
+    "tournaments.services.penalties",
+    "tournaments.services.days",
+    "tables.services",
+)
 
 
 class TournamentsConfig(AppConfig):

@@ -97,6 +97,18 @@ ACTION_LABELS = {
     "seats.draw": gettext_lazy("Seat draw for all unseated entries"),
     "ruling.save": gettext_lazy("Floor ruling saved"),
     "event.undo": gettext_lazy("Undo"),
+    "payouts.set": gettext_lazy("Payout table set"),
+    "deal.record": gettext_lazy("Deal recorded"),
+    "chips.set": gettext_lazy("Chip set changed"),
+    "chips.race": gettext_lazy("Colour-up and chip race"),
+    "chips.color_up": gettext_lazy("Colour-up (announced)"),
+    "chips.remove": gettext_lazy("Chips removed from play"),
+    "chips.leftovers": gettext_lazy("Retired chips exchanged after the race"),
+    "day.next": gettext_lazy("Next playing day"),
+    "chips.bag": gettext_lazy("End-of-day bags"),
+    "penalty.give": gettext_lazy("Penalty"),
+    "flight.create": gettext_lazy("Flight created"),
+    "flights.merge": gettext_lazy("Flights merged"),
 }
 
 

@@ -87,6 +87,53 @@ class Tournament(models.Model):
         choices=DealInExclusion.choices,
         default=DealInExclusion.BUTTON_TO_SB,
     )
+    # Money and places (tournament.md §15-§16).
+    same_hand_elimination_rule = models.CharField(
+        _("several players out in one hand"),
+        max_length=16,
+        choices=[
+            ("figp", _("FIGP: same table by starting stack, different tables share")),
+            ("tda_share_all", _("TDA RP-8a: everyone out in a bubble hand shares")),
+        ],
+        default="figp",
+    )
+    tax_percent = models.DecimalField(
+        _("taxes (% of the prize part)"), max_digits=5, decimal_places=2, default=0
+    )
+    tax_mode = models.CharField(
+        _("taxes are applied"),
+        max_length=20,
+        choices=[
+            ("after_house_share", _("after the house share")),
+            ("on_gross", _("on the gross")),
+        ],
+        default="after_house_share",
+    )
+    payout_unit = models.PositiveIntegerField(_("round prizes to"), default=5)
+    # The payout table, first place first (euros); empty until generated.
+    payouts = models.JSONField(default=list, blank=True)
+    # Multi-day events: a Day 1 flight is a tournament whose parent is the main event.
+    parent = models.ForeignKey(
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="flights",
+        verbose_name=_("main event of this flight"),
+    )
+    day = models.PositiveSmallIntegerField(_("playing day"), default=1)
+    flight_stack_rule = models.CharField(
+        _("a player through several flights keeps"),
+        max_length=12,
+        choices=[("best", _("his biggest stack")), ("most_recent", _("his most recent stack"))],
+        default="best",
+    )
+    redraw_rule = models.CharField(
+        _("Day 2 seat draw"),
+        max_length=12,
+        choices=[("random", _("random")), ("spread", _("spread the big stacks"))],
+        default="random",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     # Clock state: stored, never ticked (DESIGN.md "State worth naming").
@@ -173,6 +220,8 @@ class Entry(models.Model):
     class Kind(models.TextChoices):
         ENTRY = "entry", _("Entry")
         REENTRY = "reentry", _("Re-entry")
+        # A Day 1 flight survivor's stack brought into the main event (no money paid).
+        CARRIED = "carried", _("Carried over from a flight")
 
     class Status(models.TextChoices):
         ACTIVE = "active", _("Playing")
@@ -189,6 +238,13 @@ class Entry(models.Model):
     chips_removed = models.PositiveIntegerField(default=0)
     paid = models.PositiveIntegerField(default=0)
     place = models.PositiveIntegerField(null=True, blank=True)
+    # A place shared with others in one hand runs from `place` to `place_last` (§15.2).
+    place_last = models.PositiveIntegerField(null=True, blank=True)
+    prize = models.PositiveIntegerField(default=0)
+    # What a final-table deal gave him (counted in `prize` once he finishes).
+    deal_amount = models.PositiveIntegerField(null=True, blank=True)
+    elimination_reason = models.CharField(max_length=24, blank=True)
+    disqualified = models.BooleanField(default=False)
     created_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -309,3 +365,115 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%H:%M:%S} {self.action}"
+
+
+class ChipDenomination(models.Model):
+    """One chip of the tournament's chip set."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="denominations"
+    )
+    value = models.PositiveIntegerField(_("value"))
+    colour = models.CharField(_("colour"), max_length=30, blank=True)
+    in_starting_stack = models.PositiveIntegerField(_("chips in the starting stack"), default=0)
+    retired = models.BooleanField(_("coloured up"), default=False)
+
+    class Meta:
+        ordering = ["value"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "value"], name="denomination_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.value} {self.colour}".strip()
+
+
+class ChipAdjustment(models.Model):
+    """A change to the chips in play that is not a buy-in (tournament.md §12.4 ledger)."""
+
+    class Reason(models.TextChoices):
+        CHIP_RACE = "chip_race", _("Chip race")
+        COLOR_UP = "color_up", _("Colour-up remainder removed")
+        DISQUALIFICATION = "disqualification", _("Disqualification")
+        PENALTY_ELIMINATION = "penalty_elimination", _("Eliminated as a penalty")
+        CONFISCATION = "confiscation", _("Chips confiscated")
+        LOST_AND_FOUND = "lost_and_found", _("Lost and found")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="chip_adjustments"
+    )
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, null=True, blank=True)
+    amount = models.IntegerField(help_text="chips added (positive) or removed (negative)")
+    reason = models.CharField(max_length=24, choices=Reason.choices)
+    table = models.PositiveIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    voided = models.BooleanField(default=False)
+    created_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.reason} {self.amount:+d}"
+
+
+class Deal(models.Model):
+    """A deal among the last players: what each takes now and what is left to play for."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="deals")
+    method = models.CharField(max_length=10)
+    # [{"entry": pk, "stack": chips, "amount": euros}, ...]
+    shares = models.JSONField(default=list)
+    left_to_play_for = models.PositiveIntegerField(default=0)
+    voided = models.BooleanField(default=False)
+    created_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.method} deal @ {self.tournament_id}"
+
+
+class Penalty(models.Model):
+    """A penalty on a player: independent of his seat, it follows him across tables and
+    days (tournament.md §19.3)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="penalties")
+    kind = models.CharField(max_length=20)
+    offence = models.CharField(max_length=120, blank=True)
+    rounds = models.PositiveSmallIntegerField(default=0)
+    total_hands = models.PositiveIntegerField(default=0)
+    served = models.PositiveIntegerField(default=0)
+    day_given = models.PositiveSmallIntegerField(default=1)
+    table_at_issue = models.PositiveIntegerField(null=True, blank=True)
+    chips_removed = models.PositiveIntegerField(default=0)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    issued_at = models.DateTimeField()
+    voided = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["issued_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.player_id}"
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.total_hands - self.served)
+
+
+class ChipCount(models.Model):
+    """A stack counted and bagged at the end of a playing day."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chip_counts")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="chip_counts")
+    day = models.PositiveSmallIntegerField(default=1)
+    chips = models.PositiveIntegerField()
+    bag = models.CharField(max_length=20, blank=True)
+    counted_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "day"], name="one_count_per_entry_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} day {self.day}: {self.chips}"

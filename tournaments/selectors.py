@@ -6,8 +6,15 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count, Q, QuerySet, Sum
 
-from tournaments import clock
-from tournaments.models import Entry, Player, Purchase, StructureItem, Tournament
+from tournaments import clock, payouts
+from tournaments.models import (
+    ChipAdjustment,
+    Entry,
+    Player,
+    Purchase,
+    StructureItem,
+    Tournament,
+)
 
 
 def clock_structure(tournament: Tournament) -> list[clock.Item]:
@@ -97,6 +104,9 @@ def tournament_figures(tournament: Tournament) -> dict[str, int]:
         chips=Sum("chips"),
         removed=Sum("chips_removed"),
     )
+    adjusted = ChipAdjustment.objects.filter(tournament=tournament, voided=False).aggregate(
+        chips=Sum("amount")
+    )
     bought = Purchase.objects.filter(entry__tournament=tournament, voided=False).aggregate(
         chips=Sum("chips"),
         money=Sum("price"),
@@ -108,8 +118,125 @@ def tournament_figures(tournament: Tournament) -> dict[str, int]:
         "players_left": figures["active"] or 0,
         "chips_in_play": (figures["chips"] or 0)
         + (bought["chips"] or 0)
-        - (figures["removed"] or 0),
+        - (figures["removed"] or 0)
+        + (adjusted["chips"] or 0),
         "rebuys": bought["rebuys"] or 0,
         "addons": bought["addons"] or 0,
         "purchase_money": bought["money"] or 0,
     }
+
+
+# --- Money: prize pool, payouts, places (tournament.md §15-§16) ----------------------
+
+
+def tournament_family(tournament: Tournament) -> list[Tournament]:
+    """The main event and its Day 1 flights (a lone tournament is its own family)."""
+    event = tournament.parent or tournament
+    return [event, *event.flights.order_by("date", "name", "pk")]
+
+
+def buy_ins(tournament: Tournament) -> int:
+    """Entries sold across the event and its flights (carried-over stacks do not count)."""
+    family = tournament_family(tournament) if tournament.parent_id is None else [tournament]
+    return (
+        Entry.objects.filter(tournament__in=family)
+        .exclude(status=Entry.Status.VOIDED)
+        .exclude(kind=Entry.Kind.CARRIED)
+        .count()
+    )
+
+
+def prize_pool(tournament: Tournament) -> payouts.PrizePool:
+    """The prize pool (§16.1): the prize part of every buy-in across the flights, less the
+    house and dealer percentage and taxes, plus rebuys, add-ons and added money, topped up
+    to the guarantee. Rebuy and add-on prices go wholly to the pool [not in sources]."""
+    family = tournament_family(tournament) if tournament.parent_id is None else [tournament]
+    purchases = Purchase.objects.filter(entry__tournament__in=family, voided=False).aggregate(
+        money=Sum("price")
+    )
+    return payouts.compute_prize_pool(
+        entries=buy_ins(tournament),
+        entry_fee=tournament.buy_in_prize,
+        house_and_dealer_percent=tournament.house_percent,
+        tax_percent=tournament.tax_percent,
+        tax_mode=tournament.tax_mode,
+        added_money=tournament.added_money,
+        extra_prize_contributions=purchases["money"] or 0,
+        guarantee=tournament.guarantee,
+    )
+
+
+def payout_amounts(tournament: Tournament) -> list[int]:
+    """Prize per place, first place first: the stored table, else one generated for the
+    field as it stands (at least 10% paid, decreasing, rounded to the unit)."""
+    if tournament.parent_id is not None:
+        return []  # a Day 1 flight pays nothing: its survivors play on in the main event
+    if tournament.payouts:
+        return [int(a) for a in tournament.payouts]
+    pool = prize_pool(tournament).prize_pool
+    entries = buy_ins(tournament)
+    if entries < 1 or pool < 1:
+        return []
+    places = payouts.min_paid_places(entries)
+    unit = tournament.payout_unit or 1
+    while places >= 1:
+        try:
+            table = payouts.generate_payout_table(
+                prize_pool=pool, entries=entries, paid_places=places, unit=unit
+            )
+        except ValueError:
+            if unit > 1:
+                unit = 1
+                continue
+            places -= 1
+            continue
+        return list(table.amounts)
+    return [pool]
+
+
+def payouts_board(tournament: Tournament) -> dict:
+    """What the screens show about the money: places paid, amounts, the pool, the bubble.
+
+    Plain JSON types, so a push can carry it as is."""
+    amounts = payout_amounts(tournament)
+    pool = prize_pool(tournament)
+    left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    return {
+        "prize_pool": pool.prize_pool,
+        "entries": buy_ins(tournament),
+        "paid_places": len(amounts),
+        "places": [{"place": p, "amount": a} for p, a in enumerate(amounts, start=1)],
+        "players_left": left,
+        "in_the_money": bool(amounts) and 0 < left <= len(amounts),
+        "on_the_bubble": bool(amounts) and left == len(amounts) + 1,
+        # A stored table made for a smaller field no longer adds up to the pool.
+        "stale": bool(tournament.payouts) and sum(amounts) != pool.prize_pool,
+        "currency": tournament.currency,
+    }
+
+
+def money_reached(tournament: Tournament) -> bool:
+    """Whether the field is in the money (the payout table may no longer change)."""
+    amounts = tournament.payouts
+    if not amounts:
+        return False
+    left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    return left <= len(amounts) or tournament.entries.filter(prize__gt=0).exists()
+
+
+def results(tournament: Tournament) -> list[Entry]:
+    """Finished and playing entries, best place first (disqualified last)."""
+    entries = list(
+        tournament.entries.exclude(status=Entry.Status.VOIDED)
+        .exclude(status=Entry.Status.FORFEITED)
+        .select_related("player")
+    )
+
+    def key(e: Entry):
+        if e.disqualified:
+            return (2, 0, e.number)
+        if e.place is None:
+            return (0, 0, e.number)  # still playing: on top
+        return (1, e.place, e.number)
+
+    return sorted(entries, key=key)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import core, desk, ruling, setup
+from tournaments.views import core, desk, money, ruling, setup
 
 urlpatterns = [
     path("", core.tournament_list, name="tournament_list"),
@@ -25,4 +25,31 @@ urlpatterns = [
     path("<slug:slug>/ruling/<int:ruling_id>/", ruling.ruling_detail, name="ruling_detail"),
     path("<slug:slug>/ruling/<int:ruling_id>/phh/", ruling.ruling_phh, name="ruling_phh"),
     path("<slug:slug>/tables/<int:number>/dealer/", ruling.dealer_tablet, name="dealer_tablet"),
+    path("<slug:slug>/money/", money.money, name="money"),
+    path("<slug:slug>/money/generate/", money.payouts_generate, name="payouts_generate"),
+    path("<slug:slug>/money/payouts/", money.payouts_edit, name="payouts_edit"),
+    path("<slug:slug>/money/deal/", money.deal, name="deal"),
+    path("<slug:slug>/eliminations/", money.eliminations, name="eliminations"),
+    path(
+        "<slug:slug>/eliminations/record/",
+        money.eliminations_record,
+        name="eliminations_record",
+    ),
+    path("<slug:slug>/penalties/", money.penalty_list, name="penalties"),
+    path("<slug:slug>/penalties/give/", money.penalty_give, name="penalty_give"),
+    path("<slug:slug>/penalties/hand/", money.penalty_hand, name="penalty_hand"),
+    path("<slug:slug>/chips/", money.chips_page, name="chips"),
+    path("<slug:slug>/chips/set/", money.chipset, name="chipset"),
+    path("<slug:slug>/chips/race/", money.chip_race, name="chip_race"),
+    path("<slug:slug>/chips/color-up/", money.color_up, name="color_up"),
+    path("<slug:slug>/chips/leftovers/", money.leftovers, name="leftovers"),
+    path("<slug:slug>/chips/remove/", money.chips_remove, name="chips_remove"),
+    path("<slug:slug>/days/", money.days_page, name="days"),
+    path("<slug:slug>/days/bag/", money.bag, name="bag"),
+    path("<slug:slug>/days/flights/new/", money.flight_new, name="flight_new"),
+    path("<slug:slug>/days/flights/merge/", money.flights_merge, name="flights_merge"),
+    path("<slug:slug>/days/next/", money.day_next, name="day_next"),
+    path("<slug:slug>/days/redraw/", money.day_redraw, name="day_redraw"),
+    path("<slug:slug>/reports/<str:report>.<str:fmt>", money.report, name="report"),
+    path("<slug:slug>/results/", money.public_results, name="public_results"),
 ]

@@ -495,48 +495,19 @@ def _undo_entry_register(event: Event, actor, now: datetime) -> None:
         )
 
 
-@transaction.atomic
-def entry_eliminate(*, tournament: Tournament, entry: Entry, actor, now: datetime) -> Entry:
-    """Record a bust-out: the entry stops playing and its seat is freed."""
-    _lock(tournament)
-    entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
-    if entry.status != Entry.Status.ACTIVE:
-        raise errors.NotPlaying(player=str(entry.player))
-    held = table_services.seat_free(entry=entry)
-    entry.status = Entry.Status.ELIMINATED
-    entry.ended_at = now
-    entry.save(update_fields=["status", "ended_at"])
-    event_log(
+def entry_eliminate(
+    *, tournament: Tournament, entry: Entry, actor, now: datetime, start_stack: int = 0
+) -> Entry:
+    """Record a lone bust-out: the entry takes its finishing place and prize (§15.1)."""
+    from tournaments.services import results
+
+    results.eliminations_record(
         tournament=tournament,
+        busts=[results.Bust(entry=entry, start_stack=start_stack)],
         actor=actor,
-        action="entry.eliminate",
-        data={"entry": entry.pk, "name": str(entry.player), "seat": list(held) if held else None},
         now=now,
     )
-    realtime.broadcast(
-        tournament.pk,
-        {"type": "elimination", "name": str(entry.player)},
-        tables=(held[0],) if held else (),
-    )
-    return entry
-
-
-@undoes("entry.eliminate")
-def _undo_entry_eliminate(event: Event, actor, now: datetime) -> None:
-    entry = Entry.objects.select_for_update().get(pk=event.data["entry"])
-    if entry.status != Entry.Status.ELIMINATED:
-        raise errors.CannotUndo(reason=_("the entry is no longer marked eliminated"))
-    if Entry.objects.filter(
-        tournament_id=entry.tournament_id, player_id=entry.player_id, status="active"
-    ).exists():
-        raise errors.CannotUndo(reason=_("the player has re-entered since"))
-    entry.status = Entry.Status.ACTIVE
-    entry.ended_at = None
-    entry.save(update_fields=["status", "ended_at"])
-    if event.data.get("seat"):
-        table_number, seat_number = event.data["seat"]
-        table = Table.objects.get(tournament_id=entry.tournament_id, number=table_number)
-        table_services.seat_place(entry=entry, table=table, seat=seat_number, now=now)
+    return Entry.objects.get(pk=entry.pk)
 
 
 def _purchase_window_reason(tournament: Tournament, kind: str, now: datetime) -> str | None:

@@ -62,6 +62,7 @@ def tournament_home(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "role": role,
             "figures": selectors.tournament_figures(tournament),
+            "board": selectors.payouts_board(tournament),
             "clock": selectors.clock_view_for(tournament, timezone.now()),
             "registration_open": selectors.registration_open(tournament, timezone.now()),
         },
@@ -90,6 +91,10 @@ _UNDO_ROLES = {
     "entry.eliminate": permissions.FLOOR,
     "seat.move": permissions.FLOOR,
     "ruling.save": permissions.FLOOR,
+    "penalty.give": permissions.FLOOR,
+    "chips.race": permissions.FLOOR,
+    "chips.remove": permissions.FLOOR,
+    "chips.leftovers": permissions.FLOOR,
 }
 
 

@@ -47,7 +47,21 @@ SECTIONS: list[tuple[Any, list[str]]] = [
     (gettext_lazy("General"), ["name", "date", "venue", "game"]),
     (
         gettext_lazy("Buy-in and prize pool"),
-        ["currency", "buy_in_prize", "buy_in_fee", "house_percent", "guarantee", "added_money"],
+        [
+            "currency",
+            "buy_in_prize",
+            "buy_in_fee",
+            "house_percent",
+            "tax_percent",
+            "tax_mode",
+            "guarantee",
+            "added_money",
+            "payout_unit",
+        ],
+    ),
+    (
+        gettext_lazy("Places and days"),
+        ["same_hand_elimination_rule", "flight_stack_rule", "redraw_rule"],
     ),
     (gettext_lazy("Seating"), ["starting_stack", "seats_per_table", "deal_in_exclusion"]),
     (
@@ -89,7 +103,18 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "addon_price": (0, MAX_MONEY),
     "addon_chips": (0, MAX_CHIPS),
     "addon_break_after_level": (1, MAX_LEVEL),
+    "payout_unit": (1, 10000),
 }
+
+
+OPTIONAL_WITH_DEFAULT = (
+    "tax_percent",
+    "tax_mode",
+    "payout_unit",
+    "same_hand_elimination_rule",
+    "flight_stack_rule",
+    "redraw_rule",
+)
 
 
 class TournamentForm(forms.ModelForm):
@@ -118,12 +143,14 @@ class TournamentForm(forms.ModelForm):
                 validators.MaxValueValidator(high),
             ]
             field.widget.attrs.update(min=low, max=high)
-        percent = self.fields["house_percent"]
-        percent.validators = [
-            validators.MinValueValidator(0),
-            validators.MaxValueValidator(100),
-        ]
+        for name in ("house_percent", "tax_percent"):
+            self.fields[name].validators = [
+                validators.MinValueValidator(0),
+                validators.MaxValueValidator(100),
+            ]
         self.fields["currency"].widget.attrs.update(size=3, pattern="[A-Za-z]{3}")
+        for name in OPTIONAL_WITH_DEFAULT:
+            self.fields[name].required = False
 
     def clean_currency(self) -> str:
         currency = self.cleaned_data["currency"].strip().upper()
@@ -139,6 +166,10 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        # Money and day settings left empty keep their documented default (§3).
+        for name in OPTIONAL_WITH_DEFAULT:
+            if name in data and data[name] in (None, ""):
+                data[name] = Tournament._meta.get_field(name).get_default()
         if data.get("late_registration_through_break") and not data.get("late_registration_level"):
             self.add_error(
                 "late_registration_level",

@@ -1,0 +1,413 @@
+"""Eliminations, finishing places, payouts and deals (tournament.md §14.2, §15, §16).
+
+Every function is keyword-only, runs in one transaction, writes an audit row through
+`event_log` and broadcasts after commit. Refusals raise a DomainError and change nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tables import services as table_services
+from tables.models import Seat, Table
+from tournaments import errors, payouts, placements, realtime, selectors
+from tournaments.events import event_log, undoes
+from tournaments.models import Deal, Entry, Event, Tournament
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+@dataclass(frozen=True)
+class Bust:
+    """One player out in the hand, with his chips at the start of the hand (§15.2)."""
+
+    entry: Entry
+    start_stack: int = 0
+    reason: str = placements.EliminationReason.LOST_IN_PLAY
+
+
+def _field_closed(tournament: Tournament, now: datetime) -> bool:
+    """Whether the last player left wins (003 Art.7.5): only once play has started and no
+    entry can still be sold, so a bust before the start or during late registration never
+    ends the tournament."""
+    if tournament.clock_status in {"not_started", "scheduled"}:
+        return False
+    return tournament.late_registration_level is None or not selectors.registration_open(
+        tournament, now
+    )
+
+
+_SNAPSHOT = (
+    "status",
+    "place",
+    "place_last",
+    "prize",
+    "ended_at",
+    "elimination_reason",
+    "disqualified",
+    "chips_removed",
+)
+
+
+def _snapshot(entry: Entry) -> dict:
+    data = {name: getattr(entry, name) for name in _SNAPSHOT}
+    data["ended_at"] = entry.ended_at.isoformat() if entry.ended_at else None
+    return data
+
+
+def _active_deal(tournament: Tournament) -> Deal | None:
+    return tournament.deals.filter(voided=False).order_by("-created_at", "-pk").first()
+
+
+@transaction.atomic
+def eliminations_record(
+    *,
+    tournament: Tournament,
+    busts: Sequence[Bust],
+    actor,
+    now: datetime,
+    hand_for_hand: bool = False,
+    announcement_hand: bool = False,
+) -> placements.Settlement:
+    """Record the players out in one hand: free their seats, give their places and prizes.
+
+    Places follow placements.settle_eliminations with the tournament's
+    `same_hand_elimination_rule` (§15.2); a disqualified player gets no place or prize
+    (§15.3) and the chips of a disqualified or penalty-eliminated player leave play (§12.4).
+    When one player is left he is the winner (003 Art.7.5). After a recorded deal, each
+    dealt player's prize is his deal amount, and the winner adds what was left to play for.
+    """
+    tournament = _lock(tournament)
+    if not busts:
+        raise errors.DomainError(_("Choose at least one player who is out."))
+    ids = [b.entry.pk for b in busts]
+    if len(set(ids)) != len(ids):
+        raise errors.DomainError(_("A player is listed twice."))
+    entries = {
+        e.pk: e
+        for e in Entry.objects.select_for_update()
+        .select_related("player")
+        .filter(pk__in=ids, tournament=tournament)
+    }
+    for bust in busts:
+        entry = entries.get(bust.entry.pk)
+        if entry is None or entry.status != Entry.Status.ACTIVE:
+            raise errors.NotPlaying(player=str(bust.entry.player))
+        if bust.start_stack < 0:
+            raise errors.DomainError(_("A stack cannot be negative."))
+    active = list(tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player"))
+    seats = {
+        s.entry_id: s.table.number
+        for s in Seat.objects.select_related("table").filter(entry__in=active)
+    }
+    amounts = selectors.payout_amounts(tournament)
+    prizes = dict(enumerate(amounts, start=1))
+    settlement = placements.settle_eliminations(
+        remaining_before_hand=len(active),
+        eliminated=[
+            placements.Elimination(
+                player=str(b.entry.pk),
+                table=str(seats.get(b.entry.pk, "-")),
+                start_stack=b.start_stack,
+                reason=placements.EliminationReason(b.reason),
+            )
+            for b in busts
+        ],
+        prizes=prizes,
+        paid_places=len(amounts),
+        rule=placements.SameHandRule(tournament.same_hand_elimination_rule),
+        hand_for_hand=hand_for_hand,
+        announcement_hand=announcement_hand,
+        other_players=[str(e.pk) for e in active if e.pk not in entries]
+        if _field_closed(tournament, now)
+        else (),
+    )
+    deal = _active_deal(tournament)
+    dealt = {int(s["entry"]): int(s["amount"]) for s in deal.shares} if deal else {}
+    # The euros an equal split leaves over go one each to the group's players, larger
+    # starting stack first, so the prizes always add up to the pool [house choice].
+    extra: dict[str, int] = {}
+    for group in settlement.groups:
+        for player in group.players[: group.undivided]:
+            extra[player] = 1
+    before = {str(pk): _snapshot(e) for pk, e in entries.items()}
+    freed: dict[str, list[int]] = {}
+    stacks = {b.entry.pk: b.start_stack for b in busts}
+    reasons = {b.entry.pk: placements.EliminationReason(b.reason) for b in busts}
+    for pk, entry in entries.items():
+        held = table_services.seat_free(entry=entry)
+        if held:
+            freed[str(pk)] = list(held)
+        places = settlement.place_of(str(pk))
+        entry.status = Entry.Status.ELIMINATED
+        entry.ended_at = now
+        entry.elimination_reason = reasons[pk]
+        entry.disqualified = str(pk) in settlement.disqualified
+        entry.place = places[0] if places else None
+        entry.place_last = places[-1] if len(places) > 1 else None
+        entry.prize = dealt.get(pk, settlement.payout.get(str(pk), 0) + extra.get(str(pk), 0))
+        if reasons[pk] in placements.CHIPS_REMOVED_REASONS:
+            # FIGP §87d/§87e: his chips leave play rather than going to anyone.
+            entry.chips_removed += stacks[pk]
+        entry.save(update_fields=list(_SNAPSHOT))
+    winner_before = None
+    if settlement.winner is not None:
+        winner = next(e for e in active if str(e.pk) == settlement.winner)
+        winner_before = {"entry": winner.pk, **_snapshot(winner)}
+        winner.place = 1
+        winner.prize = (
+            dealt[winner.pk] + deal.left_to_play_for
+            if deal and winner.pk in dealt
+            else (amounts[0] if amounts else 0)
+        )
+        winner.save(update_fields=["place", "prize"])
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="entry.eliminate",
+        data={
+            "entries": ids,
+            "names": [str(entries[pk].player) for pk in ids],
+            "before": before,
+            "seats": freed,
+            "places": {str(pk): [entries[pk].place, entries[pk].place_last] for pk in ids},
+            "prizes": {str(pk): entries[pk].prize for pk in ids},
+            "winner": winner_before,
+            "needs_td_confirmation": settlement.needs_td_confirmation,
+            "confirmation_reasons": list(settlement.confirmation_reasons),
+            "hand_for_hand": hand_for_hand or announcement_hand,
+        },
+        now=now,
+    )
+    realtime.broadcast(
+        tournament.pk,
+        {
+            "type": "elimination",
+            "names": [str(entries[pk].player) for pk in ids],
+            "players_left": settlement.remaining_after,
+        },
+        tables=tuple(sorted({seat[0] for seat in freed.values()})),
+    )
+    return settlement
+
+
+@undoes("entry.eliminate")
+def _undo_eliminate(event: Event, actor, now: datetime) -> None:
+    ids = event.data.get("entries") or [event.data["entry"]]
+    for pk in ids:
+        entry = Entry.objects.select_for_update().get(pk=pk)
+        if entry.status != Entry.Status.ELIMINATED:
+            raise errors.CannotUndo(reason=_("the entry is no longer marked eliminated"))
+        if Entry.objects.filter(
+            tournament_id=entry.tournament_id, player_id=entry.player_id, status="active"
+        ).exists():
+            raise errors.CannotUndo(reason=_("the player has re-entered since"))
+        later = Event.objects.filter(
+            tournament_id=event.tournament_id,
+            action="entry.eliminate",
+            undone_at__isnull=True,
+            pk__gt=event.pk,
+        ).exists()
+        if later:
+            raise errors.CannotUndo(reason=_("undo the later eliminations first"))
+        before = (event.data.get("before") or {}).get(str(pk))
+        if before:
+            for name, value in before.items():
+                setattr(entry, name, Entry._meta.get_field(name).to_python(value))
+        else:
+            entry.status = Entry.Status.ACTIVE
+            entry.ended_at = None
+        entry.save()
+        seat = (event.data.get("seats") or {}).get(str(pk)) or event.data.get("seat")
+        if seat:
+            table = Table.objects.get(tournament_id=entry.tournament_id, number=seat[0])
+            table_services.seat_place(entry=entry, table=table, seat=seat[1], now=now)
+    winner = event.data.get("winner")
+    if winner:
+        Entry.objects.filter(pk=winner["entry"]).update(
+            place=winner["place"], prize=winner["prize"]
+        )
+        Tournament.objects.filter(pk=event.tournament_id).update(status=Tournament.Status.RUNNING)
+    realtime.broadcast(event.tournament_id, {"type": "figures"})
+
+
+# --- Payout table ---------------------------------------------------------------------
+
+
+def _check_payouts_editable(tournament: Tournament) -> None:
+    if selectors.money_reached(tournament):
+        raise errors.DomainError(_("The money has been reached: the payouts are fixed."))
+
+
+@transaction.atomic
+def payouts_generate(
+    *, tournament: Tournament, actor, now: datetime, paid_places: int | None = None
+) -> list[int]:
+    """Store a payout table generated for the field as it stands (§16.2: at least 10% of
+    entries paid, decreasing, amounts rounded to the unit with the remainder to first)."""
+    tournament = _lock(tournament)
+    _check_payouts_editable(tournament)
+    pool = selectors.prize_pool(tournament).prize_pool
+    entries = selectors.buy_ins(tournament)
+    if entries < 1:
+        raise errors.DomainError(_("Nobody has entered yet."))
+    places = paid_places or payouts.min_paid_places(entries)
+    minimum = payouts.min_paid_places(entries)
+    if places < minimum or places > entries:
+        raise errors.DomainError(
+            _("Pay between %(min)s and %(max)s places."), min=minimum, max=entries
+        )
+    try:
+        table = payouts.generate_payout_table(
+            prize_pool=pool, entries=entries, paid_places=places, unit=tournament.payout_unit or 1
+        )
+    except ValueError:
+        raise errors.DomainError(
+            _("A pool of %(pool)s cannot pay %(places)s decreasing prizes."),
+            pool=pool,
+            places=places,
+        ) from None
+    return _store_payouts(tournament, list(table.amounts), actor, now)
+
+
+@transaction.atomic
+def payouts_set(*, tournament: Tournament, actor, amounts: list[int], now: datetime) -> list[int]:
+    """Store a payout table written by the TD: decreasing amounts that sum to the pool, at
+    least 10% of the entries paid (003 Art.8); refused once the money is reached."""
+    tournament = _lock(tournament)
+    _check_payouts_editable(tournament)
+    pool = selectors.prize_pool(tournament).prize_pool
+    amounts = [int(a) for a in amounts if int(a) > 0]
+    if sum(amounts) != pool:
+        raise errors.DomainError(
+            _("The prizes add up to %(sum)s, the prize pool is %(pool)s."),
+            sum=sum(amounts),
+            pool=pool,
+        )
+    check = payouts.validate_payout_structure(
+        entries=selectors.buy_ins(tournament),
+        paid_places=len(amounts),
+        percentages=[payouts.exact(a) * 100 / pool for a in amounts],
+    )
+    if payouts.REASON_PAID_BELOW_MIN in check.reasons:
+        raise errors.DomainError(
+            _("At least %(min)s places must be paid."), min=check.min_paid_places
+        )
+    if payouts.REASON_NOT_DECREASING in check.reasons:
+        raise errors.DomainError(_("Each prize must be no larger than the one before it."))
+    return _store_payouts(tournament, amounts, actor, now)
+
+
+def _store_payouts(tournament: Tournament, amounts: list[int], actor, now: datetime) -> list[int]:
+    before = list(tournament.payouts)
+    tournament.payouts = amounts
+    tournament.save(update_fields=["payouts"])
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="payouts.set",
+        data={"before": before, "after": amounts},
+        now=now,
+    )
+    realtime.broadcast(tournament.pk, {"type": "payouts", **selectors.payouts_board(tournament)})
+    return amounts
+
+
+@undoes("payouts.set")
+def _undo_payouts(event: Event, actor, now: datetime) -> None:
+    tournament = Tournament.objects.select_for_update().get(pk=event.tournament_id)
+    _check_payouts_editable(tournament)
+    tournament.payouts = event.data["before"]
+    tournament.save(update_fields=["payouts"])
+
+
+# --- Deals ----------------------------------------------------------------------------
+
+
+def deal_propose(
+    *, tournament: Tournament, stacks: dict[int, int], method: str, left_to_play_for: int = 0
+) -> payouts.Deal:
+    """Compute a deal among the players still in (ICM exact up to 10, or a chip chop).
+
+    `stacks` maps every active entry's pk to its chips. Read only.
+    """
+    active = set(tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True))
+    if set(stacks) != active:
+        raise errors.DomainError(_("Give the chip count of every player still in."))
+    if len(active) < 2:
+        raise errors.DomainError(_("A deal needs at least two players."))
+    order = sorted(stacks)
+    chips = [stacks[pk] for pk in order]
+    if any(c <= 0 for c in chips):
+        raise errors.DomainError(_("Every stack must be positive."))
+    amounts = selectors.payout_amounts(tournament)
+    prizes = payouts.prizes_from_mapping(dict(enumerate(amounts, start=1)), len(order))
+    try:
+        if method == "icm":
+            return payouts.icm_deal(chips, prizes, left_to_play_for=left_to_play_for)
+        if method == "chip_chop":
+            return payouts.chip_chop(chips, prizes, left_to_play_for=left_to_play_for)
+    except ValueError as exc:
+        raise errors.DomainError(_("This deal cannot be computed: %(why)s"), why=str(exc)) from None
+    raise errors.DomainError(_("Unknown deal method."))
+
+
+@transaction.atomic
+def deal_record(
+    *,
+    tournament: Tournament,
+    stacks: dict[int, int],
+    method: str,
+    actor,
+    now: datetime,
+    left_to_play_for: int = 0,
+) -> Deal:
+    """Record the deal the players accepted: each takes his amount when he finishes, the
+    winner adds what was left to play for (§16.3, house procedure)."""
+    tournament = _lock(tournament)
+    proposal = deal_propose(
+        tournament=tournament, stacks=stacks, method=method, left_to_play_for=left_to_play_for
+    )
+    order = sorted(stacks)
+    deal = Deal.objects.create(
+        tournament=tournament,
+        method=method,
+        shares=[
+            {"entry": pk, "stack": stacks[pk], "amount": amount}
+            for pk, amount in zip(order, proposal.amounts, strict=True)
+        ],
+        left_to_play_for=left_to_play_for,
+        created_at=now,
+    )
+    Entry.objects.filter(pk__in=order).update(deal_amount=None)
+    for pk, amount in zip(order, proposal.amounts, strict=True):
+        Entry.objects.filter(pk=pk).update(deal_amount=amount)
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="deal.record",
+        data={"deal": deal.pk, "method": method, "shares": deal.shares, "left": left_to_play_for},
+        now=now,
+    )
+    realtime.broadcast(tournament.pk, {"type": "deal", "left_to_play_for": left_to_play_for})
+    return deal
+
+
+@undoes("deal.record")
+def _undo_deal(event: Event, actor, now: datetime) -> None:
+    deal = Deal.objects.select_for_update().get(pk=event.data["deal"])
+    pks = [s["entry"] for s in deal.shares]
+    if Entry.objects.filter(pk__in=pks).exclude(status=Entry.Status.ACTIVE).exists():
+        raise errors.CannotUndo(reason=_("a player in the deal has finished since"))
+    deal.voided = True
+    deal.save(update_fields=["voided"])
+    Entry.objects.filter(pk__in=pks).update(deal_amount=None)

@@ -1,0 +1,703 @@
+"""Money and the floor's records: payouts and deals (TD), eliminations, penalties and
+colour-ups (floor), the chip set, end-of-day bags and flights, reports, public results.
+
+Views parse, fetch through permissions, call one service and redirect with a message;
+junk input becomes a message, never a 500.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.dateparse import parse_date
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tables.models import Seat, Table
+from tournaments import penalties, permissions, reports, selectors
+from tournaments.errors import DomainError
+from tournaments.models import ChipAdjustment, Entry, Role, Tournament
+from tournaments.services import chips as chip_services
+from tournaments.services import days, results
+from tournaments.services import penalties as penalty_services
+from tournaments.views.core import run
+
+MAX_CHIPS = 16  # rows of the chip-set form
+INT = re.compile(r"^\s*\d{1,12}\s*$")
+
+
+def _int(value, default: int | None = None) -> int | None:
+    """A whole number typed by staff, or `default` for anything else."""
+    if value is None or not INT.match(str(value)):
+        return default
+    return int(value)
+
+
+def _get(request: HttpRequest, slug: str, roles) -> tuple[Tournament, str | None]:
+    tournament = permissions.get_tournament_for(request.user, slug, roles=roles)
+    return tournament, permissions.role_for(request.user, tournament)
+
+
+def _active_by_number(tournament: Tournament) -> dict[int, Entry]:
+    return {
+        e.number: e
+        for e in tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player")
+    }
+
+
+def _seated(tournament: Tournament) -> list[dict]:
+    """Players still in, by table and seat, for the floor's forms."""
+    seats = {
+        s.entry_id: s
+        for s in Seat.objects.select_related("table").filter(entry__tournament=tournament)
+    }
+    rows = []
+    for entry in tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player"):
+        seat = seats.get(entry.pk)
+        rows.append(
+            {
+                "entry": entry,
+                "table": seat.table.number if seat else None,
+                "seat": seat.number if seat else None,
+            }
+        )
+    rows.sort(key=lambda r: (r["table"] or 10**6, r["seat"] or 0, r["entry"].number))
+    return rows
+
+
+# --- Payouts and deals (TD writes, staff read) ----------------------------------------
+
+
+@login_required
+def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpResponse:
+    tournament, role = _get(request, slug, permissions.STAFF)
+    # An htmx request from the deal calculator gets its own card back (STYLE.md 13, 20).
+    template = "money/money.html#deal" if request.htmx and role == Role.TD else "money/money.html"
+    return render(
+        request,
+        template,
+        {
+            "tournament": tournament,
+            "role": role,
+            "pool": selectors.prize_pool(tournament),
+            "board": selectors.payouts_board(tournament),
+            "editable": not selectors.money_reached(tournament),
+            "players": _seated(tournament),
+            "proposal": proposal,
+            "stacks": stacks or {},
+            "deal": tournament.deals.filter(voided=False).order_by("-created_at").first(),
+            "results": [e for e in selectors.results(tournament) if e.place or e.disqualified],
+        },
+    )
+
+
+@login_required
+@require_POST
+def payouts_generate(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.TD)
+    ok, _amounts = run(
+        request,
+        results.payouts_generate,
+        tournament=tournament,
+        actor=request.user,
+        paid_places=_int(request.POST.get("paid_places")),
+    )
+    if ok:
+        messages.success(request, _("Payout table generated."))
+    return redirect("money", slug)
+
+
+@login_required
+@require_POST
+def payouts_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.TD)
+    words = re.split(r"[\s,;]+", request.POST.get("amounts", "").strip())
+    amounts = [_int(w) for w in words if w]
+    if not amounts or None in amounts:
+        messages.error(request, _("Write the prizes as whole numbers, first place first."))
+        return redirect("money", slug)
+    ok, _amounts = run(
+        request, results.payouts_set, tournament=tournament, actor=request.user, amounts=amounts
+    )
+    if ok:
+        messages.success(request, _("Payout table saved."))
+    return redirect("money", slug)
+
+
+@login_required
+@require_POST
+def deal(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.TD)
+    active = _active_by_number(tournament)
+    stacks = {e.pk: _int(request.POST.get(f"stack_{n}"), 0) or 0 for n, e in active.items()}
+    method = request.POST.get("method", "icm")
+    left = _int(request.POST.get("left_to_play_for"), 0) or 0
+    if request.POST.get("action") == "accept":
+        ok, _deal = run(
+            request,
+            results.deal_record,
+            tournament=tournament,
+            stacks=stacks,
+            method=method,
+            left_to_play_for=left,
+            actor=request.user,
+        )
+        if ok:
+            messages.success(request, _("Deal recorded."))
+        return redirect("money", slug)
+    try:
+        proposal = results.deal_propose(
+            tournament=tournament, stacks=stacks, method=method, left_to_play_for=left
+        )
+    except DomainError as exc:
+        messages.error(request, str(exc))
+        if request.htmx:
+            return money(request, slug)
+        return redirect("money", slug)
+    by_pk = {e.pk: e for e in active.values()}
+    rows = [
+        {"entry": by_pk[pk], "stack": stacks[pk], "amount": amount}
+        for pk, amount in zip(sorted(stacks), proposal.amounts, strict=True)
+    ]
+    return money(
+        request,
+        slug,
+        proposal={"rows": rows, "method": method, "left": left},
+        stacks={e.number: stacks[e.pk] for e in active.values()},
+    )
+
+
+# --- Eliminations (floor) -------------------------------------------------------------
+
+
+@login_required
+def eliminations(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, role = _get(request, slug, permissions.STAFF)
+    return _eliminations_page(request, tournament, role)
+
+
+def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> HttpResponse:
+    template = "money/eliminations.html#floor" if request.htmx else "money/eliminations.html"
+    return render(
+        request,
+        template,
+        {
+            "tournament": tournament,
+            "role": role,
+            "players": _seated(tournament),
+            "board": selectors.payouts_board(tournament),
+            "recent": tournament.entries.filter(status=Entry.Status.ELIMINATED)
+            .select_related("player")
+            .order_by("-ended_at", "-number")[:20],
+        },
+    )
+
+
+@login_required
+@require_POST
+def eliminations_record(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, role = _get(request, slug, permissions.FLOOR)
+    _record_eliminations(request, tournament)
+    if request.htmx:
+        return _eliminations_page(request, tournament, role)
+    return redirect("eliminations", slug)
+
+
+def _record_eliminations(request: HttpRequest, tournament: Tournament) -> None:
+    active = _active_by_number(tournament)
+    numbers = [_int(n) for n in request.POST.getlist("out")]
+    # By seat: "table/seat" typed by the floor.
+    for spot in re.split(r"[\s,;]+", request.POST.get("seats", "").strip()):
+        match = re.fullmatch(r"(\d{1,6})[/.-](\d{1,2})", spot)
+        if match:
+            seat = Seat.objects.filter(
+                table__tournament=tournament,
+                table__number=int(match[1]),
+                number=int(match[2]),
+            ).first()
+            if seat is None:
+                messages.error(request, _("Nobody sits at %(spot)s.") % {"spot": spot})
+                return
+            numbers.append(seat.entry.number)
+    busts = []
+    for number in dict.fromkeys(numbers):
+        entry = active.get(number) if number is not None else None
+        if entry is None:
+            messages.error(request, _("Choose players who are still in."))
+            return
+        stack = _int(request.POST.get(f"stack_{number}"), 0) or 0
+        busts.append(results.Bust(entry=entry, start_stack=stack))
+    if not busts:
+        messages.error(request, _("Choose at least one player who is out."))
+        return
+    ok, settlement = run(
+        request,
+        results.eliminations_record,
+        tournament=tournament,
+        busts=busts,
+        actor=request.user,
+        hand_for_hand=request.POST.get("hand_for_hand") == "1",
+        announcement_hand=request.POST.get("announcement_hand") == "1",
+    )
+    if ok:
+        for bust in busts:
+            entry = Entry.objects.get(pk=bust.entry.pk)
+            messages.success(
+                request,
+                _("%(player)s is out in place %(place)s, prize %(prize)s.")
+                % {"player": entry.player, "place": reports._place(entry), "prize": entry.prize},
+            )
+        if settlement.needs_td_confirmation:
+            messages.warning(
+                request, _("The rules leave this order open: the TD must confirm the places.")
+            )
+
+
+# --- Penalties (floor; elimination and disqualification by the TD) --------------------
+
+
+@login_required
+def penalty_list(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, role = _get(request, slug, permissions.STAFF)
+    family = selectors.tournament_family(tournament)
+    from tournaments.models import Penalty
+
+    return render(
+        request,
+        "money/penalties.html",
+        {
+            "tournament": tournament,
+            "role": role,
+            "players": _seated(tournament),
+            "active": penalty_services.active_penalties(tournament),
+            "history": Penalty.objects.filter(tournament__in=family, voided=False)
+            .select_related("player")
+            .order_by("-issued_at")[:100],
+            "kinds": list(penalties.PenaltyKind),
+        },
+    )
+
+
+@login_required
+@require_POST
+def penalty_give(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, role = _get(request, slug, permissions.FLOOR)
+    kind = request.POST.get("kind", "")
+    if kind in {"elimination", "disqualification"} and role != Role.TD:
+        messages.error(request, _("Only the TD may eliminate or disqualify a player."))
+        return redirect("penalties", slug)
+    entry = _active_by_number(tournament).get(_int(request.POST.get("entry"), -1))
+    if entry is None:
+        messages.error(request, _("Choose a player who is still in."))
+        return redirect("penalties", slug)
+    ok, penalty = run(
+        request,
+        penalty_services.penalty_give,
+        tournament=tournament,
+        entry=entry,
+        kind=kind,
+        rounds=_int(request.POST.get("rounds"), 0) or 0,
+        hands=_int(request.POST.get("hands"), 0) or 0,
+        offence=request.POST.get("offence", "")[:120],
+        stack=_int(request.POST.get("stack"), 0) or 0,
+        actor=request.user,
+    )
+    if ok:
+        messages.success(
+            request,
+            _("Penalty recorded for %(player)s: %(hands)s hands.")
+            % {"player": entry.player, "hands": penalty.total_hands},
+        )
+    return redirect("penalties", slug)
+
+
+@login_required
+@require_POST
+def penalty_hand(request: HttpRequest, slug: str) -> HttpResponse:
+    """The floor (or a tablet) reports a hand dealt at a table."""
+    tournament, _role = _get(request, slug, permissions.FLOOR)
+    table = Table.objects.filter(
+        tournament=tournament, number=_int(request.POST.get("table"), -1)
+    ).first()
+    if table is None:
+        messages.error(request, _("Choose a table."))
+        return redirect("penalties", slug)
+    ok, moved = run(
+        request,
+        penalty_services.penalty_hand_dealt,
+        table=table,
+        event=request.POST.get("event", "hand"),
+    )
+    if ok:
+        messages.success(request, _("Hand counted for %(n)s penalties.") % {"n": len(moved)})
+    return redirect("penalties", slug)
+
+
+# --- Chips: the set, colour-ups and races ---------------------------------------------
+
+
+@login_required
+def chips_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, role = _get(request, slug, permissions.STAFF)
+    table_number = _int(request.GET.get("table"))
+    removed = _int(request.GET.get("removed"))
+    table = (
+        tournament.tables.filter(number=table_number).first() if table_number is not None else None
+    )
+    seats = list(table.seats.select_related("entry__player")) if table else []
+    denominations = list(tournament.denominations.all())
+    plan = None
+    if table is not None and removed is not None and "preview" in request.GET:
+        held = {s.number: _int(request.GET.get(f"held_{s.number}"), 0) or 0 for s in seats}
+        try:
+            plan = chip_services.color_up_plan(
+                tournament=tournament, table_number=table.number, removed=removed, held=held
+            )
+        except DomainError as exc:
+            messages.error(request, str(exc))
+    next_break = tournament.items.filter(kind="break", color_up__isnull=False).first()
+    return render(
+        request,
+        "money/chips.html",
+        {
+            "tournament": tournament,
+            "role": role,
+            "denominations": denominations,
+            "plan": plan,
+            "held": {s.number: _int(request.GET.get(f"held_{s.number}"), 0) or 0 for s in seats},
+            "blank_rows": range(len(denominations), min(len(denominations) + 4, MAX_CHIPS)),
+            "tables": list(tournament.tables.exclude(status=Table.Status.CLOSED)),
+            "table": table,
+            "seats": seats,
+            "removed": removed or (next_break.color_up if next_break else None),
+            "ledger": ChipAdjustment.objects.filter(tournament=tournament).order_by("-created_at")[
+                :30
+            ],
+            "figures": selectors.tournament_figures(tournament),
+            "players": _seated(tournament),
+            "retired": [d for d in denominations if d.retired],
+            "reasons": [
+                (value, label)
+                for value, label in ChipAdjustment.Reason.choices
+                if value not in {"chip_race", "disqualification", "penalty_elimination"}
+            ],
+        },
+    )
+
+
+@login_required
+@require_POST
+def chipset(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.TD)
+    specs = []
+    for i in range(MAX_CHIPS):
+        value = _int(request.POST.get(f"value_{i}"))
+        if value is None:
+            continue
+        specs.append(
+            chip_services.DenominationSpec(
+                value=value,
+                colour=request.POST.get(f"colour_{i}", "")[:30],
+                in_starting_stack=_int(request.POST.get(f"count_{i}"), 0) or 0,
+            )
+        )
+    ok, _rows = run(
+        request,
+        chip_services.chipset_set,
+        tournament=tournament,
+        actor=request.user,
+        denominations=specs,
+    )
+    if ok:
+        messages.success(request, _("Chip set saved."))
+    return redirect("chips", slug)
+
+
+@login_required
+@require_POST
+def chip_race(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.FLOOR)
+    table_number = _int(request.POST.get("table"))
+    removed = _int(request.POST.get("removed"))
+    table = tournament.tables.filter(number=table_number).first() if table_number else None
+    if table is None or removed is None:
+        messages.error(request, _("Choose a table and the chip being coloured up."))
+        return redirect("chips", slug)
+    seats = list(table.seats.values_list("number", flat=True))
+    held = {s: _int(request.POST.get(f"held_{s}"), 0) or 0 for s in seats}
+    cards = None
+    if request.POST.get("draw") != "1":
+        cards = {
+            s: request.POST.get(f"cards_{s}", "").split()
+            for s in seats
+            if request.POST.get(f"cards_{s}", "").strip()
+        }
+    nothing_else = frozenset(s for s in seats if request.POST.get(f"only_{s}") == "1")
+    ok, outcome = run(
+        request,
+        chip_services.chip_race_record,
+        tournament=tournament,
+        table_number=table.number,
+        removed=removed,
+        held=held,
+        cards=cards,
+        nothing_else=nothing_else,
+        actor=request.user,
+    )
+    if ok:
+        messages.success(
+            request,
+            _("Table %(table)s: %(n)s chips raced, won by seats %(seats)s.")
+            % {
+                "table": table.number,
+                "n": outcome.plan.chips_to_race,
+                "seats": ", ".join(map(str, outcome.winners)) or "-",
+            },
+        )
+    return redirect(f"{_chips_url(slug)}?table={table.number}&removed={removed}")
+
+
+def _chips_url(slug: str) -> str:
+    from django.urls import reverse
+
+    return reverse("chips", args=[slug])
+
+
+@login_required
+@require_POST
+def color_up(request: HttpRequest, slug: str) -> HttpResponse:
+    """A discretionary colour-up of one player, announced (TDA-25.5, FIGP §68)."""
+    tournament, _role = _get(request, slug, permissions.FLOOR)
+    entry = _active_by_number(tournament).get(_int(request.POST.get("entry"), -1))
+    target = _int(request.POST.get("target"))
+    if entry is None or target is None:
+        messages.error(request, _("Choose a player and the chip to colour up to."))
+        return redirect("chips", slug)
+    stack = {}
+    for d in tournament.denominations.filter(value__lt=target):
+        count = _int(request.POST.get(f"count_{d.value}"), 0) or 0
+        if count:
+            stack[d.value] = count
+    ok, result = run(
+        request,
+        chip_services.color_up_discretionary,
+        tournament=tournament,
+        entry=entry,
+        stack=stack,
+        target=target,
+        actor=request.user,
+    )
+    if ok:
+        after = ", ".join(f"{c} × {d}" for d, c in result.chips_after.items()) or "-"
+        messages.success(
+            request,
+            _("Announce the colour-up of %(player)s: %(after)s.")
+            % {"player": entry.player, "after": after},
+        )
+    return redirect("chips", slug)
+
+
+@login_required
+@require_POST
+def leftovers(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.FLOOR)
+    entry = _active_by_number(tournament).get(_int(request.POST.get("entry"), -1))
+    removed = _int(request.POST.get("removed"))
+    if entry is None or removed is None:
+        messages.error(request, _("Choose a player and the retired chip."))
+        return redirect("chips", slug)
+    ok, result = run(
+        request,
+        chip_services.leftovers_clear,
+        tournament=tournament,
+        entry=entry,
+        removed=removed,
+        count=_int(request.POST.get("count"), 0) or 0,
+        actor=request.user,
+    )
+    if ok:
+        messages.success(
+            request,
+            _("%(player)s: exchanged for %(after)s; %(lost)s removed from play.")
+            % {
+                "player": entry.player,
+                "after": ", ".join(f"{c} × {d}" for d, c in result.chips_after.items()) or "-",
+                "lost": result.removed_without_compensation,
+            },
+        )
+    return redirect("chips", slug)
+
+
+@login_required
+@require_POST
+def chips_remove(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.FLOOR)
+    ok, _adj = run(
+        request,
+        chip_services.chips_remove,
+        tournament=tournament,
+        amount=_int(request.POST.get("amount"), 0) or 0,
+        reason=request.POST.get("reason", ""),
+        note=request.POST.get("note", "")[:200],
+        actor=request.user,
+    )
+    if ok:
+        messages.success(request, _("Chips removed from play."))
+    return redirect("chips", slug)
+
+
+# --- Days and flights -----------------------------------------------------------------
+
+
+@login_required
+def days_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, role = _get(request, slug, permissions.STAFF)
+    from tournaments.models import ChipCount
+
+    counts = dict(
+        ChipCount.objects.filter(tournament=tournament, day=tournament.day).values_list(
+            "entry_id", "chips"
+        )
+    )
+    return render(
+        request,
+        "money/days.html",
+        {
+            "tournament": tournament,
+            "role": role,
+            "players": _seated(tournament),
+            "counts": counts,
+            "check": days.bag_check(tournament),
+            "event": tournament.parent or tournament,
+            "flights": selectors.tournament_family(tournament)[1:],
+        },
+    )
+
+
+@login_required
+@require_POST
+def bag(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.FLOOR)
+    counts = {}
+    for number, entry in _active_by_number(tournament).items():
+        chips = _int(request.POST.get(f"chips_{number}"))
+        if chips is not None:
+            counts[entry.pk] = chips
+    ok, check = run(
+        request, days.chips_bag, tournament=tournament, counts=counts, actor=request.user
+    )
+    if ok:
+        if check.discrepancy:
+            messages.warning(
+                request,
+                _("The bags hold %(counted)s chips, the ledger says %(ledger)s: recount.")
+                % {"counted": check.counted, "ledger": check.chips_in_play},
+            )
+        else:
+            messages.success(request, _("Bags recorded."))
+    return redirect("days", slug)
+
+
+@login_required
+@require_POST
+def day_next(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.TD)
+    ok, day = run(request, days.day_next, tournament=tournament, actor=request.user)
+    if ok:
+        messages.success(request, _("Day %(day)s begins.") % {"day": day})
+    return redirect("days", slug)
+
+
+@login_required
+@require_POST
+def flight_new(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.TD)
+    name = request.POST.get("name", "").strip()[:120]
+    date = parse_date(request.POST.get("date", "") or "") if request.POST.get("date") else None
+    if not name or date is None:
+        messages.error(request, _("Give the flight a name and a date."))
+        return redirect("days", slug)
+    ok, flight = run(
+        request, days.flight_create, event=tournament, actor=request.user, name=name, date=date
+    )
+    if ok:
+        messages.success(request, _("Flight %(name)s created.") % {"name": flight.name})
+    return redirect("days", slug)
+
+
+@login_required
+@require_POST
+def flights_merge(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.TD)
+    ok, merged = run(request, days.flights_merge, event=tournament, actor=request.user)
+    if ok:
+        messages.success(
+            request, _("%(n)s players go through to the next day.") % {"n": len(merged.carried)}
+        )
+    return redirect("days", slug)
+
+
+@login_required
+@require_POST
+def day_redraw(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.TD)
+    ok, seated = run(request, days.day_redraw, tournament=tournament, actor=request.user)
+    if ok:
+        messages.success(request, _("%(n)s players seated.") % {"n": len(seated)})
+    return redirect("days", slug)
+
+
+# --- Reports and the public results page ----------------------------------------------
+
+
+def _report_title(report: str) -> str:
+    return {
+        "results": _("Results"),
+        "payouts": _("Payouts"),
+        "chips": _("Chip counts"),
+        "penalties": _("Penalties"),
+    }[report]
+
+
+@login_required
+def report(request: HttpRequest, slug: str, report: str, fmt: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.STAFF)
+    if report not in reports.REPORTS or fmt not in {"csv", "pdf"}:
+        raise Http404
+    table = reports.REPORTS[report](tournament)
+    filename = f"{tournament.slug}-{report}.{fmt}"
+    if fmt == "csv":
+        response = HttpResponse(reports.as_csv(table), content_type="text/csv; charset=utf-8")
+    else:
+        response = HttpResponse(
+            reports.as_pdf(tournament, _report_title(report), table),
+            content_type="application/pdf",
+        )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def public_results(request: HttpRequest, slug: str) -> HttpResponse:
+    """Names, places and prizes only: no login (tournament.md §4 public role)."""
+    tournament = permissions.get_public_tournament(slug)
+    rows = [
+        {"place": reports._place(e), "name": str(e.player), "prize": e.prize}
+        for e in selectors.results(tournament)
+        if e.place is not None and not e.disqualified
+    ]
+    return render(
+        request,
+        "money/public_results.html",
+        {
+            "event": tournament,
+            "rows": rows,
+            "board": selectors.payouts_board(tournament),
+            "hide_login": True,
+            "now": timezone.now(),
+        },
+    )
