@@ -33,6 +33,11 @@ class SeatResult:
     opened_table: bool
 
 
+def _out_of_draw(table: Table) -> frozenset[int]:
+    """Seats no draw may give: reserved ones and those the floor locked."""
+    return frozenset(table.reserved_seats) | frozenset(table.locked_seats)
+
+
 def table_loads(tournament: Tournament) -> list[draw.TableLoad]:
     """Every usable table with its player count and free drawable seats, in two queries."""
     counts = dict(
@@ -49,7 +54,7 @@ def table_loads(tournament: Tournament) -> list[draw.TableLoad]:
                 number=table.number,
                 players=players,
                 # Reserved seats are assumed empty here; the exact check follows the choice.
-                free=max(0, table.max_seats - len(table.reserved_seats) - players),
+                free=max(0, table.max_seats - len(_out_of_draw(table)) - players),
                 is_open=table.status == Table.Status.OPEN,
                 opening_order=table.opening_order,
             )
@@ -63,7 +68,7 @@ def table_state(table: Table) -> draw.TableState:
         number=table.number,
         max_seats=table.max_seats,
         taken=frozenset(table.seats.values_list("number", flat=True)),
-        reserved=frozenset(table.reserved_seats),
+        reserved=_out_of_draw(table),
         accessible=frozenset(table.accessible_seats),
         is_open=table.status == Table.Status.OPEN,
         opening_order=table.opening_order,

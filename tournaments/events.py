@@ -94,6 +94,16 @@ ACTION_LABELS = {
     "id.check": gettext_lazy("Photo ID checked"),
     "seat.move": gettext_lazy("Seat changed"),
     "seats.draw": gettext_lazy("Seat draw for all unseated entries"),
+    "table.button": gettext_lazy("Button marked"),
+    "table.button_draw": gettext_lazy("Button drawn by high card"),
+    "table.hand": gettext_lazy("Hand done"),
+    "table.status": gettext_lazy("Table opened or closed"),
+    "table.renumber": gettext_lazy("Table renumbered"),
+    "seat.lock": gettext_lazy("Seat locked or unlocked"),
+    "seat.arrive": gettext_lazy("Moved player seated"),
+    "room.balance": gettext_lazy("Balancing moves"),
+    "room.break": gettext_lazy("Table broken"),
+    "room.final_table": gettext_lazy("Final table drawn"),
     "event.undo": gettext_lazy("Undo"),
 }
 

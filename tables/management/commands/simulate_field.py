@@ -1,0 +1,180 @@
+"""Seat a large field and play it down to the final table through the real services.
+
+    python manage.py simulate_field --entries 10000 --until final-table
+
+Every step is one hand at every table: the hands start (button and blinds move on), some
+players bust (entry_eliminate), then the floor applies the plan until nothing is left to do
+(plan_apply: balancing moves, table breaks, the final table). After every step the room is
+checked against the policy (balancing.check_room) and for seats holding two players. The
+last line printed is a JSON object with the figures.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from random import Random
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from tables import balancing
+from tables.models import Seat, Table
+from tournaments import services
+from tournaments.models import Entry, Player
+from tournaments.services import room as room_services
+
+
+class Command(BaseCommand):
+    help = "Simulate a field playing down to the final table; print figures as JSON."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--entries", type=int, default=10000)
+        parser.add_argument("--seats", type=int, default=9)
+        parser.add_argument("--until", choices=["final-table"], default="final-table")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--bust-rate",
+            type=float,
+            default=0.3,
+            help="chance that a table loses a player in a hand",
+        )
+
+    def handle(self, *args, **options) -> None:
+        started = time.perf_counter()
+        rng = Random(options["seed"])
+        entries, seats = options["entries"], options["seats"]
+        if entries < 2 or not 2 <= seats <= 10:
+            self.stderr.write("Give at least 2 entries and 2 to 10 seats per table.")
+            return
+        now = timezone.now()
+        actor = self._td()
+        tournament = services.tournament_create(
+            actor=actor,
+            fields={"name": f"Simulation {entries}", "date": now.date(), "seats_per_table": seats},
+            now=now,
+        )
+        tables = math.ceil(entries / seats)
+        services.tables_add(
+            tournament=tournament,
+            actor=actor,
+            first=1,
+            last=tables,
+            max_seats=seats,
+            accessible_seats=[],
+            reserved_seats=[],
+            now=now,
+        )
+        with transaction.atomic():
+            players = Player.objects.bulk_create(
+                Player(first_name="Player", last_name=f"{n:05d}") for n in range(1, entries + 1)
+            )
+            Entry.objects.bulk_create(
+                Entry(
+                    tournament=tournament,
+                    player=player,
+                    number=n,
+                    chips=tournament.starting_stack,
+                    created_at=now,
+                )
+                for n, player in enumerate(players, start=1)
+            )
+        services.seats_draw_all(tournament=tournament, actor=actor, now=now, rng=rng)
+        room_services.buttons_draw(tournament=tournament, actor=actor, now=now, rng=rng)
+        seated = time.perf_counter()
+        self.stdout.write(f"Seated {entries} entries at {tables} tables in {seated - started:.1f}s")
+
+        figures = {"steps": 0, "moves": 0, "breaks": 0, "eliminations": 0, "violations": 0}
+        final_size = balancing.final_table_size(room_services.room_settings(tournament))
+        formed = False
+        while not formed:
+            figures["steps"] += 1
+            open_numbers = list(
+                Table.objects.filter(tournament=tournament, status=Table.Status.OPEN)
+                .annotate(n=Count("seats"))
+                .filter(n__gte=2)
+                .values_list("number", flat=True)
+            )
+            room_services.hand_done(
+                tournament=tournament, table_numbers=open_numbers, actor=actor, now=now
+            )
+            left = Seat.objects.filter(table__tournament=tournament).count()
+            busts = self._busts(tournament, open_numbers, rng, options["bust_rate"])
+            for entry in busts[: max(0, left - final_size)]:
+                services.entry_eliminate(tournament=tournament, entry=entry, actor=actor, now=now)
+                figures["eliminations"] += 1
+            for _round in range(100):
+                applied = room_services.plan_apply(
+                    tournament=tournament, actor=actor, now=now, rng=rng
+                )
+                figures["moves"] += len(applied.moves) if applied.kind == "balance" else 0
+                figures["breaks"] += applied.kind == "break"
+                if applied.kind == "final_table":
+                    formed = True
+                if applied.kind == "none":
+                    break
+                if applied.kind == "break":
+                    figures["moves"] += len(applied.moves)
+            room = room_services.room_load(tournament)
+            problems = balancing.check_room(room.planner, room.settings)
+            double = self._double_seats(tournament)
+            figures["violations"] += len(problems) + double
+            for problem in problems:
+                self.stderr.write(f"step {figures['steps']}: {problem}")
+            if not formed and len(room.planner) == 1:
+                formed = room.planner[0].count <= final_size
+            if figures["steps"] % 50 == 0:
+                self.stdout.write(
+                    f"step {figures['steps']}: {left} players, "
+                    f"{len(room.planner)} tables, {time.perf_counter() - started:.1f}s"
+                )
+        seconds = round(time.perf_counter() - started, 2)
+        left = Seat.objects.filter(table__tournament=tournament).count()
+        self.stdout.write(
+            f"Final table formed with {left} players after {figures['steps']} steps "
+            f"({figures['moves']} moves, {figures['breaks']} breaks) in {seconds}s"
+        )
+        summary = {
+            "entries": entries,
+            "tables": tables,
+            "steps": figures["steps"],
+            "eliminations": figures["eliminations"],
+            "moves": figures["moves"],
+            "breaks": figures["breaks"],
+            "players_left": left,
+            "seconds": seconds,
+            "violations": figures["violations"],
+            "tournament": tournament.slug,
+        }
+        self.stdout.write(json.dumps(summary))
+
+    def _td(self):
+        user, _created = get_user_model().objects.get_or_create(
+            username="simulation", defaults={"is_staff": True}
+        )
+        return user
+
+    def _busts(self, tournament, numbers: list[int], rng: Random, rate: float) -> list[Entry]:
+        """Pick who busts this hand: at each table, with chance `rate`, one random player."""
+        losing = {n for n in numbers if rng.random() < rate}
+        by_table: dict[int, list[int]] = {}
+        for number, entry_id in Seat.objects.filter(
+            table__tournament=tournament, table__number__in=losing
+        ).values_list("table__number", "entry_id"):
+            by_table.setdefault(number, []).append(entry_id)
+        chosen = [rng.choice(sorted(ids)) for _n, ids in sorted(by_table.items()) if len(ids) > 1]
+        return list(Entry.objects.filter(pk__in=chosen).select_related("player"))
+
+    def _double_seats(self, tournament) -> int:
+        """Count seats holding two players (the constraint should make this zero)."""
+        return (
+            Seat.objects.filter(table__tournament=tournament)
+            .values("table_id", "number")
+            .annotate(n=Count("id"))
+            .filter(n__gt=1)
+            .count()
+        )
