@@ -90,6 +90,29 @@ def _restore_positions(table: Table, data: dict[str, Any]) -> None:
     table.hand_started_at = parse_datetime(started) if started else None
 
 
+def _save_positions(tables: Sequence[Table]) -> None:
+    """Write many tables' positions in one executemany (bulk_update's CASE is slow at 1,000+)."""
+    if not tables:
+        return
+    from django.db import connection
+
+    columns = ", ".join(f"{name} = %s" for name in POSITION_FIELDS)
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {Table._meta.db_table} SET {columns} WHERE id = %s",  # noqa: S608
+            [
+                [
+                    *(
+                        Table._meta.get_field(name).get_db_prep_save(getattr(t, name), connection)
+                        for name in POSITION_FIELDS
+                    ),
+                    t.pk,
+                ]
+                for t in tables
+            ],
+        )
+
+
 POSITION_FIELDS = [
     "button",
     "sb",
@@ -128,8 +151,18 @@ def room_load(tournament: Tournament) -> Room:
     ):
         if table_id in by_pk:
             seats[by_pk[table_id]][number] = entry_id
-    settings = room_settings(tournament, list(tables.values()))
-    planner = [
+    room = Room(tournament, tables, seats, room_settings(tournament, list(tables.values())))
+    _rebuild(room)
+    return room
+
+
+def _rebuild(room: Room) -> None:
+    """Recompute the planner's view from the loaded room (after a change made in memory)."""
+    for number in [n for n, t in room.tables.items() if t.status == Table.Status.CLOSED]:
+        del room.tables[number]
+        room.seats.pop(number, None)
+    seats = room.seats
+    room.planner = [
         balancing.Table(
             table_id=str(table.number),
             max_seats=table.max_seats,
@@ -141,10 +174,9 @@ def room_load(tournament: Tournament) -> Room:
             | (frozenset(table.reserved_seats) - set(seats[table.number])),
             accessible_seats=frozenset(table.accessible_seats),
         )
-        for table in tables.values()
+        for table in room.tables.values()
         if table.status == Table.Status.OPEN or seats[table.number]
     ]
-    return Room(tournament, tables, seats, settings, planner)
 
 
 def room_plan(*, tournament: Tournament, room: Room | None = None) -> balancing.RoomPlan:
@@ -262,7 +294,7 @@ def buttons_draw(
         cards_log[str(number)] = {str(seat): card for seat, card in cards.items()}
     if not changed:
         return drawn
-    Table.objects.bulk_update(changed, POSITION_FIELDS, batch_size=500)
+    _save_positions(changed)
     event_log(
         tournament=tournament,
         actor=actor,
@@ -292,19 +324,20 @@ def hand_done(
     unknown = [t.number for t in tables if not t.positions_known]
     if unknown:
         raise errors.DomainError(_("Mark the button at table %(table)s first."), table=unknown[0])
-    seats: dict[int, list[Seat]] = {t.pk: [] for t in tables}
-    for seat in Seat.objects.filter(table__in=tables).only(
-        "id", "table_id", "number", "assigned_at"
-    ):
-        seats[seat.table_id].append(seat)
+    seats: dict[int, list[tuple[int, datetime]]] = {t.pk: [] for t in tables}
+    for table_id, number, assigned_at in Seat.objects.filter(
+        table__tournament=tournament, table__number__in=list(table_numbers)
+    ).values_list("table_id", "number", "assigned_at"):
+        if table_id in seats:
+            seats[table_id].append((number, assigned_at))
     hands: dict[int, buttons.NextHand] = {}
     befores: dict[str, dict[str, Any]] = {}
     for table in tables:
-        occupied = [s.number for s in seats[table.pk]]
+        occupied = [number for number, _at in seats[table.pk]]
         if len(occupied) < 2:
             continue
         started = table.hand_started_at
-        newcomers = [s.number for s in seats[table.pk] if started and s.assigned_at > started]
+        newcomers = [n for n, at in seats[table.pk] if started and at > started]
         hand = buttons.next_hand(
             max_seats=table.max_seats,
             occupied=occupied,
@@ -318,7 +351,7 @@ def hand_done(
         table.hand_started_at = now
         hands[table.number] = hand
     changed = [t for t in tables if t.number in hands]
-    Table.objects.bulk_update(changed, POSITION_FIELDS, batch_size=500)
+    _save_positions(changed)
     if changed:
         event_log(
             tournament=tournament,
@@ -492,7 +525,34 @@ def plan_apply(
     seat cards, or make the balancing moves (tournament.md §8-§10). Moves whose table has
     no known button are left for later (the planner asks for it)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return _apply_once(room_load(tournament), actor, now, rng)
+
+
+@transaction.atomic
+def plan_apply_all(
+    *,
+    tournament: Tournament,
+    actor,
+    now: datetime,
+    rng: Random = table_services.SYSTEM_RANDOM,
+    limit: int = 10_000,
+) -> list[Applied]:
+    """Apply the plan again and again until nothing is left to do (each break, balance and
+    the final table logged on its own, so each can be undone)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     room = room_load(tournament)
+    done: list[Applied] = []
+    for _step in range(limit):
+        applied = _apply_once(room, actor, now, rng)
+        if applied.kind == "none":
+            break
+        done.append(applied)
+        _rebuild(room)
+    return done
+
+
+def _apply_once(room: Room, actor, now: datetime, rng: Random) -> Applied:
+    tournament = room.tournament
     settings = room.settings
     open_tables = [t for t in room.planner if t.count > 0]
     players = sum(t.count for t in open_tables)
@@ -759,13 +819,7 @@ def auto_apply(*, tournament: Tournament, actor, now: datetime) -> list[Applied]
     """
     if not tournament.auto_apply_moves:
         return []
-    done: list[Applied] = []
-    for _round in range(50):  # each round breaks one table or balances; never loop forever
-        applied = plan_apply(tournament=tournament, actor=actor, now=now)
-        if applied.kind == "none":
-            break
-        done.append(applied)
-    return done
+    return plan_apply_all(tournament=tournament, actor=actor, now=now)
 
 
 # --- the player arrives ---------------------------------------------------------------

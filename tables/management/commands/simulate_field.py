@@ -23,7 +23,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from tables import balancing
-from tables.models import Seat, Table
+from tables.models import Seat
 from tournaments import services
 from tournaments.models import Entry, Player
 from tournaments.services import room as room_services
@@ -91,34 +91,24 @@ class Command(BaseCommand):
         figures = {"steps": 0, "moves": 0, "breaks": 0, "eliminations": 0, "violations": 0}
         final_size = balancing.final_table_size(room_services.room_settings(tournament))
         formed = False
+        room = room_services.room_load(tournament)
         while not formed:
             figures["steps"] += 1
-            open_numbers = list(
-                Table.objects.filter(tournament=tournament, status=Table.Status.OPEN)
-                .annotate(n=Count("seats"))
-                .filter(n__gte=2)
-                .values_list("number", flat=True)
-            )
+            open_numbers = [n for n, seated in room.seats.items() if len(seated) >= 2]
             room_services.hand_done(
                 tournament=tournament, table_numbers=open_numbers, actor=actor, now=now
             )
-            left = Seat.objects.filter(table__tournament=tournament).count()
-            busts = self._busts(tournament, open_numbers, rng, options["bust_rate"])
+            left = sum(len(seated) for seated in room.seats.values())
+            busts = self._busts(room, open_numbers, rng, options["bust_rate"])
             for entry in busts[: max(0, left - final_size)]:
                 services.entry_eliminate(tournament=tournament, entry=entry, actor=actor, now=now)
                 figures["eliminations"] += 1
-            for _round in range(100):
-                applied = room_services.plan_apply(
-                    tournament=tournament, actor=actor, now=now, rng=rng
-                )
-                figures["moves"] += len(applied.moves) if applied.kind == "balance" else 0
+            for applied in room_services.plan_apply_all(
+                tournament=tournament, actor=actor, now=now, rng=rng
+            ):
+                figures["moves"] += len(applied.moves)
                 figures["breaks"] += applied.kind == "break"
-                if applied.kind == "final_table":
-                    formed = True
-                if applied.kind == "none":
-                    break
-                if applied.kind == "break":
-                    figures["moves"] += len(applied.moves)
+                formed = formed or applied.kind == "final_table"
             room = room_services.room_load(tournament)
             problems = balancing.check_room(room.planner, room.settings)
             double = self._double_seats(tournament)
@@ -158,16 +148,15 @@ class Command(BaseCommand):
         )
         return user
 
-    def _busts(self, tournament, numbers: list[int], rng: Random, rate: float) -> list[Entry]:
+    def _busts(self, room, numbers: list[int], rng: Random, rate: float) -> list[Entry]:
         """Pick who busts this hand: at each table, with chance `rate`, one random player."""
-        losing = {n for n in numbers if rng.random() < rate}
-        by_table: dict[int, list[int]] = {}
-        for number, entry_id in Seat.objects.filter(
-            table__tournament=tournament, table__number__in=losing
-        ).values_list("table__number", "entry_id"):
-            by_table.setdefault(number, []).append(entry_id)
-        chosen = [rng.choice(sorted(ids)) for _n, ids in sorted(by_table.items()) if len(ids) > 1]
-        return list(Entry.objects.filter(pk__in=chosen).select_related("player"))
+        chosen = [
+            rng.choice(sorted(room.seats[n].values()))
+            for n in sorted(numbers)
+            if rng.random() < rate and len(room.seats[n]) > 1
+        ]
+        by_pk = Entry.objects.select_related("player").in_bulk(chosen)
+        return [by_pk[pk] for pk in chosen]
 
     def _double_seats(self, tournament) -> int:
         """Count seats holding two players (the constraint should make this zero)."""
