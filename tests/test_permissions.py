@@ -48,6 +48,17 @@ MATRIX = {
     "purchase": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "seat_card": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "eliminate": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "room": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "room_apply": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "room_buttons": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "player_move": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "room_table": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "table_button": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "table_hand": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "table_status": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "table_renumber": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "seat_lock": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "move_confirm": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
 }
 
 
@@ -64,6 +75,8 @@ def world(tournament, td, floor, desk, outsider):
             "number": reg.entry.number,
             "event_id": event.pk,
             "kind": "rebuy",
+            "table": reg.table,
+            "seat": reg.seat,
         },
     }
 

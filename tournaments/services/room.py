@@ -669,7 +669,7 @@ def _break(
         {
             "table": number,
             "table_before": before,
-            "seat_cards": [[ref.table, ref.seat] for ref in stack],
+            "seat_cards": [[int(ref.table), ref.seat] for ref in stack],
             # Face-up cards by entry id, and the order the seat cards went out (TDA-10b).
             "cards": dict(cards),
             "order": [int(e) for e in draw.distribution_order],
