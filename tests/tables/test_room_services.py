@@ -203,7 +203,9 @@ def test_a_locked_seat_is_never_filled_by_a_move(tournament, td):
     applied = room.plan_apply(tournament=tournament, actor=td, now=NOW)
     assert applied.moves[0].to_seat == 8
     with pytest.raises(errors.SeatTaken):
-        room.seat_lock(tournament=tournament, table_number=2, seat=8, locked=True, actor=td, now=NOW)
+        room.seat_lock(
+            tournament=tournament, table_number=2, seat=8, locked=True, actor=td, now=NOW
+        )
 
 
 # --- breaking --------------------------------------------------------------------------
@@ -213,9 +215,7 @@ def test_the_highest_table_breaks_by_seat_cards_when_the_others_can_take_its_pla
     td, django_capture_on_commit_callbacks
 ):
     tournament = make_tournament(td, tables=3)
-    placed = seat_players(
-        tournament, {1: [1, 2, 3, 4, 5, 6], 2: [1, 2, 3, 4, 5, 6], 3: [2, 5, 8]}
-    )
+    placed = seat_players(tournament, {1: [1, 2, 3, 4, 5, 6], 2: [1, 2, 3, 4, 5, 6], 3: [2, 5, 8]})
     room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(7))
     listener = Listener(realtime.table_group(tournament.pk, 3))
     with django_capture_on_commit_callbacks(execute=True):

@@ -515,30 +515,51 @@ def _undo_entry_register(event: Event, actor, now: datetime) -> None:
 @transaction.atomic
 def entry_eliminate(*, tournament: Tournament, entry: Entry, actor, now: datetime) -> Entry:
     """Record a bust-out: the entry stops playing and its seat is freed."""
-    _lock(tournament)
-    entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
-    if entry.status != Entry.Status.ACTIVE:
-        raise errors.NotPlaying(player=str(entry.player))
-    held = table_services.seat_free(entry=entry)
-    entry.status = Entry.Status.ELIMINATED
-    entry.ended_at = now
-    entry.save(update_fields=["status", "ended_at"])
-    event_log(
-        tournament=tournament,
-        actor=actor,
-        action="entry.eliminate",
-        data={"entry": entry.pk, "name": str(entry.player), "seat": list(held) if held else None},
-        now=now,
+    return entries_eliminate(tournament=tournament, entries=[entry], actor=actor, now=now)[0]
+
+
+@transaction.atomic
+def entries_eliminate(
+    *, tournament: Tournament, entries: list[Entry], actor, now: datetime
+) -> list[Entry]:
+    """Record the bust-outs of one hand (at one or many tables) in one transaction; each is
+    logged on its own so each can be undone. All or nothing: one refusal changes nothing."""
+    tournament = _lock(tournament)
+    locked = (
+        Entry.objects.select_for_update().select_related("player").in_bulk([e.pk for e in entries])
     )
-    realtime.broadcast(
-        tournament.pk,
-        {"type": "elimination", "name": str(entry.player)},
-        tables=(held[0],) if held else (),
-    )
+    out: list[Entry] = []
+    for given in entries:
+        entry = locked.get(given.pk)
+        if entry is None or entry.tournament_id != tournament.pk:
+            raise errors.NotPlaying(player=str(given.player))
+        if entry.status != Entry.Status.ACTIVE:
+            raise errors.NotPlaying(player=str(entry.player))
+        held = table_services.seat_free(entry=entry)
+        entry.status = Entry.Status.ELIMINATED
+        entry.ended_at = now
+        entry.save(update_fields=["status", "ended_at"])
+        event_log(
+            tournament=tournament,
+            actor=actor,
+            action="entry.eliminate",
+            data={
+                "entry": entry.pk,
+                "name": str(entry.player),
+                "seat": list(held) if held else None,
+            },
+            now=now,
+        )
+        realtime.broadcast(
+            tournament.pk,
+            {"type": "elimination", "name": str(entry.player)},
+            tables=(held[0],) if held else (),
+        )
+        out.append(entry)
     from tournaments.services.room import auto_apply
 
     auto_apply(tournament=tournament, actor=actor, now=now)
-    return entry
+    return out
 
 
 @undoes("entry.eliminate")

@@ -92,27 +92,36 @@ class Command(BaseCommand):
         final_size = balancing.final_table_size(room_services.room_settings(tournament))
         formed = False
         room = room_services.room_load(tournament)
+        timing = {"hands": 0.0, "eliminations": 0.0, "apply": 0.0, "check": 0.0}
         while not formed:
             figures["steps"] += 1
+            mark = time.perf_counter()
             open_numbers = [n for n, seated in room.seats.items() if len(seated) >= 2]
             room_services.hand_done(
                 tournament=tournament, table_numbers=open_numbers, actor=actor, now=now
             )
+            mark = self._lap(timing, "hands", mark)
             left = sum(len(seated) for seated in room.seats.values())
             busts = self._busts(room, open_numbers, rng, options["bust_rate"])
-            for entry in busts[: max(0, left - final_size)]:
-                services.entry_eliminate(tournament=tournament, entry=entry, actor=actor, now=now)
-                figures["eliminations"] += 1
+            busts = busts[: max(0, left - final_size)]
+            if busts:
+                services.entries_eliminate(
+                    tournament=tournament, entries=busts, actor=actor, now=now
+                )
+                figures["eliminations"] += len(busts)
+            mark = self._lap(timing, "eliminations", mark)
             for applied in room_services.plan_apply_all(
                 tournament=tournament, actor=actor, now=now, rng=rng
             ):
                 figures["moves"] += len(applied.moves)
                 figures["breaks"] += applied.kind == "break"
                 formed = formed or applied.kind == "final_table"
+            mark = self._lap(timing, "apply", mark)
             room = room_services.room_load(tournament)
             problems = balancing.check_room(room.planner, room.settings)
             double = self._double_seats(tournament)
             figures["violations"] += len(problems) + double
+            mark = self._lap(timing, "check", mark)
             for problem in problems:
                 self.stderr.write(f"step {figures['steps']}: {problem}")
             if not formed and len(room.planner) == 1:
@@ -138,9 +147,16 @@ class Command(BaseCommand):
             "players_left": left,
             "seconds": seconds,
             "violations": figures["violations"],
+            "seconds_by_phase": {k: round(v, 2) for k, v in timing.items()},
             "tournament": tournament.slug,
         }
         self.stdout.write(json.dumps(summary))
+
+    @staticmethod
+    def _lap(timing: dict[str, float], phase: str, mark: float) -> float:
+        now = time.perf_counter()
+        timing[phase] += now - mark
+        return now
 
     def _td(self):
         user, _created = get_user_model().objects.get_or_create(
