@@ -533,12 +533,19 @@ def entries_eliminate(
         entry = locked.get(given.pk)
         if entry is None or entry.tournament_id != tournament.pk:
             raise errors.NotPlaying(player=str(given.player))
-        if entry.status != Entry.Status.ACTIVE:
+        if entry.status != Entry.Status.ACTIVE or entry in out:
             raise errors.NotPlaying(player=str(entry.player))
-        held = table_services.seat_free(entry=entry)
-        entry.status = Entry.Status.ELIMINATED
-        entry.ended_at = now
-        entry.save(update_fields=["status", "ended_at"])
+        out.append(entry)
+    # One read and one delete for all the seats, one update for all the entries.
+    seats = Seat.objects.select_related("table").filter(entry_id__in=[e.pk for e in out])
+    held = {s.entry_id: (s.table.number, s.number) for s in seats}
+    Seat.objects.filter(entry_id__in=list(held)).delete()
+    Entry.objects.filter(pk__in=[e.pk for e in out]).update(
+        status=Entry.Status.ELIMINATED, ended_at=now
+    )
+    for entry in out:
+        entry.status, entry.ended_at = Entry.Status.ELIMINATED, now
+        where = held.get(entry.pk)
         event_log(
             tournament=tournament,
             actor=actor,
@@ -546,16 +553,15 @@ def entries_eliminate(
             data={
                 "entry": entry.pk,
                 "name": str(entry.player),
-                "seat": list(held) if held else None,
+                "seat": list(where) if where else None,
             },
             now=now,
         )
         realtime.broadcast(
             tournament.pk,
             {"type": "elimination", "name": str(entry.player)},
-            tables=(held[0],) if held else (),
+            tables=(where[0],) if where else (),
         )
-        out.append(entry)
     from tournaments.services.room import auto_apply
 
     auto_apply(tournament=tournament, actor=actor, now=now)

@@ -127,16 +127,61 @@ POSITION_FIELDS = [
 
 @dataclass
 class Room:
-    """The room as loaded once: open tables, who sits where, and the planner's view."""
+    """The room as loaded once: open tables, who sits where, and the planner's view.
+
+    Services that change seats in memory call `touch(numbers)` and then `refresh()`, so only
+    the changed tables are rebuilt for the planner (a break touches a handful of 1,112).
+    """
 
     tournament: Tournament
     tables: dict[int, Table]  # by number, closed tables left out
     seats: dict[int, dict[int, int]]  # table number -> seat -> entry id
     settings: balancing.RoomSettings
-    planner: list[balancing.Table] = field(default_factory=list)
+    by_number: dict[int, balancing.Table] = field(default_factory=dict)
+    where: dict[int, tuple[int, int]] = field(default_factory=dict)  # entry -> (table, seat)
+    touched: set[int] = field(default_factory=set)
+
+    @property
+    def planner(self) -> list[balancing.Table]:
+        return list(self.by_number.values())
 
     def entry_seat(self) -> dict[int, tuple[int, int]]:
-        return {e: (t, s) for t, row in self.seats.items() for s, e in row.items()}
+        return dict(self.where)
+
+    def touch(self, numbers: Iterable[int]) -> None:
+        self.touched.update(numbers)
+
+    def refresh(self) -> None:
+        """Rebuild the planner's view of the tables changed in memory since the last call."""
+        for number in self.touched:
+            table = self.tables.get(number)
+            if table is None or table.status == Table.Status.CLOSED:
+                self.tables.pop(number, None)
+                self.seats.pop(number, None)
+                self.by_number.pop(number, None)
+                continue
+            planned = _planned(table, self.seats[number])
+            if planned is None:
+                self.by_number.pop(number, None)
+            else:
+                self.by_number[number] = planned
+        self.touched.clear()
+
+
+def _planned(table: Table, seats: dict[int, int]) -> balancing.Table | None:
+    """A table as the pure planner sees it; None for a table not in play and empty."""
+    if table.status != Table.Status.OPEN and not seats:
+        return None
+    return balancing.Table(
+        table_id=str(table.number),
+        max_seats=table.max_seats,
+        seats={seat: str(entry) for seat, entry in seats.items()},
+        last_hand=positions_of(table),
+        number=table.number,
+        # Reserved seats are out of the moves too, unless a TD put someone there.
+        locked_seats=frozenset(table.locked_seats) | (frozenset(table.reserved_seats) - set(seats)),
+        accessible_seats=frozenset(table.accessible_seats),
+    )
 
 
 def room_load(tournament: Tournament) -> Room:
@@ -146,37 +191,18 @@ def room_load(tournament: Tournament) -> Room:
     }
     by_pk = {t.pk: t.number for t in tables.values()}
     seats: dict[int, dict[int, int]] = {n: {} for n in tables}
+    where: dict[int, tuple[int, int]] = {}
     for table_id, number, entry_id in Seat.objects.filter(table__tournament=tournament).values_list(
         "table_id", "number", "entry_id"
     ):
         if table_id in by_pk:
             seats[by_pk[table_id]][number] = entry_id
+            where[entry_id] = (by_pk[table_id], number)
     room = Room(tournament, tables, seats, room_settings(tournament, list(tables.values())))
-    _rebuild(room)
+    room.where = where
+    room.touch(tables)
+    room.refresh()
     return room
-
-
-def _rebuild(room: Room) -> None:
-    """Recompute the planner's view from the loaded room (after a change made in memory)."""
-    for number in [n for n, t in room.tables.items() if t.status == Table.Status.CLOSED]:
-        del room.tables[number]
-        room.seats.pop(number, None)
-    seats = room.seats
-    room.planner = [
-        balancing.Table(
-            table_id=str(table.number),
-            max_seats=table.max_seats,
-            seats={seat: str(entry) for seat, entry in seats[table.number].items()},
-            last_hand=positions_of(table),
-            number=table.number,
-            # Reserved seats are out of the moves too, unless a TD put someone there.
-            locked_seats=frozenset(table.locked_seats)
-            | (frozenset(table.reserved_seats) - set(seats[table.number])),
-            accessible_seats=frozenset(table.accessible_seats),
-        )
-        for table in room.tables.values()
-        if table.status == Table.Status.OPEN or seats[table.number]
-    ]
 
 
 def room_plan(*, tournament: Tournament, room: Room | None = None) -> balancing.RoomPlan:
@@ -458,6 +484,7 @@ def _relocate(
     for entry, _t, _s, _d in moves:
         old_table, old_seat = where[entry]
         del room.seats[old_table][old_seat]
+        room.touch((old_table,))
     dealt: dict[tuple[int, int], str] = {}
     rows = []
     for entry, table_number, seat, _d in moves:
@@ -474,6 +501,8 @@ def _relocate(
             )
         )
         room.seats[table_number][seat] = entry
+        room.where[entry] = (table_number, seat)
+        room.touch((table_number,))
     # Deal-in is decided per receiving table with all its newcomers at once (§7.4, §9.4).
     by_table: dict[int, list[Seat]] = {}
     for row in rows:
@@ -547,7 +576,7 @@ def plan_apply_all(
         if applied.kind == "none":
             break
         done.append(applied)
-        _rebuild(room)
+        room.refresh()
     return done
 
 

@@ -38,6 +38,9 @@ class Command(BaseCommand):
         parser.add_argument("--until", choices=["final-table"], default="final-table")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
+            "--max-steps", type=int, default=None, help="stop early (for profiling)"
+        )
+        parser.add_argument(
             "--bust-rate",
             type=float,
             default=0.3,
@@ -93,7 +96,7 @@ class Command(BaseCommand):
         formed = False
         room = room_services.room_load(tournament)
         timing = {"hands": 0.0, "eliminations": 0.0, "apply": 0.0, "check": 0.0}
-        while not formed:
+        while not formed and figures["steps"] != options["max_steps"]:
             figures["steps"] += 1
             mark = time.perf_counter()
             open_numbers = [n for n, seated in room.seats.items() if len(seated) >= 2]
