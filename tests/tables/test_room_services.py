@@ -330,3 +330,25 @@ def test_room_check_flags_a_manual_move_that_unbalances(tournament, td):
     )
     codes = [v.code for v in room.room_check(tournament=tournament)]
     assert codes == ["unbalanced"]
+
+
+def test_a_late_entry_between_the_button_and_the_small_blind_waits_a_hand(td):
+    # §7.4 (TDA-8a): only seat 3 is free; next hand the button is on 2 and the SB on 4.
+    import datetime as dt
+
+    tournament = make_tournament(td, tables=1, late_registration_level=5)
+    seat_players(tournament, {1: [1, 2, 4, 5, 6, 7, 8, 9]})
+    room.button_set(tournament=tournament, table_number=1, button=1, actor=td, now=NOW)
+    table = Table.objects.get(tournament=tournament, number=1)
+    assert (table.sb, table.bb) == (2, 4)
+    tournament.clock_status = "running"
+    tournament.clock_started_at = NOW
+    tournament.save()
+    later = NOW + dt.timedelta(minutes=1)
+    reg = services.entry_register(tournament=tournament, player=make_player(), actor=td, now=later)
+    assert (reg.table, reg.seat, reg.dealt_in) == (1, 3, "hand_after_next")
+    hands = room.hand_done(
+        tournament=tournament, table_numbers=[1], actor=td, now=later + dt.timedelta(minutes=1)
+    )
+    assert hands[1].waiting == frozenset({3})
+    assert (hands[1].positions.button, hands[1].positions.sb, hands[1].positions.bb) == (2, 4, 5)
