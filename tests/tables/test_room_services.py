@@ -352,3 +352,27 @@ def test_a_late_entry_between_the_button_and_the_small_blind_waits_a_hand(td):
     )
     assert hands[1].waiting == frozenset({3})
     assert (hands[1].positions.button, hands[1].positions.sb, hands[1].positions.bb) == (2, 4, 5)
+
+
+def test_hand_done_pushes_the_new_positions_to_the_table(
+    tournament, td, django_capture_on_commit_callbacks
+):
+    seat_players(tournament, {1: [1, 3, 5, 7]})
+    room.button_set(tournament=tournament, table_number=1, button=1, actor=td, now=NOW)
+    listener = Listener(realtime.table_group(tournament.pk, 1))
+    with django_capture_on_commit_callbacks(execute=True):
+        room.hand_done(tournament=tournament, table_numbers=[1], actor=td, now=NOW)
+    [payload] = [p for p in listener.payloads() if p["type"] == "hand"]
+    assert (payload["button"], payload["sb"], payload["bb"], payload["hand"]) == (3, 5, 7, 1)
+
+
+def test_a_refused_apply_pushes_nothing(td, django_capture_on_commit_callbacks):
+    # A final table that does not fit its table is refused: nothing moves, nothing is sent.
+    tournament = make_tournament(td, tables=2, seats=9, final_table_rule="figp")
+    placed = seat_players(tournament, {1: [1, 2, 3, 4, 5], 2: [1, 2, 3, 4, 5]})
+    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(1))
+    listener = Listener(realtime.tournament_group(tournament.pk))
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(errors.DomainError):
+        room.plan_apply(tournament=tournament, actor=td, now=NOW)
+    assert listener.payloads() == []
+    assert {k: where(e) for k, e in placed.items()} == {k: k for k in placed}

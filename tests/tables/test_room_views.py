@@ -123,3 +123,19 @@ def test_simulate_field_small_plays_down_to_the_final_table():
     assert summary["breaks"] == summary["tables"] - 2
     final = Table.objects.filter(status=Table.Status.OPEN)
     assert final.count() == 1 and final.get().seats.count() == summary["players_left"]
+
+
+def test_room_page_query_count_does_not_grow_with_the_room(
+    client, floor, td, django_assert_max_num_queries
+):
+    from tests.conftest import make_tournament
+    from tournaments.models import Role, StaffAssignment
+
+    tournament = make_tournament(td, tables=20)
+    StaffAssignment.objects.create(tournament=tournament, user=floor, role=Role.FLOOR)
+    seat_players(tournament, {n: list(range(1, 8)) for n in range(1, 21)})
+    room.buttons_draw(tournament=tournament, actor=td, now=NOW)
+    client.force_login(floor)
+    with django_assert_max_num_queries(15):
+        response = client.get(reverse("room", args=[tournament.slug]))
+    assert response.status_code == 200 and "7/9" in response.content.decode()
