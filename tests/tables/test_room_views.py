@@ -32,6 +32,7 @@ def test_room_page_shows_the_plan_and_asks_for_unknown_buttons(
     assert response.status_code == 200
     assert "<html" in html and 'data-testid="needs-button"' in html
     assert 'data-testid="tables"' in html and "9/9" in html and "6/9" in html
+    assert "HALTED" in html  # TDA-11c: three short of the largest table stops play
 
 
 def test_room_fragment_with_hx_request(client, floor, tournament, unbalanced, td):
@@ -55,6 +56,7 @@ def test_apply_button_moves_the_player_and_lists_him_as_arriving(
     html = response.content.decode()
     assert where(unbalanced[(1, 4)]) == (2, 7)
     assert 'data-testid="pending"' in html and "1 players moved" in html
+    assert "Dealt in at once" in html or "Waits for the button to pass" in html
     entry = unbalanced[(1, 4)]
     client.post(
         reverse("move_confirm", args=[tournament.slug, entry.number]), {"carried_by": "Anna"}
