@@ -23,6 +23,18 @@ class Table(models.Model):
     break_order = models.PositiveIntegerField(_("break order"), default=0)
     accessible_seats = models.JSONField(_("accessible seats"), default=list, blank=True)
     reserved_seats = models.JSONField(_("reserved seats"), default=list, blank=True)
+    # Seats the floor has taken out of play (broken chair, TD hold): never filled by a move.
+    locked_seats = models.JSONField(_("locked seats"), default=list, blank=True)
+    # The current (last dealt) hand's positions, as the tablet or the floor reported them;
+    # None until someone tells us: the planner then asks rather than guesses (§8.3).
+    button = models.PositiveSmallIntegerField(null=True, blank=True)
+    sb = models.PositiveSmallIntegerField(null=True, blank=True)
+    bb = models.PositiveSmallIntegerField(null=True, blank=True)
+    button_dead = models.BooleanField(default=False)
+    sb_dead = models.BooleanField(default=False)
+    heads_up = models.BooleanField(default=False)
+    hands = models.PositiveIntegerField(_("hands played"), default=0)
+    hand_started_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -32,6 +44,10 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return str(self.number)
+
+    @property
+    def positions_known(self) -> bool:
+        return self.bb is not None and self.sb is not None and self.button is not None
 
 
 class Seat(models.Model):
@@ -50,6 +66,11 @@ class Seat(models.Model):
     entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="seat")
     dealt_in = models.CharField(max_length=16, choices=DealtIn.choices, default=DealtIn.NEXT_HAND)
     assigned_at = models.DateTimeField()
+    # A moved player holds the seat from the moment the move is applied; he has "arrived"
+    # when the floor or the tablet confirms he sat down (tournament.md §8.6, §9.5).
+    moved_from = models.CharField(max_length=16, blank=True)
+    arrived = models.BooleanField(default=True)
+    chips_carried_by = models.CharField(max_length=60, blank=True)
 
     class Meta:
         ordering = ["table__number", "number"]

@@ -34,24 +34,37 @@ class SeatResult:
     opened_table: bool
 
 
+def _out_of_draw(table: Table) -> frozenset[int]:
+    """Seats no draw may give: reserved ones and those the floor locked."""
+    return frozenset(table.reserved_seats) | frozenset(table.locked_seats)
+
+
 def table_loads(tournament: Tournament) -> list[draw.TableLoad]:
     """Every usable table with its player count and free drawable seats, in one query."""
     rows = (
         Table.objects.filter(tournament=tournament)
         .exclude(status=Table.Status.CLOSED)
         .annotate(players=Count("seats"))
-        .values_list("number", "max_seats", "reserved_seats", "status", "opening_order", "players")
+        .values_list(
+            "number",
+            "max_seats",
+            "reserved_seats",
+            "locked_seats",
+            "status",
+            "opening_order",
+            "players",
+        )
     )
     return [
         draw.TableLoad(
             number=number,
             players=players,
-            # Reserved seats are assumed empty here; the exact check follows the choice.
-            free=max(0, max_seats - len(reserved) - players),
+            # Out-of-draw seats are assumed empty here; the exact check follows the choice.
+            free=max(0, max_seats - len(set(reserved) | set(locked)) - players),
             is_open=status == Table.Status.OPEN,
             opening_order=opening_order,
         )
-        for number, max_seats, reserved, status, opening_order, players in rows
+        for number, max_seats, reserved, locked, status, opening_order, players in rows
     ]
 
 
@@ -82,7 +95,7 @@ def table_state(table: Table) -> draw.TableState:
         number=table.number,
         max_seats=table.max_seats,
         taken=frozenset(table.seats.values_list("number", flat=True)),
-        reserved=frozenset(table.reserved_seats),
+        reserved=_out_of_draw(table),
         accessible=frozenset(table.accessible_seats),
         is_open=table.status == Table.Status.OPEN,
         opening_order=table.opening_order,

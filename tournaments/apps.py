@@ -10,6 +10,7 @@ SERVICE_MODULES = (
     "tournaments.services.chips",
     "tournaments.services.penalties",
     "tournaments.services.days",
+    "tournaments.services.room",
     "tables.services",
 )
 

@@ -27,6 +27,12 @@ class DealInExclusion(models.TextChoices):
     BUTTON_TO_BB = "button_to_bb", _("Not between the button and the big blind (FIGP)")
 
 
+class FinalTableRule(models.TextChoices):
+    TDA_RP9 = "tda_rp9", _("The table size (TDA RP-9)")
+    TDA2015_PLUS_ONE = "tda2015_plus_one", _("A full table plus one (TDA 2015)")
+    FIGP = "figp", _("Ten, seven when six-handed (FIGP)")
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", _("Planned")
@@ -133,6 +139,20 @@ class Tournament(models.Model):
         max_length=12,
         choices=[("random", _("random")), ("spread", _("spread the big stacks"))],
         default="random",
+    )
+    balance_max_diff = models.PositiveSmallIntegerField(
+        _("largest difference in players between tables"),
+        choices=[(1, _("1 (003 Art.7.2)")), (2, _("2 (FIGP §52)"))],
+        default=1,
+    )
+    final_table_rule = models.CharField(
+        _("final table size"),
+        max_length=20,
+        choices=FinalTableRule.choices,
+        default=FinalTableRule.TDA_RP9,
+    )
+    auto_apply_moves = models.BooleanField(
+        _("apply balancing moves and table breaks without asking the floor"), default=False
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

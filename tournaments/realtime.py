@@ -25,29 +25,39 @@ def table_group(tournament_id: int, table_number: int) -> str:
 
 
 def _send(group: str, payload: dict[str, Any]) -> None:
+    _send_many((group,), payload)
+
+
+def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     # Payloads must be plain JSON: fail loudly on a stray datetime (STYLE.md 14).
     json.dumps(payload)
     message = {"type": "push", "payload": payload}
+
+    async def send_all() -> None:
+        # One hop into the event loop for every group: a move reaches three groups.
+        for group in groups:
+            await layer.group_send(group, message)
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        async_to_sync(layer.group_send)(group, message)
+        async_to_sync(send_all)()
         return
     # A sync caller on a thread that runs an event loop cannot block on it: send from a
     # short-lived worker thread instead.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(async_to_sync(layer.group_send), group, message).result()
+        pool.submit(async_to_sync(send_all)).result()
 
 
 def broadcast(tournament_id: int, payload: dict[str, Any], *, tables: tuple[int, ...] = ()) -> None:
     """Send `payload` to the tournament's screens (and the named tables) after commit."""
 
+    groups = (tournament_group(tournament_id), *(table_group(tournament_id, n) for n in tables))
+
     def send() -> None:
-        _send(tournament_group(tournament_id), payload)
-        for number in tables:
-            _send(table_group(tournament_id, number), payload)
+        _send_many(groups, payload)
 
     transaction.on_commit(send)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import core, desk, money, ruling, setup
+from tournaments.views import core, desk, money, room, ruling, setup
 
 urlpatterns = [
     path("", core.tournament_list, name="tournament_list"),
@@ -52,4 +52,23 @@ urlpatterns = [
     path("<slug:slug>/days/redraw/", money.day_redraw, name="day_redraw"),
     path("<slug:slug>/reports/<str:report>.<str:fmt>", money.report, name="report"),
     path("<slug:slug>/results/", money.public_results, name="public_results"),
+    path("<slug:slug>/room/", room.room, name="room"),
+    path("<slug:slug>/room/apply/", room.room_apply, name="room_apply"),
+    path("<slug:slug>/room/buttons/", room.room_buttons, name="room_buttons"),
+    path("<slug:slug>/room/move/", room.player_move, name="player_move"),
+    path("<slug:slug>/room/tables/<int:table>/", room.room_table, name="room_table"),
+    path("<slug:slug>/room/tables/<int:table>/button/", room.table_button, name="table_button"),
+    path("<slug:slug>/room/tables/<int:table>/hand/", room.table_hand, name="table_hand"),
+    path("<slug:slug>/room/tables/<int:table>/status/", room.table_status, name="table_status"),
+    path(
+        "<slug:slug>/room/tables/<int:table>/renumber/",
+        room.table_renumber,
+        name="table_renumber",
+    ),
+    path(
+        "<slug:slug>/room/tables/<int:table>/seats/<int:seat>/lock/",
+        room.seat_lock,
+        name="seat_lock",
+    ),
+    path("<slug:slug>/entries/<int:number>/arrived/", room.move_confirm, name="move_confirm"),
 ]

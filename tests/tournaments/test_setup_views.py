@@ -125,6 +125,8 @@ FORM = {
     "rebuy_chips": "0",
     "addon_price": "0",
     "addon_chips": "0",
+    "balance_max_diff": "1",
+    "final_table_rule": "tda_rp9",
 }
 
 

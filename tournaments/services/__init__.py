@@ -420,6 +420,8 @@ def entry_register(
     seat = table_services.seat_assign(
         tournament=tournament, entry=entry, now=now, dealt_in=_dealt_in(tournament)
     )
+    if seat.dealt_in == Seat.DealtIn.ASK_DEALER:
+        seat = _deal_in_known(tournament, entry, seat)
     event_log(
         tournament=tournament,
         actor=actor,
@@ -471,6 +473,21 @@ def _dealt_in(tournament: Tournament) -> str:
     return Seat.DealtIn.ASK_DEALER
 
 
+def _deal_in_known(tournament: Tournament, entry: Entry, seat):
+    """Answer "dealt in now?" from the table's last-hand positions when the tablet or the
+    floor has reported them (tournament.md §7.4, setting deal_in_exclusion)."""
+    from dataclasses import replace
+
+    from tournaments.services.room import dealt_in_for
+
+    table = Table.objects.get(tournament=tournament, number=seat.table)
+    occupied = table.seats.values_list("number", flat=True)
+    answer = dealt_in_for(table, seat.seat, occupied, tournament.deal_in_exclusion)
+    if answer != seat.dealt_in:
+        Seat.objects.filter(entry=entry).update(dealt_in=answer)
+    return replace(seat, dealt_in=answer)
+
+
 @undoes("entry.register")
 def _undo_entry_register(event: Event, actor, now: datetime) -> None:
     entry = Entry.objects.select_for_update().get(pk=event.data["entry"])
@@ -508,6 +525,21 @@ def entry_eliminate(
         now=now,
     )
     return Entry.objects.get(pk=entry.pk)
+
+
+def entries_eliminate(
+    *, tournament: Tournament, entries: list[Entry], actor, now: datetime
+) -> list[Entry]:
+    """Record the bust-outs of one hand, at one table or many, in one settlement."""
+    from tournaments.services import results
+
+    results.eliminations_record(
+        tournament=tournament,
+        busts=[results.Bust(entry=entry, start_stack=0) for entry in entries],
+        actor=actor,
+        now=now,
+    )
+    return list(Entry.objects.filter(pk__in=[e.pk for e in entries]))
 
 
 def _purchase_window_reason(tournament: Tournament, kind: str, now: datetime) -> str | None:

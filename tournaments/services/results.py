@@ -197,6 +197,10 @@ def eliminations_record(
         },
         tables=tuple(sorted({seat[0] for seat in freed.values()})),
     )
+    if settlement.winner is None:
+        from tournaments.services.room import auto_apply
+
+        auto_apply(tournament=tournament, actor=actor, now=now)
     return settlement
 
 

@@ -95,6 +95,16 @@ _UNDO_ROLES = {
     "chips.race": permissions.FLOOR,
     "chips.remove": permissions.FLOOR,
     "chips.leftovers": permissions.FLOOR,
+    "table.button": permissions.FLOOR,
+    "table.button_draw": permissions.FLOOR,
+    "table.hand": permissions.FLOOR,
+    "table.status": permissions.FLOOR,
+    "table.renumber": permissions.FLOOR,
+    "seat.lock": permissions.FLOOR,
+    "seat.arrive": permissions.FLOOR,
+    "room.balance": permissions.FLOOR,
+    "room.break": permissions.FLOOR,
+    "room.final_table": permissions.FLOOR,
 }
 
 

@@ -65,6 +65,10 @@ SECTIONS: list[tuple[Any, list[str]]] = [
     ),
     (gettext_lazy("Seating"), ["starting_stack", "seats_per_table", "deal_in_exclusion"]),
     (
+        gettext_lazy("Balancing and the final table"),
+        ["balance_max_diff", "final_table_rule", "auto_apply_moves"],
+    ),
+    (
         gettext_lazy("Late registration"),
         ["late_registration_level", "late_registration_through_break"],
     ),

@@ -1,0 +1,143 @@
+"""The floor's room pages, both ways (full page and HX-Request fragment), and their actions."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from tables.models import Seat, Table
+from tests.conftest import NOW
+from tests.tables.test_room_services import seat_players, where
+from tournaments.services import room
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def unbalanced(tournament, td):
+    placed = seat_players(tournament, {1: list(range(1, 10)), 2: [1, 2, 3, 4, 5, 6]})
+    return placed
+
+
+def test_room_page_shows_the_plan_and_asks_for_unknown_buttons(
+    client, floor, tournament, unbalanced
+):
+    client.force_login(floor)
+    response = client.get(reverse("room", args=[tournament.slug]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" in html and 'data-testid="needs-button"' in html
+    assert 'data-testid="tables"' in html and "9/9" in html and "6/9" in html
+    assert "HALTED" in html  # TDA-11c: three short of the largest table stops play
+
+
+def test_room_fragment_with_hx_request(client, floor, tournament, unbalanced, td):
+    for number in (1, 2):
+        room.button_set(tournament=tournament, table_number=number, button=1, actor=td, now=NOW)
+    client.force_login(floor)
+    response = client.get(reverse("room", args=[tournament.slug]), HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html
+    assert 'id="room"' in html and 'data-testid="moves"' in html
+    assert str(unbalanced[(1, 4)].player) in html and "TDA-11a" in html
+
+
+def test_apply_button_moves_the_player_and_lists_him_as_arriving(
+    client, floor, tournament, unbalanced, td
+):
+    for number in (1, 2):
+        room.button_set(tournament=tournament, table_number=number, button=1, actor=td, now=NOW)
+    client.force_login(floor)
+    response = client.post(reverse("room_apply", args=[tournament.slug]), follow=True)
+    html = response.content.decode()
+    assert where(unbalanced[(1, 4)]) == (2, 7)
+    assert 'data-testid="pending"' in html and "1 players moved" in html
+    assert "Dealt in at once" in html or "Waits for the button to pass" in html
+    entry = unbalanced[(1, 4)]
+    client.post(
+        reverse("move_confirm", args=[tournament.slug, entry.number]), {"carried_by": "Anna"}
+    )
+    assert Seat.objects.get(entry=entry).chips_carried_by == "Anna"
+
+
+def test_table_page_marks_the_button_and_plays_a_hand(client, floor, tournament, unbalanced):
+    client.force_login(floor)
+    url = reverse("room_table", args=[tournament.slug, 2])
+    full = client.get(url).content.decode()
+    fragment = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" in full and "<html" not in fragment and 'data-testid="seats"' in fragment
+    client.post(reverse("table_button", args=[tournament.slug, 2]), {"button": "3"})
+    client.post(reverse("table_hand", args=[tournament.slug, 2]))
+    table = Table.objects.get(tournament=tournament, number=2)
+    assert (table.button, table.sb, table.bb, table.hands) == (4, 5, 6, 1)
+
+
+@pytest.mark.parametrize("junk", ["", "x", "-1", "99999999999999999999", "7.5"])
+def test_junk_input_never_breaks_a_page(client, floor, tournament, unbalanced, junk):
+    client.force_login(floor)
+    posts = [
+        ("table_button", [2], {"button": junk}),
+        ("table_renumber", [2], {"number": junk}),
+        ("table_status", [2], {"status": junk}),
+        ("player_move", [], {"entry": junk, "table": junk, "seat": junk}),
+    ]
+    for name, args, data in posts:
+        response = client.post(reverse(name, args=[tournament.slug, *args]), data)
+        assert response.status_code == 302, name
+
+
+def test_a_manual_move_that_unbalances_the_room_is_warned(client, floor, tournament, td):
+    placed = seat_players(tournament, {1: [1, 2, 3, 4], 2: [1, 2, 3, 4]})
+    client.force_login(floor)
+    client.post(
+        reverse("player_move", args=[tournament.slug]),
+        {"entry": placed[(2, 1)].number, "table": 1, "seat": 5},
+    )
+    response = client.post(
+        reverse("player_move", args=[tournament.slug]),
+        {"entry": placed[(2, 2)].number, "table": 1, "seat": 6},
+        follow=True,
+    )
+    assert where(placed[(2, 2)]) == (1, 6)
+    assert "unbalanced" in response.content.decode()
+
+
+def test_lock_and_renumber_from_the_pages(client, floor, tournament, unbalanced):
+    client.force_login(floor)
+    client.post(reverse("seat_lock", args=[tournament.slug, 2, 8]), {"locked": "1"})
+    assert Table.objects.get(tournament=tournament, number=2).locked_seats == [8]
+    client.post(reverse("table_renumber", args=[tournament.slug, 2]), {"number": "20"})
+    assert Table.objects.filter(tournament=tournament, number=20).exists()
+
+
+def test_simulate_field_small_plays_down_to_the_final_table():
+    out = StringIO()
+    call_command("simulate_field", entries=60, seed=3, stdout=out)
+    summary = json.loads(out.getvalue().strip().splitlines()[-1])
+    assert summary["entries"] == 60 and summary["tables"] == 7
+    assert summary["violations"] == 0
+    assert summary["players_left"] <= 9
+    # Tables break down to two; those two are merged by the final-table redraw (§10).
+    assert summary["breaks"] == summary["tables"] - 2
+    final = Table.objects.filter(status=Table.Status.OPEN)
+    assert final.count() == 1 and final.get().seats.count() == summary["players_left"]
+
+
+def test_room_page_query_count_does_not_grow_with_the_room(
+    client, floor, td, django_assert_max_num_queries
+):
+    from tests.conftest import make_tournament
+    from tournaments.models import Role, StaffAssignment
+
+    tournament = make_tournament(td, tables=20)
+    StaffAssignment.objects.create(tournament=tournament, user=floor, role=Role.FLOOR)
+    seat_players(tournament, {n: list(range(1, 8)) for n in range(1, 21)})
+    room.buttons_draw(tournament=tournament, actor=td, now=NOW)
+    client.force_login(floor)
+    with django_assert_max_num_queries(15):
+        response = client.get(reverse("room", args=[tournament.slug]))
+    assert response.status_code == 200 and "7/9" in response.content.decode()

@@ -1,0 +1,1034 @@
+"""Writes to the room: buttons and hands, balancing moves, table breaks, the final table,
+move confirmations, and the floor's manual control of tables and seats.
+
+Decisions come from the pure planner (`tables.balancing`, `tables.buttons`); these services
+load the room, call it, write the result in one transaction, log it (undoable) and push
+it to the screens after commit (tournament.md §7-§10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from random import Random
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from tables import balancing, buttons
+from tables import services as table_services
+from tables.models import Seat, Table
+from tournaments import errors, realtime
+from tournaments.events import event_log, undoes
+from tournaments.models import Entry, Event, Tournament
+
+RANKS = "23456789TJQKA"
+SUITS = "shdc"
+DECK: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)
+
+# --- reading the room -----------------------------------------------------------------
+
+
+def room_settings(tournament: Tournament, tables: Sequence[Table] = ()) -> balancing.RoomSettings:
+    """The tournament's room policy as the planner reads it (tournament.md §3)."""
+    # The break list follows each table's break order (set on the tables page).
+    order = sorted(tables, key=lambda t: (t.break_order, -t.number))
+    return balancing.RoomSettings(
+        seats_per_table=tournament.seats_per_table,
+        balance_max_diff=tournament.balance_max_diff,
+        break_list=tuple(str(t.number) for t in order),
+        final_table_rule=tournament.final_table_rule,  # type: ignore[arg-type]
+        deal_in_exclusion=tournament.deal_in_exclusion,  # type: ignore[arg-type]
+    )
+
+
+def positions_of(table: Table) -> buttons.Positions | None:
+    """The table's current hand positions, or None when nobody has told us."""
+    if not table.positions_known:
+        return None
+    return buttons.Positions(
+        button=table.button,  # type: ignore[arg-type]
+        sb=table.sb,  # type: ignore[arg-type]
+        bb=table.bb,  # type: ignore[arg-type]
+        button_dead=table.button_dead,
+        sb_dead=table.sb_dead,
+        heads_up=table.heads_up,
+    )
+
+
+def _set_positions(table: Table, positions: buttons.Positions | None) -> None:
+    if positions is None:
+        table.button = table.sb = table.bb = None
+        table.button_dead = table.sb_dead = table.heads_up = False
+        return
+    table.button, table.sb, table.bb = positions.button, positions.sb, positions.bb
+    table.button_dead, table.sb_dead = positions.button_dead, positions.sb_dead
+    table.heads_up = positions.heads_up
+
+
+def _positions_data(table: Table) -> dict[str, Any]:
+    return {
+        "button": table.button,
+        "sb": table.sb,
+        "bb": table.bb,
+        "button_dead": table.button_dead,
+        "sb_dead": table.sb_dead,
+        "heads_up": table.heads_up,
+        "hands": table.hands,
+        "hand_started_at": table.hand_started_at.isoformat() if table.hand_started_at else None,
+    }
+
+
+def _restore_positions(table: Table, data: dict[str, Any]) -> None:
+    from django.utils.dateparse import parse_datetime
+
+    for name in ("button", "sb", "bb", "button_dead", "sb_dead", "heads_up", "hands"):
+        setattr(table, name, data[name])
+    started = data.get("hand_started_at")
+    table.hand_started_at = parse_datetime(started) if started else None
+
+
+def _save_positions(tables: Sequence[Table]) -> None:
+    """Write many tables' positions in one executemany (bulk_update's CASE is slow at 1,000+)."""
+    if not tables:
+        return
+    from django.db import connection
+
+    columns = ", ".join(f"{name} = %s" for name in POSITION_FIELDS)
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {Table._meta.db_table} SET {columns} WHERE id = %s",  # noqa: S608
+            [
+                [
+                    *(
+                        Table._meta.get_field(name).get_db_prep_save(getattr(t, name), connection)
+                        for name in POSITION_FIELDS
+                    ),
+                    t.pk,
+                ]
+                for t in tables
+            ],
+        )
+
+
+POSITION_FIELDS = [
+    "button",
+    "sb",
+    "bb",
+    "button_dead",
+    "sb_dead",
+    "heads_up",
+    "hands",
+    "hand_started_at",
+]
+
+
+@dataclass
+class Room:
+    """The room as loaded once: open tables, who sits where, and the planner's view.
+
+    Services that change seats in memory call `touch(numbers)` and then `refresh()`, so only
+    the changed tables are rebuilt for the planner (a break touches a handful of 1,112).
+    """
+
+    tournament: Tournament
+    tables: dict[int, Table]  # by number, closed tables left out
+    seats: dict[int, dict[int, int]]  # table number -> seat -> entry id
+    settings: balancing.RoomSettings
+    by_number: dict[int, balancing.Table] = field(default_factory=dict)
+    where: dict[int, tuple[int, int]] = field(default_factory=dict)  # entry -> (table, seat)
+    touched: set[int] = field(default_factory=set)
+
+    @property
+    def planner(self) -> list[balancing.Table]:
+        return list(self.by_number.values())
+
+    def entry_seat(self) -> dict[int, tuple[int, int]]:
+        return dict(self.where)
+
+    def touch(self, numbers: Iterable[int]) -> None:
+        self.touched.update(numbers)
+
+    def refresh(self) -> None:
+        """Rebuild the planner's view of the tables changed in memory since the last call."""
+        for number in self.touched:
+            table = self.tables.get(number)
+            if table is None or table.status == Table.Status.CLOSED:
+                self.tables.pop(number, None)
+                self.seats.pop(number, None)
+                self.by_number.pop(number, None)
+                continue
+            planned = _planned(table, self.seats[number])
+            if planned is None:
+                self.by_number.pop(number, None)
+            else:
+                self.by_number[number] = planned
+        self.touched.clear()
+
+
+def _planned(table: Table, seats: dict[int, int]) -> balancing.Table | None:
+    """A table as the pure planner sees it; None for a table not in play and empty."""
+    if table.status != Table.Status.OPEN and not seats:
+        return None
+    return balancing.Table(
+        table_id=str(table.number),
+        max_seats=table.max_seats,
+        seats={seat: str(entry) for seat, entry in seats.items()},
+        last_hand=positions_of(table),
+        number=table.number,
+        # Reserved seats are out of the moves too, unless a TD put someone there.
+        locked_seats=frozenset(table.locked_seats) | (frozenset(table.reserved_seats) - set(seats)),
+        accessible_seats=frozenset(table.accessible_seats),
+    )
+
+
+def room_load(tournament: Tournament) -> Room:
+    """Load every table still in play and every seat, in two queries."""
+    tables = {
+        t.number: t for t in Table.objects.filter(tournament=tournament).exclude(status="closed")
+    }
+    by_pk = {t.pk: t.number for t in tables.values()}
+    seats: dict[int, dict[int, int]] = {n: {} for n in tables}
+    where: dict[int, tuple[int, int]] = {}
+    for table_id, number, entry_id in Seat.objects.filter(table__tournament=tournament).values_list(
+        "table_id", "number", "entry_id"
+    ):
+        if table_id in by_pk:
+            seats[by_pk[table_id]][number] = entry_id
+            where[entry_id] = (by_pk[table_id], number)
+    room = Room(tournament, tables, seats, room_settings(tournament, list(tables.values())))
+    room.where = where
+    room.touch(tables)
+    room.refresh()
+    return room
+
+
+def room_plan(*, tournament: Tournament, room: Room | None = None) -> balancing.RoomPlan:
+    """What the floor should do now (moves, break, final table), without doing it."""
+    room = room or room_load(tournament)
+    # A random break order is drawn when applied; the plan shows the list order.
+    return balancing.plan_room(room.planner, room.settings)
+
+
+def room_check(*, tournament: Tournament, room: Room | None = None) -> list[balancing.Violation]:
+    """Every breach of the room policy now (capacity, double seats, balance)."""
+    room = room or room_load(tournament)
+    return balancing.check_room(room.planner, room.settings)
+
+
+# --- deal-in for newcomers ------------------------------------------------------------
+
+
+def dealt_in_for(table: Table, seat: int, occupied: Iterable[int], exclusion: str) -> str:
+    """Tell a newcomer in `seat` when he plays: next hand, after the button, or ask the
+    dealer when the table's positions are unknown (tournament.md §7.4)."""
+    last = positions_of(table)
+    others = set(occupied) - {seat}
+    if last is None or len(others) < 1:
+        return Seat.DealtIn.ASK_DEALER if last is None else Seat.DealtIn.NEXT_HAND
+    decision = buttons.deal_in(
+        max_seats=table.max_seats,
+        occupied=others,
+        last_hand=last,
+        seat=seat,
+        deal_in_exclusion=exclusion,  # type: ignore[arg-type]
+    )
+    return decision.dealt_in_from
+
+
+# --- button and hands -----------------------------------------------------------------
+
+
+def _table_for(tournament: Tournament, number: int) -> Table:
+    table = (
+        Table.objects.select_for_update()
+        .filter(tournament=tournament, number=number)
+        .exclude(status=Table.Status.CLOSED)
+        .first()
+    )
+    if table is None:
+        raise errors.DomainError(_("Table %(table)s is not in play."), table=number)
+    return table
+
+
+def _occupied(table: Table) -> list[int]:
+    return list(table.seats.values_list("number", flat=True))
+
+
+@transaction.atomic
+def button_set(
+    *, tournament: Tournament, table_number: int, button: int, actor, now: datetime
+) -> Table:
+    """Mark where the button is for the hand being dealt now; blinds follow (§6.3, §7.1)."""
+    table = _table_for(tournament, table_number)
+    occupied = _occupied(table)
+    try:
+        positions = buttons.first_hand(max_seats=table.max_seats, occupied=occupied, button=button)
+    except ValueError:
+        raise errors.DomainError(
+            _("The button must be on a seat with a player, at a table with two or more."),
+        ) from None
+    before = _positions_data(table)
+    _set_positions(table, positions)
+    table.hand_started_at = now
+    table.save(update_fields=POSITION_FIELDS)
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="table.button",
+        data={"table": table.number, "before": before, "after": _positions_data(table)},
+        now=now,
+    )
+    _broadcast_hand(tournament, table)
+    return table
+
+
+@transaction.atomic
+def buttons_draw(
+    *,
+    tournament: Tournament,
+    actor,
+    now: datetime,
+    rng: Random = table_services.SYSTEM_RANDOM,
+    table_numbers: Sequence[int] | None = None,
+) -> dict[int, int]:
+    """Draw the button by high card at every open table whose button is unknown (or at the
+    named tables): one face-up card per seat, highest wins, suits break ties (§6.3-6.4).
+    Returns table -> button seat."""
+    room = room_load(tournament)
+    numbers = table_numbers if table_numbers is not None else list(room.tables)
+    drawn: dict[int, int] = {}
+    cards_log: dict[str, dict[str, str]] = {}
+    befores: dict[str, dict[str, Any]] = {}
+    changed: list[Table] = []
+    for number in numbers:
+        table = room.tables.get(number)
+        if table is None:
+            continue
+        occupied = room.seats[number]
+        if len(occupied) < 2 or (table_numbers is None and table.positions_known):
+            continue
+        cards = dict(zip(sorted(occupied), rng.sample(DECK, len(occupied)), strict=True))
+        result = buttons.draw_button(max_seats=table.max_seats, cards=cards)
+        befores[str(number)] = _positions_data(table)
+        _set_positions(table, result.positions)
+        table.hand_started_at = now
+        changed.append(table)
+        drawn[number] = result.winner_seat
+        cards_log[str(number)] = {str(seat): card for seat, card in cards.items()}
+    if not changed:
+        return drawn
+    _save_positions(changed)
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="table.button_draw",
+        data={
+            "cards": cards_log,
+            "before": befores,
+            "buttons": {str(k): v for k, v in drawn.items()},
+        },
+        now=now,
+    )
+    realtime.broadcast(tournament.pk, {"type": "buttons", "tables": sorted(drawn)})
+    return drawn
+
+
+@transaction.atomic
+def hand_done(
+    *, tournament: Tournament, table_numbers: Sequence[int], actor, now: datetime
+) -> dict[int, buttons.NextHand]:
+    """Start the next hand at each table: the button and blinds move on by the dead-button
+    rule and newcomers are dealt in or wait (tournament.md §7.1-7.4)."""
+    tables = list(
+        Table.objects.select_for_update()
+        .filter(tournament=tournament, number__in=list(table_numbers))
+        .exclude(status=Table.Status.CLOSED)
+    )
+    unknown = [t.number for t in tables if not t.positions_known]
+    if unknown:
+        raise errors.DomainError(_("Mark the button at table %(table)s first."), table=unknown[0])
+    seats: dict[int, list[tuple[int, datetime]]] = {t.pk: [] for t in tables}
+    for table_id, number, assigned_at in Seat.objects.filter(
+        table__tournament=tournament, table__number__in=list(table_numbers)
+    ).values_list("table_id", "number", "assigned_at"):
+        if table_id in seats:
+            seats[table_id].append((number, assigned_at))
+    hands: dict[int, buttons.NextHand] = {}
+    befores: dict[str, dict[str, Any]] = {}
+    for table in tables:
+        occupied = [number for number, _at in seats[table.pk]]
+        if len(occupied) < 2:
+            continue
+        started = table.hand_started_at
+        newcomers = [n for n, at in seats[table.pk] if started and at > started]
+        hand = buttons.next_hand(
+            max_seats=table.max_seats,
+            occupied=occupied,
+            last_hand=positions_of(table),  # type: ignore[arg-type]
+            newcomers=newcomers,
+            deal_in_exclusion=tournament.deal_in_exclusion,  # type: ignore[arg-type]
+        )
+        befores[str(table.number)] = _positions_data(table)
+        _set_positions(table, hand.positions)
+        table.hands += 1
+        table.hand_started_at = now
+        hands[table.number] = hand
+    changed = [t for t in tables if t.number in hands]
+    _save_positions(changed)
+    if changed:
+        event_log(
+            tournament=tournament,
+            actor=actor,
+            action="table.hand",
+            data={"before": befores},
+            now=now,
+        )
+    if len(changed) == 1:
+        _broadcast_hand(tournament, changed[0])
+    elif changed:
+        realtime.broadcast(tournament.pk, {"type": "hands", "tables": sorted(hands)})
+    return hands
+
+
+def _broadcast_hand(tournament: Tournament, table: Table) -> None:
+    realtime.broadcast(
+        tournament.pk,
+        {
+            "type": "hand",
+            "table": table.number,
+            "hand": table.hands,
+            "button": table.button,
+            "sb": table.sb,
+            "bb": table.bb,
+            "button_dead": table.button_dead,
+            "sb_dead": table.sb_dead,
+        },
+        tables=(table.number,),
+    )
+
+
+def _undo_positions(event: Event, actor, now: datetime) -> None:
+    befores = event.data["before"]
+    if "table" in event.data:
+        befores = {str(event.data["table"]): befores}
+    tables = list(
+        Table.objects.filter(
+            tournament_id=event.tournament_id, number__in=[int(n) for n in befores]
+        )
+    )
+    for table in tables:
+        _restore_positions(table, befores[str(table.number)])
+    Table.objects.bulk_update(tables, POSITION_FIELDS)
+
+
+undoes("table.button")(_undo_positions)
+undoes("table.button_draw")(_undo_positions)
+undoes("table.hand")(_undo_positions)
+
+
+# --- applying the plan: moves, breaks, final table ------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveDone:
+    entry: int
+    name: str
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    dealt_in: str
+    rules: tuple[str, ...] = ()
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "type": "move",
+            "entry": self.entry,
+            "name": self.name,
+            "from": {"table": self.from_table, "seat": self.from_seat},
+            "to": {"table": self.to_table, "seat": self.to_seat},
+            "dealt_in": self.dealt_in,
+            "rules": list(self.rules),
+        }
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What one click on Apply did."""
+
+    kind: str  # "balance", "break", "final_table" or "none"
+    moves: tuple[MoveDone, ...] = ()
+    broken_table: int | None = None
+    final_table: int | None = None
+    needs_button: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+
+
+def _names(entry_ids: Iterable[int]) -> dict[int, str]:
+    return {
+        e.pk: str(e.player)
+        for e in Entry.objects.filter(pk__in=list(entry_ids)).select_related("player")
+    }
+
+
+def _relocate(
+    room: Room, moves: list[tuple[int, int, int, int]], now: datetime
+) -> dict[tuple[int, int], str]:
+    """Move entries (entry, table, seat, dealt_in placeholder) in one delete and one insert;
+    each keeps his chips (they are the entry's), and holds the seat until he arrives."""
+    where = room.entry_seat()
+    Seat.objects.filter(entry_id__in=[m[0] for m in moves]).delete()
+    for entry, _t, _s, _d in moves:
+        old_table, old_seat = where[entry]
+        del room.seats[old_table][old_seat]
+        room.touch((old_table,))
+    dealt: dict[tuple[int, int], str] = {}
+    rows = []
+    for entry, table_number, seat, _d in moves:
+        table = room.tables[table_number]
+        old_table, old_seat = where[entry]
+        rows.append(
+            Seat(
+                table=table,
+                number=seat,
+                entry_id=entry,
+                assigned_at=now,
+                moved_from=f"{old_table}/{old_seat}",
+                arrived=False,
+            )
+        )
+        room.seats[table_number][seat] = entry
+        room.where[entry] = (table_number, seat)
+        room.touch((table_number,))
+    # Deal-in is decided per receiving table with all its newcomers at once (§7.4, §9.4).
+    by_table: dict[int, list[Seat]] = {}
+    for row in rows:
+        by_table.setdefault(row.table.number, []).append(row)
+    for number, newcomers in by_table.items():
+        table = room.tables[number]
+        last = positions_of(table)
+        occupied = list(room.seats[number])
+        if last is None or len(occupied) < 2:
+            for row in newcomers:
+                row.dealt_in = Seat.DealtIn.ASK_DEALER if last is None else Seat.DealtIn.NEXT_HAND
+            continue
+        hand = buttons.next_hand(
+            max_seats=table.max_seats,
+            occupied=occupied,
+            last_hand=last,
+            newcomers=[r.number for r in newcomers],
+            deal_in_exclusion=room.tournament.deal_in_exclusion,  # type: ignore[arg-type]
+        )
+        for row in newcomers:
+            row.dealt_in = (
+                Seat.DealtIn.HAND_AFTER_NEXT
+                if row.number in hand.waiting
+                else Seat.DealtIn.NEXT_HAND
+            )
+    Seat.objects.bulk_create(rows, batch_size=500)
+    for row in rows:
+        dealt[(row.table.number, row.number)] = row.dealt_in
+    return dealt
+
+
+def _open(tables: Iterable[Table]) -> None:
+    ids = [t.pk for t in tables if t.status != Table.Status.OPEN]
+    if ids:
+        Table.objects.filter(pk__in=ids).update(status=Table.Status.OPEN)
+        for table in tables:
+            table.status = Table.Status.OPEN
+
+
+@transaction.atomic
+def plan_apply(
+    *,
+    tournament: Tournament,
+    actor,
+    now: datetime,
+    rng: Random = table_services.SYSTEM_RANDOM,
+) -> Applied:
+    """Carry out what the planner says now: form the final table, break the next table by
+    seat cards, or make the balancing moves (tournament.md §8-§10). Moves whose table has
+    no known button are left for later (the planner asks for it)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return _apply_once(room_load(tournament), actor, now, rng)
+
+
+@transaction.atomic
+def plan_apply_all(
+    *,
+    tournament: Tournament,
+    actor,
+    now: datetime,
+    rng: Random = table_services.SYSTEM_RANDOM,
+    limit: int = 10_000,
+) -> list[Applied]:
+    """Apply the plan again and again until nothing is left to do (each break, balance and
+    the final table logged on its own, so each can be undone)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    room = room_load(tournament)
+    done: list[Applied] = []
+    for _step in range(limit):
+        applied = _apply_once(room, actor, now, rng)
+        if applied.kind == "none":
+            break
+        done.append(applied)
+        room.refresh()
+    return done
+
+
+def _apply_once(room: Room, actor, now: datetime, rng: Random) -> Applied:
+    tournament = room.tournament
+    settings = room.settings
+    open_tables = [t for t in room.planner if t.count > 0]
+    players = sum(t.count for t in open_tables)
+    final = balancing.plan_final_table(players_remaining=players, settings=settings)
+    if final.formed and len(open_tables) > 1:
+        return _final_table(room, final, actor, now, rng)
+    decision = balancing.check_break(room.planner, settings, rng=rng)
+    if decision.break_now and decision.table_id is not None:
+        return _break(room, decision, actor, now, rng)
+    plan = balancing.plan_room(room.planner, settings)
+    ready = [m for m in plan.moves if m.player is not None and m.to_seat is not None]
+    if not ready:
+        return Applied("none", needs_button=plan.needs_button, rules=plan.rules)
+    where = room.entry_seat()
+    moves = [(int(m.player), int(m.to_table), m.to_seat, 0) for m in ready]  # type: ignore[arg-type]
+    dealt = _relocate(room, moves, now)
+    names = _names(m[0] for m in moves)
+    done = tuple(
+        MoveDone(
+            entry=entry,
+            name=names[entry],
+            from_table=where[entry][0],
+            from_seat=where[entry][1],
+            to_table=table,
+            to_seat=seat,
+            dealt_in=dealt[(table, seat)],
+            rules=move.rules,
+        )
+        for (entry, table, seat, _d), move in zip(moves, ready, strict=True)
+    )
+    _log_and_push(tournament, actor, now, "room.balance", done, {"rules": list(plan.rules)})
+    return Applied("balance", done, needs_button=plan.needs_button, rules=plan.rules)
+
+
+def _log_and_push(
+    tournament: Tournament,
+    actor,
+    now: datetime,
+    action: str,
+    done: Sequence[MoveDone],
+    extra: dict[str, Any],
+) -> None:
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action=action,
+        data={
+            **extra,
+            "moves": [
+                {
+                    "entry": m.entry,
+                    "name": m.name,
+                    "from": [m.from_table, m.from_seat],
+                    "to": [m.to_table, m.to_seat],
+                    "dealt_in": m.dealt_in,
+                }
+                for m in done
+            ],
+        },
+        now=now,
+    )
+    for move in done:
+        realtime.broadcast(
+            tournament.pk,
+            move.payload(),
+            tables=tuple(dict.fromkeys((move.from_table, move.to_table))),
+        )
+
+
+def _break(
+    room: Room, decision: balancing.BreakDecision, actor, now: datetime, rng: Random
+) -> Applied:
+    """Break a table by the seat-card procedure (TDA-10b, §9.3): the seat cards are shuffled
+    face down, each player gets a face-up card, the highest card takes the top seat card."""
+    number = int(decision.table_id)  # type: ignore[arg-type]
+    players = dict(room.seats[number])
+    stack = balancing.shuffle_seat_cards(decision.seat_cards, rng)
+    cards = dict(
+        zip((str(e) for e in players.values()), rng.sample(DECK, len(players)), strict=True)
+    )
+    draw = balancing.distribute_seat_cards(
+        cards=cards, seat_card_stack=stack, suit_order=room.settings.suit_order
+    )
+    where = room.entry_seat()
+    moves = [(int(entry), int(ref.table), ref.seat, 0) for entry, ref in draw.assignments.items()]
+    receiving = [room.tables[int(ref.table)] for ref in draw.assignments.values()]
+    _open(receiving)
+    names = _names(players.values())
+    dealt = _relocate(room, moves, now)
+    done = tuple(
+        MoveDone(
+            entry=entry,
+            name=names[entry],
+            from_table=where[entry][0],
+            from_seat=where[entry][1],
+            to_table=table,
+            to_seat=seat,
+            dealt_in=dealt[(table, seat)],
+            rules=(*decision.rules, draw.rule),
+        )
+        for entry, table, seat, _d in moves
+    )
+    broken = room.tables[number]
+    before = {"status": broken.status, **_positions_data(broken)}
+    broken.status = Table.Status.CLOSED
+    _set_positions(broken, None)
+    broken.save(update_fields=["status", *POSITION_FIELDS])
+    _log_and_push(
+        room.tournament,
+        actor,
+        now,
+        "room.break",
+        done,
+        {
+            "table": number,
+            "table_before": before,
+            "seat_cards": [[int(ref.table), ref.seat] for ref in stack],
+            # Face-up cards by entry id, and the order the seat cards went out (TDA-10b).
+            "cards": dict(cards),
+            "order": [int(e) for e in draw.distribution_order],
+            "rules": [*decision.rules, draw.rule],
+        },
+    )
+    realtime.broadcast(room.tournament.pk, {"type": "table_break", "table": number})
+    return Applied("break", done, broken_table=number, rules=(*decision.rules, draw.rule))
+
+
+def _final_table(
+    room: Room, final: balancing.FinalTablePlan, actor, now: datetime, rng: Random
+) -> Applied:
+    """Form the final table: every remaining player redrawn at random to its seats, then the
+    button drawn by high card (tournament.md §10, §6.3)."""
+    sequence = balancing.break_sequence(room.planner, room.settings)
+    number = int(sequence[-1])  # the table that would break last hosts the final
+    table = room.tables[number]
+    where = room.entry_seat()
+    entries = sorted(where)
+    usable = [
+        s
+        for s in range(1, table.max_seats + 1)
+        if s not in table.locked_seats and s not in table.reserved_seats
+    ]
+    if len(usable) < len(entries):
+        raise errors.DomainError(
+            _("Table %(table)s has too few free seats for the final table."), table=number
+        )
+    seats = rng.sample(usable, len(entries))
+    others = [t for n, t in room.tables.items() if n != number and room.seats[n]]
+    befores = {str(t.number): {"status": t.status, **_positions_data(t)} for t in [table, *others]}
+    moves = [(entry, number, seat, 0) for entry, seat in zip(entries, seats, strict=True)]
+    _relocate(room, moves, now)
+    cards = dict(zip(sorted(seats), rng.sample(DECK, len(seats)), strict=True))
+    drawn = buttons.draw_button(max_seats=table.max_seats, cards=cards)
+    _set_positions(table, drawn.positions)
+    table.hand_started_at = now
+    table.status = Table.Status.OPEN
+    table.save(update_fields=["status", *POSITION_FIELDS])
+    for other in others:
+        other.status = Table.Status.CLOSED
+        _set_positions(other, None)
+    Table.objects.bulk_update(others, ["status", *POSITION_FIELDS])
+    # Everyone plays the first hand of the final table.
+    Seat.objects.filter(table=table).update(dealt_in=Seat.DealtIn.NEXT_HAND)
+    names = _names(entries)
+    done = tuple(
+        MoveDone(
+            entry=entry,
+            name=names[entry],
+            from_table=where[entry][0],
+            from_seat=where[entry][1],
+            to_table=number,
+            to_seat=seat,
+            dealt_in=Seat.DealtIn.NEXT_HAND,
+            rules=(final.rule,),
+        )
+        for entry, _t, seat, _d in moves
+    )
+    _log_and_push(
+        room.tournament,
+        actor,
+        now,
+        "room.final_table",
+        done,
+        {
+            "table": number,
+            "tables_before": befores,
+            "button_cards": {str(s): c for s, c in cards.items()},
+            "button": drawn.winner_seat,
+            "rules": [final.rule, drawn.rule],
+        },
+    )
+    realtime.broadcast(
+        room.tournament.pk,
+        {"type": "final_table", "table": number, "button": drawn.winner_seat},
+        tables=(number,),
+    )
+    return Applied("final_table", done, final_table=number, rules=(final.rule, drawn.rule))
+
+
+def _undo_moves(event: Event, actor, now: datetime) -> None:
+    """Put every moved player back in the seat he came from (all or nothing)."""
+    moves = event.data["moves"]
+    tables = {t.number: t for t in Table.objects.filter(tournament_id=event.tournament_id)}
+    for number, before in (event.data.get("tables_before") or {}).items():
+        table = tables[int(number)]
+        table.status = before["status"]
+        _restore_positions(table, before)
+        table.save(update_fields=["status", *POSITION_FIELDS])
+    if "table_before" in event.data:
+        table = tables[event.data["table"]]
+        table.status = event.data["table_before"]["status"]
+        _restore_positions(table, event.data["table_before"])
+        table.save(update_fields=["status", *POSITION_FIELDS])
+    entries = [m["entry"] for m in moves]
+    current = {
+        s.entry_id: (s.table.number, s.number)
+        for s in Seat.objects.filter(entry_id__in=entries).select_related("table")
+    }
+    for move in moves:
+        if current.get(move["entry"]) != tuple(move["to"]):
+            raise errors.CannotUndo(
+                reason=_("%(player)s has moved or left since") % {"player": move["name"]}
+            )
+    Seat.objects.filter(entry_id__in=entries).delete()
+    try:
+        with transaction.atomic():
+            Seat.objects.bulk_create(
+                Seat(
+                    table=tables[m["from"][0]],
+                    number=m["from"][1],
+                    entry_id=m["entry"],
+                    assigned_at=now,
+                )
+                for m in moves
+            )
+    except IntegrityError:
+        raise errors.CannotUndo(reason=_("a seat they came from is taken now")) from None
+    tournament_id = event.tournament_id
+    for move in moves:
+        realtime.broadcast(
+            tournament_id,
+            {
+                "type": "move",
+                "entry": move["entry"],
+                "name": move["name"],
+                "from": {"table": move["to"][0], "seat": move["to"][1]},
+                "to": {"table": move["from"][0], "seat": move["from"][1]},
+                "dealt_in": Seat.DealtIn.ASK_DEALER,
+                "undo": True,
+            },
+            tables=tuple(dict.fromkeys((move["from"][0], move["to"][0]))),
+        )
+
+
+undoes("room.balance")(_undo_moves)
+undoes("room.break")(_undo_moves)
+undoes("room.final_table")(_undo_moves)
+
+
+def auto_apply(*, tournament: Tournament, actor, now: datetime) -> list[Applied]:
+    """Apply the plan until nothing is left to do, when the TD lets moves apply themselves.
+
+    Call inside the transaction of the action that changed the room.
+    """
+    if not tournament.auto_apply_moves:
+        return []
+    return plan_apply_all(tournament=tournament, actor=actor, now=now)
+
+
+# --- the player arrives ---------------------------------------------------------------
+
+
+@transaction.atomic
+def move_confirm(
+    *, tournament: Tournament, entry: Entry, actor, now: datetime, carried_by: str = ""
+) -> Seat:
+    """Confirm a moved player sat at his new seat with his chips; when he was absent, record
+    which staff member carried them (RP-16, tournament.md §9.5)."""
+    seat = (
+        Seat.objects.select_for_update()
+        .select_related("table")
+        .filter(entry=entry, table__tournament=tournament)
+        .first()
+    )
+    if seat is None:
+        raise errors.NotPlaying(player=str(entry.player))
+    if seat.arrived:
+        raise errors.DomainError(_("%(player)s is already seated."), player=str(entry.player))
+    carried_by = carried_by.strip()[:60]
+    seat.arrived = True
+    seat.chips_carried_by = carried_by
+    seat.save(update_fields=["arrived", "chips_carried_by"])
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="seat.arrive",
+        data={
+            "entry": entry.pk,
+            "name": str(entry.player),
+            "table": seat.table.number,
+            "seat": seat.number,
+            "carried_by": carried_by,
+            "rule": "RP-16" if carried_by else "",
+        },
+        now=now,
+    )
+    realtime.broadcast(
+        tournament.pk,
+        {
+            "type": "arrived",
+            "entry": entry.pk,
+            "name": str(entry.player),
+            "table": seat.table.number,
+            "seat": seat.number,
+        },
+        tables=(seat.table.number,),
+    )
+    return seat
+
+
+@undoes("seat.arrive")
+def _undo_arrive(event: Event, actor, now: datetime) -> None:
+    Seat.objects.filter(entry_id=event.data["entry"]).update(arrived=False, chips_carried_by="")
+
+
+# --- manual control -------------------------------------------------------------------
+
+
+@transaction.atomic
+def table_set_status(
+    *, tournament: Tournament, table_number: int, status: str, actor, now: datetime
+) -> Table:
+    """Open or close a table; a table with players cannot close (move them first)."""
+    if status not in (Table.Status.OPEN, Table.Status.CLOSED):
+        raise errors.DomainError(_("Unknown table status."))
+    table = (
+        Table.objects.select_for_update().filter(tournament=tournament, number=table_number).first()
+    )
+    if table is None:
+        raise errors.DomainError(_("Table %(table)s does not exist."), table=table_number)
+    if status == Table.Status.CLOSED and table.seats.exists():
+        raise errors.TablesInUse(table=table_number)
+    before = table.status
+    if before == status:
+        return table
+    table.status = status
+    table.save(update_fields=["status"])
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="table.status",
+        data={"table": table_number, "before": before, "after": status},
+        now=now,
+    )
+    realtime.broadcast(tournament.pk, {"type": "table", "table": table_number, "status": status})
+    return table
+
+
+@undoes("table.status")
+def _undo_table_status(event: Event, actor, now: datetime) -> None:
+    table = Table.objects.get(tournament_id=event.tournament_id, number=event.data["table"])
+    if event.data["before"] == Table.Status.CLOSED and table.seats.exists():
+        raise errors.CannotUndo(reason=_("the table has players now"))
+    table.status = event.data["before"]
+    table.save(update_fields=["status"])
+
+
+@transaction.atomic
+def table_renumber(
+    *, tournament: Tournament, table_number: int, new_number: int, actor, now: datetime
+) -> Table:
+    """Give a table a new number (its seats and players stay)."""
+    if not 1 <= new_number <= 9999:
+        raise errors.DomainError(_("Give a table number from 1 to 9999."))
+    table = (
+        Table.objects.select_for_update().filter(tournament=tournament, number=table_number).first()
+    )
+    if table is None:
+        raise errors.DomainError(_("Table %(table)s does not exist."), table=table_number)
+    if Table.objects.filter(tournament=tournament, number=new_number).exists():
+        raise errors.DomainError(_("Table %(table)s already exists."), table=new_number)
+    table.number = new_number
+    table.save(update_fields=["number"])
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="table.renumber",
+        data={"before": table_number, "after": new_number},
+        now=now,
+    )
+    realtime.broadcast(
+        tournament.pk, {"type": "table", "table": new_number, "renumbered_from": table_number}
+    )
+    return table
+
+
+@undoes("table.renumber")
+def _undo_table_renumber(event: Event, actor, now: datetime) -> None:
+    if Table.objects.filter(
+        tournament_id=event.tournament_id, number=event.data["before"]
+    ).exists():
+        raise errors.CannotUndo(reason=_("the old number is used by another table"))
+    Table.objects.filter(tournament_id=event.tournament_id, number=event.data["after"]).update(
+        number=event.data["before"]
+    )
+
+
+@transaction.atomic
+def seat_lock(
+    *, tournament: Tournament, table_number: int, seat: int, locked: bool, actor, now: datetime
+) -> Table:
+    """Take a seat out of play (or give it back): no move or draw fills a locked seat."""
+    table = _table_for(tournament, table_number)
+    if not 1 <= seat <= table.max_seats:
+        raise errors.DomainError(
+            _("Table %(table)s has no seat %(seat)s."), table=table_number, seat=seat
+        )
+    if locked and table.seats.filter(number=seat).exists():
+        raise errors.SeatTaken(table=table_number, seat=seat)
+    before = list(table.locked_seats)
+    after = sorted(set(before) | {seat}) if locked else sorted(set(before) - {seat})
+    if after == before:
+        return table
+    table.locked_seats = after
+    table.save(update_fields=["locked_seats"])
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="seat.lock",
+        data={
+            "table": table_number,
+            "seat": seat,
+            "locked": locked,
+            "before": before,
+        },
+        now=now,
+    )
+    realtime.broadcast(
+        tournament.pk,
+        {"type": "seat_lock", "table": table_number, "seat": seat, "locked": locked},
+        tables=(table_number,),
+    )
+    return table
+
+
+@undoes("seat.lock")
+def _undo_seat_lock(event: Event, actor, now: datetime) -> None:
+    Table.objects.filter(tournament_id=event.tournament_id, number=event.data["table"]).update(
+        locked_seats=event.data["before"]
+    )

@@ -1,0 +1,344 @@
+"""The floor's room pages: the overview with the plan and its Apply button, one table's
+seats with button, hand done, seat locks and moves, and open / close / renumber.
+
+Views parse, fetch with permissions (FLOOR: TD or floor), call one service and redirect
+with a message; with an HX-Request header the GET pages answer with their fragment.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tables.models import Seat, Table
+from tournaments import permissions
+from tournaments.models import Entry, Tournament
+from tournaments.services import room as room_services
+from tournaments.services import seat_move
+from tournaments.views.core import run
+
+MAX_NUMBER = 9999
+
+
+def _floor(request: HttpRequest, slug: str) -> Tournament:
+    return permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
+
+
+def _int(value: str | None, *, low: int = 1, high: int = MAX_NUMBER) -> int | None:
+    """Read a whole number in range from a form field, or None (never a 500)."""
+    try:
+        number = int((value or "").strip())
+    except ValueError:
+        return None
+    return number if low <= number <= high else None
+
+
+def _room_context(tournament: Tournament) -> dict:
+    room = room_services.room_load(tournament)
+    plan = room_services.room_plan(tournament=tournament, room=room)
+    names = {
+        e.pk: str(e.player)
+        for e in Entry.objects.filter(
+            pk__in=[e for row in room.seats.values() for e in row.values()]
+        )
+        .select_related("player")
+        .only("id", "player__first_name", "player__last_name")
+    }
+    halted = set(plan.halted_tables)
+    tables = [
+        {
+            "table": table,
+            "players": len(room.seats.get(number, {})),
+            "halted": str(number) in halted,
+            "needs_button": str(number) in plan.needs_button,
+        }
+        for number, table in sorted(room.tables.items())
+    ]
+    moves = [
+        {
+            "name": names.get(int(m.player)) if m.player else None,
+            "from_table": m.from_table,
+            "from_seat": m.from_seat,
+            "to_table": m.to_table,
+            "to_seat": m.to_seat,
+            "dealt_in": m.dealt_in_from,
+            "rules": ", ".join(m.rules),
+            "alert": m.floor_alert,
+        }
+        for m in plan.moves
+    ]
+    pending = (
+        Seat.objects.filter(table__tournament=tournament, arrived=False)
+        .select_related("table", "entry__player")
+        .order_by("table__number", "number")
+    )
+    return {
+        "tournament": tournament,
+        "tables": tables,
+        "plan": plan,
+        "moves": moves,
+        "break_table": plan.break_table,
+        "final_table": plan.final_table,
+        "pending": pending,
+        "violations": room_services.balancing.check_room(room.planner, room.settings),
+    }
+
+
+@login_required
+def room(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _floor(request, slug)
+    context = _room_context(tournament)
+    if request.htmx:
+        return render(request, "room/room.html#room", context)
+    return render(request, "room/room.html", context)
+
+
+@login_required
+@require_POST
+def room_apply(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _floor(request, slug)
+    ok, applied = run(
+        request, room_services.plan_apply_all, tournament=tournament, actor=request.user
+    )
+    if ok:
+        moves = sum(len(a.moves) for a in applied)
+        if not applied:
+            messages.info(request, _("Nothing to do: the room is balanced."))
+        else:
+            messages.success(
+                request,
+                _("Plan applied: %(moves)s players moved, %(breaks)s tables broken.")
+                % {"moves": moves, "breaks": sum(a.kind == "break" for a in applied)},
+            )
+        for applied_step in applied:
+            if applied_step.kind == "final_table":
+                messages.success(
+                    request,
+                    _("Final table drawn at table %(table)s.")
+                    % {"table": applied_step.final_table},
+                )
+    return redirect("room", slug)
+
+
+@login_required
+@require_POST
+def room_buttons(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _floor(request, slug)
+    ok, drawn = run(request, room_services.buttons_draw, tournament=tournament, actor=request.user)
+    if ok:
+        messages.success(request, _("Button drawn at %(count)s tables.") % {"count": len(drawn)})
+    return redirect("room", slug)
+
+
+def _table_or_404(tournament: Tournament, number: int) -> Table:
+    table = Table.objects.filter(tournament=tournament, number=number).first()
+    if table is None:
+        raise Http404
+    return table
+
+
+@login_required
+def room_table(request: HttpRequest, slug: str, table: int) -> HttpResponse:
+    tournament = _floor(request, slug)
+    current = _table_or_404(tournament, table)
+    by_number = {
+        s.number: s for s in current.seats.select_related("entry__player").order_by("number")
+    }
+    locked = set(current.locked_seats)
+    seats = [
+        {
+            "number": n,
+            "seat": by_number.get(n),
+            "locked": n in locked,
+            "button": n == current.button,
+            "sb": n == current.sb and not current.sb_dead,
+            "bb": n == current.bb,
+        }
+        for n in range(1, current.max_seats + 1)
+    ]
+    context = {"tournament": tournament, "table": current, "seats": seats}
+    if request.htmx:
+        return render(request, "room/table.html#table", context)
+    return render(request, "room/table.html", context)
+
+
+@login_required
+@require_POST
+def table_button(request: HttpRequest, slug: str, table: int) -> HttpResponse:
+    tournament = _floor(request, slug)
+    seat = _int(request.POST.get("button"), high=22)
+    if seat is None:
+        messages.error(request, _("Choose the seat with the button."))
+    else:
+        ok, _t = run(
+            request,
+            room_services.button_set,
+            tournament=tournament,
+            table_number=table,
+            button=seat,
+            actor=request.user,
+        )
+        if ok:
+            messages.success(request, _("Button on seat %(seat)s.") % {"seat": seat})
+    return redirect("room_table", slug, table)
+
+
+@login_required
+@require_POST
+def table_hand(request: HttpRequest, slug: str, table: int) -> HttpResponse:
+    tournament = _floor(request, slug)
+    ok, hands = run(
+        request,
+        room_services.hand_done,
+        tournament=tournament,
+        table_numbers=[table],
+        actor=request.user,
+    )
+    if ok and hands.get(table):
+        hand = hands[table]
+        messages.success(
+            request,
+            _("Next hand: button %(button)s, small blind %(sb)s, big blind %(bb)s.")
+            % {
+                "button": hand.positions.button,
+                "sb": _("dead") if hand.positions.sb_dead else hand.positions.sb,
+                "bb": hand.positions.bb,
+            },
+        )
+    elif ok:
+        messages.error(request, _("A hand needs two players at the table."))
+    return redirect("room_table", slug, table)
+
+
+@login_required
+@require_POST
+def table_status(request: HttpRequest, slug: str, table: int) -> HttpResponse:
+    tournament = _floor(request, slug)
+    status = request.POST.get("status", "")
+    if status not in (Table.Status.OPEN, Table.Status.CLOSED):
+        messages.error(request, _("Choose to open or to close the table."))
+        return redirect("room", slug)
+    ok, _t = run(
+        request,
+        room_services.table_set_status,
+        tournament=tournament,
+        table_number=table,
+        status=status,
+        actor=request.user,
+    )
+    if ok:
+        messages.success(
+            request,
+            _("Table %(table)s: %(status)s.")
+            % {"table": table, "status": Table.Status(status).label},
+        )
+    return redirect("room", slug)
+
+
+@login_required
+@require_POST
+def table_renumber(request: HttpRequest, slug: str, table: int) -> HttpResponse:
+    tournament = _floor(request, slug)
+    new_number = _int(request.POST.get("number"))
+    if new_number is None:
+        messages.error(request, _("Give a table number from 1 to 9999."))
+        return redirect("room", slug)
+    ok, _t = run(
+        request,
+        room_services.table_renumber,
+        tournament=tournament,
+        table_number=table,
+        new_number=new_number,
+        actor=request.user,
+    )
+    if ok:
+        messages.success(
+            request, _("Table %(old)s is now table %(new)s.") % {"old": table, "new": new_number}
+        )
+        return redirect("room_table", slug, new_number)
+    return redirect("room", slug)
+
+
+@login_required
+@require_POST
+def seat_lock(request: HttpRequest, slug: str, table: int, seat: int) -> HttpResponse:
+    tournament = _floor(request, slug)
+    ok, _t = run(
+        request,
+        room_services.seat_lock,
+        tournament=tournament,
+        table_number=table,
+        seat=seat,
+        locked=request.POST.get("locked") != "0",
+        actor=request.user,
+    )
+    if ok:
+        messages.success(request, _("Seat %(seat)s updated.") % {"seat": seat})
+    return redirect("room_table", slug, table)
+
+
+@login_required
+@require_POST
+def player_move(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _floor(request, slug)
+    number = _int(request.POST.get("entry"), high=10**9)
+    table = _int(request.POST.get("table"))
+    seat = _int(request.POST.get("seat"), high=22)
+    back = request.POST.get("back_table")
+    target = ("room_table", slug, int(back)) if back and back.isdigit() else ("room", slug)
+    entry = tournament.entries.select_related("player").filter(number=number).first()
+    if entry is None or table is None or seat is None:
+        messages.error(request, _("Give the entry number, the table and the seat."))
+        return redirect(*target)
+    ok, _r = run(
+        request,
+        seat_move,
+        tournament=tournament,
+        entry=entry,
+        table_number=table,
+        seat=seat,
+        actor=request.user,
+        reason="floor",
+    )
+    if ok:
+        messages.success(
+            request,
+            _("%(player)s moved to table %(table)s, seat %(seat)s.")
+            % {"player": entry.player, "table": table, "seat": seat},
+        )
+        # The planner warns when a manual move leaves the room out of balance (§8.1).
+        for problem in room_services.room_check(tournament=tournament):
+            messages.warning(
+                request,
+                _("The room breaks its policy now (%(code)s: %(detail)s); see the plan.")
+                % {"code": problem.code, "detail": problem.detail},
+            )
+    return redirect(*target)
+
+
+@login_required
+@require_POST
+def move_confirm(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _floor(request, slug)
+    entry = tournament.entries.select_related("player").filter(number=number).first()
+    if entry is None:
+        raise Http404
+    ok, seat = run(
+        request,
+        room_services.move_confirm,
+        tournament=tournament,
+        entry=entry,
+        actor=request.user,
+        carried_by=request.POST.get("carried_by", ""),
+    )
+    if ok:
+        messages.success(
+            request,
+            _("%(player)s is seated at table %(table)s, seat %(seat)s.")
+            % {"player": entry.player, "table": seat.table.number, "seat": seat.number},
+        )
+    return redirect("room", slug)
