@@ -4,7 +4,7 @@ from django.apps import AppConfig
 
 # Service modules register their undo handlers when imported: import them all at start-up
 # so any logged action can be undone from the log, whichever page is served first.
-SERVICE_MODULES = ("tournaments.services",)
+SERVICE_MODULES = ("tournaments.services", "tournaments.services.clock")
 
 
 class TournamentsConfig(AppConfig):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import core, desk, setup
+from tournaments.views import clock, core, desk, displays, setup
 
 urlpatterns = [
     path("", core.tournament_list, name="tournament_list"),
@@ -21,4 +21,18 @@ urlpatterns = [
     path("<slug:slug>/desk/entries/<int:number>/<str:kind>/", desk.purchase, name="purchase"),
     path("<slug:slug>/entries/<int:number>/seat/", desk.seat_card, name="seat_card"),
     path("<slug:slug>/entries/<int:number>/eliminate/", desk.eliminate, name="eliminate"),
+    path("<slug:slug>/clock/", clock.console, name="clock_console"),
+    path("<slug:slug>/clock/<str:action>/", clock.control, name="clock_control"),
+    path("<slug:slug>/screens/", clock.screens, name="screens"),
+    path(
+        "<slug:slug>/screens/<int:screen_id>/revoke/", clock.screen_revoke, name="screen_revoke"
+    ),
+]
+
+# No login: screens by secret link, the public clock and the players' seat finder.
+display_urlpatterns = [
+    path("s/<uuid:token>/", displays.screen, name="screen"),
+    path("s/<uuid:token>/hand/", displays.tablet_hand, name="tablet_hand"),
+    path("p/<slug:slug>/", displays.public_clock, name="public_clock"),
+    path("p/<slug:slug>/find/", displays.seat_finder, name="seat_finder"),
 ]
