@@ -48,11 +48,20 @@ MATRIX = {
     "purchase": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "seat_card": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "eliminate": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "clock_console": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "clock_control": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "screens": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "screen_revoke": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    # No login: a screen's secret link, the public clock and the seat finder.
+    "screen": ("get", row(OK, OK, OK, OK, OK)),
+    "tablet_hand": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
+    "public_clock": ("get", row(OK, OK, OK, OK, OK)),
+    "seat_finder": ("get", row(OK, OK, OK, OK, OK)),
 }
 
 
 @pytest.fixture
-def world(tournament, td, floor, desk, outsider):
+def world(tournament, td, floor, desk, outsider, display):
     player = make_player()
     reg = services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
     event = Event.objects.filter(action="entry.register").first()
@@ -64,6 +73,9 @@ def world(tournament, td, floor, desk, outsider):
             "number": reg.entry.number,
             "event_id": event.pk,
             "kind": "rebuy",
+            "action": "pause",
+            "screen_id": display.pk,
+            "token": display.token,
         },
     }
 
