@@ -147,9 +147,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if screen is not None:
             self.groups_joined.append(realtime.screen_group(screen.pk))
             if screen.kind == DisplayScreen.Kind.TABLE and screen.table_number:
-                self.groups_joined.append(
-                    realtime.table_group(tournament.pk, screen.table_number)
-                )
+                self.groups_joined.append(realtime.table_group(tournament.pk, screen.table_number))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()

@@ -190,9 +190,7 @@ def screen_figures(tournament: Tournament, *, top: int = 5) -> dict[str, Any]:
         )
         pool = prize_pool.prize_pool
         if figures["entries"]:
-            table = payouts_rules.generate_payout_table(
-                prize_pool=pool, entries=figures["entries"]
-            )
+            table = payouts_rules.generate_payout_table(prize_pool=pool, entries=figures["entries"])
             payouts = list(table.prizes().items())[:top]
     except ValueError:
         pass  # too few entries or money for a table yet: the screen shows the pool only
@@ -213,9 +211,7 @@ def seating_page(
     """One page of the seating board: active players A-Z with table and seat; and the
     number of pages. Keyset-free slicing is fine: the board pages at a human pace."""
     seats = (
-        Seat.objects.filter(
-            table__tournament=tournament, entry__status=Entry.Status.ACTIVE
-        )
+        Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
         .select_related("table", "entry__player")
         .order_by("entry__player__last_name", "entry__player__first_name", "entry_id")
     )

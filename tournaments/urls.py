@@ -24,9 +24,7 @@ urlpatterns = [
     path("<slug:slug>/clock/", clock.console, name="clock_console"),
     path("<slug:slug>/clock/<str:action>/", clock.control, name="clock_control"),
     path("<slug:slug>/screens/", clock.screens, name="screens"),
-    path(
-        "<slug:slug>/screens/<int:screen_id>/revoke/", clock.screen_revoke, name="screen_revoke"
-    ),
+    path("<slug:slug>/screens/<int:screen_id>/revoke/", clock.screen_revoke, name="screen_revoke"),
 ]
 
 # No login: screens by secret link, the public clock and the players' seat finder.

@@ -139,7 +139,9 @@ def test_announcement_is_claimed_once_and_logged(tournament, td):
     svc.clock_start(tournament=tournament, actor=td, now=NOW)
     listener = Listener(tournament)
     boundary = NOW + 20 * MIN
-    assert not svc.clock_announce(tournament_id=tournament.pk, version=1, index=1, now=boundary - MIN)
+    assert not svc.clock_announce(
+        tournament_id=tournament.pk, version=1, index=1, now=boundary - MIN
+    )
     assert svc.clock_announce(tournament_id=tournament.pk, version=1, index=1, now=boundary)
     assert not svc.clock_announce(tournament_id=tournament.pk, version=1, index=1, now=boundary)
     rows = Event.objects.filter(action="clock.level")

@@ -45,8 +45,14 @@ def test_console_post_runs_the_service_and_returns_the_panel(client, tournament,
 
 @pytest.mark.parametrize(
     ("action", "data"),
-    [("adjust", {"seconds": "lots"}), ("jump", {"index": "-3"}), ("nonsense", {}),
-     ("start", {"at": "25:99"}), ("eod_start", {"card": "Zz"}), ("pause", {})],
+    [
+        ("adjust", {"seconds": "lots"}),
+        ("jump", {"index": "-3"}),
+        ("nonsense", {}),
+        ("start", {"at": "25:99"}),
+        ("eod_start", {"card": "Zz"}),
+        ("pause", {}),
+    ],
 )
 def test_console_refusals_are_messages_not_errors(client, tournament, td, action, data):
     client.force_login(td)
@@ -91,7 +97,7 @@ def test_a_tablet_needs_an_existing_table(tournament, td):
 
 
 def test_clock_screen_shows_the_figures_and_a_qr_code(client, tournament, td, display):
-    for n in range(3):
+    for _n in range(3):
         services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
     clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
     html = client.get(reverse("screen", args=[display.token])).content.decode()
@@ -165,8 +171,7 @@ def test_seat_finder_is_rate_limited_per_address(client, tournament):
     cache.clear()
     url = reverse("seat_finder", args=[tournament.slug])
     codes = [
-        client.get(url, {"q": "ross"}).status_code
-        for _ in range(displays.SEARCHES_PER_MINUTE + 1)
+        client.get(url, {"q": "ross"}).status_code for _ in range(displays.SEARCHES_PER_MINUTE + 1)
     ]
     assert codes[:-1] == [200] * displays.SEARCHES_PER_MINUTE and codes[-1] == 429
     other = client.get(url, {"q": "ross"}, REMOTE_ADDR="10.0.0.9")

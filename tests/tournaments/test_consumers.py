@@ -101,9 +101,7 @@ async def test_hand_report_only_from_a_table_tablet(room, role):
     communicator = await _open(room, role)
     await communicator.send_json_to({"type": "hand", "action": "done"})
     reply = await communicator.receive_json_from()
-    reported = await database_sync_to_async(
-        Event.objects.filter(action="h4h.table_done").exists
-    )()
+    reported = await database_sync_to_async(Event.objects.filter(action="h4h.table_done").exists)()
     if role == "tablet":
         assert reply["type"] in {"clock", "ok"} and reported
     else:

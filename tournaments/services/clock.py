@@ -122,9 +122,7 @@ def _schedule_announcement(tournament: Tournament, now: datetime) -> None:
     from tournaments.tasks import announce_boundary
 
     pk, version = tournament.pk, state.version
-    transaction.on_commit(
-        lambda: announce_boundary.apply_async((pk, version, index), eta=boundary)
-    )
+    transaction.on_commit(lambda: announce_boundary.apply_async((pk, version, index), eta=boundary))
 
 
 def _change(
@@ -200,9 +198,7 @@ def clock_resume(*, tournament: Tournament, actor, now: datetime) -> Tournament:
 @transaction.atomic
 def clock_toggle(*, tournament: Tournament, actor, now: datetime) -> Tournament:
     """Pause a running clock or resume a paused one (the console's space bar)."""
-    status = clock.clock_view(
-        _structure(tournament), selectors.clock_state(tournament), now
-    ).status
+    status = clock.clock_view(_structure(tournament), selectors.clock_state(tournament), now).status
     if status is clock.ClockStatus.RUNNING:
         return clock_pause(tournament=tournament, actor=actor, now=now)
     return clock_resume(tournament=tournament, actor=actor, now=now)
@@ -438,7 +434,9 @@ def h4h_stop(*, tournament: Tournament, actor, now: datetime) -> Tournament:
         locked.h4h_active, locked.h4h_tables_done = False, []
         return {"hands": locked.h4h_hands}
 
-    return _floor_change(tournament=tournament, actor=actor, now=now, action="h4h.stop", apply=apply)
+    return _floor_change(
+        tournament=tournament, actor=actor, now=now, action="h4h.stop", apply=apply
+    )
 
 
 def _h4h_deal(locked: Tournament, structure, now: datetime) -> dict[str, Any]:
@@ -566,7 +564,9 @@ def eod_hand(*, tournament: Tournament, actor, table_number: int, now: datetime)
         locked.eod_remaining = dict(countdown.remaining)
         return {"table": table_number, "left": countdown.remaining[str(table_number)]}
 
-    return _floor_change(tournament=tournament, actor=actor, now=now, action="eod.hand", apply=apply)
+    return _floor_change(
+        tournament=tournament, actor=actor, now=now, action="eod.hand", apply=apply
+    )
 
 
 @transaction.atomic
@@ -579,7 +579,9 @@ def eod_stop(*, tournament: Tournament, actor, now: datetime) -> Tournament:
         locked.eod_card, locked.eod_remaining = "", {}
         return {}
 
-    return _floor_change(tournament=tournament, actor=actor, now=now, action="eod.stop", apply=apply)
+    return _floor_change(
+        tournament=tournament, actor=actor, now=now, action="eod.stop", apply=apply
+    )
 
 
 def parse_start_time(value: str, *, now: datetime) -> datetime | None:

@@ -51,9 +51,11 @@ def screen_create(
 @transaction.atomic
 def screen_revoke(*, tournament: Tournament, actor, screen_id: int, now: datetime) -> None:
     """Revoke a screen's link: the page 404s from now on and open sockets are closed."""
-    screen = DisplayScreen.objects.select_for_update().filter(
-        pk=screen_id, tournament=tournament
-    ).first()
+    screen = (
+        DisplayScreen.objects.select_for_update()
+        .filter(pk=screen_id, tournament=tournament)
+        .first()
+    )
     if screen is None or screen.revoked:
         raise errors.DomainError(_("No such screen, or it was already revoked."))
     screen.revoked = True
