@@ -7,6 +7,7 @@ it shares the test database the way live_server does.
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
@@ -26,7 +27,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def daphne_url():
     from daphne.endpoints import build_endpoint_description_strings
     from daphne.server import Server
@@ -52,6 +53,9 @@ def daphne_url():
 
     reactor.callFromThread(reactor.stop)
     thread.join(timeout=5)
+    # Importing daphne installed Twisted's asyncio loop as this thread's loop: give the
+    # rest of the session a fresh one, or async tests find a "running" loop here.
+    asyncio.set_event_loop(asyncio.new_event_loop())
 
 
 def _countdowns(first, second) -> tuple[str, str]:
