@@ -127,11 +127,12 @@
       ? pos.index
       : items.findIndex((i, n) => n > pos.index && i.break);
     const colorUp = breakIndex >= 0 && items[breakIndex].color_up;
-    show("[data-color-up]", colorUp ? `⬆ ${colorUp}: ${root.dataset.labelColorUp || "colour-up"}` : "");
+    show("[data-color-up]", colorUp ? `${colorUp}: ${label("ColorUp")}` : "");
+    // Hand-for-hand: the hand being played (RP-8c: players see the clock drop per hand).
     const h4h = state.hand_for_hand;
-    show("[data-h4h]", h4h ? `✋ ${h4h.hands}` : "");
+    show("[data-h4h]", h4h ? `${label("H4h")} ${h4h.hands + 1}` : "");
     const eod = state.end_of_day;
-    show("[data-eod]", eod ? `${eod.hands_left} ⟲` : "");
+    show("[data-eod]", eod ? `${eod.hands_left} ${label("Eod")}` : "");
     // A boundary passed on this screen's own count: announce it once.
     if (pos.status === "running" && clock.announcedIndex !== null && pos.index > clock.announcedIndex) {
       announce(item);
@@ -188,6 +189,8 @@
     }
     clock.state = payload;
     if (changed) clock.announcedIndex = null; // a TD's change is not a boundary
+    // A table tablet redraws its hand-for-hand and final-hands buttons on each change.
+    if (changed && !initial) document.body.dispatchEvent(new CustomEvent("torneo:seats"));
     if (payload.announce) announce((payload.items || [])[payload.announce.index] || {});
     tick();
   }
@@ -284,6 +287,12 @@
   const moves = [];
   document.addEventListener("torneo:move", (event) => {
     const m = event.detail;
+    // A table tablet lists the players coming to its own table.
+    const table = document.querySelector("[data-table-number]");
+    if (table && String(m.table) !== table.dataset.tableNumber) return;
+    // The same move can arrive through the room's group and the table's group.
+    const seen = moves.find((x) => x.name === m.name && x.table === m.table && x.seat === m.seat);
+    if (seen && Date.now() - seen.at < 5000) return;
     moves.unshift({ ...m, at: Date.now() });
     renderMoves();
   });

@@ -179,21 +179,50 @@ def test_catch_up_logs_a_passed_boundary_once(tournament, td):
     assert Event.objects.filter(action="clock.level").count() == 1
 
 
-@override_settings(CELERY_TASK_ALWAYS_EAGER=False)
-def test_with_a_broker_each_change_schedules_the_next_boundary(tournament, td, monkeypatch):
-    from tournaments import tasks
+@pytest.fixture
+def broker():
+    """Celery with a real (in-memory) broker instead of running tasks inline."""
+    from config.celery import app
 
-    sent = []
-    monkeypatch.setattr(
-        tasks.announce_boundary, "apply_async", lambda args, eta: sent.append((args, eta))
-    )
+    app.conf.task_always_eager = False
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
+        yield app
+    app.conf.task_always_eager = True
+
+
+def _queued(app) -> list[tuple[list, str]]:
+    """Drain the broker: each queued task's arguments and ETA."""
+    found = []
+    with app.connection_for_read() as connection:
+        queue = connection.SimpleQueue("celery")
+        while True:
+            try:
+                message = queue.get(timeout=0.1)
+            except queue.Empty:
+                break
+            assert message.headers["task"] == "tournaments.tasks.announce_boundary"
+            found.append((list(message.decode()[0]), message.headers["eta"]))
+            message.ack()
+        queue.close()
+    return found
+
+
+def test_with_a_broker_each_change_schedules_the_next_boundary(tournament, td, broker):
+    _queued(broker)
     svc.clock_start(tournament=tournament, actor=td, now=NOW)
-    svc.clock_pause(tournament=tournament, actor=td, now=NOW + MIN)
+    svc.clock_pause(tournament=tournament, actor=td, now=NOW + MIN)  # nothing to announce
     svc.clock_resume(tournament=tournament, actor=td, now=NOW + 2 * MIN)
-    assert sent == [
-        ((tournament.pk, 1, 1), NOW + 20 * MIN),
-        ((tournament.pk, 3, 1), NOW + 21 * MIN),
+    queued = _queued(broker)
+    assert [args for args, _eta in queued] == [[tournament.pk, 1, 1], [tournament.pk, 3, 1]]
+    assert [dt.datetime.fromisoformat(eta) for _args, eta in queued] == [
+        NOW + 20 * MIN,
+        NOW + 21 * MIN,
     ]
+    # The first task is stale by the time it runs: the clock moved to version 3.
+    assert not svc.clock_announce(
+        tournament_id=tournament.pk, version=1, index=1, now=NOW + 21 * MIN
+    )
+    assert svc.clock_announce(tournament_id=tournament.pk, version=3, index=1, now=NOW + 21 * MIN)
 
 
 def _open_tables(tournament, numbers):
