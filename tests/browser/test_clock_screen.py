@@ -8,6 +8,7 @@ it shares the test database the way live_server does.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import socket
 import threading
 import time
@@ -122,3 +123,27 @@ def test_a_screen_keeps_counting_and_says_so_when_the_socket_is_gone(live_server
     before = page.inner_text("[data-testid=countdown]")
     time.sleep(1.2)
     assert page.inner_text("[data-testid=countdown]") != before
+
+
+def test_a_screen_rolls_over_to_the_next_level_by_itself_and_announces_it(live_server, page):
+    """No push needed: the screen knows the structure and shows the new level, with a
+    banner, when its own count reaches zero (TDA-23)."""
+    td = make_user("td-roll", staff=True)
+    tournament = make_tournament(td, tables=1)
+    level_one = dt.timedelta(minutes=20)
+    clock_services.clock_start(
+        tournament=tournament, actor=td, now=timezone.now() - level_one + dt.timedelta(seconds=3)
+    )
+    page.goto(f"{live_server.url}/p/{tournament.slug}/")
+    assert page.inner_text("[data-level]") == "Level 1"
+    assert page.inner_text("[data-testid=countdown]") in {"00:03", "00:02", "00:01"}
+    page.wait_for_function(
+        "document.querySelector('[data-level]').textContent === 'Level 2'", timeout=6000
+    )
+    assert page.inner_text("[data-blinds]") == "200 / 400"
+    assert page.inner_text("[data-testid=countdown]")[:3] in {"20:", "19:"}
+    banner = page.locator("[data-banner]")
+    assert banner.is_visible() and "200 / 400" in banner.inner_text()
+    # The next break is one level away now, and its colour-up is announced.
+    assert page.inner_text("[data-next-break]")[:3] in {"20:", "19:"}
+    assert "25" in page.inner_text("[data-color-up]")
