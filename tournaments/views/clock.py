@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables.models import Table
-from tournaments import permissions, selectors
+from tournaments import events, permissions, selectors
 from tournaments.consumers import CONTROLS, control_action
 from tournaments.errors import DomainError
 from tournaments.models import DisplayScreen, Tournament
@@ -37,7 +37,10 @@ def _console_context(request: HttpRequest, tournament: Tournament) -> dict:
                 "number", flat=True
             )
         ),
-        "recent": tournament.events.filter(action__regex=r"^(clock|h4h|eod)\.")[:8],
+        "recent": [
+            (event, events.action_label(event))
+            for event in tournament.events.filter(action__regex=r"^(clock|h4h|eod)\.")[:8]
+        ],
     }
 
 

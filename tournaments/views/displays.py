@@ -42,7 +42,7 @@ def _clock_context(request: HttpRequest, tournament: Tournament, socket_url: str
 
 def _qr_svg(url: str) -> str:
     """The seat finder's address as an inline SVG QR code (segno: pure Python, offline)."""
-    return segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff")
+    return segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff", omitsize=True)
 
 
 def screen(request: HttpRequest, token) -> HttpResponse:
