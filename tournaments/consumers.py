@@ -153,6 +153,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_json(await _payload(tournament.pk))
 
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        # Junk from a client is answered with an error, never a crashed socket.
+        try:
+            return await super().decode_json(text_data)
+        except ValueError:
+            return None
+
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)

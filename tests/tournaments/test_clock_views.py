@@ -176,3 +176,38 @@ def test_seat_finder_is_rate_limited_per_address(client, tournament):
     assert codes[:-1] == [200] * displays.SEARCHES_PER_MINUTE and codes[-1] == 429
     other = client.get(url, {"q": "ross"}, REMOTE_ADDR="10.0.0.9")
     assert other.status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_junk_in_any_console_form_is_never_a_server_error(client, tournament, td):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from tournaments.consumers import CONTROLS
+
+    client.force_login(td)
+    fields = st.dictionaries(
+        st.sampled_from(["at", "seconds", "index", "table", "card", "last_level_of_day"]),
+        st.text(max_size=30) | st.integers().map(str),
+        max_size=4,
+    )
+
+    @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(action=st.sampled_from(sorted(CONTROLS)), data=fields)
+    def post(action, data):
+        response = client.post(reverse("clock_control", args=[tournament.slug, action]), data)
+        assert response.status_code == 302
+
+    post()
+
+
+def test_junk_screen_form_is_never_a_server_error(client, tournament, td):
+    client.force_login(td)
+    url = reverse("screens", args=[tournament.slug])
+    for data in (
+        {"name": "T", "kind": "table", "table_number": "9" * 40},
+        {"name": "", "kind": "clock"},
+        {"name": "X", "kind": "toaster"},
+    ):
+        assert client.post(url, data).status_code == 302
+    assert not DisplayScreen.objects.exists()

@@ -154,3 +154,12 @@ async def test_unknown_tournament_is_refused():
 
 def test_roles_cover_staff_roles():
     assert {"td", "floor", "desk"} == set(Role.values)
+
+
+async def test_junk_text_gets_an_error_and_the_socket_stays_open(room):
+    communicator = await _open(room, "td")
+    await communicator.send_to(text_data="{not json")
+    assert (await communicator.receive_json_from())["type"] == "error"
+    await communicator.send_json_to({"type": "ping", "t": 1})
+    assert (await communicator.receive_json_from())["type"] == "pong"
+    await communicator.disconnect()

@@ -91,7 +91,7 @@ def screens(request: HttpRequest, slug: str) -> HttpResponse:
             actor=request.user,
             name=request.POST.get("name", ""),
             kind=request.POST.get("kind", ""),
-            table_number=int(table) if table.isdigit() else None,
+            table_number=int(table) if table.isdigit() and len(table) <= 6 else None,
         )
         if ok:
             messages.success(request, _("Screen created: open its link on the screen."))
