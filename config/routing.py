@@ -1,3 +1,10 @@
 """WebSocket routes."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from tournaments.consumers import RoomConsumer
+
+websocket_urlpatterns: list = [
+    path("ws/screens/<uuid:token>/", RoomConsumer.as_asgi()),
+    path("ws/t/<slug:slug>/", RoomConsumer.as_asgi()),
+]

@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import set_language
 
+from tournaments.urls import display_urlpatterns
 from tournaments.views import core
 
 urlpatterns = [
@@ -14,6 +15,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("language/", set_language, name="set_language"),
     path("t/", include("tournaments.urls")),
+    *display_urlpatterns,
 ]
 
 handler400 = "tournaments.views.core.bad_request"

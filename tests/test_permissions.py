@@ -90,11 +90,20 @@ MATRIX = {
     "table_renumber": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     "seat_lock": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     "move_confirm": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "clock_console": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "clock_control": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "screens": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "screen_revoke": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    # No login: a screen's secret link, the public clock and the seat finder.
+    "screen": ("get", row(OK, OK, OK, OK, OK)),
+    "tablet_hand": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
+    "public_clock": ("get", row(OK, OK, OK, OK, OK)),
+    "seat_finder": ("get", row(OK, OK, OK, OK, OK)),
 }
 
 
 @pytest.fixture
-def world(tournament, td, floor, desk, outsider):
+def world(tournament, td, floor, desk, outsider, display):
     player = make_player()
     reg = services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
     event = Event.objects.filter(action="entry.register").first()
@@ -116,6 +125,9 @@ def world(tournament, td, floor, desk, outsider):
             "fmt": "pdf",
             "table": reg.table,
             "seat": reg.seat,
+            "action": "pause",
+            "screen_id": display.pk,
+            "token": display.token,
         },
     }
 

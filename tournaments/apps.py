@@ -11,6 +11,7 @@ SERVICE_MODULES = (
     "tournaments.services.penalties",
     "tournaments.services.days",
     "tournaments.services.room",
+    "tournaments.services.clock",
     "tables.services",
 )
 

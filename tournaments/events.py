@@ -119,6 +119,23 @@ ACTION_LABELS = {
     "penalty.give": gettext_lazy("Penalty"),
     "flight.create": gettext_lazy("Flight created"),
     "flights.merge": gettext_lazy("Flights merged"),
+    "clock.start": gettext_lazy("Clock started"),
+    "clock.pause": gettext_lazy("Clock paused"),
+    "clock.resume": gettext_lazy("Clock resumed"),
+    "clock.adjust": gettext_lazy("Clock adjusted"),
+    "clock.next": gettext_lazy("Next level"),
+    "clock.previous": gettext_lazy("Previous level"),
+    "clock.jump": gettext_lazy("Clock set to a level"),
+    "clock.level": gettext_lazy("Level change announced"),
+    "h4h.start": gettext_lazy("Hand-for-hand started"),
+    "h4h.stop": gettext_lazy("Hand-for-hand ended"),
+    "h4h.table_done": gettext_lazy("Hand-for-hand: table done"),
+    "h4h.next_hand": gettext_lazy("Hand-for-hand: next hand"),
+    "eod.start": gettext_lazy("Final hands of the day drawn"),
+    "eod.hand": gettext_lazy("Final hands: hand started"),
+    "eod.stop": gettext_lazy("Final hands cleared"),
+    "screen.create": gettext_lazy("Screen created"),
+    "screen.revoke": gettext_lazy("Screen link revoked"),
 }
 
 

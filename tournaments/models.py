@@ -163,6 +163,19 @@ class Tournament(models.Model):
     clock_elapsed = models.FloatField(default=0)
     clock_scheduled_start = models.DateTimeField(null=True, blank=True)
     clock_version = models.PositiveIntegerField(default=0)
+    # The last level boundary announced, claimed once per (version, item) with a
+    # conditional UPDATE (STYLE.md 8): a task or a clock read that loses the race does
+    # nothing.
+    clock_announced_version = models.PositiveIntegerField(default=0)
+    clock_announced_index = models.IntegerField(default=-1)
+    # Hand-for-hand (tournament.md §14): hands started since it began, tables done with
+    # the current hand.
+    h4h_active = models.BooleanField(default=False)
+    h4h_hands = models.PositiveIntegerField(default=0)
+    h4h_tables_done = models.JSONField(default=list, blank=True)
+    # End of day (tournament.md §17, FIGP §59): the card drawn and hands left per table.
+    eod_card = models.CharField(max_length=3, blank=True)
+    eod_remaining = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-date", "name"]
@@ -350,8 +363,15 @@ class StaffAssignment(models.Model):
 class DisplayScreen(models.Model):
     """A screen in the room, reached by a revocable secret link (no login)."""
 
+    class Kind(models.TextChoices):
+        CLOCK = "clock", _("Clock")
+        SEATING = "seating", _("Seating board")
+        TABLE = "table", _("Table tablet")
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="screens")
     name = models.CharField(_("name"), max_length=60)
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.CLOCK)
+    table_number = models.PositiveIntegerField(_("table"), null=True, blank=True)
     token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     revoked = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -61,3 +61,13 @@ def broadcast(tournament_id: int, payload: dict[str, Any], *, tables: tuple[int,
         _send_many(groups, payload)
 
     transaction.on_commit(send)
+
+
+def screen_group(screen_id: int) -> str:
+    """One screen's own group: revoking it closes its open sockets."""
+    return f"screen.{screen_id}"
+
+
+def broadcast_to_screen(screen_id: int, payload: dict[str, Any]) -> None:
+    """Send `payload` to one screen's sockets after commit."""
+    transaction.on_commit(lambda: _send(screen_group(screen_id), payload))

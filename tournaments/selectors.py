@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 
+from tables.models import Seat, Table
 from tournaments import clock, payouts
 from tournaments.models import (
     ChipAdjustment,
@@ -240,3 +242,130 @@ def results(tournament: Tournament) -> list[Entry]:
         return (1, e.place, e.number)
 
     return sorted(entries, key=key)
+
+
+def _item_payload(item: clock.Item) -> dict[str, Any]:
+    if isinstance(item, clock.Break):
+        return {"break": True, "duration": item.duration, "color_up": item.color_up}
+    return {
+        "break": False,
+        "duration": item.duration,
+        "number": item.number,
+        "small_blind": item.small_blind,
+        "big_blind": item.big_blind,
+        "ante": item.ante,
+    }
+
+
+def clock_payload(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    """The clock message screens count down from, with hand-for-hand and end of day.
+
+    Small JSON (STYLE.md 14): the pure clock's payload plus what the floor has set.
+    """
+    view = clock_view_for(tournament, now)
+    if view is None:
+        payload: dict[str, Any] = {
+            "type": "clock",
+            "version": tournament.clock_version,
+            "status": "no_structure",
+            "server_time": now.isoformat(),
+        }
+    else:
+        payload = clock.to_payload(view)
+        payload["remaining"] = clock.format_clock(view.time_left)
+        # The whole structure, so a screen rolls over boundaries by itself while offline.
+        payload["items"] = [_item_payload(item) for item in clock_structure(tournament)]
+    payload["hand_for_hand"] = (
+        {"hands": tournament.h4h_hands, "tables_done": list(tournament.h4h_tables_done)}
+        if tournament.h4h_active
+        else None
+    )
+    remaining = tournament.eod_remaining or {}
+    payload["end_of_day"] = (
+        {
+            "card": tournament.eod_card,
+            "hands_left": max(remaining.values(), default=0),
+            "tables": dict(remaining),
+        }
+        if tournament.eod_card
+        else None
+    )
+    return payload
+
+
+def screen_figures(tournament: Tournament, *, top: int = 5) -> dict[str, Any]:
+    """What the clock screen shows beside the countdown: field, stacks and prizes.
+
+    The prize pool and payouts are the money pages' own (prize_pool, payout_amounts), so
+    the screens and the payouts sheet never disagree.
+    """
+    figures = tournament_figures(tournament)
+    left = figures["players_left"]
+    amounts = payout_amounts(tournament)
+    return {
+        **figures,
+        "average_stack": figures["chips_in_play"] // left if left else 0,
+        "prize_pool": prize_pool(tournament).prize_pool if figures["entries"] else None,
+        "payouts": list(enumerate(amounts, start=1))[:top],
+        "paid_places": len(amounts),
+        "tables_open": Table.objects.filter(
+            tournament=tournament, status=Table.Status.OPEN
+        ).count(),
+    }
+
+
+def seating_page(
+    tournament: Tournament, *, page: int, per_page: int = 60
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of the seating board: active players A-Z with table and seat; and the
+    number of pages. Keyset-free slicing is fine: the board pages at a human pace."""
+    seats = (
+        Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
+        .select_related("table", "entry__player")
+        .order_by("entry__player__last_name", "entry__player__first_name", "entry_id")
+    )
+    total = seats.count()
+    pages = max((total + per_page - 1) // per_page, 1)
+    page = min(max(page, 1), pages)
+    rows = [
+        {
+            "name": str(seat.entry.player),
+            "table": seat.table.number,
+            "seat": seat.number,
+        }
+        for seat in seats[(page - 1) * per_page : page * per_page]
+    ]
+    return rows, pages
+
+
+def table_seats(tournament: Tournament, number: int) -> list[dict[str, Any]]:
+    """A table's seats, 1..max, with the player on each (None when empty)."""
+    table = Table.objects.filter(tournament=tournament, number=number).first()
+    if table is None:
+        return []
+    taken = {
+        seat.number: str(seat.entry.player)
+        for seat in table.seats.select_related("entry__player").filter(
+            entry__status=Entry.Status.ACTIVE
+        )
+    }
+    return [{"seat": n, "name": taken.get(n)} for n in range(1, table.max_seats + 1)]
+
+
+def public_seat_search(tournament: Tournament, query: str, *, limit: int = 10) -> list[dict]:
+    """Players found by name: only name, table and seat (nothing else is public)."""
+    words = query.split()[:4]
+    if not words or len(query.strip()) < 2:
+        return []
+    seats = Seat.objects.filter(
+        table__tournament=tournament, entry__status=Entry.Status.ACTIVE
+    ).select_related("table", "entry__player")
+    for word in words:
+        seats = seats.filter(
+            Q(entry__player__last_name__icontains=word)
+            | Q(entry__player__first_name__icontains=word)
+        )
+    return [
+        {"name": str(s.entry.player), "table": s.table.number, "seat": s.number}
+        for s in seats.order_by("entry__player__last_name", "entry__player__first_name")[:limit]
+    ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import core, desk, money, room, ruling, setup
+from tournaments.views import clock, core, desk, displays, money, room, ruling, setup
 
 urlpatterns = [
     path("", core.tournament_list, name="tournament_list"),
@@ -71,4 +71,16 @@ urlpatterns = [
         name="seat_lock",
     ),
     path("<slug:slug>/entries/<int:number>/arrived/", room.move_confirm, name="move_confirm"),
+    path("<slug:slug>/clock/", clock.console, name="clock_console"),
+    path("<slug:slug>/clock/<str:action>/", clock.control, name="clock_control"),
+    path("<slug:slug>/screens/", clock.screens, name="screens"),
+    path("<slug:slug>/screens/<int:screen_id>/revoke/", clock.screen_revoke, name="screen_revoke"),
+]
+
+# No login: screens by secret link, the public clock and the players' seat finder.
+display_urlpatterns = [
+    path("s/<uuid:token>/", displays.screen, name="screen"),
+    path("s/<uuid:token>/hand/", displays.tablet_hand, name="tablet_hand"),
+    path("p/<slug:slug>/", displays.public_clock, name="public_clock"),
+    path("p/<slug:slug>/find/", displays.seat_finder, name="seat_finder"),
 ]

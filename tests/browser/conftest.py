@@ -23,7 +23,9 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API keeps an event loop running in this thread while it
+# is open, and async tests (the WebSocket consumers) that run later need the thread free.
+@pytest.fixture(scope="module")
 def browser():
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     from playwright.sync_api import sync_playwright

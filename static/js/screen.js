@@ -1,0 +1,342 @@
+// A screen's clock: counts down by itself from the last clock state the server sent.
+// The server pushes on changes only (DESIGN.md): the state carries ends_at (running) or
+// remaining_seconds (paused), the server time, the version and the whole structure, so
+// the screen rolls over levels and breaks by itself and keeps counting while offline.
+// Offset to the server: ping/pong at connect and every minute, keeping the sample with
+// the shortest round trip. No inline scripts: the first state is a json_script block.
+(function () {
+  "use strict";
+
+  const root = document.querySelector("[data-socket]");
+  if (!root) return;
+  const label = (name) => root.dataset["label" + name] || "";
+
+  const clock = {
+    state: null, // last payload
+    offset: 0, // server time - local time, in ms
+    bestRtt: Infinity,
+    announcedIndex: null,
+    socket: null,
+    connected: false,
+    lostAt: null,
+    retries: 0,
+    timer: null,
+  };
+  window.torneoClock = clock; // tests and the console read it
+
+  function serverNow() {
+    return Date.now() + clock.offset;
+  }
+
+  function readInitialState() {
+    const el = document.getElementById("clock-state");
+    if (!el) return;
+    try {
+      accept(JSON.parse(el.textContent), true);
+    } catch (e) {
+      /* a page without a clock */
+    }
+  }
+
+  // Where the clock is at server time `now`: item index, ms left, status.
+  function position(state, now) {
+    const items = state.items || [];
+    let status = state.status;
+    let index = state.index || 0;
+    let left = (state.remaining_seconds || 0) * 1000;
+    if (status === "scheduled" && state.starts_at) {
+      const startsAt = Date.parse(state.starts_at);
+      if (now < startsAt) return { status, index, left: startsAt - now, startsIn: true };
+      status = "running";
+      left = (items[index] ? items[index].duration * 1000 : 0) - (now - startsAt);
+    } else if (status === "running" && state.ends_at) {
+      left = Date.parse(state.ends_at) - now;
+    }
+    if (status === "running") {
+      // Roll over finished items: a new level starts when the clock reaches zero (TDA-23).
+      while (left <= 0) {
+        if (index + 1 >= items.length) return { status: "finished", index, left: 0 };
+        index += 1;
+        left += items[index].duration * 1000;
+      }
+    }
+    return { status, index, left: Math.max(left, 0) };
+  }
+
+  function fmt(ms) {
+    const total = Math.max(Math.ceil(ms / 1000 - 1e-9), 0);
+    const h = Math.floor(total / 3600);
+    const m = Math.floor((total % 3600) / 60);
+    const s = total % 60;
+    const pad = (n) => String(n).padStart(2, "0");
+    return h ? `${h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
+  }
+
+  function set(selector, text) {
+    document.querySelectorAll(selector).forEach((el) => {
+      if (el.textContent !== text) el.textContent = text;
+    });
+  }
+
+  function show(selector, text) {
+    document.querySelectorAll(selector).forEach((el) => {
+      el.hidden = !text;
+      if (el.textContent !== (text || "")) el.textContent = text || "";
+    });
+  }
+
+  function render() {
+    const state = clock.state;
+    if (!state || !state.items) return null;
+    const now = serverNow();
+    const pos = position(state, now);
+    const items = state.items;
+    const item = items[pos.index] || {};
+    set("[data-time]", fmt(pos.left));
+    set(
+      "[data-level]",
+      item.break ? label("Break") : `${label("Level")} ${item.number || ""}`.trim(),
+    );
+    set("[data-blinds]", item.break ? "" : `${item.small_blind} / ${item.big_blind}`);
+    set("[data-ante]", !item.break && item.ante ? `${label("Ante")} ${item.ante}` : "");
+    const next = items.slice(pos.index + 1).find((i) => !i.break);
+    set(
+      "[data-next]",
+      next ? `${next.small_blind} / ${next.big_blind}${next.ante ? ` (${next.ante})` : ""}` : "–",
+    );
+    // Time to the next break: this item's rest plus every level before it.
+    let toBreak = null;
+    let acc = pos.left;
+    for (let i = pos.index + 1; i < items.length; i++) {
+      if (items[i].break) {
+        toBreak = acc;
+        break;
+      }
+      acc += items[i].duration * 1000;
+    }
+    set("[data-next-break]", item.break ? "–" : toBreak === null ? "–" : fmt(toBreak));
+    const statusText = {
+      paused: label("Paused"),
+      finished: label("Finished"),
+      scheduled: label("StartsIn"),
+    }[pos.status];
+    set("[data-status]", statusText || "");
+    document.body.dataset.clockStatus = pos.status;
+    // Colour-up due at the coming break (tournament.md §11.4, §12.2).
+    const breakIndex = item.break
+      ? pos.index
+      : items.findIndex((i, n) => n > pos.index && i.break);
+    const colorUp = breakIndex >= 0 && items[breakIndex].color_up;
+    show("[data-color-up]", colorUp ? `${colorUp}: ${label("ColorUp")}` : "");
+    // Hand-for-hand: the hand being played (RP-8c: players see the clock drop per hand).
+    const h4h = state.hand_for_hand;
+    show("[data-h4h]", h4h ? `${label("H4h")} ${h4h.hands + 1}` : "");
+    const eod = state.end_of_day;
+    show("[data-eod]", eod ? `${eod.hands_left} ${label("Eod")}` : "");
+    // A boundary passed on this screen's own count: announce it once.
+    if (pos.status === "running" && clock.announcedIndex !== null && pos.index > clock.announcedIndex) {
+      announce(item);
+    }
+    clock.announcedIndex = pos.index;
+    return pos;
+  }
+
+  function announce(item) {
+    const banner = document.querySelector("[data-banner]");
+    if (banner) {
+      banner.textContent = item.break
+        ? label("BreakNow")
+        : `${label("NewLevel")}: ${item.small_blind} / ${item.big_blind}${item.ante ? ` (${item.ante})` : ""}`;
+      banner.hidden = false;
+      clearTimeout(clock.bannerTimer);
+      clock.bannerTimer = setTimeout(() => (banner.hidden = true), 20000);
+    }
+    beep();
+  }
+
+  function beep() {
+    try {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!Ctx) return;
+      clock.audio = clock.audio || new Ctx();
+      const osc = clock.audio.createOscillator();
+      const gain = clock.audio.createGain();
+      osc.frequency.value = 880;
+      gain.gain.value = 0.2;
+      osc.connect(gain).connect(clock.audio.destination);
+      osc.start();
+      osc.stop(clock.audio.currentTime + 0.6);
+    } catch (e) {
+      /* no sound on this device */
+    }
+  }
+
+  function tick() {
+    clearTimeout(clock.timer);
+    const pos = render();
+    // Wake just after the displayed second changes, so screens side by side agree.
+    const delay = pos && pos.left > 0 ? (pos.left % 1000) + 15 : 500;
+    clock.timer = setTimeout(tick, Math.max(delay, 20));
+  }
+
+  function accept(payload, initial) {
+    if (!payload || payload.type !== "clock") return;
+    if (clock.state && payload.version < clock.state.version) return; // stale
+    const changed = !clock.state || payload.version !== clock.state.version;
+    if (clock.bestRtt === Infinity) {
+      // Until a pong arrives, trust the server time the state was made at.
+      clock.offset = Date.parse(payload.server_time) - Date.now();
+    }
+    clock.state = payload;
+    if (changed) clock.announcedIndex = null; // a TD's change is not a boundary
+    // A table tablet redraws its hand-for-hand and final-hands buttons on each change.
+    if (changed && !initial) document.body.dispatchEvent(new CustomEvent("torneo:seats"));
+    if (payload.announce) announce((payload.items || [])[payload.announce.index] || {});
+    tick();
+  }
+
+  function setSync() {
+    const el = document.querySelector("[data-sync]");
+    if (!el) return;
+    let state = "ok";
+    if (!clock.connected) {
+      state = clock.lostAt && Date.now() - clock.lostAt > 60000 ? "offline" : "reconnecting";
+    }
+    el.dataset.state = state;
+    const text = { ok: label("Sync"), reconnecting: label("Reconnecting"), offline: label("Offline") }[state];
+    const span = el.querySelector("[data-sync-text]");
+    if (span) span.textContent = text;
+  }
+
+  function ping() {
+    if (clock.socket && clock.socket.readyState === WebSocket.OPEN) {
+      clock.socket.send(JSON.stringify({ type: "ping", t: Date.now() }));
+    }
+  }
+
+  function onPong(message) {
+    const now = Date.now();
+    const rtt = now - message.t;
+    if (!(rtt >= 0)) return;
+    // Keep the sample with the shortest round trip since connecting: its error is at
+    // most half that round trip.
+    if (rtt <= clock.bestRtt) {
+      clock.bestRtt = rtt;
+      clock.offset = Date.parse(message.server_time) + rtt / 2 - now;
+    }
+    tick();
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    let socket;
+    try {
+      socket = new WebSocket(scheme + location.host + root.dataset.socket);
+    } catch (e) {
+      return retry();
+    }
+    clock.socket = socket;
+    socket.onopen = () => {
+      clock.connected = true;
+      clock.lostAt = null;
+      clock.retries = 0;
+      clock.bestRtt = Infinity; // a new connection: measure the offset afresh
+      setSync();
+      ping();
+      setTimeout(ping, 1500); // a second sample soon after connecting
+    };
+    socket.onmessage = (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (e) {
+        return;
+      }
+      if (message.type === "pong") return onPong(message);
+      if (message.type === "clock") return accept(message, false);
+      if (message.type === "error") {
+        document.dispatchEvent(new CustomEvent("torneo:error", { detail: message }));
+        return;
+      }
+      if (message.type === "seat") document.dispatchEvent(new CustomEvent("torneo:move", { detail: message }));
+      // Anything else changes the figures or the seating: let htmx reload its part.
+      document.body.dispatchEvent(new CustomEvent("torneo:figures"));
+      document.body.dispatchEvent(new CustomEvent("torneo:seats"));
+    };
+    socket.onclose = (event) => {
+      clock.connected = false;
+      if (!clock.lostAt) clock.lostAt = Date.now();
+      setSync();
+      if (event.code === 4403 || event.code === 4404) {
+        document.body.dataset.revoked = "true";
+        return; // revoked or unknown: do not knock again
+      }
+      retry();
+    };
+  }
+
+  function retry() {
+    // Exponential backoff with jitter, capped at 30 s, so a room of screens does not
+    // reconnect in one burst after a server restart.
+    const base = Math.min(30000, 1000 * 2 ** clock.retries);
+    clock.retries += 1;
+    setTimeout(connect, base / 2 + Math.random() * (base / 2));
+  }
+
+  // Recent moves on the seating board: highlighted for five minutes.
+  const moves = [];
+  document.addEventListener("torneo:move", (event) => {
+    const m = event.detail;
+    // A table tablet lists the players coming to its own table.
+    const table = document.querySelector("[data-table-number]");
+    if (table && String(m.table) !== table.dataset.tableNumber) return;
+    // The same move can arrive through the room's group and the table's group.
+    const seen = moves.find((x) => x.name === m.name && x.table === m.table && x.seat === m.seat);
+    if (seen && Date.now() - seen.at < 5000) return;
+    moves.unshift({ ...m, at: Date.now() });
+    renderMoves();
+  });
+  function renderMoves() {
+    const box = document.querySelector("[data-moves]");
+    const fresh = moves.filter((m) => Date.now() - m.at < 300000);
+    if (box) {
+      box.replaceChildren(
+        ...fresh.slice(0, 8).map((m) => {
+          const li = document.createElement("p");
+          li.className = "move";
+          li.textContent = `${m.name} → ${m.table} · ${m.seat}`;
+          return li;
+        }),
+      );
+    }
+    const names = new Set(fresh.map((m) => m.name));
+    document.querySelectorAll("[data-name]").forEach((el) => {
+      el.classList.toggle("moved", names.has(el.dataset.name));
+    });
+  }
+  document.addEventListener("htmx:afterSettle", () => {
+    renderMoves();
+    // The console's panel brings a fresh state with it.
+    const el = document.getElementById("clock-state");
+    if (el) {
+      try {
+        accept(JSON.parse(el.textContent), false);
+      } catch (e) {
+        /* ignore */
+      }
+    }
+  });
+  setInterval(() => {
+    setSync();
+    renderMoves();
+  }, 5000);
+  setInterval(() => {
+    // Each minute: forget the old sample so a drifting device is corrected.
+    clock.bestRtt = Infinity;
+    ping();
+  }, 60000);
+
+  readInitialState();
+  setSync();
+  if (root.dataset.socket && !("noSocket" in root.dataset)) connect();
+})();

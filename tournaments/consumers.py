@@ -1,0 +1,204 @@
+"""WebSocket consumers: authorise on connect, join groups, forward pushes (STYLE.md 12).
+
+One consumer serves every screen in the room. It is reached either by a screen's secret
+token (`ws/screens/<token>/`) or by a tournament's slug (`ws/t/<slug>/`: the public clock,
+or a staff console when the session holds a role). Messages from the client:
+
+- `{"type": "ping", "t": <client ms>}` -> `{"type": "pong", "t": ..., "server_time": ...}`,
+  so screens estimate their offset to the server;
+- `{"type": "control", "action": ...}` -> the same service the console's POST calls;
+  refused with `{"type": "error"}` for any role that may not do it;
+- `{"type": "hand", "action": "done" | "start"}` from a table tablet (its own table).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments import permissions, realtime, selectors
+from tournaments.errors import DomainError
+from tournaments.models import DisplayScreen, Role, Tournament
+from tournaments.services import clock as clock_services
+
+REVOKED = 4403
+NOT_FOUND = 4404
+
+
+def control_action(
+    *, tournament: Tournament, role: str | None, actor, message: dict[str, Any]
+) -> None:
+    """Run one console action for `role`; raise DomainError when refused.
+
+    Shared by the console's POST view and the socket, so both obey the same rules.
+    """
+    action = message.get("action")
+    spec = CONTROLS.get(action) if isinstance(action, str) else None
+    if spec is None:
+        raise DomainError(_("Unknown clock action."))
+    roles, service, arguments = spec
+    if role not in roles:
+        raise DomainError(_("Your role may not do this."))
+    kwargs = arguments(message)
+    service(tournament=tournament, actor=actor, now=timezone.now(), **kwargs)
+
+
+def _int(message: dict[str, Any], key: str) -> int:
+    value = message.get(key)
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        raise DomainError(_("Give a whole number.")) from None
+
+
+def _start(message: dict[str, Any]) -> dict[str, Any]:
+    at = clock_services.parse_start_time(str(message.get("at") or ""), now=timezone.now())
+    return {"at": at}
+
+
+def _eod(message: dict[str, Any]) -> dict[str, Any]:
+    last = message.get("last_level_of_day")
+    return {
+        "card": str(message.get("card") or ""),
+        "last_level_of_day": last not in (None, "", False, "0", "false"),
+    }
+
+
+_NONE = lambda message: {}  # noqa: E731
+TD = permissions.TD
+FLOOR = permissions.FLOOR
+
+# action -> (roles, service, how the message's fields become keyword arguments)
+CONTROLS: dict[str, tuple[frozenset[str], Any, Any]] = {
+    "start": (TD, clock_services.clock_start, _start),
+    "pause": (TD, clock_services.clock_pause, _NONE),
+    "resume": (TD, clock_services.clock_resume, _NONE),
+    "toggle": (TD, clock_services.clock_toggle, _NONE),
+    "adjust": (TD, clock_services.clock_adjust, lambda m: {"seconds": _int(m, "seconds")}),
+    "next": (TD, clock_services.clock_next_level, _NONE),
+    "previous": (TD, clock_services.clock_previous_level, _NONE),
+    "jump": (TD, clock_services.clock_jump, lambda m: {"index": _int(m, "index")}),
+    "h4h_start": (TD, clock_services.h4h_start, _NONE),
+    "h4h_stop": (TD, clock_services.h4h_stop, _NONE),
+    "h4h_next_hand": (TD, clock_services.h4h_next_hand, _NONE),
+    "h4h_table_done": (
+        FLOOR,
+        clock_services.h4h_table_done,
+        lambda m: {"table_number": _int(m, "table")},
+    ),
+    "eod_start": (TD, clock_services.eod_start, _eod),
+    "eod_hand": (FLOOR, clock_services.eod_hand, lambda m: {"table_number": _int(m, "table")}),
+    "eod_stop": (TD, clock_services.eod_stop, _NONE),
+}
+
+
+@database_sync_to_async
+def _authorise(scope: dict[str, Any]) -> tuple[Tournament, DisplayScreen | None, str | None]:
+    kwargs = scope["url_route"]["kwargs"]
+    if "token" in kwargs:
+        screen = (
+            DisplayScreen.objects.select_related("tournament")
+            .filter(token=kwargs["token"], revoked=False)
+            .first()
+        )
+        if screen is None:
+            raise LookupError
+        return screen.tournament, screen, None
+    tournament = Tournament.objects.filter(slug=kwargs["slug"]).first()
+    if tournament is None:
+        raise LookupError
+    return tournament, None, permissions.role_for(scope.get("user"), tournament)
+
+
+@database_sync_to_async
+def _payload(tournament_id: int) -> dict[str, Any]:
+    tournament = Tournament.objects.get(pk=tournament_id)
+    return selectors.clock_payload(tournament, timezone.now())
+
+
+@database_sync_to_async
+def _control(tournament_id: int, role: str | None, user, message: dict[str, Any]) -> None:
+    tournament = Tournament.objects.get(pk=tournament_id)
+    control_action(tournament=tournament, role=role, actor=user, message=message)
+
+
+@database_sync_to_async
+def _screen_alive(screen_id: int) -> bool:
+    return DisplayScreen.objects.filter(pk=screen_id, revoked=False).exists()
+
+
+class RoomConsumer(AsyncJsonWebsocketConsumer):
+    """A screen, a phone or a console: read and push, control through services."""
+
+    async def connect(self) -> None:
+        try:
+            tournament, screen, role = await _authorise(self.scope)
+        except LookupError:
+            await self.close(code=NOT_FOUND)
+            return
+        self.tournament_id = tournament.pk
+        self.screen = screen
+        self.role = role
+        self.groups_joined = [realtime.tournament_group(tournament.pk)]
+        if screen is not None:
+            self.groups_joined.append(realtime.screen_group(screen.pk))
+            if screen.kind == DisplayScreen.Kind.TABLE and screen.table_number:
+                self.groups_joined.append(realtime.table_group(tournament.pk, screen.table_number))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await self.send_json(await _payload(tournament.pk))
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        # Junk from a client is answered with an error, never a crashed socket.
+        try:
+            return await super().decode_json(text_data)
+        except ValueError:
+            return None
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict):
+            await self.send_json({"type": "error", "message": _("Not a message.")})
+            return
+        kind = content.get("type")
+        if kind == "ping":
+            await self.send_json(
+                {"type": "pong", "t": content.get("t"), "server_time": timezone.now().isoformat()}
+            )
+        elif kind == "control":
+            await self._run(self.role, content)
+        elif kind == "hand" and self.screen is not None and self.screen.table_number:
+            action = {"done": "h4h_table_done", "start": "eod_hand"}.get(content.get("action"))
+            if action is None or not await _screen_alive(self.screen.pk):
+                await self.send_json({"type": "error", "message": _("Not allowed.")})
+                return
+            # A tablet acts as floor staff for its own table only.
+            message = {"action": action, "table": self.screen.table_number}
+            await self._run(Role.FLOOR, message)
+        else:
+            await self.send_json({"type": "error", "message": _("Not allowed.")})
+
+    async def _run(self, role: str | None, message: dict[str, Any]) -> None:
+        user = self.scope.get("user") if self.screen is None else None
+        try:
+            await _control(self.tournament_id, role, user, message)
+        except DomainError as exc:
+            await self.send_json({"type": "error", "message": str(exc)})
+            return
+        await self.send_json({"type": "ok", "action": message.get("action")})
+
+    async def push(self, event: dict[str, Any]) -> None:
+        payload = event["payload"]
+        if payload.get("type") == "close":
+            await self.close(code=REVOKED)
+            return
+        await self.send_json(payload)

@@ -1,0 +1,602 @@
+"""Writes to the clock: start, pause, adjust, levels, announcements, hand-for-hand and the
+end-of-day countdown (tournament.md §11, §14, §17, §20).
+
+Each operation locks the tournament row, asks the pure clock (`tournaments.clock`) for
+the new state, stores it, logs an event carrying the state before (undo restores it with
+a new version) and broadcasts the clock after commit. A Celery task announces each level
+boundary; it claims the boundary with a conditional UPDATE on the version it was
+scheduled for, so a clock that moved since, or a second run, does nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tables.models import Table
+from tournaments import clock, endofday, errors, realtime, selectors
+from tournaments.events import event_log, undoes
+from tournaments.models import Event, Tournament
+
+# The stored fields an undo restores (the clock, hand-for-hand and end of day).
+SNAPSHOT_FIELDS = (
+    "clock_status",
+    "clock_index",
+    "clock_started_at",
+    "clock_elapsed",
+    "clock_scheduled_start",
+    "h4h_active",
+    "h4h_hands",
+    "h4h_tables_done",
+    "eod_card",
+    "eod_remaining",
+)
+_DATETIMES = {"clock_started_at", "clock_scheduled_start"}
+
+
+class ClockRefused(errors.DomainError):
+    message = gettext_lazy("The clock cannot do that now: %(reason)s")
+
+
+class NoStructure(errors.DomainError):
+    message = gettext_lazy("The tournament has no structure to run: add levels first.")
+
+
+def _refusal(exc: Exception) -> errors.DomainError:
+    """Say in the user's language why the pure clock refused."""
+    reasons = {
+        clock.ClockAlreadyRunning: _("the clock has already started"),
+        clock.ClockNotRunning: _("the clock is not running"),
+        clock.ClockNotStarted: _("the clock has not started yet"),
+        clock.ClockFinished: _("the structure has run out"),
+    }
+    for kind, reason in reasons.items():
+        if isinstance(exc, kind):
+            return ClockRefused(reason=reason)
+    return ClockRefused(reason=_("there is no such level"))
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _structure(tournament: Tournament) -> list[clock.Item]:
+    structure = selectors.clock_structure(tournament)
+    try:
+        clock.validate_structure(structure)
+    except ValueError:
+        raise NoStructure from None
+    return structure
+
+
+def _snapshot(tournament: Tournament) -> dict[str, Any]:
+    data = {}
+    for name in SNAPSHOT_FIELDS:
+        value = getattr(tournament, name)
+        data[name] = value.isoformat() if isinstance(value, datetime) else value
+    return data
+
+
+def _store(tournament: Tournament, state: clock.ClockState) -> None:
+    """Write a pure clock state to the row (inside the caller's transaction)."""
+    tournament.clock_status = str(state.status)
+    tournament.clock_index = state.index
+    tournament.clock_started_at = state.started_at
+    tournament.clock_elapsed = state.banked.total_seconds()
+    tournament.clock_scheduled_start = state.scheduled_start
+    tournament.clock_version = state.version
+    if state.status is clock.ClockStatus.RUNNING and tournament.status == "planned":
+        tournament.status = Tournament.Status.RUNNING
+    tournament.save()
+
+
+def _publish(tournament: Tournament, now: datetime) -> None:
+    """Broadcast the clock after commit and schedule the next boundary's announcement."""
+    realtime.broadcast(tournament.pk, selectors.clock_payload(tournament, now))
+    _schedule_announcement(tournament, now)
+
+
+def _schedule_announcement(tournament: Tournament, now: datetime) -> None:
+    """Enqueue the task for the next level boundary, when a broker can hold it.
+
+    Without a broker (CELERY_TASK_ALWAYS_EAGER) a task cannot wait for later: the screens
+    compute the boundary themselves and the next clock read logs it (`clock_catch_up`).
+    """
+    if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", True):
+        return
+    structure = selectors.clock_structure(tournament)
+    state = selectors.clock_state(tournament)
+    boundary = clock.next_boundary(structure, state, now)
+    if boundary is None:
+        return
+    view = clock.clock_view(structure, state, now)
+    index = state.index if view.status is clock.ClockStatus.SCHEDULED else view.index + 1
+    from tournaments.tasks import announce_boundary
+
+    pk, version = tournament.pk, state.version
+    transaction.on_commit(lambda: announce_boundary.apply_async((pk, version, index), eta=boundary))
+
+
+def _change(
+    *,
+    tournament: Tournament,
+    actor,
+    now: datetime,
+    action: str,
+    operation: Callable[[list[clock.Item], clock.ClockState], clock.ClockState],
+    data: dict[str, Any] | None = None,
+) -> Tournament:
+    locked = _lock(tournament)
+    structure = _structure(locked)
+    before = _snapshot(locked)
+    try:
+        state = operation(structure, selectors.clock_state(locked))
+    except (clock.ClockError, ValueError) as exc:
+        raise _refusal(exc) from None
+    _store(locked, state)
+    event_log(
+        tournament=locked,
+        actor=actor,
+        action=action,
+        data={**(data or {}), "before": before, "version": state.version},
+        now=now,
+    )
+    _publish(locked, now)
+    return locked
+
+
+# --- Clock operations ------------------------------------------------------------------
+
+
+@transaction.atomic
+def clock_start(
+    *, tournament: Tournament, actor, now: datetime, at: datetime | None = None
+) -> Tournament:
+    """Start the clock now, or at `at` (the screens count down to the start)."""
+    return _change(
+        tournament=tournament,
+        actor=actor,
+        now=now,
+        action="clock.start",
+        operation=lambda s, st: clock.start(s, st, now=now, at=at),
+        data={"at": at.isoformat() if at else None},
+    )
+
+
+@transaction.atomic
+def clock_pause(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+    """Stop the running clock, banking the time played in the level."""
+    return _change(
+        tournament=tournament,
+        actor=actor,
+        now=now,
+        action="clock.pause",
+        operation=lambda s, st: clock.pause(s, st, now=now),
+    )
+
+
+@transaction.atomic
+def clock_resume(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+    """Restart a paused clock where it stopped."""
+    return _change(
+        tournament=tournament,
+        actor=actor,
+        now=now,
+        action="clock.resume",
+        operation=lambda s, st: clock.resume(s, st, now=now),
+    )
+
+
+@transaction.atomic
+def clock_toggle(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+    """Pause a running clock or resume a paused one (the console's space bar)."""
+    status = clock.clock_view(_structure(tournament), selectors.clock_state(tournament), now).status
+    if status is clock.ClockStatus.RUNNING:
+        return clock_pause(tournament=tournament, actor=actor, now=now)
+    return clock_resume(tournament=tournament, actor=actor, now=now)
+
+
+MAX_ADJUST_SECONDS = 4 * 3600
+
+
+@transaction.atomic
+def clock_adjust(*, tournament: Tournament, actor, seconds: int, now: datetime) -> Tournament:
+    """Add `seconds` to the time left in the level (negative takes time off)."""
+    if not seconds or abs(seconds) > MAX_ADJUST_SECONDS:
+        raise ClockRefused(reason=_("give a number of seconds to add or take off"))
+    return _change(
+        tournament=tournament,
+        actor=actor,
+        now=now,
+        action="clock.adjust",
+        operation=lambda s, st: clock.adjust(s, st, now=now, seconds=seconds),
+        data={"seconds": seconds},
+    )
+
+
+@transaction.atomic
+def clock_next_level(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+    """Move to the start of the next level or break."""
+    return _change(
+        tournament=tournament,
+        actor=actor,
+        now=now,
+        action="clock.next",
+        operation=lambda s, st: clock.next_level(s, st, now=now),
+    )
+
+
+@transaction.atomic
+def clock_previous_level(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+    """Move back to the start of the previous level or break."""
+    return _change(
+        tournament=tournament,
+        actor=actor,
+        now=now,
+        action="clock.previous",
+        operation=lambda s, st: clock.previous_level(s, st, now=now),
+    )
+
+
+@transaction.atomic
+def clock_jump(*, tournament: Tournament, actor, index: int, now: datetime) -> Tournament:
+    """Put the clock at the start of structure item `index` (0-based), running or paused."""
+    return _change(
+        tournament=tournament,
+        actor=actor,
+        now=now,
+        action="clock.jump",
+        operation=lambda s, st: clock.jump_to(s, st, now=now, index=index),
+        data={"index": index},
+    )
+
+
+def _restore(event: Event, actor, now: datetime) -> None:
+    """Put back the stored state from before the action, with a new version."""
+    tournament = Tournament.objects.select_for_update().get(pk=event.tournament_id)
+    for name, value in event.data["before"].items():
+        if name in _DATETIMES and value is not None:
+            value = parse_datetime(value)
+        setattr(tournament, name, value)
+    tournament.clock_version += 1
+    tournament.save()
+    _publish(tournament, now)
+
+
+CLOCK_ACTIONS = (
+    "clock.start",
+    "clock.pause",
+    "clock.resume",
+    "clock.adjust",
+    "clock.next",
+    "clock.previous",
+    "clock.jump",
+    "h4h.start",
+    "h4h.stop",
+    "h4h.table_done",
+    "h4h.next_hand",
+    "eod.start",
+    "eod.hand",
+    "eod.stop",
+)
+for _action in CLOCK_ACTIONS:
+    undoes(_action)(_restore)
+
+
+# --- Announcements -----------------------------------------------------------------------
+
+
+def clock_announce(*, tournament_id: int, version: int, index: int, now: datetime) -> bool:
+    """Announce that structure item `index` has begun; return whether this call did it.
+
+    The boundary is claimed exactly once with a conditional UPDATE on the clock version it
+    was scheduled for (STYLE.md 8): if the TD moved the clock since, or another worker (or
+    an earlier read) already announced it, nothing happens. The announcement is the level
+    change of TDA-23 / FIGP §54: an event-log row and a banner with sound on every screen.
+    """
+    with transaction.atomic():
+        tournament = Tournament.objects.filter(pk=tournament_id, clock_version=version).first()
+        if tournament is None:
+            return False
+        view = selectors.clock_view_for(tournament, now)
+        if view is None or view.status is not clock.ClockStatus.RUNNING or view.index < index:
+            return False  # too early, or the clock stopped: the boundary is not here
+        claimed = (
+            Tournament.objects.filter(pk=tournament_id, clock_version=version)
+            .filter(
+                Q(clock_announced_version__lt=version)
+                | Q(clock_announced_version=version, clock_announced_index__lt=index)
+            )
+            .update(clock_announced_version=version, clock_announced_index=index)
+        )
+        if not claimed:
+            return False
+        item = view.item
+        event_log(
+            tournament=tournament,
+            actor=None,
+            action="clock.level",
+            data={
+                "index": index,
+                "version": version,
+                "is_break": isinstance(item, clock.Break),
+                "level": view.level_number,
+            },
+            now=now,
+            undoable=False,
+        )
+        payload = selectors.clock_payload(tournament, now)
+        payload["announce"] = {"index": index, "is_break": isinstance(item, clock.Break)}
+        realtime.broadcast(tournament.pk, payload)
+        _schedule_announcement(tournament, now)
+    return True
+
+
+def clock_catch_up(*, tournament: Tournament, now: datetime) -> bool:
+    """Log a boundary the running clock has passed but nobody announced (no broker).
+
+    Called on a clock read (the console, a screen page). The screens have already shown
+    the change themselves; this writes the event-log row once.
+    """
+    view = selectors.clock_view_for(tournament, now)
+    if view is None or view.status is not clock.ClockStatus.RUNNING:
+        return False
+    started_by_schedule = tournament.clock_status == clock.ClockStatus.SCHEDULED
+    if view.index <= tournament.clock_index and not started_by_schedule:
+        return False
+    return clock_announce(
+        tournament_id=tournament.pk,
+        version=tournament.clock_version,
+        index=view.index,
+        now=now,
+    )
+
+
+# --- Hand-for-hand (tournament.md §14) ---------------------------------------------------
+
+
+def _tables_in_play(tournament: Tournament) -> list[int]:
+    return list(
+        Table.objects.filter(tournament=tournament, status=Table.Status.OPEN)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def _pause_if_running(structure, tournament: Tournament, now: datetime) -> clock.ClockState:
+    state = selectors.clock_state(tournament)
+    view = clock.clock_view(structure, state, now)
+    if view.status is clock.ClockStatus.RUNNING:
+        return clock.pause(structure, state, now=now)
+    if view.status is not clock.ClockStatus.PAUSED:
+        raise ClockRefused(reason=_("the clock has not started yet"))
+    return state
+
+
+def _floor_change(
+    *,
+    tournament: Tournament,
+    actor,
+    now: datetime,
+    action: str,
+    apply: Callable[[Tournament, list[clock.Item]], dict[str, Any] | None],
+) -> Tournament:
+    locked = _lock(tournament)
+    structure = _structure(locked)
+    before = _snapshot(locked)
+    data = apply(locked, structure) or {}
+    locked.clock_version += 1
+    locked.save()
+    event_log(
+        tournament=locked,
+        actor=actor,
+        action=action,
+        data={**data, "before": before, "version": locked.clock_version},
+        now=now,
+    )
+    _publish(locked, now)
+    return locked
+
+
+@transaction.atomic
+def h4h_start(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+    """Announce hand-for-hand: the clock stops, and each hand start takes
+    `h4h_minutes_per_hand` off it, beginning with the hand in progress (RP-8b)."""
+
+    def apply(locked: Tournament, structure) -> dict[str, Any]:
+        if locked.h4h_active:
+            raise ClockRefused(reason=_("hand-for-hand is already on"))
+        state = _pause_if_running(structure, locked, now)
+        _store(locked, state)
+        locked.h4h_active, locked.h4h_hands, locked.h4h_tables_done = True, 0, []
+        return {}
+
+    return _floor_change(
+        tournament=tournament, actor=actor, now=now, action="h4h.start", apply=apply
+    )
+
+
+@transaction.atomic
+def h4h_stop(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+    """End hand-for-hand (everyone left is in the money); the TD restarts the clock."""
+
+    def apply(locked: Tournament, structure) -> dict[str, Any]:
+        if not locked.h4h_active:
+            raise ClockRefused(reason=_("hand-for-hand is not on"))
+        locked.h4h_active, locked.h4h_tables_done = False, []
+        return {"hands": locked.h4h_hands}
+
+    return _floor_change(
+        tournament=tournament, actor=actor, now=now, action="h4h.stop", apply=apply
+    )
+
+
+def _h4h_deal(locked: Tournament, structure, now: datetime) -> dict[str, Any]:
+    """Signal the next hand: charge the hand just played, clear the done marks."""
+    state = _pause_if_running(structure, locked, now)
+    try:
+        state, start = clock.hand_for_hand_hand_start(structure, state, now=now)
+    except clock.ClockError as exc:
+        raise _refusal(exc) from None
+    _store(locked, state)
+    locked.h4h_hands += 1
+    locked.h4h_tables_done = []
+    return {"hand": locked.h4h_hands, "blinds_level": start.blinds_level}
+
+
+@transaction.atomic
+def h4h_table_done(
+    *, tournament: Tournament, actor, table_number: int, now: datetime
+) -> Tournament:
+    """Mark one table's hand-for-hand hand finished; when every table in play is done the
+    next hand is signalled at once and the clock takes off one hand's time (§14.3-14.4)."""
+
+    def apply(locked: Tournament, structure) -> dict[str, Any]:
+        if not locked.h4h_active:
+            raise ClockRefused(reason=_("hand-for-hand is not on"))
+        tables = _tables_in_play(locked)
+        if table_number not in tables:
+            raise errors.DomainError(_("Table %(table)s is not in play."), table=table_number)
+        done = sorted(set(locked.h4h_tables_done) | {table_number})
+        locked.h4h_tables_done = done
+        data: dict[str, Any] = {"table": table_number}
+        if clock.hand_for_hand_next_hand_ready([t in done for t in tables]):
+            data.update(_h4h_deal(locked, structure, now))
+        return data
+
+    return _floor_change(
+        tournament=tournament, actor=actor, now=now, action="h4h.table_done", apply=apply
+    )
+
+
+@transaction.atomic
+def h4h_next_hand(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+    """Signal the next hand-for-hand hand now (the TD overrides a table that has not
+    reported); the clock takes off one hand's time."""
+
+    def apply(locked: Tournament, structure) -> dict[str, Any]:
+        if not locked.h4h_active:
+            raise ClockRefused(reason=_("hand-for-hand is not on"))
+        return _h4h_deal(locked, structure, now)
+
+    return _floor_change(
+        tournament=tournament, actor=actor, now=now, action="h4h.next_hand", apply=apply
+    )
+
+
+# --- End of day (tournament.md §17, FIGP §59) --------------------------------------------
+
+
+@transaction.atomic
+def eod_start(
+    *,
+    tournament: Tournament,
+    actor,
+    card: str,
+    last_level_of_day: bool,
+    now: datetime,
+) -> Tournament:
+    """Stop the clock for the day's final hands: the drawn card (3-7) is the number of
+    hands every table still plays. Outside the window, or a card out of range, the whole
+    action is refused and the clock keeps running (FIGP §59)."""
+
+    def apply(locked: Tournament, structure) -> dict[str, Any]:
+        view = clock.clock_view(structure, selectors.clock_state(locked), now)
+        if view.status not in (clock.ClockStatus.RUNNING, clock.ClockStatus.PAUSED):
+            raise ClockRefused(reason=_("the clock has not started yet"))
+        try:
+            decision = endofday.start_countdown(
+                multi_day=True,  # the TD runs the day's end only in a multi-day event
+                is_last_level_of_day=last_level_of_day and not view.is_break,
+                level_remaining=view.time_left,
+                drawn_card=card.strip(),
+            )
+        except ValueError:
+            raise ClockRefused(reason=_("that is not a card")) from None
+        if not decision.valid:
+            raise ClockRefused(reason=_eod_reasons(decision))
+        state = _pause_if_running(structure, locked, now)
+        _store(locked, state)
+        countdown = endofday.begin_countdown(decision, [str(t) for t in _tables_in_play(locked)])
+        locked.eod_card = card.strip().upper()
+        locked.eod_remaining = dict(countdown.remaining)
+        return {"card": locked.eod_card, "hands": decision.hands_to_play}
+
+    return _floor_change(
+        tournament=tournament, actor=actor, now=now, action="eod.start", apply=apply
+    )
+
+
+def _eod_reasons(decision: endofday.EndOfDayDecision) -> str:
+    texts = {
+        endofday.EndOfDayRefusal.NOT_MULTI_DAY: _("this is not a multi-day event"),
+        endofday.EndOfDayRefusal.NOT_LAST_LEVEL_OF_DAY: _("this is not the day's last level"),
+        endofday.EndOfDayRefusal.STOP_OUTSIDE_WINDOW: _(
+            "the clock must show between 5 and 15 minutes"
+        ),
+        endofday.EndOfDayRefusal.CARD_OUT_OF_RANGE: _("the card must be a 3, 4, 5, 6 or 7"),
+    }
+    return "; ".join(str(texts[reason]) for reason in decision.reasons)
+
+
+@transaction.atomic
+def eod_hand(*, tournament: Tournament, actor, table_number: int, now: datetime) -> Tournament:
+    """Count one of the final hands started at a table."""
+
+    def apply(locked: Tournament, structure) -> dict[str, Any]:
+        if not locked.eod_card:
+            raise ClockRefused(reason=_("the final hands have not been drawn"))
+        countdown = endofday.EndOfDayCountdown(dict(locked.eod_remaining))
+        try:
+            countdown = endofday.record_hand_start(countdown, str(table_number))
+        except ValueError:
+            raise errors.DomainError(
+                _("Table %(table)s has no final hands left to deal."), table=table_number
+            ) from None
+        locked.eod_remaining = dict(countdown.remaining)
+        return {"table": table_number, "left": countdown.remaining[str(table_number)]}
+
+    return _floor_change(
+        tournament=tournament, actor=actor, now=now, action="eod.hand", apply=apply
+    )
+
+
+@transaction.atomic
+def eod_stop(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+    """Clear the final-hands countdown (the day is over, or it was called by mistake)."""
+
+    def apply(locked: Tournament, structure) -> dict[str, Any]:
+        if not locked.eod_card:
+            raise ClockRefused(reason=_("the final hands have not been drawn"))
+        locked.eod_card, locked.eod_remaining = "", {}
+        return {}
+
+    return _floor_change(
+        tournament=tournament, actor=actor, now=now, action="eod.stop", apply=apply
+    )
+
+
+def parse_start_time(value: str, *, now: datetime) -> datetime | None:
+    """Read the console's "HH:MM" start time as the next such moment in local time."""
+    from django.utils import timezone
+
+    value = value.strip()
+    if not value:
+        return None
+    try:
+        hours, minutes = (int(part) for part in value.split(":"))
+        local_now = timezone.localtime(now)
+        at = local_now.replace(hour=hours, minute=minutes, second=0, microsecond=0)
+    except ValueError:
+        raise ClockRefused(reason=_("write the start time as HH:MM")) from None
+    if at <= local_now:
+        at += timedelta(days=1)
+    return at

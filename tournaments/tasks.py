@@ -1,0 +1,16 @@
+"""Celery tasks: thin shells around services (STYLE.md 9). They take primary keys."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.utils import timezone
+
+
+@shared_task(ignore_result=True)
+def announce_boundary(tournament_id: int, version: int, index: int) -> bool:
+    """Announce the level boundary scheduled for clock `version`; a stale one does nothing."""
+    from tournaments.services.clock import clock_announce
+
+    return clock_announce(
+        tournament_id=tournament_id, version=version, index=index, now=timezone.now()
+    )

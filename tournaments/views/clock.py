@@ -1,0 +1,129 @@
+"""The TD's clock console and screen management (htmx; every change logged, undoable)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tables.models import Table
+from tournaments import events, permissions, selectors
+from tournaments.consumers import CONTROLS, control_action
+from tournaments.errors import DomainError
+from tournaments.models import DisplayScreen, Tournament
+from tournaments.services import clock as clock_services
+from tournaments.services import screens as screen_services
+from tournaments.views.core import run
+
+
+def _console_context(request: HttpRequest, tournament: Tournament) -> dict:
+    now = timezone.now()
+    clock_services.clock_catch_up(tournament=tournament, now=now)
+    tournament.refresh_from_db()
+    structure = selectors.clock_structure(tournament)
+    return {
+        "tournament": tournament,
+        "role": permissions.role_for(request.user, tournament),
+        "view": selectors.clock_view_for(tournament, now),
+        "payload": selectors.clock_payload(tournament, now),
+        "structure": list(enumerate(structure)),
+        "tables": list(
+            Table.objects.filter(tournament=tournament, status=Table.Status.OPEN).values_list(
+                "number", flat=True
+            )
+        ),
+        "recent": [
+            (event, events.action_label(event))
+            for event in tournament.events.filter(action__regex=r"^(clock|h4h|eod)\.")[:8]
+        ],
+    }
+
+
+@login_required
+def console(request: HttpRequest, slug: str) -> HttpResponse:
+    """The clock console: the full page, or its panel for an htmx swap."""
+    tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
+    template = "clock/console.html"
+    if request.htmx:
+        template += "#panel"
+    return render(request, template, _console_context(request, tournament))
+
+
+@login_required
+@require_POST
+def control(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    """Run one console action (the same as the socket's control message)."""
+    tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
+    if action not in CONTROLS:
+        messages.error(request, _("Unknown clock action."))
+    else:
+        message = {"action": action, **request.POST.dict()}
+        try:
+            control_action(
+                tournament=tournament,
+                role=permissions.role_for(request.user, tournament),
+                actor=request.user,
+                message=message,
+            )
+        except DomainError as exc:
+            messages.error(request, str(exc))
+    if request.htmx:
+        tournament.refresh_from_db()
+        return render(request, "clock/console.html#panel", _console_context(request, tournament))
+    return redirect("clock_console", slug)
+
+
+@login_required
+def screens(request: HttpRequest, slug: str) -> HttpResponse:
+    """List the room's screens with their secret links; create one."""
+    tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.TD)
+    if request.method == "POST":
+        table = request.POST.get("table_number", "").strip()
+        ok, _screen = run(
+            request,
+            screen_services.screen_create,
+            tournament=tournament,
+            actor=request.user,
+            name=request.POST.get("name", ""),
+            kind=request.POST.get("kind", ""),
+            table_number=int(table) if table.isdigit() and len(table) <= 6 else None,
+        )
+        if ok:
+            messages.success(request, _("Screen created: open its link on the screen."))
+        return redirect("screens", slug)
+    rows = [
+        (screen, request.build_absolute_uri(reverse("screen", args=[screen.token])))
+        for screen in tournament.screens.order_by("revoked", "name")
+    ]
+    return render(
+        request,
+        "clock/screens.html",
+        {
+            "tournament": tournament,
+            "role": permissions.role_for(request.user, tournament),
+            "rows": rows,
+            "kinds": DisplayScreen.Kind.choices,
+            "public_url": request.build_absolute_uri(reverse("public_clock", args=[slug])),
+        },
+    )
+
+
+@login_required
+@require_POST
+def screen_revoke(request: HttpRequest, slug: str, screen_id: int) -> HttpResponse:
+    tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.TD)
+    ok, _result = run(
+        request,
+        screen_services.screen_revoke,
+        tournament=tournament,
+        actor=request.user,
+        screen_id=screen_id,
+    )
+    if ok:
+        messages.success(request, _("Link revoked: that screen goes dark now."))
+    return redirect("screens", slug)

@@ -1,0 +1,178 @@
+"""Screens in the room and the players' phones: no login (tournament.md §20).
+
+A screen is reached by its secret link (revoked links 404); the public clock and the
+player's seat finder by the tournament's address. The seat finder shows only name, table
+and seat, and is rate-limited per address.
+"""
+
+from __future__ import annotations
+
+import json
+
+import segno
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournaments import permissions, selectors
+from tournaments.errors import DomainError
+from tournaments.models import DisplayScreen, Role, Tournament
+from tournaments.services import clock as clock_services
+
+SEARCHES_PER_MINUTE = 20
+
+
+def _clock_context(request: HttpRequest, tournament: Tournament, socket_url: str) -> dict:
+    now = timezone.now()
+    clock_services.clock_catch_up(tournament=tournament, now=now)
+    tournament.refresh_from_db()
+    return {
+        "tournament": tournament,
+        "payload": selectors.clock_payload(tournament, now),
+        "view": selectors.clock_view_for(tournament, now),
+        "figures": selectors.screen_figures(tournament),
+        "socket_url": socket_url,
+        "hide_login": True,
+    }
+
+
+def _qr_svg(url: str) -> str:
+    """The seat finder's address as an inline SVG QR code (segno: pure Python, offline)."""
+    return segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff", omitsize=True)
+
+
+def screen(request: HttpRequest, token) -> HttpResponse:
+    """A screen's page by its secret link: the clock, the seating board or a table."""
+    display = permissions.get_screen(str(token))
+    tournament = display.tournament
+    socket_url = f"/ws/screens/{display.token}/"
+    if display.kind == DisplayScreen.Kind.SEATING:
+        return _seating(request, tournament, display, socket_url)
+    if display.kind == DisplayScreen.Kind.TABLE:
+        context = _clock_context(request, tournament, socket_url)
+        context.update(
+            screen=display,
+            seats=selectors.table_seats(tournament, display.table_number or 0),
+        )
+        template = "displays/table.html"
+        if request.htmx:
+            template += "#seats"
+        return render(request, template, context)
+    return _clock_page(request, tournament, socket_url)
+
+
+def _clock_page(request: HttpRequest, tournament: Tournament, socket_url: str) -> HttpResponse:
+    context = _clock_context(request, tournament, socket_url)
+    if request.htmx:
+        return render(request, "displays/clock.html#figures", context)
+    finder = request.build_absolute_uri(reverse("seat_finder", args=[tournament.slug]))
+    context.update(qr=_qr_svg(finder), finder_url=finder)
+    return render(request, "displays/clock.html", context)
+
+
+def public_clock(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament's clock for anyone (the same page as a clock screen)."""
+    tournament = permissions.get_public_tournament(slug)
+    return _clock_page(request, tournament, f"/ws/t/{tournament.slug}/")
+
+
+def _seating(
+    request: HttpRequest, tournament: Tournament, display: DisplayScreen, socket_url: str
+) -> HttpResponse:
+    try:
+        page = int(request.GET.get("page", "1"))
+    except ValueError:
+        page = 1
+    rows, pages = selectors.seating_page(tournament, page=page)
+    page = min(max(page, 1), pages)
+    context = {
+        "tournament": tournament,
+        "rows": rows,
+        "page": page,
+        "pages": pages,
+        "next_page": page % pages + 1,
+        "socket_url": socket_url,
+        "payload": selectors.clock_payload(tournament, timezone.now()),
+        "hide_login": True,
+    }
+    template = "displays/seating.html"
+    if request.htmx:
+        template += "#board"
+    return render(request, template, context)
+
+
+@require_POST
+def tablet_hand(request: HttpRequest, token) -> HttpResponse:
+    """The table tablet reports its hand: done (hand-for-hand) or started (final hands)."""
+    display = permissions.get_screen(str(token))
+    if display.kind != DisplayScreen.Kind.TABLE or not display.table_number:
+        return redirect("screen", token)
+    from tournaments.consumers import control_action
+
+    action = {"done": "h4h_table_done", "start": "eod_hand"}.get(request.POST.get("hand", ""))
+    error = None
+    if action is None:
+        error = _("Unknown hand report.")
+    else:
+        try:
+            control_action(
+                tournament=display.tournament,
+                role=Role.FLOOR,  # a tablet acts as the floor for its own table
+                actor=None,
+                message={"action": action, "table": display.table_number},
+            )
+        except DomainError as exc:
+            error = str(exc)
+    if request.htmx:
+        response = screen(request, token)
+        if error:
+            response["HX-Trigger"] = json.dumps({"torneo:error": error})
+        return response
+    return redirect("screen", token)
+
+
+def _client_ip(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def _rate_limited(request: HttpRequest) -> bool:
+    """A simple fixed-window limit per address, kept in Django's cache."""
+    window = int(timezone.now().timestamp() // 60)
+    key = f"seat-finder:{_client_ip(request)}:{window}"
+    cache.add(key, 0, timeout=120)
+    try:
+        count = cache.incr(key)
+    except ValueError:
+        count = 1
+    return count > SEARCHES_PER_MINUTE
+
+
+def seat_finder(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player's phone: find your name, see your table and seat, and the clock."""
+    tournament = permissions.get_public_tournament(slug)
+    query = request.GET.get("q", "").strip()[:60]
+    results = None
+    status = 200
+    if query:
+        if _rate_limited(request):
+            status = 429
+            results = []
+        else:
+            results = selectors.public_seat_search(tournament, query)
+    context = {
+        "tournament": tournament,
+        "query": query,
+        "results": results,
+        "limited": status == 429,
+        "payload": selectors.clock_payload(tournament, timezone.now()),
+        "socket_url": f"/ws/t/{tournament.slug}/",
+        "hide_login": True,
+    }
+    template = "displays/phone.html"
+    if request.htmx:
+        template += "#results"
+    return render(request, template, context, status=status)
