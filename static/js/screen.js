@@ -258,7 +258,20 @@
         document.dispatchEvent(new CustomEvent("torneo:error", { detail: message }));
         return;
       }
-      if (message.type === "seat") document.dispatchEvent(new CustomEvent("torneo:move", { detail: message }));
+      if (message.type === "seat") {
+        document.dispatchEvent(new CustomEvent("torneo:move", { detail: message }));
+      }
+      if (message.type === "move" && message.to) {
+        // A balancing or break move from the room: where he goes and where he comes from.
+        const detail = {
+          name: message.name,
+          table: message.to.table,
+          seat: message.to.seat,
+          fromTable: message.from ? message.from.table : null,
+          fromSeat: message.from ? message.from.seat : null,
+        };
+        document.dispatchEvent(new CustomEvent("torneo:move", { detail }));
+      }
       // Anything else changes the figures or the seating: let htmx reload its part.
       document.body.dispatchEvent(new CustomEvent("torneo:figures"));
       document.body.dispatchEvent(new CustomEvent("torneo:seats"));
@@ -289,7 +302,8 @@
     const m = event.detail;
     // A table tablet lists the players coming to its own table.
     const table = document.querySelector("[data-table-number]");
-    if (table && String(m.table) !== table.dataset.tableNumber) return;
+    const here = table ? table.dataset.tableNumber : null;
+    if (here && String(m.table) !== here && String(m.fromTable) !== here) return;
     // The same move can arrive through the room's group and the table's group.
     const seen = moves.find((x) => x.name === m.name && x.table === m.table && x.seat === m.seat);
     if (seen && Date.now() - seen.at < 5000) return;
@@ -304,7 +318,8 @@
         ...fresh.slice(0, 8).map((m) => {
           const li = document.createElement("p");
           li.className = "move";
-          li.textContent = `${m.name} → ${m.table} · ${m.seat}`;
+          const from = m.fromTable ? `${m.fromTable} · ${m.fromSeat} ` : "";
+          li.textContent = `${m.name}: ${from}→ ${m.table} · ${m.seat}`;
           return li;
         }),
       );

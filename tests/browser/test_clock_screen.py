@@ -147,3 +147,47 @@ def test_a_screen_rolls_over_to_the_next_level_by_itself_and_announces_it(live_s
     # The next break is one level away now, and its colour-up is announced.
     assert page.inner_text("[data-next-break]")[:3] in {"20:", "19:"}
     assert "25" in page.inner_text("[data-color-up]")
+
+
+def test_a_room_move_shows_on_the_seating_board_and_both_tablets(daphne_url, browser):
+    """The floor moves a player: the board highlights him and both tables' tablets list it."""
+    from tests.conftest import NOW, make_player
+    from tournaments import services
+    from tournaments.models import DisplayScreen
+
+    td = make_user("td-move", staff=True)
+    tournament = make_tournament(td, tables=2)
+    reg = services.entry_register(
+        tournament=tournament, player=make_player("Ugo", "Neri"), actor=td, now=NOW
+    )
+    target = 2 if reg.table == 1 else 1
+    screens = {
+        "board": DisplayScreen.objects.create(tournament=tournament, name="Board", kind="seating"),
+        "from": DisplayScreen.objects.create(
+            tournament=tournament, name="From", kind="table", table_number=reg.table
+        ),
+        "to": DisplayScreen.objects.create(
+            tournament=tournament, name="To", kind="table", table_number=target
+        ),
+    }
+    pages = {}
+    for key, screen in screens.items():
+        page = browser.new_context(locale="en-GB").new_page()
+        page.set_default_timeout(10000)
+        page.goto(f"{daphne_url}/s/{screen.token}/")
+        page.wait_for_selector("[data-sync][data-state=ok]")
+        pages[key] = page
+
+    services.seat_move(
+        tournament=tournament,
+        entry=reg.entry,
+        table_number=target,
+        seat=5,
+        actor=td,
+        now=timezone.now(),
+    )
+    for key, page in pages.items():
+        page.wait_for_function(
+            "document.querySelector('[data-moves]').textContent.includes('Neri')", timeout=5000
+        )
+        assert f"{target} · 5" in page.inner_text("[data-moves]"), key

@@ -719,7 +719,13 @@ def seat_move(
     )
     realtime.broadcast(
         tournament.pk,
-        {"type": "seat", "name": str(entry.player), "table": table_number, "seat": seat},
+        {
+            "type": "move",
+            "entry": entry.pk,
+            "name": str(entry.player),
+            "from": {"table": before.table.number, "seat": before.number} if before else None,
+            "to": {"table": table_number, "seat": seat},
+        },
         tables=tuple({table_number, *([before.table.number] if before else [])}),
     )
 
