@@ -339,17 +339,39 @@ def seating_page(
 
 
 def table_seats(tournament: Tournament, number: int) -> list[dict[str, Any]]:
-    """A table's seats, 1..max, with the player on each (None when empty)."""
+    """A table's seats, 1..max, with the player on each (None when empty) and the hands
+    left of any penalty he is sitting out (tournament.md §19.2)."""
+    from tournaments.models import Penalty
+    from tournaments.penalties import HAND_KINDS
+
     table = Table.objects.filter(tournament=tournament, number=number).first()
     if table is None:
         return []
-    taken = {
-        seat.number: str(seat.entry.player)
+    seated = {
+        seat.number: seat.entry
         for seat in table.seats.select_related("entry__player").filter(
             entry__status=Entry.Status.ACTIVE
         )
     }
-    return [{"seat": n, "name": taken.get(n)} for n in range(1, table.max_seats + 1)]
+    sitting_out: dict[int, int] = {}
+    for penalty in Penalty.objects.filter(
+        tournament__in=tournament_family(tournament),
+        player_id__in=[e.player_id for e in seated.values()],
+        voided=False,
+        kind__in=[k.value for k in HAND_KINDS],
+    ):
+        if penalty.remaining:
+            sitting_out[penalty.player_id] = (
+                sitting_out.get(penalty.player_id, 0) + penalty.remaining
+            )
+    return [
+        {
+            "seat": n,
+            "name": str(seated[n].player) if n in seated else None,
+            "penalty_hands": sitting_out.get(seated[n].player_id, 0) if n in seated else 0,
+        }
+        for n in range(1, table.max_seats + 1)
+    ]
 
 
 def public_seat_search(tournament: Tournament, query: str, *, limit: int = 10) -> list[dict]:

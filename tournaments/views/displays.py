@@ -113,9 +113,25 @@ def tablet_hand(request: HttpRequest, token) -> HttpResponse:
         return redirect("screen", token)
     from tournaments.consumers import control_action
 
-    action = {"done": "h4h_table_done", "start": "eod_hand"}.get(request.POST.get("hand", ""))
+    report = request.POST.get("hand", "")
+    action = {"done": "h4h_table_done", "start": "eod_hand"}.get(report)
     error = None
-    if action is None:
+    if report == "dealt":
+        # A hand dealt at this table counts against the penalties of those sitting out.
+        from tables.models import Table
+        from tournaments.services import penalties as penalty_services
+
+        table = Table.objects.filter(
+            tournament=display.tournament, number=display.table_number
+        ).first()
+        if table is None:
+            error = _("This table is not in play.")
+        else:
+            try:
+                penalty_services.penalty_hand_dealt(table=table, now=timezone.now())
+            except DomainError as exc:
+                error = str(exc)
+    elif action is None:
         error = _("Unknown hand report.")
     else:
         try:
