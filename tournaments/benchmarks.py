@@ -181,3 +181,7 @@ def registration(
         f"Registration with {existing} entries in the event on {_db()}: "
         f"p50 {p50:.1f} ms, p95 {p95:.1f} ms over {samples} entries"
     ], figures
+
+
+# Benchmarks that live in their own modules register themselves on import.
+from tournaments import bench_modules  # noqa: E402,F401

@@ -14,6 +14,13 @@ class Command(BaseCommand):
         parser.add_argument("--existing", type=int, default=5000)
         parser.add_argument("--samples", type=int, default=200)
         parser.add_argument("--cases", type=int, default=10000)
+        parser.add_argument("--clients", type=int, default=1000)
+        parser.add_argument("--changes", type=int, default=20)
+        parser.add_argument(
+            "--layer", choices=["memory", "redis"], default=None, help="default: from REDIS_URL"
+        )
+        parser.add_argument("--desks", type=int, default=20)
+        parser.add_argument("--per-desk", type=int, default=50)
 
     def handle(self, *args, name: str, **options):
         if name not in BENCHES:
