@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import os
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -20,6 +21,24 @@ def pytest_configure(config):
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # SQLite's shared-cache in-memory test database takes table locks that its busy timeout
+    # does not retry, so a live server thread (browser tests) and the test thread collide
+    # under load ("database table is locked"). A file in WAL mode waits instead.
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="torneo-test-")
+        config._torneo_test_folder = folder
+        database.setdefault("TEST", {})["NAME"] = os.path.join(folder, "test.sqlite3")
+
+
+def pytest_unconfigure(config):
+    folder = getattr(config, "_torneo_test_folder", None)
+    if folder:
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 _names = itertools.count(1)
