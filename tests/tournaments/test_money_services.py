@@ -417,3 +417,65 @@ def test_a_payout_table_made_for_a_smaller_field_is_flagged(tournament, td):
     fill(tournament, td, 1)
     tournament.refresh_from_db()
     assert selectors.payouts_board(tournament)["stale"]
+
+
+def test_tables_reporting_the_same_hand_for_hand_hand_separately_share_the_places(td):
+    from datetime import timedelta
+
+    from tournaments.services import clock as clock_services
+
+    tournament = make_tournament(td, tables=2)
+    regs = fill(tournament, td, 5)
+    results.payouts_set(tournament=tournament, actor=td, amounts=[250, 150, 100], now=NOW)
+    clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
+    later = NOW + timedelta(minutes=5)
+    other = 2 if regs[0].table == 1 else 1
+    for seat, reg in enumerate(regs[3:], start=1):
+        services.seat_move(
+            tournament=tournament, entry=reg.entry, table_number=other, seat=seat, actor=td, now=NOW
+        )
+    by_table = {regs[0].table: [r.entry for r in regs[:3]], other: [r.entry for r in regs[3:]]}
+    first, second = regs[0].table, other
+    results.eliminations_record(
+        tournament=tournament,
+        busts=[results.Bust(entry=by_table[first][0], start_stack=1000)],
+        actor=td,
+        now=later,
+    )
+    clock_services.h4h_start(tournament=tournament, actor=td, now=later)
+    clock_services.h4h_next_hand(tournament=tournament, actor=td, now=later)
+    a, b = by_table[first][1], by_table[second][0]
+
+    # Table one reports first: alone, its player is the bubble (4th, nothing).
+    results.eliminations_record(
+        tournament=tournament, busts=[results.Bust(entry=a, start_stack=3000)], actor=td, now=later
+    )
+    a.refresh_from_db()
+    assert (a.place, a.place_last, a.prize) == (4, None, 0)
+
+    # Table two reports a bust in the same hand: FIGP ties different tables, 3rd-4th shared.
+    results.eliminations_record(
+        tournament=tournament, busts=[results.Bust(entry=b, start_stack=8000)], actor=td, now=later
+    )
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert (a.place, a.place_last, a.prize) == (3, 4, 50)
+    assert (b.place, b.place_last, b.prize) == (3, 4, 50)
+
+    # Undo the second report: the first player is the bubble again.
+    undo_last = Event.objects.filter(tournament=tournament, action="entry.eliminate").latest("pk")
+    event_undo(event_id=undo_last.pk, tournament=tournament, actor=td, now=later)
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert (a.place, a.place_last, a.prize) == (4, None, 0)
+    assert b.status == Entry.Status.ACTIVE
+
+    # The next hand is another hand: a bust there is placed alone, in the money.
+    clock_services.h4h_next_hand(tournament=tournament, actor=td, now=later)
+    results.eliminations_record(
+        tournament=tournament, busts=[results.Bust(entry=b, start_stack=8000)], actor=td, now=later
+    )
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert (b.place, b.place_last, b.prize) == (3, None, 100)
+    assert (a.place, a.prize) == (4, 0)

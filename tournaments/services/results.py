@@ -62,6 +62,44 @@ def _snapshot(entry: Entry) -> dict:
     return data
 
 
+def _h4h_hand(tournament: Tournament) -> list[int] | None:
+    """The hand-for-hand hand in play as [session, hand], or None outside hand-for-hand.
+
+    The session is the `h4h.start` event, so a second bubble restarts the count; hand 0
+    is the hand in progress when hand-for-hand was announced (§14.2)."""
+    if not tournament.h4h_active:
+        return None
+    start = (
+        Event.objects.filter(tournament=tournament, action="h4h.start", undone_at__isnull=True)
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return [start or 0, tournament.h4h_hands]
+
+
+def _earlier_in_hand(
+    tournament: Tournament, hand: list[int] | None
+) -> list[tuple[Entry, int, str]]:
+    """Players already recorded out in this same hand-for-hand hand, with their start-of-hand
+    stacks and tables: a table that reports later still shares the hand with them (§14.2)."""
+    if hand is None:
+        return []
+    found: list[tuple[Entry, int, str]] = []
+    for event in Event.objects.filter(
+        tournament=tournament, action="entry.eliminate", undone_at__isnull=True, pk__gt=hand[0]
+    ).order_by("pk"):
+        if event.data.get("h4h_hand") != hand:
+            continue
+        stacks = event.data.get("stacks") or {}
+        tables = event.data.get("tables") or {}
+        for pk in event.data.get("entries") or []:
+            entry = Entry.objects.select_for_update().select_related("player").get(pk=pk)
+            if entry.status == Entry.Status.ELIMINATED:
+                found.append((entry, int(stacks.get(str(pk), 0)), str(tables.get(str(pk), "-"))))
+    return found
+
+
 def _active_deal(tournament: Tournament) -> Deal | None:
     return tournament.deals.filter(voided=False).order_by("-created_at", "-pk").first()
 
@@ -83,8 +121,19 @@ def eliminations_record(
     (§15.3) and the chips of a disqualified or penalty-eliminated player leave play (§12.4).
     When one player is left he is the winner (003 Art.7.5). After a recorded deal, each
     dealt player's prize is his deal amount, and the winner adds what was left to play for.
+
+    In hand-for-hand the hand comes from the clock: the announcement hand or a hand-for-hand
+    hand (§14.2), and players another table already reported out in the same hand are
+    settled again together with these (their places and prizes may change; undo restores
+    them). `hand_for_hand`/`announcement_hand` force the flags outside that state.
     """
     tournament = _lock(tournament)
+    h4h_hand = _h4h_hand(tournament)
+    if h4h_hand is not None:
+        if h4h_hand[1] == 0:
+            announcement_hand = True
+        else:
+            hand_for_hand = True
     if not busts:
         raise errors.DomainError(_("Choose at least one player who is out."))
     ids = [b.entry.pk for b in busts]
@@ -107,11 +156,21 @@ def eliminations_record(
         s.entry_id: s.table.number
         for s in Seat.objects.select_related("table").filter(entry__in=active)
     }
+    earlier = _earlier_in_hand(tournament, h4h_hand)
     amounts = selectors.payout_amounts(tournament)
     prizes = dict(enumerate(amounts, start=1))
     settlement = placements.settle_eliminations(
-        remaining_before_hand=len(active),
+        remaining_before_hand=len(active) + len(earlier),
         eliminated=[
+            placements.Elimination(
+                player=str(entry.pk),
+                table=table,
+                start_stack=stack,
+                reason=placements.EliminationReason(entry.elimination_reason),
+            )
+            for entry, stack, table in earlier
+        ]
+        + [
             placements.Elimination(
                 player=str(b.entry.pk),
                 table=str(seats.get(b.entry.pk, "-")),
@@ -157,6 +216,16 @@ def eliminations_record(
             # FIGP §87d/§87e: his chips leave play rather than going to anyone.
             entry.chips_removed += stacks[pk]
         entry.save(update_fields=list(_SNAPSHOT))
+    regrouped: dict[str, dict] = {}
+    for entry, _stack, _table in earlier:
+        regrouped[str(entry.pk)] = _snapshot(entry)
+        places = settlement.place_of(str(entry.pk))
+        entry.place = places[0] if places else None
+        entry.place_last = places[-1] if len(places) > 1 else None
+        entry.prize = dealt.get(
+            entry.pk, settlement.payout.get(str(entry.pk), 0) + extra.get(str(entry.pk), 0)
+        )
+        entry.save(update_fields=["place", "place_last", "prize"])
     winner_before = None
     if settlement.winner is not None:
         winner = next(e for e in active if str(e.pk) == settlement.winner)
@@ -185,6 +254,11 @@ def eliminations_record(
             "needs_td_confirmation": settlement.needs_td_confirmation,
             "confirmation_reasons": list(settlement.confirmation_reasons),
             "hand_for_hand": hand_for_hand or announcement_hand,
+            "h4h_hand": h4h_hand,
+            "stacks": {str(b.entry.pk): b.start_stack for b in busts},
+            "tables": {str(b.entry.pk): seats.get(b.entry.pk) for b in busts},
+            "regrouped": regrouped,
+            "regrouped_names": [str(entry.player) for entry, _s, _t in earlier],
         },
         now=now,
     )
@@ -235,6 +309,12 @@ def _undo_eliminate(event: Event, actor, now: datetime) -> None:
         if seat:
             table = Table.objects.get(tournament_id=entry.tournament_id, number=seat[0])
             table_services.seat_place(entry=entry, table=table, seat=seat[1], now=now)
+    for pk, before in (event.data.get("regrouped") or {}).items():
+        # Players reported earlier in the same hand-for-hand hand get their places back.
+        entry = Entry.objects.select_for_update().get(pk=int(pk))
+        for name in ("place", "place_last", "prize"):
+            setattr(entry, name, Entry._meta.get_field(name).to_python(before[name]))
+        entry.save(update_fields=["place", "place_last", "prize"])
     winner = event.data.get("winner")
     if winner:
         Entry.objects.filter(pk=winner["entry"]).update(

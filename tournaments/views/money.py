@@ -241,10 +241,16 @@ def _record_eliminations(request: HttpRequest, tournament: Tournament) -> None:
         tournament=tournament,
         busts=busts,
         actor=request.user,
-        hand_for_hand=request.POST.get("hand_for_hand") == "1",
-        announcement_hand=request.POST.get("announcement_hand") == "1",
     )
     if ok:
+        latest = tournament.events.filter(action="entry.eliminate").order_by("-pk").first()
+        regrouped = (latest.data.get("regrouped_names") if latest else None) or []
+        if regrouped:
+            messages.info(
+                request,
+                _("Same hand-for-hand hand as %(players)s: places settled again together.")
+                % {"players": ", ".join(regrouped)},
+            )
         for bust in busts:
             entry = Entry.objects.get(pk=bust.entry.pk)
             messages.success(
