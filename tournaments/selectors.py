@@ -391,3 +391,47 @@ def public_seat_search(tournament: Tournament, query: str, *, limit: int = 10) -
         {"name": str(s.entry.player), "table": s.table.number, "seat": s.number}
         for s in seats.order_by("entry__player__last_name", "entry__player__first_name")[:limit]
     ]
+
+
+CHIP_RACE_SHOWN = timedelta(minutes=30)
+
+
+def table_chip_race(tournament: Tournament, number: int, now: datetime) -> dict[str, Any] | None:
+    """The latest chip race at a table, for its tablet (§12): per seat the chips exchanged,
+    the odd chips raced, the cards and who won a chip; shown for half an hour after it."""
+    event = (
+        tournament.events.filter(
+            action="chips.race",
+            undone_at__isnull=True,
+            at__gte=now - CHIP_RACE_SHOWN,
+            data__table=number,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if event is None:
+        return None
+    data = event.data
+    seats = sorted(
+        {int(s) for s in (data.get("exchanged") or {})}
+        | {int(s) for s in (data.get("odd_chips") or {})}
+    )
+    winners = set(data.get("winners") or [])
+    protected = set(data.get("protected") or [])
+    return {
+        "removed": data.get("removed"),
+        "into": data.get("into"),
+        "chips_raced": data.get("chips_raced", 0),
+        "drawn_by_app": bool(data.get("drawn_by_app")),
+        "rows": [
+            {
+                "seat": seat,
+                "exchanged": (data.get("exchanged") or {}).get(str(seat), 0),
+                "odd_chips": (data.get("odd_chips") or {}).get(str(seat), 0),
+                "cards": (data.get("cards") or {}).get(str(seat), []),
+                "won": seat in winners,
+                "protected": seat in protected,
+            }
+            for seat in seats
+        ],
+    }

@@ -55,3 +55,51 @@ def test_a_revoked_tablet_counts_nothing(client, tournament, td):
     assert client.post(f"/s/{screen.token}/hand/", {"hand": "dealt"}).status_code == 404
     penalty.refresh_from_db()
     assert penalty.remaining == 2
+
+
+def test_the_tablet_shows_its_tables_chip_race_results(client, tournament, td):
+    import datetime as dt
+
+    import time_machine
+
+    from tournaments.services import chips as chip_services
+
+    regs = [
+        services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+        for _ in range(3)
+    ]
+    chip_services.chipset_set(
+        tournament=tournament,
+        actor=td,
+        denominations=[
+            chip_services.DenominationSpec(25, "green", 40),
+            chip_services.DenominationSpec(100, "black", 90),
+            chip_services.DenominationSpec(1000, "yellow", 20),
+        ],
+        now=NOW,
+    )
+    table = regs[0].table
+    a, b = sorted(r.seat for r in regs if r.table == table)[:2]
+    chip_services.chip_race_record(
+        tournament=tournament,
+        table_number=table,
+        removed=25,
+        held={a: 2, b: 2},
+        cards={a: ["2c", "3d"], b: ["Ks", "4h"]},
+        nothing_else=frozenset(),
+        actor=td,
+        now=NOW,
+    )
+    mine = DisplayScreen.objects.create(
+        tournament=tournament, name="T", kind="table", table_number=table
+    )
+    other = DisplayScreen.objects.create(
+        tournament=tournament, name="U", kind="table", table_number=table + 1
+    )
+    with time_machine.travel(NOW + dt.timedelta(minutes=5), tick=False):
+        page = client.get(f"/s/{mine.token}/").content.decode()
+        assert "Chip race: 25 chips coloured up into 100" in page
+        assert "Ks 4h" in page and "Wins a 100 chip" in page
+        assert "Chip race" not in client.get(f"/s/{other.token}/").content.decode()
+    with time_machine.travel(NOW + dt.timedelta(hours=1), tick=False):
+        assert "Chip race" not in client.get(f"/s/{mine.token}/").content.decode()

@@ -57,6 +57,7 @@ def screen(request: HttpRequest, token) -> HttpResponse:
         context.update(
             screen=display,
             seats=selectors.table_seats(tournament, display.table_number or 0),
+            race=selectors.table_chip_race(tournament, display.table_number or 0, timezone.now()),
         )
         template = "displays/table.html"
         if request.htmx:
