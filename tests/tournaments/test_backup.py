@@ -17,9 +17,11 @@ import random
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import models
+from django.urls import reverse
 
 from tables import services as table_services
 from tables.engine import Action, Hand, SeatStack, TableSetup
@@ -696,3 +698,76 @@ def test_display_screen_tokens_are_new(display, td):
     )
     screen = DisplayScreen.objects.get(tournament=imported)
     assert screen.name == display.name and screen.token != display.token
+
+
+# --- The pages ----------------------------------------------------------------------------
+
+
+def test_the_td_downloads_the_export_from_the_home_page(client, event, td):
+    client.force_login(td)
+    home = client.get(reverse("tournament_home", args=[event.slug])).content.decode()
+    assert reverse("tournament_export", args=[event.slug]) in home
+    response = client.get(reverse("tournament_export", args=[event.slug]))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+    assert response["Content-Disposition"].startswith(f'attachment; filename="{event.slug}-')
+    document = json.loads(response.content)
+    assert canonical(document) == canonical(backup.export_tournament(event, now=LATER))
+
+
+def test_staff_below_td_see_no_export(client, tournament, desk):
+    client.force_login(desk)
+    home = client.get(reverse("tournament_home", args=[tournament.slug])).content.decode()
+    assert reverse("tournament_export", args=[tournament.slug]) not in home
+    assert client.get(reverse("tournament_export", args=[tournament.slug])).status_code == 403
+
+
+def test_upload_creates_the_tournament_and_says_what_happened(client, event, td):
+    data = backup.dumps(backup.export_tournament(event))
+    client.force_login(td)
+    listing = client.get(reverse("tournament_list")).content.decode()
+    assert reverse("tournament_import") in listing
+    assert client.get(reverse("tournament_import")).status_code == 200
+    response = client.post(
+        reverse("tournament_import"),
+        {"file": SimpleUploadedFile("event.json", data, content_type="application/json")},
+        follow=True,
+    )
+    imported = Tournament.objects.exclude(pk=event.pk).get(parent=None)
+    assert response.redirect_chain[-1][0] == reverse("tournament_home", args=[imported.slug])
+    page = response.content.decode()
+    assert "Main Event imported: 2 flights, 0 new players, 13 known ones." in page
+    assert f"imported as {imported.slug}" in page
+    assert "new secret links" in page
+    assert imported.flights.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"not json at all", "it is not a JSON file"),
+        (b'{"format": "csv"}', "it is not a Torneo tournament export"),
+        (b'{"format": "torneo-tournament", "version": 7}', "format version 7"),
+        (b" " * 2000, "larger than"),
+        (None, "Choose a file"),
+    ],
+)
+def test_a_bad_upload_says_why_and_changes_nothing(client, td, monkeypatch, content, words):
+    monkeypatch.setattr(backup, "MAX_DOCUMENT_BYTES", 1000)
+    client.force_login(td)
+    before = counts()
+    data = {} if content is None else {"file": SimpleUploadedFile("x.json", content)}
+    response = client.post(reverse("tournament_import"), data, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("tournament_import")
+    assert words in response.content.decode()
+    assert counts() == before
+
+
+def test_import_is_for_those_who_may_create_tournaments(client, floor, tournament):
+    data = backup.dumps(backup.export_tournament(tournament))
+    client.force_login(floor)
+    response = client.post(
+        reverse("tournament_import"), {"file": SimpleUploadedFile("t.json", data)}
+    )
+    assert response.status_code == 403
+    assert Tournament.objects.count() == 1
