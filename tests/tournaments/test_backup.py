@@ -548,6 +548,12 @@ def test_the_importer_becomes_td_and_users_resolve_by_username(tournament, td):
     assert not other.is_active and imported.staff.get(user=other).role == Role.TD
     register = imported.events.get(action="entry.register")
     assert register.actor == td  # the actor found by username on this instance
+    assert events.action_label(imported.events.get(action="tournament.import")) == (
+        "Imported from a backup file"
+    )
+    # A slug that is a word of the site's addresses is never given to a tournament.
+    document["tournament"]["slug"] = "import"
+    assert backup.import_tournament(document, actor=importer, now=LATER).slug == "import-2"
 
 
 # --- Every model and every field is accounted for -----------------------------------------
