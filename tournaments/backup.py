@@ -334,6 +334,7 @@ def export_tournament(tournament: Tournament, *, now: dt.datetime | None = None)
     Read only."""
     from django.utils import timezone
 
+    tournament = Tournament.objects.select_related("parent").get(pk=tournament.pk)  # fresh
     family = [tournament]
     if tournament.parent_id is None:
         family += list(tournament.flights.order_by("pk"))
