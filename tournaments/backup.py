@@ -62,6 +62,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import Ruling, Seat, Table
@@ -332,8 +333,6 @@ def _rows(objects: Iterable[models.Model], usernames: dict[int, str]) -> list[di
 def export_tournament(tournament: Tournament, *, now: dt.datetime | None = None) -> dict:
     """The whole tournament as one JSON-ready document (its flights too, if it has any).
     Read only."""
-    from django.utils import timezone
-
     tournament = Tournament.objects.select_related("parent").get(pk=tournament.pk)  # fresh
     family = [tournament]
     if tournament.parent_id is None:
