@@ -34,6 +34,9 @@ MATRIX = {
     "set_language": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
     "tournament_list": ("get", row(LOGIN, OK, OK, OK, OK)),
     "tournament_create": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    # Backup (issue 7): the TD downloads; who may create tournaments may upload.
+    "tournament_import": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournament_export": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "tournament_home": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "tournament_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "structure_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),

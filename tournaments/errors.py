@@ -82,3 +82,7 @@ class TablesInUse(DomainError):
 
 class InvalidHand(DomainError):
     message = _("The hand cannot be saved: %(reason)s")
+
+
+class BadBackup(DomainError):
+    message = _("This file cannot be imported: %(reason)s Nothing was changed.")

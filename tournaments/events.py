@@ -83,6 +83,7 @@ ACTION_LABELS = {
     "tournament.create": gettext_lazy("Tournament created"),
     "tournament.update": gettext_lazy("Settings changed"),
     "tournament.clone": gettext_lazy("Cloned from another tournament"),
+    "tournament.import": gettext_lazy("Imported from a backup file"),
     "structure.set": gettext_lazy("Structure changed"),
     "tables.add": gettext_lazy("Tables added"),
     "table.update": gettext_lazy("Table changed"),

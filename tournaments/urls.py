@@ -1,16 +1,18 @@
 from django.urls import path
 
-from tournaments.views import clock, core, desk, displays, money, room, ruling, setup
+from tournaments.views import backup, clock, core, desk, displays, money, room, ruling, setup
 
 urlpatterns = [
     path("", core.tournament_list, name="tournament_list"),
     path("new/", setup.tournament_create, name="tournament_create"),
+    path("import/", backup.tournament_import, name="tournament_import"),
     path("<slug:slug>/", core.tournament_home, name="tournament_home"),
     path("<slug:slug>/settings/", setup.tournament_edit, name="tournament_edit"),
     path("<slug:slug>/structure/", setup.structure_edit, name="structure_edit"),
     path("<slug:slug>/tables/", setup.tables_edit, name="tables_edit"),
     path("<slug:slug>/staff/", setup.staff_edit, name="staff_edit"),
     path("<slug:slug>/clone/", setup.tournament_clone, name="tournament_clone"),
+    path("<slug:slug>/export/", backup.tournament_export, name="tournament_export"),
     path("<slug:slug>/log/", core.event_log, name="event_log"),
     path("<slug:slug>/log/<int:event_id>/undo/", core.event_undo, name="event_undo"),
     path("<slug:slug>/desk/", desk.desk, name="desk"),

@@ -1,0 +1,779 @@
+"""Backup: a whole tournament to one JSON document, and back on any instance (issue 7).
+
+The document (`FORMAT`, `VERSION`)::
+
+    {"format": "torneo-tournament", "version": 1, "exported_at": "...",
+     "tournament": {...}, "flights": [{...}], "players": [{...}],
+     "structure": [...], "tables": [...], "entries": [...], "seats": [...], ...,
+     "events": [...]}
+
+Every row carries every concrete field of its model (read from the model, so a field added
+later is carried without touching this module) under the field's name; "id" is the row's
+primary key on the exporting instance and only links rows inside the document. Foreign keys
+hold those ids; foreign keys to users hold the username. Timestamps, clock state, versions,
+numbers and the event log (payloads and times included) are kept exactly.
+
+Decisions, in the order an import meets them:
+
+- Flights. Exporting a main event takes its flights with it ("flights", each with
+  "parent" = the main event's id) and they come back as flights of the imported event.
+  Exporting a flight alone gives a standalone tournament ("flight_of" names the event it
+  belonged to, for the reader only): its rows never point into the main event.
+- Slugs. A tournament keeps its slug unless the slug is taken here; then it gets the first
+  free "<slug>-2", "<slug>-3"... and `ImportResult.renamed` says so. Slugs inside the event
+  log (flight.create, flights.merge) follow.
+- Players are shared by every tournament, so an import never duplicates one: a player with
+  a document number is the local player with that number; one without is the local player
+  with the same names, nationality and creation time (the same record exported earlier from
+  here or from a copy of this database). Two people with one name are not one person, so
+  names alone never match: otherwise the player is created (with his original creation
+  time). A matched player keeps his local details.
+- Users are named by username. Staff roles, event actors, ID checkers, penalty and ruling
+  authors go to the local account of that name; a name unknown here becomes a new *inactive*
+  account with an unusable password (it cannot log in until an administrator enables it),
+  so the staff list and the log keep saying who did what. The importing user becomes TD of
+  each imported tournament in which the file gives him no role (a superuser needs none).
+- Screens get NEW tokens: a screen's link is a secret and is never carried to another
+  instance; the old links keep working only where they were made. The screens' names,
+  kinds, tables and revoked flags are kept, and the TD hands out the new links.
+- Ids inside JSON (event payloads, a deal's shares) are remapped to the new rows: the paths
+  are listed per action in `PAYLOAD_REFS` and per field in `JSON_REFS`, so the imported log
+  can still undo what the original could. An id whose row no longer existed when exported
+  (an undone ID check or ruling is deleted, not voided) becomes its negative: it still reads
+  as a number and matches no row, on any instance, however often the file travels.
+- The import is one transaction: a wrong format or version, an unknown field or action, a
+  value of the wrong type or out of range, or a reference to a row the file does not hold
+  raises `BadBackup` (a DomainError, translated) and nothing is written. One
+  "tournament.import" row is added to the imported event's log.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+from django.db import DataError, IntegrityError, models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tables.models import Ruling, Seat, Table
+from tournaments import errors
+from tournaments.events import event_log
+from tournaments.models import (
+    ChipAdjustment,
+    ChipCount,
+    ChipDenomination,
+    Deal,
+    DisplayScreen,
+    Entry,
+    Event,
+    IdCheck,
+    Penalty,
+    Player,
+    Purchase,
+    Role,
+    StaffAssignment,
+    StructureItem,
+    Tournament,
+)
+
+FORMAT = "torneo-tournament"
+VERSION = 1
+# A 2,000-entry event played down to its final table is 3 MB with its whole log; a file
+# ten times that size is not one of ours (and would cost a web worker too much memory).
+MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
+RESERVED_SLUGS = frozenset({"new", "import"})  # URL words under /t/
+
+
+@dataclass(frozen=True)
+class Section:
+    """One list of the document: a model's rows and the path from a row to its tournament."""
+
+    key: str
+    model: type[models.Model]
+    owner: str
+
+
+# Creation order: a row only points at rows of earlier sections (events come last: their
+# payloads point at everything).
+SECTIONS = (
+    Section("structure", StructureItem, "tournament"),
+    Section("tables", Table, "tournament"),
+    Section("entries", Entry, "tournament"),
+    Section("seats", Seat, "table__tournament"),
+    Section("purchases", Purchase, "entry__tournament"),
+    Section("id_checks", IdCheck, "tournament"),
+    Section("staff", StaffAssignment, "tournament"),
+    Section("screens", DisplayScreen, "tournament"),
+    Section("denominations", ChipDenomination, "tournament"),
+    Section("chip_adjustments", ChipAdjustment, "tournament"),
+    Section("deals", Deal, "tournament"),
+    Section("penalties", Penalty, "tournament"),
+    Section("chip_counts", ChipCount, "tournament"),
+    Section("rulings", Ruling, "tournament"),
+    Section("events", Event, "tournament"),
+)
+
+# Models of the tournaments and tables apps that are not in the document, with the reason
+# (a test fails for a model that is neither exported nor listed here).
+EXCLUDED_MODELS: dict[type[models.Model], str] = {}
+
+# Fields left out of the document, with the reason.
+EXCLUDED_FIELDS: dict[tuple[type[models.Model], str], str] = {
+    (DisplayScreen, "token"): "a screen's secret link; the importing instance makes new ones",
+}
+
+# Marks a reference to a tournament by slug (the event log names flights by slug).
+SLUG = "slug"
+
+Ref = tuple[str, Any]  # (path, model or SLUG)
+
+# Where ids sit inside each action's payload. Paths: "key" a dict key, "[]" each item of a
+# list, "{}" each key of a dict (ids as strings). Every action the services log must be
+# listed, with () when its payload holds no id (a test checks).
+PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
+    "tournament.create": (),
+    "tournament.update": (),
+    # "from": the source's slug on the instance it was cloned on; history, not a link.
+    "tournament.clone": (),
+    "tournament.import": (),
+    "structure.set": (),
+    "tables.add": (),
+    "table.update": (),
+    "staff.assign": (),
+    "player.create": (("player", Player),),
+    "entry.register": (("entry", Entry), ("player", Player), ("forfeited_entry", Entry)),
+    "entry.eliminate": (
+        ("entry", Entry),
+        ("entries.[]", Entry),
+        ("before.{}", Entry),
+        ("seats.{}", Entry),
+        ("places.{}", Entry),
+        ("prizes.{}", Entry),
+        ("winner.entry", Entry),
+    ),
+    "entry.rebuy": (("purchase", Purchase), ("entry", Entry)),
+    "entry.addon": (("purchase", Purchase), ("entry", Entry)),
+    "id.check": (("check", IdCheck), ("player", Player)),
+    "seat.move": (("entry", Entry),),
+    "seats.draw": (("assignments.{}", Entry),),
+    "ruling.save": (("ruling", Ruling),),
+    "table.button": (),
+    "table.button_draw": (),
+    "table.hand": (),
+    "table.status": (),
+    "table.renumber": (),
+    "seat.lock": (),
+    "seat.arrive": (("entry", Entry),),
+    "room.balance": (("moves.[].entry", Entry),),
+    "room.break": (("moves.[].entry", Entry), ("cards.{}", Entry), ("order.[]", Entry)),
+    "room.final_table": (("moves.[].entry", Entry),),
+    # Plus the refs of the undone action, whose payload the undo row repeats.
+    "event.undo": (("undone_event", Event),),
+    "payouts.set": (),
+    "deal.record": (("deal", Deal), ("shares.[].entry", Entry)),
+    "chips.set": (),
+    "chips.race": (("adjustment", ChipAdjustment),),
+    "chips.color_up": (("entry", Entry),),
+    "chips.remove": (("adjustment", ChipAdjustment),),
+    "chips.leftovers": (("adjustment", ChipAdjustment), ("entry", Entry)),
+    "day.next": (),
+    "chips.bag": (("counts.{}", Entry), ("missing.[]", Entry)),
+    "penalty.give": (("penalty", Penalty),),
+    "flight.create": (("flight", SLUG),),
+    "flights.merge": (("flights.[]", SLUG), ("carried.{}", Player)),
+    "clock.start": (),
+    "clock.pause": (),
+    "clock.resume": (),
+    "clock.adjust": (),
+    "clock.next": (),
+    "clock.previous": (),
+    "clock.jump": (),
+    "clock.level": (),
+    "h4h.start": (),
+    "h4h.stop": (),
+    "h4h.table_done": (),
+    "h4h.next_hand": (),
+    "eod.start": (),
+    "eod.hand": (),
+    "eod.stop": (),
+    "screen.create": (("screen", DisplayScreen),),
+    "screen.revoke": (("screen", DisplayScreen),),
+}
+
+# Ids inside the JSON fields of exported models; every JSONField is listed (a test checks).
+JSON_REFS: dict[tuple[type[models.Model], str], tuple[Ref, ...]] = {
+    (Tournament, "payouts"): (),
+    (Tournament, "h4h_tables_done"): (),  # table numbers
+    (Tournament, "eod_remaining"): (),  # by table number
+    (Event, "data"): (),  # by action: PAYLOAD_REFS
+    (ChipAdjustment, "data"): (),  # denominations and a note
+    (Deal, "shares"): (("[].entry", Entry),),
+    (Table, "accessible_seats"): (),
+    (Table, "reserved_seats"): (),
+    (Table, "locked_seats"): (),
+    (Ruling, "hand"): (),  # the engine's hand: seats and chips
+    (Ruling, "names"): (),  # by seat
+}
+
+_TOP_LEVEL = {"format", "version", "exported_at", "flight_of", "tournament", "flights", "players"}
+_TOP_LEVEL |= {s.key for s in SECTIONS}
+
+Mapper = Callable[[Any, Any], Any]  # (model or SLUG, old) -> new, or None when unknown
+
+
+# --- Remapping ids inside JSON ----------------------------------------------------------
+
+
+def payload_refs(action: str, data: Any) -> tuple[Ref, ...] | None:
+    """The id paths of one event's payload; None for an action this version does not know."""
+    refs = PAYLOAD_REFS.get(action)
+    if refs is None:
+        return None
+    if action == "event.undo" and isinstance(data, dict):
+        undone = PAYLOAD_REFS.get(str(data.get("undone_action", "")))
+        if undone is None:
+            return None
+        refs = refs + undone
+    return refs
+
+
+def remap(value: Any, refs: Iterable[Ref], mapper: Mapper) -> Any:
+    """`value` with the ids at `refs` replaced through `mapper` (a new object; `value` is
+    not changed). Unknown ids become their negative, unknown slugs empty: they match no row."""
+    for path, model in refs:
+        value = _walk(value, path.split("."), lambda old, model=model: _swap(model, old, mapper))
+    return value
+
+
+def _swap(model: Any, old: Any, mapper: Mapper) -> Any:
+    if model == SLUG:
+        if not isinstance(old, str) or not old:
+            return old
+        new = mapper(SLUG, old)
+        return new if new is not None else ""
+    if isinstance(old, bool) or not isinstance(old, int) or old <= 0:
+        return old  # not an id, or already marked as a row that no longer exists
+    new = mapper(model, old)
+    return new if new is not None else -old
+
+
+def _walk(node: Any, parts: list[str], swap: Callable[[Any], Any]) -> Any:
+    if not parts:
+        return swap(node)
+    head, rest = parts[0], parts[1:]
+    if head == "[]":
+        return [_walk(item, rest, swap) for item in node] if isinstance(node, list) else node
+    if head == "{}":
+        if not isinstance(node, dict):
+            return node
+        return {_swap_key(key, swap): value for key, value in node.items()}  # "{}" ends a path
+    if isinstance(node, dict) and head in node:
+        return {**node, head: _walk(node[head], rest, swap)}
+    return node
+
+
+def _swap_key(key: str, swap: Callable[[Any], Any]) -> str:
+    try:
+        number = int(key)
+    except (TypeError, ValueError):
+        return key
+    return str(swap(number))
+
+
+# --- Export -----------------------------------------------------------------------------
+
+
+def _plain(model_field: models.Field, value: Any) -> Any:
+    if value is None or isinstance(model_field, models.JSONField):
+        return value
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    if isinstance(value, Decimal | uuid.UUID):
+        return str(value)
+    return value
+
+
+def exported_fields(model: type[models.Model]) -> list[models.Field]:
+    """The model's concrete fields in the document (all but EXCLUDED_FIELDS)."""
+    return [f for f in model._meta.concrete_fields if (model, f.name) not in EXCLUDED_FIELDS]
+
+
+def _is_user(model_field: models.Field) -> bool:
+    return model_field.is_relation and model_field.related_model is get_user_model()
+
+
+def _rows(objects: Iterable[models.Model], usernames: dict[int, str]) -> list[dict[str, Any]]:
+    rows = []
+    for obj in objects:
+        row: dict[str, Any] = {}
+        for f in exported_fields(type(obj)):
+            value = getattr(obj, f.attname)
+            if f.primary_key:
+                row["id"] = value
+            elif _is_user(f):
+                row[f.name] = usernames.get(value) if value is not None else None
+            elif f.is_relation:
+                row[f.name] = value
+            else:
+                row[f.name] = _plain(f, value)
+        rows.append(row)
+    return rows
+
+
+def export_tournament(tournament: Tournament, *, now: dt.datetime | None = None) -> dict:
+    """The whole tournament as one JSON-ready document (its flights too, if it has any).
+    Read only."""
+    tournament = Tournament.objects.select_related("parent").get(pk=tournament.pk)  # fresh
+    family = [tournament]
+    if tournament.parent_id is None:
+        family += list(tournament.flights.order_by("pk"))
+    querysets = {
+        s.key: s.model.objects.filter(**{f"{s.owner}__in": family}).order_by("pk") for s in SECTIONS
+    }
+    fetched = {key: list(qs) for key, qs in querysets.items()}
+    user_ids = {
+        getattr(obj, f.attname)
+        for s in SECTIONS
+        for f in exported_fields(s.model)
+        if _is_user(f)
+        for obj in fetched[s.key]
+    } - {None}
+    usernames = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
+    player_ids = {e.player_id for e in fetched["entries"]}
+    player_ids |= {c.player_id for c in fetched["id_checks"]}
+    player_ids |= {p.player_id for p in fetched["penalties"]}
+    player_ids |= _payload_ids(fetched["events"], Player)
+    players = Player.objects.filter(pk__in=player_ids).order_by("pk")
+
+    tournament_rows = _rows(family, usernames)
+    main = tournament_rows[0]
+    document: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": (now or timezone.now()).isoformat(),
+    }
+    if tournament.parent_id is not None:
+        parent = tournament.parent
+        document["flight_of"] = {"slug": parent.slug, "name": parent.name}
+        main["parent"] = None
+    document["tournament"] = main
+    document["flights"] = tournament_rows[1:]
+    document["players"] = _rows(players, usernames)
+    for s in SECTIONS:
+        document[s.key] = _rows(fetched[s.key], usernames)
+    return document
+
+
+def _payload_ids(events: Iterable[Event], model: type[models.Model]) -> set[int]:
+    """Ids of `model` named in the events' payloads."""
+    found: set[int] = set()
+
+    def collect(target: Any, old: Any) -> Any:
+        if target is model:
+            found.add(old)
+        return None
+
+    for event in events:
+        refs = payload_refs(event.action, event.data) or ()
+        remap(event.data, refs, collect)
+    return found
+
+
+def dumps(document: dict) -> bytes:
+    """Compact UTF-8 JSON (a 2,000-entry event with its log is about 3 MB)."""
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def loads(data: bytes | str) -> dict:
+    """Parse an uploaded or read file; anything but a JSON object raises BadBackup."""
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise errors.BadBackup(
+            reason=_("the file is larger than %(mb)s MB.")
+            % {"mb": MAX_DOCUMENT_BYTES // (1024 * 1024)}
+        )
+    try:
+        document = json.loads(data)
+    except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError
+        raise errors.BadBackup(reason=_("it is not a JSON file.")) from None
+    if not isinstance(document, dict):
+        raise errors.BadBackup(reason=_("it is not a Torneo tournament export."))
+    return document
+
+
+# --- Import -----------------------------------------------------------------------------
+
+
+@dataclass
+class ImportResult:
+    tournament: Tournament
+    flights: list[Tournament] = field(default_factory=list)
+    renamed: dict[str, str] = field(default_factory=dict)  # old slug -> new slug
+    players_matched: int = 0
+    players_created: int = 0
+    users_created: list[str] = field(default_factory=list)
+
+
+def import_tournament(document: Any, *, actor, now: dt.datetime) -> Tournament:
+    """Create the document's tournament (and its flights) here; see `import_document`."""
+    return import_document(document, actor=actor, now=now).tournament
+
+
+def import_document(document: Any, *, actor, now: dt.datetime) -> ImportResult:
+    """Create everything in the document with new primary keys, in one transaction.
+
+    Refuses a document this version cannot read, or one that is damaged, with BadBackup:
+    nothing is written then."""
+    _check_header(document)
+    try:
+        with transaction.atomic():
+            return _Importer(document, actor, now).run()
+    except (IntegrityError, DataError, ValidationError, ValueError, TypeError, OverflowError) as e:
+        detail = str(e).strip().splitlines()[0][:200] if str(e).strip() else type(e).__name__
+        raise errors.BadBackup(
+            reason=_("its rows contradict each other or this database (%(detail)s).")
+            % {"detail": detail}
+        ) from None
+
+
+def _check_header(document: Any) -> None:
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise errors.BadBackup(reason=_("it is not a Torneo tournament export."))
+    version = document.get("version")
+    if version != VERSION:
+        raise errors.BadBackup(
+            reason=_(
+                "it was written in format version %(version)s; this Torneo reads version "
+                "%(supported)s."
+            )
+            % {"version": version, "supported": VERSION}
+        )
+    unknown = sorted(set(document) - _TOP_LEVEL)
+    if unknown:
+        raise errors.BadBackup(reason=_("unknown section “%(name)s”.") % {"name": unknown[0]})
+    if not isinstance(document.get("tournament"), dict):
+        raise errors.BadBackup(reason=_("it holds no tournament."))
+    for key in ("flights", "players", *(s.key for s in SECTIONS)):
+        rows = document.get(key, [])
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise errors.BadBackup(reason=_("“%(name)s” is not a list of rows.") % {"name": key})
+
+
+def _broken(where: str, problem: str) -> errors.BadBackup:
+    return errors.BadBackup(reason=f"{where}: {problem}.")
+
+
+_TYPES: tuple[tuple[type[models.Field], tuple[type, ...], Any], ...] = (
+    (models.BooleanField, (bool,), _("true or false is expected")),
+    (models.IntegerField, (int,), _("a whole number is expected")),
+    (models.FloatField, (int, float), _("a number is expected")),
+    (models.DecimalField, (str, int), _("a decimal number is expected")),
+    (models.DateField, (str,), _("a date is expected")),
+    (models.CharField, (str,), _("text is expected")),
+    (models.TextField, (str,), _("text is expected")),
+    (models.UUIDField, (str,), _("text is expected")),
+)
+
+
+def _value(model_field: models.Field, raw: Any, where: str) -> Any:
+    """A document value as the field's Python value, checked like a form would."""
+    if raw is None:
+        if model_field.null:
+            return None
+        raise _broken(where, _("a value is missing"))
+    if isinstance(model_field, models.JSONField):
+        return raw
+    for kind, accepted, problem in _TYPES:
+        if isinstance(model_field, kind):
+            if isinstance(raw, bool) and bool not in accepted:
+                raise _broken(where, str(problem))
+            if not isinstance(raw, accepted):
+                raise _broken(where, str(problem))
+            break
+    try:
+        value = model_field.to_python(raw)
+        model_field.validate(value, None)
+        model_field.run_validators(value)
+    except ValidationError as exc:
+        raise _broken(where, " ".join(exc.messages).rstrip(".")) from None
+    if isinstance(value, dt.datetime) and value.tzinfo is None:
+        raise _broken(where, _("a time with its time zone is expected"))
+    return value
+
+
+class _Importer:
+    def __init__(self, document: dict, actor, now: dt.datetime) -> None:
+        self.doc = document
+        self.actor = actor if actor is not None and actor.is_authenticated else None
+        self.now = now
+        self.ids: dict[Any, dict[int, int]] = defaultdict(dict)  # model -> old id -> new id
+        self.slugs: dict[str, str] = {}
+        self.users: dict[str, Any] = {}
+        self.result: ImportResult
+
+    # -- mapping
+
+    def map(self, model: Any, old: Any) -> Any:
+        if model == SLUG:
+            return self.slugs.get(old)
+        return self.ids[model].get(old)
+
+    def _old_id(self, row: dict, where: str) -> int:
+        old = row.get("id")
+        if isinstance(old, bool) or not isinstance(old, int):
+            raise _broken(where, _("the row has no id"))
+        return old
+
+    def _build(self, model: type[models.Model], row: dict, where: str) -> dict[str, Any]:
+        """The model's keyword arguments from a row, foreign keys mapped to new rows."""
+        names = {f.name for f in exported_fields(model)} | {"id"}
+        unknown = sorted(set(row) - names)
+        if unknown:
+            raise _broken(where, _("unknown field “%(name)s”") % {"name": unknown[0]})
+        kwargs: dict[str, Any] = {}
+        for f in exported_fields(model):
+            if f.primary_key or f.name not in row:
+                continue  # a field missing from an older file takes its default
+            raw = row[f.name]
+            at = f"{where}, {f.name}"
+            if not f.is_relation:
+                value = _value(f, raw, at)
+                refs = JSON_REFS.get((model, f.name))
+                if refs:
+                    value = remap(value, refs, self.map)
+                kwargs[f.attname] = value
+            elif raw is None:
+                if not f.null:
+                    raise _broken(at, _("a value is missing"))
+                kwargs[f.attname] = None
+            elif _is_user(f):
+                kwargs[f.attname] = self.users[raw].pk
+            elif f.related_model is model:
+                continue  # a link inside the section: set once its rows exist
+            else:
+                new = self.map(f.related_model, raw) if isinstance(raw, int) else None
+                if new is None:
+                    raise _broken(
+                        at,
+                        _("it points at a row the file does not hold (%(id)s)") % {"id": raw},
+                    )
+                kwargs[f.attname] = new
+        return kwargs
+
+    # -- steps
+
+    def run(self) -> ImportResult:
+        self._users()
+        main = self._tournament(self.doc["tournament"], None, "tournament")
+        self.result = ImportResult(tournament=main)
+        for i, row in enumerate(self.doc.get("flights", []), start=1):
+            where = _("flights, row %(row)s") % {"row": i}
+            if row.get("parent") != self.doc["tournament"].get("id"):
+                raise _broken(where, _("a flight must belong to the exported event"))
+            self.result.flights.append(self._tournament(row, main, where))
+        self._players()
+        for section in SECTIONS:
+            self._section(section)
+        self._finish()
+        return self.result
+
+    def _users(self) -> None:
+        names: set[str] = set()
+        for s in SECTIONS:
+            user_fields = [f.name for f in exported_fields(s.model) if _is_user(f)]
+            for i, row in enumerate(self.doc.get(s.key, []), start=1):
+                for name in user_fields:
+                    value = row.get(name)
+                    if value is None:
+                        continue
+                    where = f"{s.key}, {i}, {name}"
+                    if not isinstance(value, str) or not 0 < len(value) <= 150:
+                        raise _broken(where, _("a username is expected"))
+                    try:
+                        UnicodeUsernameValidator()(value)
+                    except ValidationError:
+                        raise _broken(where, _("a username is expected")) from None
+                    names.add(value)
+        user_model = get_user_model()
+        self.users = {u.username: u for u in user_model.objects.filter(username__in=names)}
+        created = []
+        for name in sorted(names - set(self.users)):
+            user = user_model(username=name, is_active=False)
+            user.set_unusable_password()
+            user.save()
+            self.users[name] = user
+            created.append(name)
+        self._created_users = created
+
+    def _tournament(self, row: dict, parent: Tournament | None, where: str) -> Tournament:
+        old = self._old_id(row, where)
+        if parent is None and row.get("parent") is not None:
+            raise _broken(where, _("the exported tournament cannot be a flight"))
+        kwargs = self._build(Tournament, {k: v for k, v in row.items() if k != "parent"}, where)
+        tournament = Tournament(**kwargs)
+        tournament.parent = parent
+        wanted = tournament.slug
+        tournament.slug = _free_slug(wanted)
+        tournament.save()
+        if "created_at" in kwargs:  # auto_now_add set it to now on save
+            Tournament.objects.filter(pk=tournament.pk).update(created_at=kwargs["created_at"])
+            tournament.created_at = kwargs["created_at"]
+        self.ids[Tournament][old] = tournament.pk
+        if wanted in self.slugs:
+            raise _broken(where, _("two tournaments have the slug %(slug)s") % {"slug": wanted})
+        self.slugs[wanted] = tournament.slug
+        return tournament
+
+    def _players(self) -> None:
+        rows = self.doc.get("players", [])
+        built = []
+        for i, row in enumerate(rows, start=1):
+            where = _("players, row %(row)s") % {"row": i}
+            built.append((self._old_id(row, where), self._build(Player, row, where)))
+        documents = [k["document_number"] for _o, k in built if k.get("document_number")]
+        by_document = {
+            p.document_number: p.pk for p in Player.objects.filter(document_number__in=documents)
+        }
+        times = [k["created_at"] for _o, k in built if "created_at" in k]
+        by_record = {
+            (p.first_name, p.last_name, p.nationality, p.created_at): p.pk
+            for p in Player.objects.filter(document_number="", created_at__in=times).order_by("-pk")
+        }
+        new: list[tuple[int, dict[str, Any]]] = []
+        for old, kwargs in built:
+            if kwargs.get("document_number"):
+                found = by_document.get(kwargs["document_number"])
+            else:
+                key = (
+                    kwargs.get("first_name"),
+                    kwargs.get("last_name"),
+                    kwargs.get("nationality", ""),
+                    kwargs.get("created_at"),
+                )
+                found = by_record.get(key)
+            if found is not None:
+                self.ids[Player][old] = found
+                self.result.players_matched += 1
+            else:
+                new.append((old, kwargs))
+        created = Player.objects.bulk_create(Player(**kwargs) for _old, kwargs in new)
+        for (old, kwargs), player in zip(new, created, strict=True):
+            self.ids[Player][old] = player.pk
+            if "created_at" in kwargs:
+                Player.objects.filter(pk=player.pk).update(created_at=kwargs["created_at"])
+        self.result.players_created = len(created)
+
+    def _section(self, section: Section) -> None:
+        model = section.model
+        olds, objects, links, stamps, later = [], [], [], [], []
+        auto_now = [f.attname for f in exported_fields(model) if getattr(f, "auto_now_add", False)]
+        self_links = [f for f in exported_fields(model) if f.related_model is model]
+        for i, row in enumerate(self.doc.get(section.key, []), start=1):
+            where = f"{section.key}, {i}"
+            olds.append(self._old_id(row, where))
+            kwargs = self._build(model, row, where)
+            own: tuple[Ref, ...] = ()
+            if model is Event:
+                kwargs["data"], own = self._event_data(kwargs, where)
+            objects.append(model(**kwargs))
+            links.append({f.attname: row.get(f.name) for f in self_links})
+            stamps.append({name: kwargs[name] for name in auto_now if name in kwargs})
+            later.append(own)
+        created = model.objects.bulk_create(objects, batch_size=500)
+        for old, obj in zip(olds, created, strict=True):
+            if obj.pk is None:  # pragma: no cover - every supported database returns ids
+                raise RuntimeError("bulk_create did not return primary keys")
+            self.ids[model][old] = obj.pk
+        linked = []
+        for obj, link in zip(created, links, strict=True):
+            for attname, raw in link.items():
+                if raw is None:
+                    continue
+                new = self.ids[model].get(raw) if isinstance(raw, int) else None
+                if new is None:
+                    raise _broken(
+                        section.key,
+                        _("it points at a row the file does not hold (%(id)s)") % {"id": raw},
+                    )
+                setattr(obj, attname, new)
+                linked.append(obj)
+        if linked:
+            model.objects.bulk_update(linked, [f.attname for f in self_links], batch_size=500)
+        # Payload ids of rows of this same section (an undo names the undone event).
+        pointing = [obj for obj, own in zip(created, later, strict=True) if own]
+        for obj, own in zip(created, later, strict=True):
+            if own:
+                obj.data = remap(obj.data, own, self.map)
+        if pointing:
+            model.objects.bulk_update(pointing, ["data"], batch_size=500)
+        # auto_now_add wrote the time of the import: put the original times back.
+        for obj, stamp in zip(created, stamps, strict=True):
+            if stamp:
+                model.objects.filter(pk=obj.pk).update(**stamp)
+
+    def _event_data(self, kwargs: dict[str, Any], where: str) -> tuple[Any, tuple[Ref, ...]]:
+        """The payload with its ids mapped, and the refs to other events, mapped once the
+        events exist."""
+        action = kwargs.get("action", "")
+        data = kwargs.get("data", {})
+        refs = payload_refs(action, data)
+        if refs is None:
+            raise _broken(where, _("unknown action “%(action)s”") % {"action": action})
+        own = tuple(ref for ref in refs if ref[1] is Event)
+        return remap(data, [ref for ref in refs if ref[1] is not Event], self.map), own
+
+    def _finish(self) -> None:
+        result = self.result
+        result.users_created = self._created_users
+        everything = [result.tournament, *result.flights]
+        result.renamed = {old: new for old, new in self.slugs.items() if old != new}
+        actor = self.actor
+        if actor is not None and not actor.is_superuser:
+            for tournament in everything:
+                StaffAssignment.objects.get_or_create(
+                    tournament=tournament, user=actor, defaults={"role": Role.TD}
+                )
+        event_log(
+            tournament=result.tournament,
+            actor=actor,
+            action="tournament.import",
+            data={
+                "from": self.doc["tournament"].get("slug"),
+                "exported_at": str(self.doc.get("exported_at") or "")[:40],
+                "renamed": result.renamed,
+                "players_matched": result.players_matched,
+                "players_created": result.players_created,
+                "users_created": result.users_created,
+            },
+            now=self.now,
+            undoable=False,
+        )
+        from tournaments.services.clock import _schedule_announcement
+
+        for tournament in everything:
+            tournament.refresh_from_db()
+            if tournament.clock_status in {"running", "scheduled"}:
+                # A broker here should announce the next level as the original would have.
+                _schedule_announcement(tournament, self.now)
+
+
+def _free_slug(wanted: str) -> str:
+    base = wanted[:74]
+    taken = set(
+        Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True)
+    ) | set(RESERVED_SLUGS)
+    if wanted not in taken:
+        return wanted
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
