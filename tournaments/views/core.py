@@ -150,3 +150,13 @@ def server_error(request):
     return _error(
         request, 500, _("Something went wrong"), _("The error was logged. Try again in a moment.")
     )
+
+
+def csrf_failure(request, reason=""):
+    """A form without a valid CSRF token (or a stale page): refused, nothing written."""
+    return _error(
+        request,
+        403,
+        _("Form expired"),
+        _("This form is no longer valid. Reload the page and try again."),
+    )
