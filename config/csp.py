@@ -11,36 +11,43 @@ unnecessary. No nonces: the policy allows scripts from our own static files only
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.utils.deprecation import MiddlewareMixin
+
 HEADER = "Content-Security-Policy"
+
+
+def build_policy(config: dict) -> str:
+    """SECURE_CSP as a header value, as django.utils.csp.build_policy renders it."""
+    parts = []
+    for directive, values in config.items():
+        if values in (None, False):
+            continue
+        if values is True:
+            parts.append(directive)
+            continue
+        if isinstance(values, set):
+            values = sorted(values)
+        elif not isinstance(values, list | tuple):
+            values = [values]
+        if values:
+            parts.append(f"{directive} {' '.join(values)}")
+    return "; ".join(parts)
+
+
+class FallbackContentSecurityPolicyMiddleware(MiddlewareMixin):
+    """Django 5.2's stand-in for Django 6's middleware (enforced policy only, no nonce)."""
+
+    def process_response(self, request, response):
+        config = getattr(response, "_csp_config", settings.SECURE_CSP)
+        if config and HEADER not in response:
+            response.headers[HEADER] = build_policy(config)
+        return response
+
 
 try:  # Django >= 6.0
     from django.middleware.csp import ContentSecurityPolicyMiddleware
 except ImportError:  # Django 5.2
-    from django.conf import settings
-    from django.utils.deprecation import MiddlewareMixin
-
-    def build_policy(config: dict) -> str:
-        parts = []
-        for directive, values in config.items():
-            if values in (None, False):
-                continue
-            if values is True:
-                parts.append(directive)
-                continue
-            if isinstance(values, set):
-                values = sorted(values)
-            elif not isinstance(values, list | tuple):
-                values = [values]
-            if values:
-                parts.append(f"{directive} {' '.join(values)}")
-        return "; ".join(parts)
-
-    class ContentSecurityPolicyMiddleware(MiddlewareMixin):  # type: ignore[no-redef]
-        def process_response(self, request, response):
-            config = getattr(response, "_csp_config", settings.SECURE_CSP)
-            if config and HEADER not in response:
-                response.headers[HEADER] = build_policy(config)
-            return response
-
+    ContentSecurityPolicyMiddleware = FallbackContentSecurityPolicyMiddleware  # type: ignore[misc]
 
 __all__ = ["ContentSecurityPolicyMiddleware"]

@@ -149,3 +149,24 @@ def test_no_page_of_the_matrix_has_inline_code(client, world, name):
             pages += 1
             assert inline_code(response.content.decode()) == [], (name, role, headers)
     assert pages or name in {"ruling_phh", "report"}, name
+
+
+def test_the_django_5_stand_in_sends_what_django_6_sends(rf):
+    """CI's Django 5.2 gets the same header from our stand-in as Django 6's middleware."""
+    from django.http import HttpResponse
+
+    from config import csp
+
+    fallback = csp.FallbackContentSecurityPolicyMiddleware(lambda request: HttpResponse("x"))
+    sent = fallback(rf.get("/"))[csp.HEADER]
+    assert "script-src 'self'" in sent and "frame-ancestors 'none'" in sent
+    try:
+        from django.middleware.csp import ContentSecurityPolicyMiddleware
+    except ImportError:  # Django 5.2: the stand-in is the middleware in use
+        assert csp.ContentSecurityPolicyMiddleware is csp.FallbackContentSecurityPolicyMiddleware
+        return
+    builtin = ContentSecurityPolicyMiddleware(lambda request: HttpResponse("x"))
+    assert builtin(rf.get("/"))[csp.HEADER] == sent
+    # A view that set its own policy keeps it, with either.
+    own = HttpResponse("x", headers={csp.HEADER: "default-src 'none'"})
+    assert fallback.process_response(rf.get("/"), own)[csp.HEADER] == "default-src 'none'"
