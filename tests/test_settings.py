@@ -81,7 +81,14 @@ PRODUCTION = {
 
 
 def deploy_check(tmp_path, **env: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    # The test process's own switches are not the deployment's (the browser tests set
+    # DJANGO_ALLOW_ASYNC_UNSAFE, which check --deploy rightly reports).
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+        and not k.startswith("SECURE_")
+    }
     return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
