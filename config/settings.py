@@ -51,6 +51,25 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def websocket_sources(allowed_hosts: list[str]) -> list[str]:
+    """ws:// and wss:// sources, any port, for the hosts in ALLOWED_HOSTS.
+
+    CSP level 3 lets 'self' match ws/wss of the page's own host, but older browsers on
+    screens and tablets do not; naming the hosts works everywhere.
+    """
+    sources: list[str] = []
+    for entry in allowed_hosts:
+        host = entry.strip().lower()
+        if host == "*":
+            return ["ws:", "wss:"]  # any host is served: any host may be a socket's
+        if host.startswith("."):
+            host = "*" + host  # Django's ".example.com" is the domain and its subdomains
+            sources += [f"ws://{host[2:]}:*", f"wss://{host[2:]}:*"]
+        if host:
+            sources += [f"ws://{host}:*", f"wss://{host}:*"]
+    return sources
+
+
 ENVIRONMENT = os.environ.get("TORNEO_ENV", "development").strip().lower()
 if ENVIRONMENT not in {"development", "production"}:
     raise ImproperlyConfigured(f"TORNEO_ENV must be development or production, not {ENVIRONMENT!r}")
@@ -85,6 +104,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Django 6's ContentSecurityPolicyMiddleware, or our rendering of SECURE_CSP on 5.2.
+    "config.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -200,17 +221,56 @@ SERVE_STATIC = env_bool("SERVE_STATIC", not PRODUCTION)
 # --- Security -------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
+CSRF_FAILURE_VIEW = "tournaments.views.core.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    # Behind a TLS-terminating proxy the redirect stays on: the proxy says the request
+    # was https in SECURE_PROXY_SSL_HEADER. Turn it off only if the proxy redirects itself.
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    # The header the proxy sets to "https" (e.g. X-Forwarded-Proto); empty when there is
+    # no proxy, since a client could then send the header itself.
+    _proxy_header = os.environ.get("SECURE_PROXY_SSL_HEADER", "X-Forwarded-Proto").strip()
+    if _proxy_header:
+        if not all(c.isalnum() or c == "-" for c in _proxy_header):
+            raise ImproperlyConfigured(
+                f"SECURE_PROXY_SSL_HEADER must be a header name, not {_proxy_header!r}"
+            )
+        SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https")
+
+# Content-Security-Policy (config/csp.py): scripts only from our static files, never
+# inline or eval (htmx runs with allowEval off, see base.html's htmx-config); no inline
+# styles either (htmx's indicator styles are in our CSS). Sockets to our own hosts.
+SECURE_CSP = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "connect-src": ["'self'", *websocket_sources(ALLOWED_HOSTS)],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+
+# --- Cache: rate limits (login, seat finder) shared by every worker process -----------
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "torneo") + "-cache",
+        }
+    }
+else:
+    # Embedded: one process, so its memory is the whole truth.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 LOGGING = {
     "version": 1,

@@ -7,11 +7,7 @@ from tournaments.views import core
 
 urlpatterns = [
     path("", core.home, name="home"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
-        name="login",
-    ),
+    path("login/", core.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("language/", set_language, name="set_language"),
     path("t/", include("tournaments.urls")),

@@ -103,6 +103,23 @@ def english():
         yield
 
 
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Each test counts rate limits from zero: a key prefix of its own in the real cache
+    (Redis when REDIS_URL is set; flushing it would also drop the channel layer's keys)."""
+    import uuid
+
+    from django.conf import settings
+    from django.test import override_settings
+
+    caches = {
+        alias: {**config, "KEY_PREFIX": f"{config.get('KEY_PREFIX', '')}-test-{uuid.uuid4().hex}"}
+        for alias, config in settings.CACHES.items()
+    }
+    with override_settings(CACHES=caches):
+        yield
+
+
 @pytest.fixture
 def td(db):
     return make_user("td", staff=True)

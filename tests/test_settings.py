@@ -71,3 +71,95 @@ def test_a_malformed_variable_is_refused_by_name(env, message):
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert message in result.stderr.splitlines()[-1]
+
+
+PRODUCTION = {
+    "TORNEO_ENV": "production",
+    "SECRET_KEY": "k3y-" + "9fQ2rT7wXz" * 6,  # long and varied, as check --deploy wants
+    "ALLOWED_HOSTS": "torneo.example",
+}
+
+
+def deploy_check(tmp_path, **env: str) -> subprocess.CompletedProcess:
+    # The test process's own switches are not the deployment's (the browser tests set
+    # DJANGO_ALLOW_ASYNC_UNSAFE, which check --deploy rightly reports).
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+        and not k.startswith("SECURE_")
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={
+            **clean,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'deploy.sqlite3'}",
+            **PRODUCTION,
+            **env,
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_check_deploy_is_clean_in_production(tmp_path):
+    result = deploy_check(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout, result.stdout + result.stderr
+
+
+def test_check_deploy_notices_a_weakened_setting(tmp_path):
+    """The check above can fail: switching off the HTTPS redirect is reported."""
+    result = deploy_check(tmp_path, SECURE_SSL_REDIRECT="false")
+    assert result.returncode != 0
+    assert "security.W008" in result.stderr + result.stdout
+
+
+def test_production_security_settings_come_from_the_environment():
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.SECURE_HSTS_SECONDS, s.SECURE_HSTS_INCLUDE_SUBDOMAINS, s.SECURE_HSTS_PRELOAD,"
+        " s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT,"
+        " s.SECURE_PROXY_SSL_HEADER, s.CSRF_TRUSTED_ORIGINS, s.X_FRAME_OPTIONS)"
+    )
+
+    def settings_with(env):
+        clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+        result = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **PRODUCTION, **env},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip()
+
+    assert settings_with({}) == (
+        "31536000 True True True True True ('HTTP_X_FORWARDED_PROTO', 'https') [] DENY"
+    )
+    assert settings_with(
+        {
+            "SECURE_HSTS_SECONDS": "3600",
+            "SECURE_HSTS_INCLUDE_SUBDOMAINS": "no",
+            "SECURE_HSTS_PRELOAD": "no",
+            "SECURE_SSL_REDIRECT": "off",
+            "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Scheme",
+            "CSRF_TRUSTED_ORIGINS": "https://torneo.example,https://desk.torneo.example",
+        }
+    ) == (
+        "3600 False False True True False ('HTTP_X_FORWARDED_SCHEME', 'https') "
+        "['https://torneo.example', 'https://desk.torneo.example'] DENY"
+    )
+    # No proxy in front: the header is not trusted at all.
+    assert "None" in settings_with({"SECURE_PROXY_SSL_HEADER": ""}).split()[6]
+
+
+def test_a_malformed_proxy_header_is_refused_by_name():
+    result = start({**PRODUCTION, "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto: https"})
+    assert result.returncode != 0
+    assert "SECURE_PROXY_SSL_HEADER" in result.stderr.splitlines()[-1]

@@ -2,7 +2,11 @@
 stops both within a couple of seconds: real Chromium, real WebSockets.
 
 The server is daphne (HTTP and WebSocket on one port) in a thread of the test process, so
-it shares the test database the way live_server does.
+it shares the test database the way live_server does. Twisted's reactor runs once per
+process, so every test that needs daphne lives in this module (the CSP ones at the end).
+
+Pages run under our Content-Security-Policy (no eval): Playwright predicates are written
+as functions ("() => ..."), since a bare expression is evaluated as a string in the page.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import pytest
 from django.utils import timezone
 
 from tests.conftest import make_tournament, make_user
+from tournaments.models import DisplayScreen, Event
 from tournaments.services import clock as clock_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -102,7 +107,7 @@ def test_two_screens_agree_and_a_pause_stops_both(daphne_url, browser):
     console.keyboard.press("Space")  # the console's shortcut: pause
 
     for page in screens:
-        page.wait_for_function("document.body.dataset.clockStatus === 'paused'", timeout=3000)
+        page.wait_for_function("() => document.body.dataset.clockStatus === 'paused'", timeout=3000)
     stopped = _countdowns(first, second)
     time.sleep(1.5)
     assert _countdowns(first, second) == stopped
@@ -138,7 +143,7 @@ def test_a_screen_rolls_over_to_the_next_level_by_itself_and_announces_it(live_s
     assert page.inner_text("[data-level]") == "Level 1"
     assert page.inner_text("[data-testid=countdown]") in {"00:03", "00:02", "00:01"}
     page.wait_for_function(
-        "document.querySelector('[data-level]').textContent === 'Level 2'", timeout=6000
+        "() => document.querySelector('[data-level]').textContent === 'Level 2'", timeout=6000
     )
     assert page.inner_text("[data-blinds]") == "200 / 400"
     assert page.inner_text("[data-testid=countdown]")[:3] in {"20:", "19:"}
@@ -153,7 +158,6 @@ def test_a_room_move_shows_on_the_seating_board_and_both_tablets(daphne_url, bro
     """The floor moves a player: the board highlights him and both tables' tablets list it."""
     from tests.conftest import NOW, make_player
     from tournaments import services
-    from tournaments.models import DisplayScreen
 
     td = make_user("td-move", staff=True)
     tournament = make_tournament(td, tables=2)
@@ -188,6 +192,106 @@ def test_a_room_move_shows_on_the_seating_board_and_both_tablets(daphne_url, bro
     )
     for key, page in pages.items():
         page.wait_for_function(
-            "document.querySelector('[data-moves]').textContent.includes('Neri')", timeout=5000
+            "() => document.querySelector('[data-moves]').textContent.includes('Neri')",
+            timeout=5000,
         )
         assert f"{target} · 5" in page.inner_text("[data-moves]"), key
+
+
+# --- Content-Security-Policy: screens and console work, nothing is blocked ---------------
+
+# Runs before the page's own scripts (injected by the browser's debugger, not inline).
+WATCH = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`);
+});
+"""
+
+
+def watched(browser):
+    page = browser.new_context(locale="en-GB").new_page()
+    page.set_default_timeout(10000)
+    page.add_init_script(WATCH)
+    page.console_errors = []  # type: ignore[attr-defined]
+    page.on(
+        "console",
+        lambda message: message.type == "error" and page.console_errors.append(message.text),
+    )
+    return page
+
+
+def violations(page) -> list[str]:
+    reported = page.evaluate("window.__violations")
+    logged = [text for text in page.console_errors if "Content Security Policy" in text]
+    return reported + logged
+
+
+def test_screens_and_console_work_under_the_policy(daphne_url, browser):
+    td = make_user("td-csp", staff=True)
+    tournament = make_tournament(td, tables=2)
+    clock_services.clock_start(tournament=tournament, actor=td, now=timezone.now())
+    screen = DisplayScreen.objects.create(tournament=tournament, name="Clock")
+
+    pages = []
+    for path in (f"/s/{screen.token}/", f"/p/{tournament.slug}/"):
+        page = watched(browser)
+        response = page.goto(daphne_url + path)
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+        page.wait_for_selector("[data-sync][data-state=ok]")  # the socket is connected
+        before = page.inner_text("[data-testid=countdown]")
+        page.wait_for_function(
+            "before => document.querySelector('[data-testid=countdown]').textContent !== before",
+            arg=before,
+            timeout=3000,
+        )
+        pages.append(page)
+
+    console = watched(browser)
+    console.goto(f"{daphne_url}/login/")
+    console.fill("#id_username", "td-csp")
+    console.fill("#id_password", "pw-td-csp")
+    console.click("button[type=submit]")
+    console.wait_for_url("**/t/")
+    console.goto(f"{daphne_url}/t/{tournament.slug}/clock/")
+    console.wait_for_selector("[data-sync][data-state=ok]")
+    version = console.inner_text("[data-testid=version]")
+    console.click("button[data-key=ArrowUp]")  # +1:00 through htmx
+    console.wait_for_function(
+        "version => document.querySelector('[data-testid=version]').textContent !== version",
+        arg=version,
+    )
+    # htmx has settled the new panel (its buttons are wired again) before the next key.
+    console.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+    )
+    assert Event.objects.filter(tournament=tournament, action="clock.adjust").exists()
+    navigations = []
+    console.on("framenavigated", lambda frame: navigations.append(frame.url))
+    console.keyboard.press("Space")  # console.js: pause
+    for page in pages:
+        page.wait_for_function("() => document.body.dataset.clockStatus === 'paused'", timeout=5000)
+    tournament.refresh_from_db()
+    assert tournament.clock_status == "paused"
+
+    assert navigations == []  # the console's buttons went through htmx, not a page load
+    for page in [*pages, console]:
+        assert violations(page) == [], page.url
+
+
+def test_the_policy_is_enforced_and_the_watch_sees_it(daphne_url, browser):
+    """An injected inline script does not run, and is reported: the check above can fail."""
+    td = make_user("td-csp2", staff=True)
+    tournament = make_tournament(td, tables=1)
+    page = watched(browser)
+    page.goto(f"{daphne_url}/p/{tournament.slug}/")
+    page.evaluate(
+        """() => {
+          const s = document.createElement("script");
+          s.textContent = "window.__ran = true";
+          document.body.appendChild(s);
+        }"""
+    )
+    time.sleep(0.2)
+    assert page.evaluate("window.__ran === undefined")
+    assert any(v.startswith("script-src") for v in violations(page)), violations(page)

@@ -6,15 +6,17 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tournaments import events, permissions, selectors
+from tournaments import events, permissions, ratelimit, selectors
 from tournaments.errors import DomainError
 from tournaments.models import Role, Tournament
 
@@ -26,6 +28,38 @@ def run(request: HttpRequest, service: Callable[..., Any], **kwargs: Any) -> tup
     except DomainError as exc:
         messages.error(request, str(exc))
         return False, None
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, with failed attempts limited per username and per address.
+
+    While a limit holds, the password is not even checked (a right guess would otherwise
+    still tell itself apart), and the page says how long to wait.
+    """
+
+    redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        username = str(request.POST.get("username", ""))[:150]
+        minutes = ratelimit.login_blocked(request, username)
+        if minutes:
+            form = self.get_form_class()(request, initial={"username": username})
+            wait = ngettext(
+                "Too many failed attempts. Wait %(minutes)d minute and try again.",
+                "Too many failed attempts. Wait %(minutes)d minutes and try again.",
+                minutes,
+            ) % {"minutes": minutes}
+            context = self.get_context_data(form=form, locked=wait)
+            return self.render_to_response(context, status=429)
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        ratelimit.login_succeeded(self.request, str(form.data.get("username", ""))[:150])
+        return super().form_valid(form)
+
+    def form_invalid(self, form):
+        ratelimit.login_failed(self.request, str(form.data.get("username", ""))[:150])
+        return super().form_invalid(form)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -149,4 +183,14 @@ def not_found(request, exception=None):
 def server_error(request):
     return _error(
         request, 500, _("Something went wrong"), _("The error was logged. Try again in a moment.")
+    )
+
+
+def csrf_failure(request, reason=""):
+    """A form without a valid CSRF token (or a stale page): refused, nothing written."""
+    return _error(
+        request,
+        403,
+        _("Form expired"),
+        _("This form is no longer valid. Reload the page and try again."),
     )

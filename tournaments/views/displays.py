@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 import segno
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,12 +17,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import permissions, selectors
+from tournaments import permissions, ratelimit, selectors
 from tournaments.errors import DomainError
 from tournaments.models import DisplayScreen, Role, Tournament
 from tournaments.services import clock as clock_services
 
-SEARCHES_PER_MINUTE = 20
+SEARCHES_PER_MINUTE = ratelimit.SEAT_SEARCH.limit
 
 
 def _clock_context(request: HttpRequest, tournament: Tournament, socket_url: str) -> dict:
@@ -152,20 +151,10 @@ def tablet_hand(request: HttpRequest, token) -> HttpResponse:
     return redirect("screen", token)
 
 
-def _client_ip(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
-
-
 def _rate_limited(request: HttpRequest) -> bool:
-    """A simple fixed-window limit per address, kept in Django's cache."""
-    window = int(timezone.now().timestamp() // 60)
-    key = f"seat-finder:{_client_ip(request)}:{window}"
-    cache.add(key, 0, timeout=120)
-    try:
-        count = cache.incr(key)
-    except ValueError:
-        count = 1
-    return count > SEARCHES_PER_MINUTE
+    """Count this search against the address's limit; True when over it."""
+    limit = ratelimit.SEAT_SEARCH
+    return limit.hit(ratelimit.client_ip(request)) > limit.limit
 
 
 def seat_finder(request: HttpRequest, slug: str) -> HttpResponse:
