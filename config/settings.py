@@ -174,6 +174,31 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A floor action must not wait long on a broker that is down: the beat sweep below
+# schedules the announcement again once it is back.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# Beat's periodic work (`celery -A config beat`). Redis keeps nothing on disk, so a
+# boundary task waiting in it can vanish with a restart: the sweep schedules every
+# running clock's next boundary again, shortly before it comes.
+CLOCK_SWEEP_SECONDS = env_int("CLOCK_SWEEP_SECONDS", 30)
+CELERY_BEAT_SCHEDULE = {
+    "clock-sweep": {
+        "task": "tournaments.tasks.sweep_clocks",
+        "schedule": float(CLOCK_SWEEP_SECONDS),
+        "options": {"expires": float(CLOCK_SWEEP_SECONDS)},
+    },
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# A level-change announcement this late is stale: the screens changed level on their own
+# count, a banner and a sound now would mislead the room.
+CLOCK_ANNOUNCE_GRACE_SECONDS = env_int("CLOCK_ANNOUNCE_GRACE_SECONDS", 15)
 
 # --- Auth, i18n, static ---------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -193,9 +218,21 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Rome")
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "static"
-# Embedded mode serves /static/ from the ASGI app; production puts a proxy in front.
-SERVE_STATIC = env_bool("SERVE_STATIC", not PRODUCTION)
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "static"))
+# The app serves /static/ itself unless SERVE_STATIC=0 (a proxy serves STATIC_ROOT).
+# Embedded: from the source folders through the ASGI app. Production: the collected files
+# (`collectstatic`) through WhiteNoise; their names carry a content hash, so browsers and
+# proxies cache them for good, and the compressed copies are made once at collection.
+SERVE_STATIC = env_bool("SERVE_STATIC", True)
+if PRODUCTION:
+    if SERVE_STATIC:
+        MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    # A file missing from the manifest is served under its plain name, never a 500.
+    WHITENOISE_MANIFEST_STRICT = False
 
 # --- Security -------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
@@ -207,6 +244,8 @@ if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # The health probe comes over plain HTTP from inside the machine or the balancer.
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
