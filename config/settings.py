@@ -157,10 +157,20 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     if urlparse(REDIS_URL).scheme not in {"redis", "rediss"}:
         raise ImproperlyConfigured(f"REDIS_URL must be a redis:// URL, not {REDIS_URL!r}")
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "torneo")},
+            "CONFIG": {
+                # After a Redis restart the pooled connections are dead: a command retries
+                # on a fresh one (twice, within half a second) instead of failing.
+                "hosts": [
+                    {"address": REDIS_URL, "retry": Retry(ExponentialBackoff(0.25, 0.05), 2)}
+                ],
+                "prefix": os.environ.get("CHANNEL_PREFIX", "torneo"),
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL

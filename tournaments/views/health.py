@@ -57,7 +57,9 @@ async def _channel_layer() -> None:
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("no channel layer configured")
-    channel = await layer.new_channel("health.")
+    # The default prefix: channels_redis receives every process-local channel through one
+    # queue per prefix, and a consumer waiting on "specific." would starve another prefix.
+    channel = await layer.new_channel()
     token = uuid.uuid4().hex
     await layer.send(channel, {"type": "health.probe", "token": token})
     while (await layer.receive(channel)).get("token") != token:
