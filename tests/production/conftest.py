@@ -6,6 +6,8 @@ redis-server binary) they are skipped.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
@@ -27,6 +29,8 @@ def pytest_collection_modifyitems(config, items):
         reason = "production tests need the redis-server binary for a private Redis"
     if reason is None:
         return
+    if os.environ.get("CI") and settings.USING_POSTGRES and settings.REDIS_URL:
+        raise pytest.UsageError(f"CI's PostgreSQL + Redis pass must run them: {reason}")
     for item in items:
         if "tests/production/" in str(item.fspath):
             item.add_marker(pytest.mark.skip(reason=reason))
