@@ -9,8 +9,8 @@ django_asgi_app = get_asgi_application()
 
 from django.conf import settings  # noqa: E402
 
-if settings.SERVE_STATIC:
-    # Embedded mode has no proxy in front: the ASGI server serves /static/ itself.
+if settings.SERVE_STATIC and not settings.PRODUCTION:
+    # Embedded mode serves /static/ from the source folders (production: WhiteNoise).
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)

@@ -178,10 +178,20 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     if urlparse(REDIS_URL).scheme not in {"redis", "rediss"}:
         raise ImproperlyConfigured(f"REDIS_URL must be a redis:// URL, not {REDIS_URL!r}")
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "torneo")},
+            "CONFIG": {
+                # After a Redis restart the pooled connections are dead: a command retries
+                # on a fresh one (twice, within half a second) instead of failing.
+                "hosts": [
+                    {"address": REDIS_URL, "retry": Retry(ExponentialBackoff(0.25, 0.05), 2)}
+                ],
+                "prefix": os.environ.get("CHANNEL_PREFIX", "torneo"),
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -195,6 +205,31 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A floor action must not wait long on a broker that is down: the beat sweep below
+# schedules the announcement again once it is back.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# Beat's periodic work (`celery -A config beat`). Redis keeps nothing on disk, so a
+# boundary task waiting in it can vanish with a restart: the sweep schedules every
+# running clock's next boundary again, shortly before it comes.
+CLOCK_SWEEP_SECONDS = env_int("CLOCK_SWEEP_SECONDS", 30)
+CELERY_BEAT_SCHEDULE = {
+    "clock-sweep": {
+        "task": "tournaments.tasks.sweep_clocks",
+        "schedule": float(CLOCK_SWEEP_SECONDS),
+        "options": {"expires": float(CLOCK_SWEEP_SECONDS)},
+    },
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# A level-change announcement this late is stale: the screens changed level on their own
+# count, a banner and a sound now would mislead the room.
+CLOCK_ANNOUNCE_GRACE_SECONDS = env_int("CLOCK_ANNOUNCE_GRACE_SECONDS", 15)
 
 # --- Auth, i18n, static ---------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -214,9 +249,21 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Rome")
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "static"
-# Embedded mode serves /static/ from the ASGI app; production puts a proxy in front.
-SERVE_STATIC = env_bool("SERVE_STATIC", not PRODUCTION)
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "static"))
+# The app serves /static/ itself unless SERVE_STATIC=0 (a proxy serves STATIC_ROOT).
+# Embedded: from the source folders through the ASGI app. Production: the collected files
+# (`collectstatic`) through WhiteNoise; their names carry a content hash, so browsers and
+# proxies cache them for good, and the compressed copies are made once at collection.
+SERVE_STATIC = env_bool("SERVE_STATIC", True)
+if PRODUCTION:
+    if SERVE_STATIC:
+        MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    # A file missing from the manifest is served under its plain name, never a 500.
+    WHITENOISE_MANIFEST_STRICT = False
 
 # --- Security -------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
@@ -232,6 +279,8 @@ if PRODUCTION:
     # Behind a TLS-terminating proxy the redirect stays on: the proxy says the request
     # was https in SECURE_PROXY_SSL_HEADER. Turn it off only if the proxy redirects itself.
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # The health probe comes over plain HTTP from inside the machine or the balancer.
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)

@@ -3,13 +3,14 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from tournaments.urls import display_urlpatterns
-from tournaments.views import core
+from tournaments.views import core, health
 
 urlpatterns = [
     path("", core.home, name="home"),
     path("login/", core.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("language/", set_language, name="set_language"),
+    path("health/", health.health, name="health"),
     path("t/", include("tournaments.urls")),
     *display_urlpatterns,
 ]

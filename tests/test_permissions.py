@@ -32,6 +32,8 @@ MATRIX = {
     "login": ("get", row(OK, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
     "logout": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
     "set_language": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
+    # No login: a balancer's probe (database, channel layer, broker; no secrets).
+    "health": ("get", row(OK, OK, OK, OK, OK)),
     "tournament_list": ("get", row(LOGIN, OK, OK, OK, OK)),
     "tournament_create": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     # Backup (issue 7): the TD downloads; who may create tournaments may upload.

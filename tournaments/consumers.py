@@ -9,24 +9,32 @@ or a staff console when the session holds a role). Messages from the client:
 - `{"type": "control", "action": ...}` -> the same service the console's POST calls;
   refused with `{"type": "error"}` for any role that may not do it;
 - `{"type": "hand", "action": "done" | "start"}` from a table tablet (its own table).
+
+When the channel layer fails (Redis down or restarted) the socket is closed with 1012:
+the screen reconnects and gets the whole state again (tournaments/layerwatch.py).
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from redis.exceptions import RedisError
 
-from tournaments import permissions, realtime, selectors
+from tournaments import layerwatch, permissions, realtime, selectors
 from tournaments.errors import DomainError
 from tournaments.models import DisplayScreen, Role, Tournament
 from tournaments.services import clock as clock_services
 
 REVOKED = 4403
 NOT_FOUND = 4404
+
+logger = logging.getLogger(__name__)
 
 
 def control_action(
@@ -134,6 +142,17 @@ def _screen_alive(screen_id: int) -> bool:
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     """A screen, a phone or a console: read and push, control through services."""
 
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except (RedisError, OSError) as exc:
+            # The channel layer failed: this socket would miss every push from now on.
+            # Close it so the screen reconnects and gets the whole state.
+            logger.warning("closing a socket: the channel layer failed (%r)", exc)
+            layerwatch.forget(self)
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": layerwatch.SERVICE_RESTART})
+
     async def connect(self) -> None:
         try:
             tournament, screen, role = await _authorise(self.scope)
@@ -152,6 +171,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         await self.send_json(await _payload(tournament.pk))
+        layerwatch.watch(self)
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:
@@ -162,8 +182,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return None
 
     async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+        layerwatch.forget(self)
+        try:
+            for group in getattr(self, "groups_joined", []):
+                await self.channel_layer.group_discard(group, self.channel_name)
+        except (RedisError, OSError):
+            pass  # Redis is down: the memberships expire with it
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):

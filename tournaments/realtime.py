@@ -1,19 +1,25 @@
 """Group names and broadcasting: one module owns them (STYLE.md 10-11).
 
 Services call `broadcast_*` inside their transaction; the message leaves after commit, so
-a rolled-back action never reaches a screen.
+a rolled-back action never reaches a screen. A broadcast that fails (Redis down or
+restarting) is logged and dropped: the action is already committed, and every screen gets
+the whole state again when it reconnects (the consumers close their sockets when the
+channel layer fails, see tournaments/layerwatch.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+logger = logging.getLogger(__name__)
 
 
 def tournament_group(tournament_id: int) -> str:
@@ -42,14 +48,19 @@ def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
             await layer.group_send(group, message)
 
     try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        async_to_sync(send_all)()
-        return
-    # A sync caller on a thread that runs an event loop cannot block on it: send from a
-    # short-lived worker thread instead.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(async_to_sync(send_all)).result()
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            async_to_sync(send_all)()
+            return
+        # A sync caller on a thread that runs an event loop cannot block on it: send from a
+        # short-lived worker thread instead.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(async_to_sync(send_all)).result()
+    except Exception:  # noqa: BLE001 - the layer is down: the action stands, screens resync
+        logger.warning(
+            "broadcast to %s failed; screens resync on reconnect", ", ".join(groups), exc_info=True
+        )
 
 
 def broadcast(tournament_id: int, payload: dict[str, Any], *, tables: tuple[int, ...] = ()) -> None:

@@ -14,3 +14,11 @@ def announce_boundary(tournament_id: int, version: int, index: int) -> bool:
     return clock_announce(
         tournament_id=tournament_id, version=version, index=index, now=timezone.now()
     )
+
+
+@shared_task(ignore_result=True)
+def sweep_clocks() -> int:
+    """Beat, every CLOCK_SWEEP_SECONDS: queue each running clock's coming boundary again."""
+    from tournaments.services.clock import clock_sweep
+
+    return clock_sweep(now=timezone.now())

@@ -135,13 +135,18 @@
     show("[data-eod]", eod ? `${eod.hands_left} ${label("Eod")}` : "");
     // A boundary passed on this screen's own count: announce it once.
     if (pos.status === "running" && clock.announcedIndex !== null && pos.index > clock.announcedIndex) {
-      announce(item);
+      announce(item, pos.index);
     }
     clock.announcedIndex = pos.index;
     return pos;
   }
 
-  function announce(item) {
+  function announce(item, index) {
+    // Once per level: the screen's own count and the server's announcement (Celery) both
+    // come at the boundary.
+    const key = `${clock.state ? clock.state.version : ""}:${index}`;
+    if (clock.bannerFor === key) return;
+    clock.bannerFor = key;
     const banner = document.querySelector("[data-banner]");
     if (banner) {
       banner.textContent = item.break
@@ -191,7 +196,9 @@
     if (changed) clock.announcedIndex = null; // a TD's change is not a boundary
     // A table tablet redraws its hand-for-hand and final-hands buttons on each change.
     if (changed && !initial) document.body.dispatchEvent(new CustomEvent("torneo:seats"));
-    if (payload.announce) announce((payload.items || [])[payload.announce.index] || {});
+    if (payload.announce) {
+      announce((payload.items || [])[payload.announce.index] || {}, payload.announce.index);
+    }
     tick();
   }
 
@@ -237,6 +244,12 @@
     }
     clock.socket = socket;
     socket.onopen = () => {
+      // Back after a loss: the clock state comes first on the socket; the figures and the
+      // seating may have changed meanwhile too.
+      if (clock.lostAt) {
+        document.body.dispatchEvent(new CustomEvent("torneo:figures"));
+        document.body.dispatchEvent(new CustomEvent("torneo:seats"));
+      }
       clock.connected = true;
       clock.lostAt = null;
       clock.retries = 0;
@@ -289,9 +302,11 @@
   }
 
   function retry() {
-    // Exponential backoff with jitter, capped at 30 s, so a room of screens does not
-    // reconnect in one burst after a server restart.
-    const base = Math.min(30000, 1000 * 2 ** clock.retries);
+    // Exponential backoff with jitter, so a room of screens does not reconnect in one
+    // burst after a server restart. Capped at 4 s for the first minute (a restarted
+    // server or Redis is back in seconds: screens resync within 5 s), then at 30 s.
+    const cap = clock.lostAt && Date.now() - clock.lostAt > 60000 ? 30000 : 4000;
+    const base = Math.min(cap, 1000 * 2 ** clock.retries);
     clock.retries += 1;
     setTimeout(connect, base / 2 + Math.random() * (base / 2));
   }

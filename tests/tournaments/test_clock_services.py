@@ -19,6 +19,7 @@ from tournaments.services import clock as svc
 pytestmark = pytest.mark.django_db(transaction=True)
 
 MIN = dt.timedelta(minutes=1)
+SEC = dt.timedelta(seconds=1)
 
 
 def fresh(tournament):
@@ -167,7 +168,7 @@ def test_the_task_runs_the_claim(tournament, td):
     from tournaments.tasks import announce_boundary
 
     svc.clock_start(tournament=tournament, actor=td, now=NOW)
-    with time_machine.travel(NOW + 21 * MIN, tick=False):
+    with time_machine.travel(NOW + 20 * MIN + 5 * SEC, tick=False):
         # apply() runs the task here, as a worker would, whatever broker is configured.
         assert announce_boundary.apply(args=(tournament.pk, 1, 1)).get() is True
         assert announce_boundary.apply(args=(tournament.pk, 1, 1)).get() is False
@@ -175,8 +176,52 @@ def test_the_task_runs_the_claim(tournament, td):
 
 def test_catch_up_logs_a_passed_boundary_once(tournament, td):
     svc.clock_start(tournament=tournament, actor=td, now=NOW)
+    listener = Listener(tournament)
     assert svc.clock_catch_up(tournament=fresh(tournament), now=NOW + 21 * MIN)
     assert not svc.clock_catch_up(tournament=fresh(tournament), now=NOW + 22 * MIN)
+    assert Event.objects.filter(action="clock.level").count() == 1
+    # A minute late: the screens changed level long ago, no banner and sound now.
+    (pushed,) = listener.messages()
+    assert pushed["index"] == 1 and "announce" not in pushed
+
+
+@override_settings(CLOCK_ANNOUNCE_GRACE_SECONDS=15)
+def test_a_late_task_is_skipped_as_stale(tournament, td, caplog):
+    svc.clock_start(tournament=tournament, actor=td, now=NOW)
+    listener = Listener(tournament)
+    boundary = NOW + 20 * MIN
+    # The worker was down at the boundary and comes back 16 s later.
+    assert not svc.clock_announce(
+        tournament_id=tournament.pk, version=1, index=1, now=boundary + 16 * SEC
+    )
+    assert "skipped as stale" in caplog.text
+    assert not Event.objects.filter(action="clock.level").exists()
+    # Within the grace period it is still announced, with the banner: the only message.
+    assert svc.clock_announce(
+        tournament_id=tournament.pk, version=1, index=1, now=boundary + 15 * SEC
+    )
+    (pushed,) = listener.messages()
+    assert pushed["announce"]["index"] == 1
+
+
+@override_settings(CLOCK_ANNOUNCE_GRACE_SECONDS=15, CLOCK_SWEEP_SECONDS=30)
+def test_sweep_announces_a_missed_boundary_and_requeues_the_next(tournament, td, broker):
+    svc.clock_start(tournament=tournament, actor=td, now=NOW)
+    _queued(broker)  # the task queued at the start is lost, as when Redis restarts
+    listener = Listener(tournament)
+    # Long before the boundary: nothing to do yet.
+    assert svc.clock_sweep(now=NOW + 5 * MIN) == 0
+    assert _queued(broker) == []
+    # Within two sweeps of it: the boundary's task is queued again.
+    assert svc.clock_sweep(now=NOW + 19 * MIN) == 1
+    assert [args for args, _eta in _queued(broker)] == [[tournament.pk, 1, 1]]
+    # Passed 10 s ago and nobody announced it: the sweep announces it now.
+    assert svc.clock_sweep(now=NOW + 20 * MIN + 10 * SEC) == 1
+    assert Event.objects.filter(action="clock.level").count() == 1
+    assert listener.messages()[0]["announce"]["index"] == 1
+    # Claimed: the next sweep does not announce it twice.
+    _queued(broker)
+    svc.clock_sweep(now=NOW + 20 * MIN + 40 * SEC)
     assert Event.objects.filter(action="clock.level").count() == 1
 
 

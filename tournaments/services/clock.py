@@ -5,11 +5,16 @@ Each operation locks the tournament row, asks the pure clock (`tournaments.clock
 the new state, stores it, logs an event carrying the state before (undo restores it with
 a new version) and broadcasts the clock after commit. A Celery task announces each level
 boundary; it claims the boundary with a conditional UPDATE on the version it was
-scheduled for, so a clock that moved since, or a second run, does nothing.
+scheduled for, so a clock that moved since, or a second run, does nothing. A task that
+runs more than CLOCK_ANNOUNCE_GRACE_SECONDS after its boundary (the worker was down) is
+stale and skipped: the screens changed level on their own count. Beat's sweep
+(`clock_sweep`) schedules every running clock's next boundary again, because a task
+waiting in Redis is lost when Redis restarts.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -25,6 +30,8 @@ from tables.models import Table
 from tournaments import clock, endofday, errors, realtime, selectors
 from tournaments.events import event_log, undoes
 from tournaments.models import Event, Tournament
+
+logger = logging.getLogger(__name__)
 
 # The stored fields an undo restores (the clock, hand-for-hand and end of day).
 SNAPSHOT_FIELDS = (
@@ -112,17 +119,45 @@ def _schedule_announcement(tournament: Tournament, now: datetime) -> None:
     """
     if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", True):
         return
+    coming = _next_announcement(tournament, now)
+    if coming is None:
+        return
+    index, boundary = coming
+    pk, version = tournament.pk, tournament.clock_version
+    transaction.on_commit(lambda: _enqueue(pk, version, index, boundary))
+
+
+def _next_announcement(tournament: Tournament, now: datetime) -> tuple[int, datetime] | None:
+    """The structure item that begins next and when, for a clock that moves by itself."""
     structure = selectors.clock_structure(tournament)
     state = selectors.clock_state(tournament)
-    boundary = clock.next_boundary(structure, state, now)
+    try:
+        boundary = clock.next_boundary(structure, state, now)
+    except (clock.ClockError, ValueError, IndexError):
+        return None
     if boundary is None:
-        return
+        return None
     view = clock.clock_view(structure, state, now)
     index = state.index if view.status is clock.ClockStatus.SCHEDULED else view.index + 1
+    if index >= len(structure):
+        return None  # the last item ends the structure: no level begins
+    return index, boundary
+
+
+def _enqueue(tournament_id: int, version: int, index: int, eta: datetime) -> None:
+    """Queue the announcement; a broker that is down is logged, and the sweep retries."""
     from tournaments.tasks import announce_boundary
 
-    pk, version = tournament.pk, state.version
-    transaction.on_commit(lambda: announce_boundary.apply_async((pk, version, index), eta=boundary))
+    try:
+        announce_boundary.apply_async((tournament_id, version, index), eta=eta)
+    except Exception:  # noqa: BLE001 - the action is committed; beat's sweep schedules it again
+        logger.warning(
+            "could not queue the announcement of item %s (tournament %s, clock version %s)",
+            index,
+            tournament_id,
+            version,
+            exc_info=True,
+        )
 
 
 def _change(
@@ -294,21 +329,45 @@ for _action in CLOCK_ACTIONS:
 # --- Announcements -----------------------------------------------------------------------
 
 
-def clock_announce(*, tournament_id: int, version: int, index: int, now: datetime) -> bool:
+def announce_grace() -> timedelta:
+    return timedelta(seconds=getattr(settings, "CLOCK_ANNOUNCE_GRACE_SECONDS", 15))
+
+
+def clock_announce(
+    *, tournament_id: int, version: int, index: int, now: datetime, catch_up: bool = False
+) -> bool:
     """Announce that structure item `index` has begun; return whether this call did it.
 
     The boundary is claimed exactly once with a conditional UPDATE on the clock version it
     was scheduled for (STYLE.md 8): if the TD moved the clock since, or another worker (or
     an earlier read) already announced it, nothing happens. The announcement is the level
     change of TDA-23 / FIGP §54: an event-log row and a banner with sound on every screen.
+
+    More than the grace period after the boundary, a task's announcement is stale and
+    skipped (logged). A clock read (`catch_up`) still writes the row, without the banner.
     """
     with transaction.atomic():
         tournament = Tournament.objects.filter(pk=tournament_id, clock_version=version).first()
         if tournament is None:
+            logger.info(
+                "announcement of item %s skipped as stale: tournament %s left clock version %s",
+                index,
+                tournament_id,
+                version,
+            )
             return False
         view = selectors.clock_view_for(tournament, now)
         if view is None or view.status is not clock.ClockStatus.RUNNING or view.index < index:
             return False  # too early, or the clock stopped: the boundary is not here
+        late = view.index > index or view.elapsed > announce_grace()
+        if late and not catch_up:
+            logger.warning(
+                "announcement of item %s skipped as stale: tournament %s passed it %ss ago",
+                index,
+                tournament_id,
+                int(view.elapsed.total_seconds()),
+            )
+            return False
         claimed = (
             Tournament.objects.filter(pk=tournament_id, clock_version=version)
             .filter(
@@ -334,7 +393,8 @@ def clock_announce(*, tournament_id: int, version: int, index: int, now: datetim
             undoable=False,
         )
         payload = selectors.clock_payload(tournament, now)
-        payload["announce"] = {"index": index, "is_break": isinstance(item, clock.Break)}
+        if not late:
+            payload["announce"] = {"index": index, "is_break": isinstance(item, clock.Break)}
         realtime.broadcast(tournament.pk, payload)
         _schedule_announcement(tournament, now)
     return True
@@ -357,7 +417,51 @@ def clock_catch_up(*, tournament: Tournament, now: datetime) -> bool:
         version=tournament.clock_version,
         index=view.index,
         now=now,
+        catch_up=True,
     )
+
+
+def clock_sweep(*, now: datetime) -> int:
+    """Beat's periodic job: make sure every running clock's boundaries get announced.
+
+    Redis keeps nothing on disk: an announcement waiting in it is lost when it restarts.
+    Every CLOCK_SWEEP_SECONDS this announces a boundary passed within the grace period
+    that nobody claimed, and queues the next boundary again when it comes before the next
+    sweep has a margin (a second task for the same boundary finds it claimed). Returns how
+    many tasks it queued or announcements it made.
+    """
+    horizon = timedelta(seconds=2 * getattr(settings, "CLOCK_SWEEP_SECONDS", 30))
+    done = 0
+    moving = (clock.ClockStatus.RUNNING, clock.ClockStatus.SCHEDULED)
+    for tournament in Tournament.objects.filter(clock_status__in=moving):
+        view = selectors.clock_view_for(tournament, now)
+        if view is None:
+            continue
+        unclaimed = (tournament.clock_announced_version, tournament.clock_announced_index) < (
+            tournament.clock_version,
+            view.index,
+        )
+        moved_by_itself = view.index > tournament.clock_index or (
+            tournament.clock_status == clock.ClockStatus.SCHEDULED
+        )
+        if (
+            view.status is clock.ClockStatus.RUNNING
+            and unclaimed
+            and moved_by_itself
+            and view.elapsed <= announce_grace()
+        ):
+            done += clock_announce(
+                tournament_id=tournament.pk,
+                version=tournament.clock_version,
+                index=view.index,
+                now=now,
+            )
+            continue
+        coming = _next_announcement(tournament, now)
+        if coming is not None and coming[1] - now <= horizon:
+            _enqueue(tournament.pk, tournament.clock_version, coming[0], coming[1])
+            done += 1
+    return done
 
 
 # --- Hand-for-hand (tournament.md §14) ---------------------------------------------------
