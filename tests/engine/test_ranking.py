@@ -1,6 +1,5 @@
 """Hand ranking through phevaluator: category counts, ties, board plays, Omaha, hi/lo."""
 
-import time
 from collections import Counter
 from itertools import combinations
 
@@ -35,16 +34,13 @@ def test_every_five_card_hand_falls_in_the_right_category():
     # category of each distinct rank is looked up once (7,462 classes, not 2.6M lookups).
     from phevaluator._pheval import evaluate_5cards  # the C entry point, for speed
 
-    started = time.perf_counter()
     ranks = Counter(evaluate_5cards(*five) for five in combinations(range(52), 5))
-    elapsed = time.perf_counter() - started
     counts = Counter()
     for rank, n in ranks.items():
         counts[category(rank)] += n
     assert sum(ranks.values()) == 2_598_960
     assert len(ranks) == 7_462
     assert dict(counts) == EXPECTED_COUNTS
-    assert elapsed < 20, f"exhaustive count took {elapsed:.1f}s"
 
 
 def test_card_ids_match_phevaluator():

