@@ -1,0 +1,1 @@
+"""`bench registration_load`: placeholder, filled in below."""
