@@ -157,10 +157,17 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     if urlparse(REDIS_URL).scheme not in {"redis", "rediss"}:
         raise ImproperlyConfigured(f"REDIS_URL must be a redis:// URL, not {REDIS_URL!r}")
+    # redis-py 8 caps a pool at 100 connections (raising past it) and times reads out at
+    # 5 s, the very time channels_redis's receive blocks in BZPOPMIN: a thousand screens
+    # connecting at once, or a quiet clock, dropped sockets (`manage.py bench fanout`).
+    _redis_host = {"address": REDIS_URL, "max_connections": 2**31 - 1, "socket_timeout": 30}
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "torneo")},
+            "CONFIG": {
+                "hosts": [_redis_host],
+                "prefix": os.environ.get("CHANNEL_PREFIX", "torneo"),
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
