@@ -61,7 +61,7 @@ def run_clients(**config: Any) -> dict[str, Any]:
     return json.loads(lines[-1])
 
 
-def _messages(changes: int) -> list[dict[str, Any]]:
+def clock_changes(changes: int) -> list[dict[str, Any]]:
     # Take thirty seconds off, give them back: the paused clock changes, nothing falls due.
     return [
         {"type": "control", "action": "adjust", "seconds": -30 if i % 2 == 0 else 30}
@@ -69,7 +69,7 @@ def _messages(changes: int) -> list[dict[str, Any]]:
     ]
 
 
-def _setup(password: str):
+def fanout_tournament(password: str):
     now = timezone.now()
     users = get_user_model()
     td = users.objects.create_user(f"bench-td-{secrets.token_hex(4)}", password=password)
@@ -111,10 +111,10 @@ def fanout(
     if layer == "redis" and not redis_url:
         raise CommandError("--layer redis needs REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
     password = secrets.token_urlsafe(12)
-    td, tournament, screen = _setup(password)
+    td, tournament, screen = fanout_tournament(password)
     payload = selectors.clock_payload(tournament, timezone.now())
     connection.close()  # the server writes now; SQLite must not find this process holding on
-    messages = _messages(changes)
+    messages = clock_changes(changes)
     env = {"REDIS_URL": redis_url if layer == "redis" else None}
     try:
         with serve(workers=1, env=env) as server:
