@@ -31,7 +31,7 @@ from tables.models import Seat
 from tournaments import presets, services
 from tournaments.benchmarks import Figures, bench
 from tournaments.liveserver import Browser, serve
-from tournaments.models import Entry, Player, Role, StaffAssignment, Tournament
+from tournaments.models import Player, Role, StaffAssignment, Tournament
 
 SEAT_CARD = re.compile(r"/t/[\w-]+/entries/(\d+)/seat/$")
 
@@ -73,7 +73,9 @@ def run_desks(browsers: Sequence[Browser], slug: str, per_desk: int, *, tag: str
                 answer = browser.post(f"/t/{slug}/desk/players/new/", form)
                 elapsed = (time.perf_counter() - start) * 1000
                 if answer.status != 302 or not SEAT_CARD.search(answer.location):
-                    failed(f"desk {number}: registration answered {answer.status} {answer.location}")
+                    failed(
+                        f"desk {number}: registration answered {answer.status} {answer.location}"
+                    )
                     continue
                 with lock:
                     run.latencies_ms.append(elapsed)
@@ -153,7 +155,9 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 @bench("registration_load")
-def registration_load(*, desks: int = 20, per_desk: int = 50, **_: Any) -> tuple[list[str], Figures]:
+def registration_load(
+    *, desks: int = 20, per_desk: int = 50, **_: Any
+) -> tuple[list[str], Figures]:
     if not settings.USING_POSTGRES:
         raise CommandError(
             "registration_load measures concurrent desks on PostgreSQL: set DATABASE_URL="
