@@ -184,6 +184,10 @@ def fanout(
         f"({clients} sockets opened in {channels['connect_s']} s)",
         f"Bare websockets broadcast: {baseline['delivered']}/{baseline['expected']} delivered, "
         f"p50 {bare['p50_ms']} ms, p99 {bare['p99_ms']} ms; ratio p99 {ratio}",
+        "Per change, first / median / last receipt (ms): Channels "
+        + " ".join("/".join(f"{v:.0f}" for v in row) for row in channels["per_change_ms"]),
+        "  bare "
+        + " ".join("/".join(f"{v:.0f}" for v in row) for row in baseline["per_change_ms"]),
         f"Goal (everything delivered, p99 <= {GOAL_RATIO:g}x bare and <= {GOAL_P99_MS} ms): "
         + ("met" if goal else "NOT met"),
     ]
