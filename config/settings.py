@@ -181,15 +181,22 @@ if REDIS_URL:
     from redis.asyncio.retry import Retry
     from redis.backoff import ExponentialBackoff
 
+    # redis-py 8 caps a pool at 100 connections (raising past it) and times reads out at
+    # 5 s, the very time channels_redis's receive blocks in BZPOPMIN: a thousand screens
+    # connecting at once, or a quiet clock, dropped sockets (`manage.py bench fanout`).
+    _redis_host = {
+        "address": REDIS_URL,
+        "max_connections": 2**31 - 1,
+        "socket_timeout": 30,
+        # After a Redis restart the pooled connections are dead: a command retries on a
+        # fresh one (twice, within half a second) instead of failing.
+        "retry": Retry(ExponentialBackoff(0.25, 0.05), 2),
+    }
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                # After a Redis restart the pooled connections are dead: a command retries
-                # on a fresh one (twice, within half a second) instead of failing.
-                "hosts": [
-                    {"address": REDIS_URL, "retry": Retry(ExponentialBackoff(0.25, 0.05), 2)}
-                ],
+                "hosts": [_redis_host],
                 "prefix": os.environ.get("CHANNEL_PREFIX", "torneo"),
             },
         }
@@ -197,7 +204,8 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer with its per-message sweep bounded (tournaments/layers.py).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "tournaments.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
     # No broker: tasks run in-process, at once (screens compute level changes themselves).
     CELERY_TASK_ALWAYS_EAGER = True

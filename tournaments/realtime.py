@@ -38,9 +38,10 @@ def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    # Payloads must be plain JSON: fail loudly on a stray datetime (STYLE.md 14).
-    json.dumps(payload)
-    message = {"type": "push", "payload": payload}
+    # Payloads must be plain JSON: fail loudly on a stray datetime (STYLE.md 14). Encoded
+    # once here, not once per socket: a clock change reaches a thousand phones, and the
+    # in-memory layer deep-copies the message for each of them.
+    message = {"type": "push", "text": json.dumps(payload), "close": payload.get("type") == "close"}
 
     async def send_all() -> None:
         # One hop into the event loop for every group: a move reaches three groups.

@@ -73,7 +73,7 @@ class Listener:
                     message = await asyncio.wait_for(self.layer.receive(self.channel), 0.05)
                 except TimeoutError:
                     return
-                received.append(json.loads(json.dumps(message["payload"])))
+                received.append(json.loads(message["text"]))
 
         async_to_sync(drain)()
         return received

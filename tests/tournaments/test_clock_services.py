@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 import time_machine
@@ -46,7 +47,7 @@ class Listener:
                 message = async_to_sync(self._receive)()
             except TimeoutError:
                 return received
-            received.append(message["payload"])
+            received.append(json.loads(message["text"]))
 
     async def _receive(self):
         import asyncio

@@ -210,7 +210,7 @@ def test_a_payout_change_reaches_the_screens(tournament, td, django_capture_on_c
     with django_capture_on_commit_callbacks(execute=True):
         results.payouts_set(tournament=tournament, actor=td, amounts=[1000], now=NOW)
     message = async_to_sync(layer.receive)(channel)
-    payload = json.loads(json.dumps(message["payload"]))
+    payload = json.loads(message["text"])
     assert payload["type"] == "payouts"
     assert payload["places"] == [{"place": 1, "amount": 1000}]
 

@@ -1,0 +1,46 @@
+"""The Redis channel layer as configured: sockets survive quiet spells and crowds.
+
+redis-py 8 times a read out after 5 s and caps a pool at 100 connections; left at those
+defaults, channels_redis dropped every screen after 5 s without a message and refused
+the 101st socket joining at once. Runs where REDIS_URL is set (CI's PostgreSQL + Redis).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+import pytest
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+
+from config.asgi import application
+
+pytestmark = pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (REDIS_URL)")
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_quiet_clock_screen_stays_connected(display):
+    communicator = WebsocketCommunicator(
+        application, f"/ws/screens/{display.token}/", headers=[(b"origin", b"http://testserver")]
+    )
+    connected, _code = await communicator.connect()
+    assert connected
+    assert (await communicator.receive_json_from())["type"] == "clock"
+    # channels_redis waits up to 5 s in BZPOPMIN for the next message; be quiet longer.
+    await asyncio.sleep(7)
+    await communicator.send_json_to({"type": "ping", "t": 1})
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "pong"
+    await communicator.disconnect()
+
+
+async def test_three_hundred_sockets_join_a_group_at_once():
+    layer = get_channel_layer()
+    group = f"test.crowd.{secrets.token_hex(4)}"
+    channels = [await layer.new_channel() for _ in range(300)]
+    await asyncio.gather(*(layer.group_add(group, c) for c in channels))
+    await layer.group_send(group, {"type": "push", "text": "{}", "close": False})
+    received = await asyncio.gather(*(layer.receive(c) for c in channels))
+    assert len(received) == 300
+    await asyncio.gather(*(layer.group_discard(group, c) for c in channels))

@@ -1,0 +1,49 @@
+"""Desks registering at once over HTTP, against uvicorn with two workers on PostgreSQL:
+every registration becomes one entry on a seat of its own, and no desk sees an error.
+
+The small version of `manage.py bench registration_load`. The server is a subprocess on
+the test database, so the data it must see is committed (transactional test).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+
+from tests.conftest import NOW
+from tournaments.bench_load import check_entries, desk_tournament, desk_users, run_desks
+from tournaments.liveserver import Browser, database_url, serve
+
+DESKS, PER_DESK = 4, 10
+
+
+def _logged_in(base_url: str, user) -> Browser:
+    # The server hashes with Django's default hasher and the tests with MD5: a session
+    # made here stands in for the login form (which bench registration_load does use).
+    client = Client()
+    client.force_login(user)
+    name = settings.SESSION_COOKIE_NAME
+    return Browser(base_url, cookies={name: client.cookies[name].value})
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not settings.USING_POSTGRES, reason="needs PostgreSQL (DATABASE_URL)")
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_desks_over_http_fill_distinct_seats():
+    _td, tournament = desk_tournament(entries=DESKS * PER_DESK, now=NOW)
+    users = desk_users(tournament, DESKS)
+    with serve(workers=2, env={"DATABASE_URL": database_url(connection.settings_dict)}) as server:
+        browsers = [_logged_in(server.url, user) for user in users]
+        run = run_desks(browsers, tournament.slug, PER_DESK, tag="Load")
+        for browser in browsers:
+            browser.close()
+    assert run.errors == []
+    assert len(run.latencies_ms) == DESKS * PER_DESK
+    assert check_entries(tournament) == {
+        "entries": DESKS * PER_DESK,
+        "distinct_numbers": DESKS * PER_DESK,
+        "seats": DESKS * PER_DESK,
+        "distinct_seats": DESKS * PER_DESK,
+    }
