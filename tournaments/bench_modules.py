@@ -2,5 +2,5 @@
 
 import importlib
 
-for _name in ():
+for _name in ("bench_fuzz",):
     importlib.import_module(f"tournaments.{_name}")
