@@ -553,6 +553,7 @@ class World:
     values: list[int]
     hand_json: str
     names_json: str
+    probe: Any = field(default=None, repr=False)  # the snapshot's SQL, compiled once
 
     def user_ids(self) -> list[int]:
         return [u.pk for u in self.users.values() if u is not None]
@@ -762,12 +763,9 @@ class _Probe:
     digests: list[tuple[str, str, tuple]]
 
 
-_probes: dict[int, _Probe] = {}
-
-
 def _probe(world: World) -> _Probe:
-    if world.tournament_id in _probes:
-        return _probes[world.tournament_id]
+    if world.probe is not None:
+        return world.probe
     labels, parts, digests = [], [], []
     for model in apps.get_models():
         label = model._meta.label
@@ -782,9 +780,8 @@ def _probe(world: World) -> _Probe:
             ]
             sql, params = rows.order_by("pk").values_list(*names).query.sql_with_params()
             digests.append((label, sql, params))
-    probe = _Probe(("SELECT " + ", ".join(parts), labels), digests)
-    _probes[world.tournament_id] = probe
-    return probe
+    world.probe = _Probe(("SELECT " + ", ".join(parts), labels), digests)
+    return world.probe
 
 
 def snapshot(world: World) -> dict[str, tuple[int, str]]:

@@ -10,8 +10,12 @@ from __future__ import annotations
 import os
 
 import pytest
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
-from tournaments import fuzzing
+from tournaments import fuzzing, services
+from tournaments.errors import DomainError
+from tournaments.models import Player
 
 EXAMPLES = 4  # per route: ~70 routes x 4 cases cost ~15 s on SQLite
 CI = os.environ.get("CI") == "true"
@@ -45,3 +49,82 @@ def test_route_survives_junk(name, world, catalog):
         assert not outcome.problems, "\n".join(outcome.problems)
 
     fuzzing.drive(fuzzing.form_cases(name, target, world), check, examples=EXAMPLES, derandomize=CI)
+
+
+# --- The harness finds what it looks for ------------------------------------------------
+
+
+def _player_new(world) -> fuzzing.FormCase:
+    return fuzzing.FormCase(
+        target="player_new",
+        role="desk",
+        kwargs={"slug": world.slug},
+        data={"first_name": "Ada", "last_name": "Fuzz"},
+    )
+
+
+@pytest.mark.django_db
+def test_a_refusal_after_a_write_is_a_partial_write(world, catalog, monkeypatch):
+    def half_done(**kwargs):
+        Player.objects.create(first_name="Half", last_name="Done")
+        raise DomainError(_("Write the player's first and last name."))
+
+    monkeypatch.setattr(services, "player_create", half_done)
+    outcome = fuzzing.run_form_case(world, _player_new(world), catalog)
+    assert outcome.refused and "but changed ['tournaments.Player']" in outcome.partial_write
+    assert not Player.objects.filter(first_name="Half").exists()  # rolled back
+
+
+@pytest.mark.django_db
+def test_a_write_without_an_event_is_a_partial_write(world, catalog, monkeypatch):
+    monkeypatch.setattr(
+        services,
+        "player_create",
+        lambda **kwargs: Player.objects.create(first_name="No", last_name="Log"),
+    )
+    outcome = fuzzing.run_form_case(world, _player_new(world), catalog)
+    assert "without an event" in outcome.partial_write
+
+
+@pytest.mark.django_db
+def test_an_exception_is_a_server_error(world, catalog, monkeypatch):
+    def broken(**kwargs):
+        raise ZeroDivisionError
+
+    monkeypatch.setattr(services, "player_create", broken)
+    outcome = fuzzing.run_form_case(world, _player_new(world), catalog)
+    assert "500" in outcome.server_error and "ZeroDivisionError" in outcome.server_error
+
+
+@pytest.mark.django_db
+def test_an_english_message_for_an_italian_user_is_untranslated(world, catalog, monkeypatch):
+    def refuse(**kwargs):
+        raise DomainError("Write the player's first and last name.")  # not through gettext
+
+    monkeypatch.setattr(services, "player_create", refuse)
+    outcome = fuzzing.run_form_case(world, _player_new(world), catalog)
+    assert outcome.refused and "is English" in outcome.untranslated
+
+
+@pytest.mark.django_db
+def test_the_same_refusal_in_italian_passes(world, catalog, monkeypatch):
+    def refuse(**kwargs):
+        raise DomainError(_("Write the player's first and last name."))
+
+    monkeypatch.setattr(services, "player_create", refuse)
+    outcome = fuzzing.run_form_case(world, _player_new(world), catalog)
+    assert outcome.refused and outcome.message == "Scrivi nome e cognome del giocatore."
+    assert not outcome.problems
+
+
+# --- What the fuzzing found -----------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_huge_back_table_on_a_move_is_ignored(world, client):
+    client.force_login(world.users["floor"])
+    url = reverse("player_move", args=[world.slug])
+    response = client.post(url, {"entry": "1", "table": "", "back_table": "9" * 5000})
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "room", args=[world.slug]
+    )
