@@ -531,6 +531,52 @@ def url_names() -> set[str]:
     return names
 
 
+_READ = re.compile(r"\b(?:POST|GET)\.(?:get|getlist)\(\s*f?\"([^\"]*)\"")
+_HELPER = re.compile(r"\b(_\w+)\(")
+_SLOT = re.compile(r"\{[^}]*\}")
+
+
+def fields_read(name: str) -> set[str]:
+    """The request fields the view of URL `name` reads by name (and the helpers of its
+    module that it calls), with f-string parts as "{}": a field missing from the target's
+    spec would not be fuzzed."""
+    import inspect
+
+    from django.urls import get_resolver
+
+    callbacks = {}
+
+    def walk(patterns):
+        for pattern in patterns:
+            if hasattr(pattern, "url_patterns"):
+                walk(pattern.url_patterns)
+            elif pattern.name:
+                callbacks[pattern.name] = pattern.callback
+
+    walk(get_resolver().url_patterns)
+    view = inspect.unwrap(callbacks[name])
+    module = inspect.getmodule(view)
+    if module is None or not module.__name__.startswith(("tournaments.", "tables.")):
+        return set()  # Django's own views (login, logout, language)
+    seen, todo, reads = set(), [view], set()
+    while todo:
+        function = todo.pop()
+        if function in seen:
+            continue
+        seen.add(function)
+        source = inspect.getsource(function)
+        reads |= {_SLOT.sub("{}", field) for field in _READ.findall(source)}
+        for helper in _HELPER.findall(source):
+            found = getattr(module, helper, None)
+            if inspect.isfunction(found) and found.__module__ == module.__name__:
+                todo.append(found)
+    return reads
+
+
+def spec_fields(target: Target) -> set[str]:
+    return {_SLOT.sub("{}", name) for name in target.fields}
+
+
 # --- The world ------------------------------------------------------------------------
 
 

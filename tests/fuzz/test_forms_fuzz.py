@@ -39,6 +39,15 @@ def test_every_route_has_a_fuzz_target():
     assert fuzzing.url_names() ^ set(fuzzing.targets()) == set()
 
 
+def test_every_field_a_view_reads_is_fuzzed():
+    missing = {
+        name: sorted(fuzzing.fields_read(name) - fuzzing.spec_fields(target))
+        for name, target in fuzzing.targets().items()
+    }
+    assert {name: fields for name, fields in missing.items() if fields} == {}
+    assert fuzzing.fields_read("deal") >= {"method", "stack_{}"}  # the reader reads
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("name", sorted(fuzzing.targets()))
 def test_route_survives_junk(name, world, catalog):
