@@ -69,8 +69,10 @@ def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
         fuzzing.delete_world(world)
         quiet.__exit__(None, None, None)
     seconds = time.perf_counter() - started
-    ws_types = sorted(n for n in tally.cases if n.startswith("ws:"))
+    sent = {n[3:] for n in tally.cases if n.startswith("ws:")}
+    ws_types = sorted(sent & set(fuzzing.ws_message_types()))
     form_names = [n for n in tally.cases if not n.startswith("ws:")]
+    ws_names = [n for n in tally.cases if n.startswith("ws:")]
     lines = [f"{'target':<36} {'cases':>6} {'refused':>8} {'accepted':>9}"]
     for name in sorted(tally.cases):
         lines.append(
@@ -78,19 +80,17 @@ def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
         )
         seen = sorted(tally.messages.get(name, {}).items(), key=lambda kv: -kv[1])
         lines += [f"    {count:>5} × {text}" for text, count in seen[:3]]
-    lines.append(
-        f"ws types never sent: {sorted(set(fuzzing.ws_message_types()) - {t[3:] for t in ws_types})}"
-    )
+    lines.append(f"socket types never sent: {sorted(set(fuzzing.ws_message_types()) - sent)}")
     lines += ["problems:", *tally.samples] if tally.samples else ["no problems"]
     figures: Figures = {
         "bench": "fuzz",
         "db": connection.vendor,
         "cases": sum(tally.cases.values()),
-        "targets": len(tally.cases),
+        "targets": len(form_names) + len(ws_types),
         "form_targets": len(form_names),
         "form_cases": sum(tally.cases[n] for n in form_names),
         "ws_types": len(ws_types),
-        "ws_frames": sum(tally.cases[n] for n in ws_types),
+        "ws_frames": sum(tally.cases[n] for n in ws_names),
         "refused": sum(tally.refused.values()),
         "accepted": sum(tally.accepted.values()),
         "server_errors": tally.server_errors,
