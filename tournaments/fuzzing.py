@@ -1306,7 +1306,13 @@ class _Errors:
         self.seen: list[str] = []
 
     def __call__(self, sender, request=None, **kwargs) -> None:
-        self.seen.append("".join(traceback.format_exception(*sys.exc_info())[-6:]))
+        exc = sys.exc_info()[1]
+        if exc is None:
+            return
+        frames = traceback.extract_tb(exc.__traceback__)
+        ours = [f for f in frames if "site-packages" not in f.filename] or frames
+        where = f"{ours[-1].filename}:{ours[-1].lineno} in {ours[-1].name}" if ours else "?"
+        self.seen.append(f"{type(exc).__name__}: {str(exc)[:300]} ({where})")
 
 
 def _client(role: str, world: World):

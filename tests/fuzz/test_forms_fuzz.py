@@ -11,6 +11,8 @@ import os
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import fuzzing, services
@@ -137,3 +139,28 @@ def test_a_huge_back_table_on_a_move_is_ignored(world, client):
     assert response.status_code == 302 and response["Location"] == reverse(
         "room", args=[world.slug]
     )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("day", ["2026-02-30", "2030-13-01", "0000-00-00"])
+def test_a_flight_on_a_day_that_does_not_exist_is_refused(world, catalog, day):
+    case = fuzzing.FormCase(
+        "flight_new", "td", {"slug": world.slug}, {"name": "Day 1C", "date": day}
+    )
+    outcome = fuzzing.run_form_case(world, case, catalog)
+    assert outcome.refused and not outcome.problems
+    with translation.override("it"):
+        assert outcome.message == gettext("Give the flight a name and a date.")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("removed", ["0", "1", "24"])
+def test_leftovers_of_a_chip_not_in_the_set_are_refused(world, catalog, removed):
+    case = fuzzing.FormCase(
+        "leftovers", "floor", {"slug": world.slug}, {"entry": "1", "removed": removed, "count": "3"}
+    )
+    outcome = fuzzing.run_form_case(world, case, catalog)
+    assert outcome.refused and not outcome.problems, outcome.problems
+    with translation.override("it"):
+        text = gettext("There is no %(value)s chip in the chip set.") % {"value": removed}
+    assert outcome.message == text

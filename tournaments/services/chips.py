@@ -72,6 +72,9 @@ def _undo_chipset(event: Event, actor, now: datetime) -> None:
 
 def next_denomination(tournament: Tournament, removed: int) -> int:
     """The lowest chip still in play above the one being coloured up."""
+    if not tournament.denominations.filter(value=removed).exists():
+        # Not a chip of the set: a typo (0 would divide by zero in the exchange).
+        raise errors.DomainError(_("There is no %(value)s chip in the chip set."), value=removed)
     higher = (
         tournament.denominations.filter(value__gt=removed, retired=False)
         .order_by("value")

@@ -618,7 +618,10 @@ def day_next(request: HttpRequest, slug: str) -> HttpResponse:
 def flight_new(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.TD)
     name = request.POST.get("name", "").strip()[:120]
-    date = parse_date(request.POST.get("date", "") or "") if request.POST.get("date") else None
+    try:
+        date = parse_date(request.POST.get("date", ""))
+    except ValueError:  # well formed but not a day, like 2026-02-30
+        date = None
     if not name or date is None:
         messages.error(request, _("Give the flight a name and a date."))
         return redirect("days", slug)
