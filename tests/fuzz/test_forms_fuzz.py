@@ -164,3 +164,32 @@ def test_leftovers_of_a_chip_not_in_the_set_are_refused(world, catalog, removed)
     with translation.override("it"):
         text = gettext("There is no %(value)s chip in the chip set.") % {"value": removed}
     assert outcome.message == text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("target", ["0", "50"])
+def test_a_colour_up_to_a_chip_not_in_the_set_is_refused(world, catalog, target):
+    case = fuzzing.FormCase(
+        "color_up",
+        "floor",
+        {"slug": world.slug},
+        {"entry": "1", "target": target, "count_25": "8"},
+    )
+    outcome = fuzzing.run_form_case(world, case, catalog)
+    assert outcome.refused and not outcome.problems, outcome.problems
+    with translation.override("it"):
+        text = gettext("There is no %(value)s chip in the chip set.") % {"value": target}
+    assert outcome.message == text
+
+
+@pytest.mark.django_db
+def test_a_bag_count_beyond_any_stack_is_not_recorded(world, client):
+    """999,999,999,999 chips overflowed PostgreSQL's integer column: a 500."""
+    from tournaments.models import ChipCount
+
+    client.force_login(world.users["floor"])
+    response = client.post(
+        reverse("bag", args=[world.slug]), {"chips_1": "999999999999", "chips_2": "20000"}
+    )
+    assert response.status_code == 302
+    assert list(ChipCount.objects.values_list("entry__number", "chips")) == [(2, 20000)]

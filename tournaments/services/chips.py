@@ -240,6 +240,8 @@ def color_up_discretionary(
     (TDA-25.5, FIGP §68: a colour-up outside the schedule must be announced)."""
     if entry.tournament_id != tournament.pk or entry.status != Entry.Status.ACTIVE:
         raise errors.NotPlaying(player=str(entry.player))
+    if not tournament.denominations.filter(value=target, retired=False).exists():
+        raise errors.DomainError(_("There is no %(value)s chip in the chip set."), value=target)
     try:
         result = chips.color_up(chips.normalise(stack), target_denomination=target)
     except ValueError:

@@ -29,11 +29,13 @@ from tournaments.views.core import run
 
 MAX_CHIPS = 16  # rows of the chip-set form
 INT = re.compile(r"^\s*\d{1,12}\s*$")
+# Far above any stack, count or prize, and within the database's integer columns.
+MAX_INT = 2_000_000_000
 
 
 def _int(value, default: int | None = None) -> int | None:
     """A whole number typed by staff, or `default` for anything else."""
-    if value is None or not INT.match(str(value)):
+    if value is None or not INT.match(str(value)) or int(value) > MAX_INT:
         return default
     return int(value)
 
