@@ -193,3 +193,26 @@ def test_a_bag_count_beyond_any_stack_is_not_recorded(world, client):
     )
     assert response.status_code == 302
     assert list(ChipCount.objects.values_list("entry__number", "chips")) == [(2, 20000)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "role", "data"),
+    [
+        ("penalty_give", "floor", {"kind": "warning", "entry": "1", "offence": "a\x00b"}),
+        ("screens", "td", {"name": "Bar\x00", "kind": "clock"}),
+        ("seat_finder", "anonymous", {"q": "Gi\x00"}),
+        ("desk_search", "desk", {"q\x00": "Gino"}),
+    ],
+)
+def test_a_nul_byte_is_a_bad_request_in_the_users_language(world, catalog, name, role, data):
+    """PostgreSQL cannot store or search a NUL byte: saving one was a 500 on many pages."""
+    target = fuzzing.targets_cached()[name]
+    kwargs = {"token": world.tokens["clock"]} if "token" in target.kwargs else {}
+    kwargs |= {"slug": world.slug} if "slug" in target.kwargs else {}
+    outcome = fuzzing.run_form_case(world, fuzzing.FormCase(name, role, kwargs, data), catalog)
+    assert outcome.message == "HTTP 400" and not outcome.problems, outcome.problems
+    client = fuzzing._client(role, world)
+    response = getattr(client, target.method)(reverse(name, kwargs=kwargs), data)
+    with translation.override("it"):
+        assert gettext("The request could not be understood.") in response.content.decode()
