@@ -114,6 +114,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "tournaments.middleware.reject_nul_bytes",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -2,5 +2,5 @@
 
 import importlib
 
-for _name in ("bench_fanout", "bench_load"):
+for _name in ("bench_fanout", "bench_load", "bench_fuzz"):
     importlib.import_module(f"tournaments.{_name}")

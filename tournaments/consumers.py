@@ -22,7 +22,8 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.utils import timezone
+from django.conf import settings
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
@@ -129,9 +130,31 @@ def _payload(tournament_id: int) -> dict[str, Any]:
 
 
 @database_sync_to_async
-def _control(tournament_id: int, role: str | None, user, message: dict[str, Any]) -> None:
+def _control(
+    tournament_id: int, role: str | None, user, message: dict[str, Any], language: str
+) -> None:
     tournament = Tournament.objects.get(pk=tournament_id)
-    control_action(tournament=tournament, role=role, actor=user, message=message)
+    with translation.override(language):
+        control_action(tournament=tournament, role=role, actor=user, message=message)
+
+
+def language_from_scope(scope: dict[str, Any]) -> str:
+    """The socket's language, chosen as LocaleMiddleware chooses a page's: the language
+    cookie, then the browser's Accept-Language, then the site's default."""
+    from django.utils.translation import trans_real
+
+    candidates = [(scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME) or ""]
+    for name, value in scope.get("headers") or []:
+        if name == b"accept-language":
+            header = value.decode("latin-1")[:500]
+            candidates += [code for code, _q in trans_real.parse_accept_lang_header(header)]
+    for code in candidates:
+        if code and code != "*":
+            try:
+                return trans_real.get_supported_language_variant(code)
+            except LookupError:
+                continue
+    return settings.LANGUAGE_CODE
 
 
 @database_sync_to_async
@@ -160,6 +183,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=NOT_FOUND)
             return
         self.tournament_id = tournament.pk
+        self.language = language_from_scope(self.scope)
         self.screen = screen
         self.role = role
         self.groups_joined = [realtime.tournament_group(tournament.pk)]
@@ -175,11 +199,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:
-        # Junk from a client is answered with an error, never a crashed socket.
+        # Junk from a client is answered with an error, never a crashed socket
+        # (deeply nested arrays overflow the parser's stack: RecursionError).
         try:
             return await super().decode_json(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
+
+    async def receive(self, text_data: str | None = None, bytes_data=None, **kwargs: Any) -> None:
+        # The base class raises on a binary or empty frame, which closes the socket.
+        await self.receive_json(await self.decode_json(text_data) if text_data else None)
 
     async def disconnect(self, code: int) -> None:
         layerwatch.forget(self)
@@ -190,6 +219,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             pass  # Redis is down: the memberships expire with it
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        # Messages are in the language of the page that opened the socket.
+        with translation.override(getattr(self, "language", settings.LANGUAGE_CODE)):
+            await self._receive(content)
+
+    async def _receive(self, content: Any) -> None:
         if not isinstance(content, dict):
             await self.send_json({"type": "error", "message": _("Not a message.")})
             return
@@ -201,7 +235,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "control":
             await self._run(self.role, content)
         elif kind == "hand" and self.screen is not None and self.screen.table_number:
-            action = {"done": "h4h_table_done", "start": "eod_hand"}.get(content.get("action"))
+            report = content.get("action")
+            action = {"done": "h4h_table_done", "start": "eod_hand"}.get(
+                report if isinstance(report, str) else ""
+            )
             if action is None or not await _screen_alive(self.screen.pk):
                 await self.send_json({"type": "error", "message": _("Not allowed.")})
                 return
@@ -214,7 +251,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def _run(self, role: str | None, message: dict[str, Any]) -> None:
         user = self.scope.get("user") if self.screen is None else None
         try:
-            await _control(self.tournament_id, role, user, message)
+            await _control(self.tournament_id, role, user, message, translation.get_language())
         except DomainError as exc:
             await self.send_json({"type": "error", "message": str(exc)})
             return

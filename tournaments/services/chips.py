@@ -72,6 +72,9 @@ def _undo_chipset(event: Event, actor, now: datetime) -> None:
 
 def next_denomination(tournament: Tournament, removed: int) -> int:
     """The lowest chip still in play above the one being coloured up."""
+    if not tournament.denominations.filter(value=removed).exists():
+        # Not a chip of the set: a typo (0 would divide by zero in the exchange).
+        raise errors.DomainError(_("There is no %(value)s chip in the chip set."), value=removed)
     higher = (
         tournament.denominations.filter(value__gt=removed, retired=False)
         .order_by("value")
@@ -237,6 +240,8 @@ def color_up_discretionary(
     (TDA-25.5, FIGP §68: a colour-up outside the schedule must be announced)."""
     if entry.tournament_id != tournament.pk or entry.status != Entry.Status.ACTIVE:
         raise errors.NotPlaying(player=str(entry.player))
+    if not tournament.denominations.filter(value=target, retired=False).exists():
+        raise errors.DomainError(_("There is no %(value)s chip in the chip set."), value=target)
     try:
         result = chips.color_up(chips.normalise(stack), target_denomination=target)
     except ValueError:

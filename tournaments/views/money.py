@@ -29,11 +29,13 @@ from tournaments.views.core import run
 
 MAX_CHIPS = 16  # rows of the chip-set form
 INT = re.compile(r"^\s*\d{1,12}\s*$")
+# Far above any stack, count or prize, and within the database's integer columns.
+MAX_INT = 2_000_000_000
 
 
 def _int(value, default: int | None = None) -> int | None:
     """A whole number typed by staff, or `default` for anything else."""
-    if value is None or not INT.match(str(value)):
+    if value is None or not INT.match(str(value)) or int(value) > MAX_INT:
         return default
     return int(value)
 
@@ -624,7 +626,10 @@ def day_next(request: HttpRequest, slug: str) -> HttpResponse:
 def flight_new(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.TD)
     name = request.POST.get("name", "").strip()[:120]
-    date = parse_date(request.POST.get("date", "") or "") if request.POST.get("date") else None
+    try:
+        date = parse_date(request.POST.get("date", ""))
+    except ValueError:  # well formed but not a day, like 2026-02-30
+        date = None
     if not name or date is None:
         messages.error(request, _("Give the flight a name and a date."))
         return redirect("days", slug)

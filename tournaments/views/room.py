@@ -288,8 +288,8 @@ def player_move(request: HttpRequest, slug: str) -> HttpResponse:
     number = _int(request.POST.get("entry"), high=10**9)
     table = _int(request.POST.get("table"))
     seat = _int(request.POST.get("seat"), high=22)
-    back = request.POST.get("back_table")
-    target = ("room_table", slug, int(back)) if back and back.isdigit() else ("room", slug)
+    back = _int(request.POST.get("back_table"))
+    target = ("room_table", slug, back) if back is not None else ("room", slug)
     entry = tournament.entries.select_related("player").filter(number=number).first()
     if entry is None or table is None or seat is None:
         messages.error(request, _("Give the entry number, the table and the seat."))

@@ -1,0 +1,101 @@
+"""`manage.py bench fuzz --cases N`: junk into every route and every socket message.
+
+Runs the harness of tournaments/fuzzing.py (the CI sample in tests/fuzz/ runs the same)
+against the configured database: it builds a world, fuzzes every route (each request in a
+transaction rolled back afterwards) and the socket (its services commit: the world is
+deleted at the end). Needs the `test` extra (hypothesis, polib).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from django.core.management.base import CommandError
+from django.db import connection
+
+from tournaments import fuzzing
+from tournaments.benchmarks import Figures, bench
+
+WS_SHARE = 0.2  # of the cases go to the socket, the rest to the routes
+
+
+@bench("fuzz")
+def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
+    try:
+        import hypothesis  # noqa: F401
+        import polib  # noqa: F401
+    except ImportError:
+        raise CommandError(
+            "bench fuzz needs the test extra (hypothesis, polib): pip install -e '.[test]'"
+        ) from None
+    derandomize = os.environ.get("CI") == "true"
+    started = time.perf_counter()
+    catalog = fuzzing.Catalog()
+    targets = fuzzing.targets_cached()
+    quiet = fuzzing.quiet()
+    quiet.__enter__()
+    world = fuzzing.build_world("fuzzbench")
+    tally = fuzzing.Tally()
+    timings: dict[str, float] = {}
+    try:
+        per_target = max(1, round(cases * (1 - WS_SHARE) / len(targets)))
+        for name, target in sorted(targets.items()):
+            began = time.perf_counter()
+            fuzzing.drive(
+                fuzzing.form_cases(name, target, world),
+                lambda case: tally.add(fuzzing.run_form_case(world, case, catalog)),
+                examples=per_target,
+                derandomize=derandomize,
+            )
+            timings[name] = time.perf_counter() - began
+        # A socket case is a message of one type, up to two more frames and a ping; each
+        # frame counts as a case.
+        form_cases = sum(tally.cases.values())
+        kinds = [*fuzzing.ws_message_types(), "junk"]
+        per_kind = max(1, (cases - form_cases) // (3 * len(kinds)))
+        began = time.perf_counter()
+
+        def run_ws(case):
+            for outcome in fuzzing.run_ws_case(world, case, catalog):
+                tally.add(outcome)
+
+        for kind in kinds:
+            fuzzing.drive(
+                fuzzing.ws_cases(world, kind), run_ws, examples=per_kind, derandomize=derandomize
+            )
+        timings["ws"] = time.perf_counter() - began
+    finally:
+        fuzzing.delete_world(world)
+        quiet.__exit__(None, None, None)
+    seconds = time.perf_counter() - started
+    sent = {n[3:] for n in tally.cases if n.startswith("ws:")}
+    ws_types = sorted(sent & set(fuzzing.ws_message_types()))
+    form_names = [n for n in tally.cases if not n.startswith("ws:")]
+    ws_names = [n for n in tally.cases if n.startswith("ws:")]
+    lines = [f"{'target':<36} {'cases':>6} {'refused':>8} {'accepted':>9}"]
+    for name in sorted(tally.cases):
+        lines.append(
+            f"{name:<36} {tally.cases[name]:>6} {tally.refused[name]:>8} {tally.accepted[name]:>9}"
+        )
+        seen = sorted(tally.messages.get(name, {}).items(), key=lambda kv: -kv[1])
+        lines += [f"    {count:>5} × {text}" for text, count in seen[:3]]
+    lines.append(f"socket types never sent: {sorted(set(fuzzing.ws_message_types()) - sent)}")
+    lines += ["problems:", *tally.samples] if tally.samples else ["no problems"]
+    figures: Figures = {
+        "bench": "fuzz",
+        "db": connection.vendor,
+        "cases": sum(tally.cases.values()),
+        "targets": len(form_names) + len(ws_types),
+        "form_targets": len(form_names),
+        "form_cases": sum(tally.cases[n] for n in form_names),
+        "ws_types": len(ws_types),
+        "ws_frames": sum(tally.cases[n] for n in ws_names),
+        "refused": sum(tally.refused.values()),
+        "accepted": sum(tally.accepted.values()),
+        "server_errors": tally.server_errors,
+        "partial_writes": tally.partial_writes,
+        "untranslated": tally.untranslated,
+        "seconds": round(seconds, 1),
+    }
+    return lines, figures
