@@ -244,6 +244,10 @@ def targets() -> dict[str, Target]:
             "post", ROLES, {"language": "choice:it|en|de|", "next": "path"}, logged=False
         ),
         "tournament_list": Target("get", STAFF),
+        "health": Target("get", PUBLIC),
+        "tournament_export": Target("get", TD, kwargs={"slug": "slug"}),
+        # The upload's file part arrives as a plain field here: "no file" is the refusal.
+        "tournament_import": Target("post", TD, {"file": "text"}),
         "tournament_create": Target("post", TD, tournament_fields, base=_tournament_base),
         "tournament_home": Target("get", STAFF, kwargs={"slug": "slug"}),
         "tournament_edit": Target(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -451,16 +450,13 @@ def _big_room(seed: int, *, busts: list[int]) -> list[Table]:
     return tables
 
 
-def test_balances_a_ten_thousand_entry_room_well_under_a_second() -> None:
+def test_balances_a_ten_thousand_entry_room_by_halting_the_short_table() -> None:
     tables = _big_room(5, busts=[0])
     # One table lost four players: too few free seats to break anything, so it is balanced.
     short = tables[500]
     seats = dict(list((short.seats or {}).items())[:5])
     tables[500] = Table(short.table_id, 9, seats=seats, last_hand=short.last_hand, number=501)
-    started = time.perf_counter()
     plan = plan_room(tables, RoomSettings())
-    elapsed = time.perf_counter() - started
-    assert elapsed < 0.25
     assert plan.halted_tables == ("T501",)
     assert len(plan.moves) == 3 and plan.complete
     assert {m.to_table for m in plan.moves} == {"T501"}
