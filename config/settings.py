@@ -154,13 +154,21 @@ USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
 
 # --- Redis: channel layer and Celery broker -------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+REDIS_SOCKET_TIMEOUT = 30  # seconds; above channels_redis's 5 s blocking pop
 if REDIS_URL:
     if urlparse(REDIS_URL).scheme not in {"redis", "rediss"}:
         raise ImproperlyConfigured(f"REDIS_URL must be a redis:// URL, not {REDIS_URL!r}")
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "torneo")},
+            "CONFIG": {
+                # redis-py 8 reads with a 5 s socket timeout by default, the same as
+                # channels_redis's blocking BZPOPMIN: an idle socket's read then times out
+                # first, its consumer crashes and the screen reconnects, so a push can
+                # arrive a second late (channels_redis#422). Wait longer than the pop.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_SOCKET_TIMEOUT}],
+                "prefix": os.environ.get("CHANNEL_PREFIX", "torneo"),
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL

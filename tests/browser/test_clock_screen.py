@@ -57,6 +57,9 @@ def test_two_screens_agree_and_a_pause_stops_both(daphne_url, browser):
         page.set_default_timeout(10000)
         page.goto(f"{daphne_url}/p/{tournament.slug}/")
         page.wait_for_selector("[data-sync][data-state=ok]")
+        # In sync once a pong has measured the offset to the server (until then a screen
+        # trusts the time its page was made at, late by however long the page took).
+        page.wait_for_function("window.torneoClock.bestRtt < Infinity")
         screens.append(page)
     first, second = screens
 
