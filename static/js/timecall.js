@@ -34,7 +34,10 @@
     });
   }
 
+  let timer = null;
+
   function tick() {
+    clearTimeout(timer);
     const now = serverNow();
     let next = 1000;
     document.querySelectorAll("[data-timecall-running]").forEach((el) => {
@@ -60,7 +63,7 @@
         else tablet("expire", { call: id });
       }
     });
-    setTimeout(tick, Math.max(next, 20));
+    timer = setTimeout(tick, Math.max(next, 20));
   }
 
   const ask = () => document.querySelector("[data-timecall-ask]");
@@ -107,5 +110,7 @@
     showError(detail.message || detail.value || "");
   });
 
+  // A call that just arrived (htmx swapped it in) shows its time at once.
+  document.addEventListener("htmx:afterSettle", tick);
   tick();
 })();
