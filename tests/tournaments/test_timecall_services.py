@@ -286,3 +286,39 @@ def test_catch_up_expires_every_call_whose_time_is_up(td):
     assert tc.timecall_catch_up(tournament=tournament, now=NOW + 35 * S) == 1
     assert tc.timecall_catch_up(tournament=tournament, now=NOW + 35 * S) == 0
     assert [c.outcome for c in TimeCall.objects.order_by("called_at")] == ["expired", "running"]
+
+
+@pytest.fixture
+def broker():
+    """Celery with a broker (in memory, or Redis with REDIS_URL) instead of inline tasks."""
+    from django.test import override_settings
+
+    from config.celery import app
+
+    app.conf.task_always_eager = False
+    app.control.purge()
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
+        yield app
+    app.conf.task_always_eager = True
+
+
+def test_with_a_broker_the_expiry_is_queued_for_when_the_time_runs_out(
+    tournament, td, broker, django_capture_on_commit_callbacks
+):
+    reg = _seated(tournament, td)
+    with django_capture_on_commit_callbacks(execute=True):
+        call = _call(tournament, td, reg)
+    found = []
+    with broker.connection_for_read() as connection:
+        queue = connection.SimpleQueue("celery")
+        while True:
+            try:
+                message = queue.get(timeout=0.1)
+            except queue.Empty:
+                break
+            found.append(
+                (message.headers["task"], list(message.decode()[0]), message.headers["eta"])
+            )
+            message.ack()
+        queue.close()
+    assert found == [("tournaments.tasks.expire_time_call", [call.pk], call.expires_at.isoformat())]
