@@ -176,6 +176,7 @@ USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
 
 # --- Redis: channel layer and Celery broker -------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+REDIS_SOCKET_TIMEOUT = 30  # seconds; above channels_redis's 5 s blocking pop
 if REDIS_URL:
     if urlparse(REDIS_URL).scheme not in {"redis", "rediss"}:
         raise ImproperlyConfigured(f"REDIS_URL must be a redis:// URL, not {REDIS_URL!r}")
@@ -188,7 +189,7 @@ if REDIS_URL:
     _redis_host = {
         "address": REDIS_URL,
         "max_connections": 2**31 - 1,
-        "socket_timeout": 30,
+        "socket_timeout": REDIS_SOCKET_TIMEOUT,
         # After a Redis restart the pooled connections are dead: a command retries on a
         # fresh one (twice, within half a second) instead of failing.
         "retry": Retry(ExponentialBackoff(0.25, 0.05), 2),

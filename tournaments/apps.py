@@ -12,6 +12,7 @@ SERVICE_MODULES = (
     "tournaments.services.days",
     "tournaments.services.room",
     "tournaments.services.clock",
+    "tournaments.services.timecalls",
     "tables.services",
 )
 

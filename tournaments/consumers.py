@@ -8,7 +8,10 @@ or a staff console when the session holds a role). Messages from the client:
   so screens estimate their offset to the server;
 - `{"type": "control", "action": ...}` -> the same service the console's POST calls;
   refused with `{"type": "error"}` for any role that may not do it;
-- `{"type": "hand", "action": "done" | "start"}` from a table tablet (its own table).
+- `{"type": "hand", "action": "done" | "start"}` from a table tablet (its own table);
+- `{"type": "timecall", "action": "start" | "acted" | "cancel" | "expire", "seat": N,
+  "facing_bet": bool, "seconds_used": N, "call": id}` from a table tablet: the clock on
+  a seat of its own table (tournament.md §18).
 
 When the channel layer fails (Redis down or restarted) the socket is closed with 1012:
 the screen reconnects and gets the whole state again (tournaments/layerwatch.py).
@@ -31,6 +34,7 @@ from tournaments import layerwatch, permissions, realtime, selectors
 from tournaments.errors import DomainError
 from tournaments.models import DisplayScreen, Role, Tournament
 from tournaments.services import clock as clock_services
+from tournaments.services import timecalls as timecall_services
 
 REVOKED = 4403
 NOT_FOUND = 4404
@@ -77,6 +81,35 @@ def _eod(message: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _flag(value: Any) -> bool:
+    return value not in (None, "", False, 0, "0", "false", "off")
+
+
+def _small_int(message: dict[str, Any], key: str) -> int:
+    value = _int(message, key)
+    if not 0 <= value < 100_000:
+        raise DomainError(_("Give a whole number."))
+    return value
+
+
+def _timecall_start(message: dict[str, Any]) -> dict[str, Any]:
+    used = message.get("seconds_used")
+    return {
+        "table_number": _small_int(message, "table"),
+        "seat_number": _small_int(message, "seat"),
+        "facing_bet": _flag(message.get("facing_bet")),
+        "seconds_used": 0 if used in (None, "") else _small_int(message, "seconds_used"),
+    }
+
+
+def _timecall(message: dict[str, Any]) -> dict[str, Any]:
+    table = message.get("table")
+    return {
+        "call_id": _int(message, "call"),
+        "table_number": None if table in (None, "") else _small_int(message, "table"),
+    }
+
+
 _NONE = lambda message: {}  # noqa: E731
 TD = permissions.TD
 FLOOR = permissions.FLOOR
@@ -102,7 +135,12 @@ CONTROLS: dict[str, tuple[frozenset[str], Any, Any]] = {
     "eod_start": (TD, clock_services.eod_start, _eod),
     "eod_hand": (FLOOR, clock_services.eod_hand, lambda m: {"table_number": _int(m, "table")}),
     "eod_stop": (TD, clock_services.eod_stop, _NONE),
+    "timecall_start": (FLOOR, timecall_services.timecall_start, _timecall_start),
+    "timecall_acted": (FLOOR, timecall_services.timecall_acted, _timecall),
+    "timecall_cancel": (FLOOR, timecall_services.timecall_cancel, _timecall),
+    "timecall_expire": (FLOOR, timecall_services.timecall_expire, _timecall),
 }
+TIMECALL_ACTIONS = ("start", "acted", "cancel", "expire")
 
 
 @database_sync_to_async
@@ -245,8 +283,27 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             # A tablet acts as floor staff for its own table only.
             message = {"action": action, "table": self.screen.table_number}
             await self._run(Role.FLOOR, message)
+        elif kind == "timecall" and self._is_tablet():
+            action = content.get("action")
+            if action not in TIMECALL_ACTIONS or not await _screen_alive(self.screen.pk):
+                await self.send_json({"type": "error", "message": _("Not allowed.")})
+                return
+            # The clock on a seat of its own table only, as the floor would call it.
+            message = {
+                **{k: content.get(k) for k in ("seat", "facing_bet", "seconds_used", "call")},
+                "action": f"timecall_{action}",
+                "table": self.screen.table_number,
+            }
+            await self._run(Role.FLOOR, message)
         else:
             await self.send_json({"type": "error", "message": _("Not allowed.")})
+
+    def _is_tablet(self) -> bool:
+        return (
+            self.screen is not None
+            and self.screen.kind == DisplayScreen.Kind.TABLE
+            and bool(self.screen.table_number)
+        )
 
     async def _run(self, role: str | None, message: dict[str, Any]) -> None:
         user = self.scope.get("user") if self.screen is None else None

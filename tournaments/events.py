@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.errors import CannotUndo
-from tournaments.models import Event, Tournament
+from tournaments.models import Event, TimeCall, Tournament
 
 UndoHandler = Callable[[Event, Any, datetime], None]
 _UNDO: dict[str, UndoHandler] = {}
@@ -135,6 +135,10 @@ ACTION_LABELS = {
     "eod.start": gettext_lazy("Final hands of the day drawn"),
     "eod.hand": gettext_lazy("Final hands: hand started"),
     "eod.stop": gettext_lazy("Final hands cleared"),
+    "timecall.start": gettext_lazy("Clock called on a player"),
+    "timecall.acted": gettext_lazy("Time call: acted in time"),
+    "timecall.cancel": gettext_lazy("Time call cancelled"),
+    "timecall.expire": gettext_lazy("Time ran out"),
     "screen.create": gettext_lazy("Screen created"),
     "screen.revoke": gettext_lazy("Screen link revoked"),
 }
@@ -144,6 +148,15 @@ def action_label(event: Event) -> str:
     """The action's name in the user's language."""
     if event.action == "entry.register" and event.data.get("kind") == "reentry":
         return str(gettext_lazy("Re-entry"))
+    if event.action == "timecall.expire":
+        # The ruling and the rule it applies, for the floor reading the log (§18).
+        ruling = event.data.get("ruling", "")
+        if ruling in TimeCall.Ruling.values:
+            ruling = TimeCall.Ruling(ruling).label
+        return str(
+            _("Time ran out: %(ruling)s (%(rules)s)")
+            % {"ruling": ruling, "rules": event.data.get("rules", "")}
+        )
     if event.action == "event.undo":
         undone = ACTION_LABELS.get(event.data.get("undone_action", ""), "")
         return str(_("Undo: %(action)s") % {"action": undone})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -153,6 +154,21 @@ class Tournament(models.Model):
     )
     auto_apply_moves = models.BooleanField(
         _("apply balancing moves and table breaks without asking the floor"), default=False
+    )
+    # Time calls (tournament.md §18): whose rules the floor's shot clock follows.
+    time_call_profile = models.CharField(
+        _("time calls follow"),
+        max_length=10,
+        choices=[
+            (
+                "tda2022",
+                _("TDA 2022: 30 s, the last 5 counted; dead hand facing a bet, else check"),
+            ),
+            ("tda2015", _("TDA 2015: 50 s and a 10 s countdown; dead hand")),
+            ("figp", _("FIGP: after 30 s, 60 s and a 10 s countdown; fold")),
+            ("codice003", _("Codice 003: after 30 s, 60 s; fold")),
+        ],
+        default="tda2022",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -517,3 +533,61 @@ class ChipCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id} day {self.day}: {self.chips}"
+
+
+class TimeCall(models.Model):
+    """The floor called the clock on a seat (tournament.md §18): the grant runs from
+    `called_at`; when it runs out with no action, the profile's ruling is recorded."""
+
+    class Outcome(models.TextChoices):
+        RUNNING = "running", _("Running")
+        ACTED = "acted", _("Acted in time")
+        CANCELLED = "cancelled", _("Cancelled")
+        EXPIRED = "expired", _("Time ran out")
+
+    class Ruling(models.TextChoices):
+        DEAD_HAND = "dead_hand", _("Dead hand")
+        CHECK = "check", _("Check")
+        FOLD = "fold", _("Fold")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="time_calls")
+    table_number = models.PositiveIntegerField(_("table"))
+    seat_number = models.PositiveSmallIntegerField(_("seat"))
+    entry = models.ForeignKey(
+        Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="time_calls"
+    )
+    player_name = models.CharField(max_length=120, blank=True)
+    called_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    from_tablet = models.BooleanField(default=False)
+    called_at = models.DateTimeField()
+    profile = models.CharField(max_length=10)
+    # The grant: seconds before the countdown plus the countdown, fixed when called.
+    grant_seconds = models.PositiveSmallIntegerField()
+    countdown_seconds = models.PositiveSmallIntegerField()
+    facing_bet = models.BooleanField(_("facing a bet"), default=False)
+    on_expiry = models.CharField(max_length=10, choices=Ruling.choices)
+    rules = models.CharField(max_length=60, blank=True)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.RUNNING)
+    # Filled when the time ran out: the profile's ruling (`on_expiry`).
+    ruling = models.CharField(max_length=10, choices=Ruling.choices, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-called_at", "-id"]
+        constraints = [
+            # One clock at a time per table: only one player is to act.
+            models.UniqueConstraint(
+                fields=["tournament", "table_number"],
+                condition=Q(outcome="running"),
+                name="one_running_time_call_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"time call table {self.table_number} seat {self.seat_number}"
+
+    @property
+    def expires_at(self) -> datetime:
+        return self.called_at + timedelta(seconds=self.grant_seconds)

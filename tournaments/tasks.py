@@ -22,3 +22,19 @@ def sweep_clocks() -> int:
     from tournaments.services.clock import clock_sweep
 
     return clock_sweep(now=timezone.now())
+
+
+@shared_task(ignore_result=True)
+def expire_time_call(call_id: int) -> bool:
+    """Record the ruling of a time call whose time ran out; a call already over, or gone,
+    is left alone (the tablet may have asked first). Returns whether it stands expired."""
+    from tournaments.models import TimeCall
+    from tournaments.services.timecalls import timecall_expire
+
+    call = TimeCall.objects.select_related("tournament").filter(pk=call_id).first()
+    if call is None:
+        return False
+    ended = timecall_expire(
+        tournament=call.tournament, actor=None, now=timezone.now(), call_id=call_id
+    )
+    return ended.outcome == TimeCall.Outcome.EXPIRED

@@ -271,6 +271,10 @@
         document.dispatchEvent(new CustomEvent("torneo:error", { detail: message }));
         return;
       }
+      if (message.type === "timecall") {
+        // A clock called on a seat, or its end: the console reloads its list of calls.
+        document.body.dispatchEvent(new CustomEvent("torneo:timecall", { detail: message }));
+      }
       if (message.type === "seat") {
         document.dispatchEvent(new CustomEvent("torneo:move", { detail: message }));
       }

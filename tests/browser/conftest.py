@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
+import socket
+import threading
+import time
 
 import pytest
 
@@ -55,3 +59,45 @@ def page(browser):
     page.set_default_timeout(10000)
     yield page
     context.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# Session scope: Twisted's reactor cannot be started twice in one process, so every
+# browser test module shares one daphne (HTTP and WebSocket on one port, in a thread of
+# the test process, sharing the test database the way live_server does).
+@pytest.fixture(scope="session")
+def daphne_url():
+    from daphne.endpoints import build_endpoint_description_strings
+    from daphne.server import Server
+
+    from config.asgi import application
+
+    port = _free_port()
+    server = Server(
+        application=application,
+        endpoints=build_endpoint_description_strings(host="127.0.0.1", port=port),
+        signal_handlers=False,
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _attempt in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    # Importing daphne installed Twisted's asyncio loop as this thread's loop, and it now
+    # runs in the server's thread: give this thread a fresh one at once, or async tests
+    # that run while the server is up find a "running" loop here.
+    asyncio.set_event_loop(asyncio.new_event_loop())
+    yield f"http://127.0.0.1:{port}"
+    from twisted.internet import reactor
+
+    reactor.callFromThread(reactor.stop)
+    thread.join(timeout=5)
+    asyncio.set_event_loop(asyncio.new_event_loop())

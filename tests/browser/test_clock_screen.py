@@ -1,9 +1,7 @@
 """Two clock screens side by side show the same second, and a pause from the TD console
-stops both within a couple of seconds: real Chromium, real WebSockets.
+stops both within one second: real Chromium, real WebSockets.
 
-The server is daphne (HTTP and WebSocket on one port) in a thread of the test process, so
-it shares the test database the way live_server does. Twisted's reactor runs once per
-process, so every test that needs daphne lives in this module (the CSP ones at the end).
+The server is daphne (tests/browser/conftest.py), in a thread of the test process.
 
 Pages run under our Content-Security-Policy (no eval): Playwright predicates are written
 as functions ("() => ..."), since a bare expression is evaluated as a string in the page.
@@ -11,10 +9,7 @@ as functions ("() => ..."), since a bare expression is evaluated as a string in 
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
-import socket
-import threading
 import time
 
 import pytest
@@ -27,41 +22,20 @@ from tournaments.services import clock as clock_services
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def daphne_url():
-    from daphne.endpoints import build_endpoint_description_strings
-    from daphne.server import Server
-
-    from config.asgi import application
-
-    port = _free_port()
-    server = Server(
-        application=application,
-        endpoints=build_endpoint_description_strings(host="127.0.0.1", port=port),
-        signal_handlers=False,
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _attempt in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    from twisted.internet import reactor
-
-    reactor.callFromThread(reactor.stop)
-    thread.join(timeout=5)
-    # Importing daphne installed Twisted's asyncio loop as this thread's loop: give the
-    # rest of the session a fresh one, or async tests find a "running" loop here.
-    asyncio.set_event_loop(asyncio.new_event_loop())
+# Installed in a screen before the pause: when it shows "paused", and every change of
+# its displayed time, by the browser's clock.
+WATCH = """() => {
+  window.__changes = [];
+  window.__pausedAt = null;
+  const time = document.querySelector("[data-testid=countdown]");
+  new MutationObserver(() => window.__changes.push([Date.now(), time.textContent]))
+    .observe(time, {childList: true, characterData: true, subtree: true});
+  new MutationObserver(() => {
+    if (document.body.dataset.clockStatus === "paused" && !window.__pausedAt) {
+      window.__pausedAt = Date.now();
+    }
+  }).observe(document.body, {attributes: true, attributeFilter: ["data-clock-status"]});
+}"""
 
 
 def _countdowns(first, second) -> tuple[str, str]:
@@ -87,6 +61,9 @@ def test_two_screens_agree_and_a_pause_stops_both(daphne_url, browser):
         page.set_default_timeout(10000)
         page.goto(f"{daphne_url}/p/{tournament.slug}/")
         page.wait_for_selector("[data-sync][data-state=ok]")
+        # In sync once a pong has measured the offset to the server (until then a screen
+        # trusts the time its page was made at, late by however long the page took).
+        page.wait_for_function("() => window.torneoClock.bestRtt < Infinity")
         screens.append(page)
     first, second = screens
 
@@ -104,7 +81,10 @@ def test_two_screens_agree_and_a_pause_stops_both(daphne_url, browser):
     console.click("button[type=submit]")
     console.goto(f"{daphne_url}/t/{tournament.slug}/clock/")
     console.wait_for_selector("[data-sync][data-state=ok]")
-    console.keyboard.press("Space")  # the console's shortcut: pause
+    for page in screens:
+        page.evaluate(WATCH)
+    clicked = time.time() * 1000  # the browser's Date.now() reads the same clock
+    console.click("[data-console] button[data-key=' ']")  # Pause / resume
 
     for page in screens:
         page.wait_for_function("() => document.body.dataset.clockStatus === 'paused'", timeout=3000)
@@ -112,6 +92,13 @@ def test_two_screens_agree_and_a_pause_stops_both(daphne_url, browser):
     time.sleep(1.5)
     assert _countdowns(first, second) == stopped
     assert stopped[0] == stopped[1]
+    for page in screens:
+        # The issue's figure: the screen stops counting within one second of the click.
+        seen = page.evaluate("({paused: window.__pausedAt, changes: window.__changes})")
+        paused_after = seen["paused"] - clicked
+        last_change = max([at for at, _text in seen["changes"]], default=clicked) - clicked
+        assert paused_after <= 1000, f"paused {paused_after:.0f} ms after the click"
+        assert last_change <= 1000, f"still counting {last_change:.0f} ms after the click"
     assert first.inner_text("[data-status]") == "Paused"
     tournament.refresh_from_db()
     assert tournament.clock_status == "paused"
@@ -201,7 +188,7 @@ def test_a_room_move_shows_on_the_seating_board_and_both_tablets(daphne_url, bro
 # --- Content-Security-Policy: screens and console work, nothing is blocked ---------------
 
 # Runs before the page's own scripts (injected by the browser's debugger, not inline).
-WATCH = """
+VIOLATIONS = """
 window.__violations = [];
 document.addEventListener("securitypolicyviolation", (e) => {
   window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`);
@@ -212,7 +199,7 @@ document.addEventListener("securitypolicyviolation", (e) => {
 def watched(browser):
     page = browser.new_context(locale="en-GB").new_page()
     page.set_default_timeout(10000)
-    page.add_init_script(WATCH)
+    page.add_init_script(VIOLATIONS)
     page.console_errors = []  # type: ignore[attr-defined]
     page.on(
         "console",

@@ -232,6 +232,9 @@ def broker():
     from config.celery import app
 
     app.conf.task_always_eager = False
+    # With REDIS_URL the broker is real and outlives each test: start from an empty queue
+    # (earlier tests queued their boundaries and time-call expiries, with no worker).
+    app.control.purge()
     with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
         yield app
     app.conf.task_always_eager = True

@@ -12,21 +12,26 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables.models import Table
-from tournaments import events, permissions, selectors
+from tournaments import events, permissions, selectors, timecalls
 from tournaments.consumers import CONTROLS, control_action
 from tournaments.errors import DomainError
 from tournaments.models import DisplayScreen, Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import screens as screen_services
+from tournaments.services import timecalls as timecall_services
 from tournaments.views.core import run
 
 
 def _console_context(request: HttpRequest, tournament: Tournament) -> dict:
     now = timezone.now()
     clock_services.clock_catch_up(tournament=tournament, now=now)
+    timecall_services.timecall_catch_up(tournament=tournament, now=now)
     tournament.refresh_from_db()
     structure = selectors.clock_structure(tournament)
     return {
+        "timecalls": timecall_services.running_calls(tournament),
+        "timecalls_ended": timecall_services.recent_calls(tournament),
+        "timecall_rules": timecalls.profile_rules(tournament.time_call_profile),
         "tournament": tournament,
         "role": permissions.role_for(request.user, tournament),
         "view": selectors.clock_view_for(tournament, now),
@@ -39,7 +44,7 @@ def _console_context(request: HttpRequest, tournament: Tournament) -> dict:
         ),
         "recent": [
             (event, events.action_label(event))
-            for event in tournament.events.filter(action__regex=r"^(clock|h4h|eod)\.")[:8]
+            for event in tournament.events.filter(action__regex=r"^(clock|h4h|eod|timecall)\.")[:8]
         ],
     }
 

@@ -139,6 +139,9 @@ _UNDO_ROLES = {
     "room.balance": permissions.FLOOR,
     "room.break": permissions.FLOOR,
     "room.final_table": permissions.FLOOR,
+    "timecall.start": permissions.FLOOR,
+    "timecall.acted": permissions.FLOOR,
+    "timecall.expire": permissions.FLOOR,
 }
 
 

@@ -8,6 +8,7 @@ and seat, and is rate-limited per address.
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import segno
 from django.http import HttpRequest, HttpResponse
@@ -17,12 +18,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import permissions, ratelimit, selectors
+from tournaments import permissions, ratelimit, selectors, timecalls
 from tournaments.errors import DomainError
 from tournaments.models import DisplayScreen, Role, Tournament
 from tournaments.services import clock as clock_services
+from tournaments.services import timecalls as timecall_services
 
 SEARCHES_PER_MINUTE = ratelimit.SEAT_SEARCH.limit
+# How long a table tablet keeps showing the last time call's outcome and ruling.
+RULING_SHOWN_MINUTES = 5
 
 
 def _clock_context(request: HttpRequest, tournament: Tournament, socket_url: str) -> dict:
@@ -53,10 +57,18 @@ def screen(request: HttpRequest, token) -> HttpResponse:
         return _seating(request, tournament, display, socket_url)
     if display.kind == DisplayScreen.Kind.TABLE:
         context = _clock_context(request, tournament, socket_url)
+        number = display.table_number or 0
+        timecall_services.timecall_catch_up(tournament=tournament, now=timezone.now())
+        running = timecall_services.running_calls(tournament, table_number=number)
+        ended = timecall_services.recent_calls(tournament, table_number=number, limit=1)
+        recent = timezone.now() - timedelta(minutes=RULING_SHOWN_MINUTES)
         context.update(
             screen=display,
-            seats=selectors.table_seats(tournament, display.table_number or 0),
-            race=selectors.table_chip_race(tournament, display.table_number or 0, timezone.now()),
+            seats=selectors.table_seats(tournament, number),
+            race=selectors.table_chip_race(tournament, number, timezone.now()),
+            timecall=running[0] if running else None,
+            timecall_ended=ended[0] if ended and ended[0].ended_at >= recent else None,
+            timecall_rules=timecalls.profile_rules(tournament.time_call_profile),
         )
         template = "displays/table.html"
         if request.htmx:

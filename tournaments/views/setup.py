@@ -68,6 +68,7 @@ SECTIONS: list[tuple[Any, list[str]]] = [
         gettext_lazy("Balancing and the final table"),
         ["balance_max_diff", "final_table_rule", "auto_apply_moves"],
     ),
+    (gettext_lazy("Time calls"), ["time_call_profile"]),
     (
         gettext_lazy("Late registration"),
         ["late_registration_level", "late_registration_through_break"],
@@ -118,6 +119,7 @@ OPTIONAL_WITH_DEFAULT = (
     "same_hand_elimination_rule",
     "flight_stack_rule",
     "redraw_rule",
+    "time_call_profile",
 )
 
 
