@@ -64,6 +64,7 @@ from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tables.models import Ruling, Seat, Table
 from tournaments import errors
@@ -83,6 +84,7 @@ from tournaments.models import (
     Role,
     StaffAssignment,
     StructureItem,
+    TimeCall,
     Tournament,
 )
 
@@ -120,6 +122,7 @@ SECTIONS = (
     Section("penalties", Penalty, "tournament"),
     Section("chip_counts", ChipCount, "tournament"),
     Section("rulings", Ruling, "tournament"),
+    Section("time_calls", TimeCall, "tournament"),
     Section("events", Event, "tournament"),
 )
 
@@ -160,6 +163,9 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
         ("places.{}", Entry),
         ("prizes.{}", Entry),
         ("winner.entry", Entry),
+        ("stacks.{}", Entry),
+        ("tables.{}", Entry),
+        ("regrouped.{}", Entry),
     ),
     "entry.rebuy": (("purchase", Purchase), ("entry", Entry)),
     "entry.addon": (("purchase", Purchase), ("entry", Entry)),
@@ -167,6 +173,10 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "seat.move": (("entry", Entry),),
     "seats.draw": (("assignments.{}", Entry),),
     "ruling.save": (("ruling", Ruling),),
+    "timecall.start": (("call", TimeCall),),
+    "timecall.acted": (("call", TimeCall),),
+    "timecall.cancel": (("call", TimeCall),),
+    "timecall.expire": (("call", TimeCall),),
     "table.button": (),
     "table.button_draw": (),
     "table.hand": (),
@@ -473,14 +483,14 @@ def _broken(where: str, problem: str) -> errors.BadBackup:
 
 
 _TYPES: tuple[tuple[type[models.Field], tuple[type, ...], Any], ...] = (
-    (models.BooleanField, (bool,), _("true or false is expected")),
-    (models.IntegerField, (int,), _("a whole number is expected")),
-    (models.FloatField, (int, float), _("a number is expected")),
-    (models.DecimalField, (str, int), _("a decimal number is expected")),
-    (models.DateField, (str,), _("a date is expected")),
-    (models.CharField, (str,), _("text is expected")),
-    (models.TextField, (str,), _("text is expected")),
-    (models.UUIDField, (str,), _("text is expected")),
+    (models.BooleanField, (bool,), gettext_lazy("true or false is expected")),
+    (models.IntegerField, (int,), gettext_lazy("a whole number is expected")),
+    (models.FloatField, (int, float), gettext_lazy("a number is expected")),
+    (models.DecimalField, (str, int), gettext_lazy("a decimal number is expected")),
+    (models.DateField, (str,), gettext_lazy("a date is expected")),
+    (models.CharField, (str,), gettext_lazy("text is expected")),
+    (models.TextField, (str,), gettext_lazy("text is expected")),
+    (models.UUIDField, (str,), gettext_lazy("text is expected")),
 )
 
 

@@ -44,6 +44,7 @@ from tournaments.services import chips as chip_services
 from tournaments.services import clock as clock_services
 from tournaments.services import days, results, room, screens
 from tournaments.services import penalties as penalty_services
+from tournaments.services import timecalls as timecall_services
 
 pytestmark = pytest.mark.django_db
 
@@ -242,6 +243,16 @@ def build_event(td) -> Tournament:
         note="Fold out of turn stands.",
         now=at(2842),
     )
+    on_clock = Seat.objects.filter(table__tournament=event, entry__status="active").first()
+    call = timecall_services.timecall_start(
+        tournament=event,
+        actor=floor,
+        table_number=on_clock.table.number,
+        seat_number=on_clock.number,
+        facing_bet=True,
+        now=at(2842),
+    )
+    timecall_services.timecall_expire(tournament=event, actor=floor, call_id=call.pk, now=at(2843))
     screens.screen_create(tournament=event, actor=td, name="Clock bar", kind="clock", now=NOW)
     gone = screens.screen_create(
         tournament=event, actor=td, name="Old tablet", kind="table", table_number=1, now=NOW
