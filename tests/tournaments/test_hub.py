@@ -151,6 +151,7 @@ async def test_pushes_before_the_initial_state_follow_it(layer):
     assert screen.sent == []  # the consumer has not sent the initial state yet
     await screen.base_send({"type": "websocket.send", "text": "initial"})
     hub.release(screen)
+    await until(lambda: len(screen.texts) == 2)
     assert screen.texts == ["initial", "meanwhile"]
     hub.leave(screen)
 
