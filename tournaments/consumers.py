@@ -13,6 +13,10 @@ or a staff console when the session holds a role). Messages from the client:
   "facing_bet": bool, "seconds_used": N, "call": id}` from a table tablet: the clock on
   a seat of its own table (tournament.md §18).
 
+Pushes reach the socket through the process's hub (tournaments/hub.py): one channel-layer
+subscription per group per process, written to every local socket, rather than one
+channel-layer membership per socket.
+
 When the channel layer fails (Redis down or restarted) the socket is closed with 1012:
 the screen reconnects and gets the whole state again (tournaments/layerwatch.py).
 """
@@ -32,11 +36,13 @@ from redis.exceptions import RedisError
 
 from tournaments import layerwatch, permissions, realtime, selectors
 from tournaments.errors import DomainError
+from tournaments.hub import REVOKED as _REVOKED
+from tournaments.hub import Hub, hub_for
 from tournaments.models import DisplayScreen, Role, Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import timecalls as timecall_services
 
-REVOKED = 4403
+REVOKED = _REVOKED  # a revoked screen's socket is closed with this code (tournaments/hub.py)
 NOT_FOUND = 4404
 
 logger = logging.getLogger(__name__)
@@ -203,6 +209,8 @@ def _screen_alive(screen_id: int) -> bool:
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     """A screen, a phone or a console: read and push, control through services."""
 
+    hub: Hub | None = None
+
     async def __call__(self, scope, receive, send) -> None:
         try:
             await super().__call__(scope, receive, send)
@@ -213,6 +221,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             layerwatch.forget(self)
             with contextlib.suppress(Exception):
                 await send({"type": "websocket.close", "code": layerwatch.SERVICE_RESTART})
+        finally:
+            # However the socket ends (a handler may raise), it leaves the hub's groups.
+            if self.hub is not None:
+                self.hub.leave(self)
 
     async def connect(self) -> None:
         try:
@@ -229,10 +241,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.groups_joined.append(realtime.screen_group(screen.pk))
             if screen.kind == DisplayScreen.Kind.TABLE and screen.table_number:
                 self.groups_joined.append(realtime.table_group(tournament.pk, screen.table_number))
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        # One subscription per group for the whole process; pushes that arrive before
+        # the initial state is sent wait for it (hub.release).
+        self.hub = hub_for(self.channel_layer)
+        await self.hub.join(self, self.groups_joined)
         await self.accept()
         await self.send_json(await _payload(tournament.pk))
+        self.hub.release(self)
         layerwatch.watch(self)
 
     @classmethod
@@ -250,11 +265,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         layerwatch.forget(self)
-        try:
-            for group in getattr(self, "groups_joined", []):
-                await self.channel_layer.group_discard(group, self.channel_name)
-        except (RedisError, OSError):
-            pass  # Redis is down: the memberships expire with it
+        if self.hub is not None:
+            self.hub.leave(self)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # Messages are in the language of the page that opened the socket.
@@ -313,20 +325,3 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "message": str(exc)})
             return
         await self.send_json({"type": "ok", "action": message.get("action")})
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels closes stale database connections before every handler, through the
-        # one thread sync code runs on: a hop per socket per broadcast, which made a
-        # clock change crawl to a thousand screens (`manage.py bench fanout`). A push
-        # touches no database, so it goes straight to its handler.
-        if message.get("type") == "push":
-            await self.push(message)
-            return
-        await super().dispatch(message)
-
-    async def push(self, event: dict[str, Any]) -> None:
-        # realtime.py encodes the payload once for every socket in the group.
-        if event.get("close"):
-            await self.close(code=REVOKED)
-            return
-        await self.send(text_data=event["text"])

@@ -8,8 +8,9 @@ on connect:
 
 - a consumer whose channel-layer call fails (Redis down) closes its own socket
   (`RoomConsumer.__call__`);
-- one watcher task per server process asks Redis for its run id every WATCH_SECONDS and
-  closes every socket of the process when the id changes or Redis does not answer.
+- one watcher task per server process asks Redis for its run id every WATCH_SECONDS and,
+  when the id changes or Redis does not answer, drops the process hub's subscriptions
+  (tournaments/hub.py) and closes every socket of the process.
 
 Only channels_redis's layer has a Redis to watch; the in-memory layer has nothing to lose.
 """
@@ -20,6 +21,8 @@ import asyncio
 import logging
 import weakref
 from typing import Any, Protocol
+
+from tournaments import hub
 
 logger = logging.getLogger(__name__)
 
@@ -89,10 +92,15 @@ async def _watch(layer: Any) -> None:
         try:
             current = await run_id(layer)
         except Exception as exc:  # noqa: BLE001 - Redis down: nobody can receive anything
-            await close_all(f"channel layer unreachable ({type(exc).__name__})")
+            reason = f"channel layer unreachable ({type(exc).__name__})"
+            hub.reset(layer, reason)
+            await close_all(reason)
             known = None
         else:
             if known is not None and current != known:
+                # The hub's subscriptions went with the groups: reconnecting screens must
+                # find none, so that they subscribe afresh.
+                hub.reset(layer, "Redis restarted: its groups are gone")
                 await close_all("Redis restarted: its groups are gone")
             known = current
         await asyncio.sleep(WATCH_SECONDS)
