@@ -944,7 +944,10 @@ def shown_messages(response) -> tuple[list[str], list[str]]:
 
     errors, others = [], []
     storage = getattr(getattr(response, "wsgi_request", None), "_messages", None)
-    for message in getattr(storage, "_queued_messages", []):
+    # A page that shows its messages moves them from the queue to the loaded list (each
+    # case has a fresh client, so nothing older is loaded).
+    shown = [*getattr(storage, "_loaded_messages", []), *getattr(storage, "_queued_messages", [])]
+    for message in shown:
         (errors if message.level >= messages.ERROR else others).append(str(message.message))
     trigger = response.headers.get("HX-Trigger", "")
     if "torneo:error" in trigger:
