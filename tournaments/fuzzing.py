@@ -948,7 +948,10 @@ def shown_messages(response) -> tuple[list[str], list[str]]:
 
     errors, others = [], []
     storage = getattr(getattr(response, "wsgi_request", None), "_messages", None)
-    for message in getattr(storage, "_queued_messages", []):
+    # A page that shows its messages moves them from the queue to the loaded list (each
+    # case has a fresh client, so nothing older is loaded).
+    shown = [*getattr(storage, "_loaded_messages", []), *getattr(storage, "_queued_messages", [])]
+    for message in shown:
         (errors if message.level >= messages.ERROR else others).append(str(message.message))
     trigger = response.headers.get("HX-Trigger", "")
     if "torneo:error" in trigger:
@@ -1104,10 +1107,9 @@ def _near(kind: str, world: World):
             st.sampled_from(["2026-02-30", "31/12/2030", "2030-13-01", "0000-00-00"]),
         ),
         "time": st.sampled_from(["21:30", "9:05", "25:00", "21:61", "2030-01-01T10:00", "now"]),
-        "text": st.one_of(
-            st.sampled_from(["Anna", "Bar", "Dealer Gigi", "Nöel", "a\x00b"]), st.text()
-        ),
-        "name": st.sampled_from(["Gino", "Fuzz", "gino1", "ma", "x", "Rossi", "%", "_", "G\x00"]),
+        # NUL bytes come with the junk (the middleware refuses the whole request).
+        "text": st.one_of(st.sampled_from(["Anna", "Bar", "Dealer Gigi", "Nöel"]), st.text()),
+        "name": st.sampled_from(["Gino", "Fuzz", "gino1", "ma", "x", "Rossi", "%", "_"]),
         "seat": st.integers(min_value=0, max_value=23).map(str),
         "table": st.sampled_from([*map(str, world.tables), "5", "0", "10000"]),
         "entry": st.sampled_from([*map(str, world.entries), "0", "99"]),

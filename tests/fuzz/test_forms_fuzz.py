@@ -216,3 +216,19 @@ def test_a_nul_byte_is_a_bad_request_in_the_users_language(world, catalog, name,
     response = getattr(client, target.method)(reverse(name, kwargs=kwargs), data)
     with translation.override("it"):
         assert gettext("The request could not be understood.") in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_structure_with_a_row_of_unknown_kind_is_not_saved(world, catalog):
+    """The editor showed "a row is neither a level nor a break" and saved the other rows."""
+    from tournaments.models import StructureItem
+
+    data = fuzzing._structure_base(world)
+    data["kind"] = ["level", "level", "junk", "level"]
+    before = list(StructureItem.objects.filter(tournament_id=world.tournament_id).values())
+    case = fuzzing.FormCase("structure_edit", "td", {"slug": world.slug}, data)
+    outcome = fuzzing.run_form_case(world, case, catalog)
+    assert outcome.refused and not outcome.problems, outcome.problems
+    client = fuzzing._client("td", world)
+    client.post(reverse("structure_edit", args=[world.slug]), data)
+    assert list(StructureItem.objects.filter(tournament_id=world.tournament_id).values()) == before

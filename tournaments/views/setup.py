@@ -524,7 +524,8 @@ def structure_edit(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "setup/structure.html", _structure_context(tournament, rows))
 
     rows = _posted_rows(request.POST)
-    if any(row["kind"] not in StructureItem.Kind.values for row in rows):
+    unknown_kind = any(row["kind"] not in StructureItem.Kind.values for row in rows)
+    if unknown_kind:
         messages.error(request, _("A row is neither a level nor a break."))
         rows = [r for r in rows if r["kind"] in StructureItem.Kind.values]
     op = request.POST.get("op", "")
@@ -536,7 +537,9 @@ def structure_edit(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "setup/structure.html", context)
 
     row_forms, valid = _validate_rows(rows)
-    if not valid:
+    if unknown_kind:
+        pass  # refused above: saving the other rows would drop a row the TD sent
+    elif not valid:
         messages.error(request, _("Correct the rows marked below; nothing was saved."))
     else:
         ok, _items = run(
