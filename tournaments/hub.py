@@ -52,7 +52,9 @@ class Socket(Protocol):
     async def base_send(self, message: dict[str, Any]) -> None: ...
 
 
-if sys.version_info >= (3, 12):
+EAGER_WRITES = sys.version_info >= (3, 12)
+
+if EAGER_WRITES:
 
     def _start(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         # Runs at once, in the caller's turn: no scheduling when the write does not wait.
@@ -264,6 +266,11 @@ class Hub:
                 self._deliver(group, message)
             except Exception:  # noqa: BLE001 - one bad message must not stop the screens
                 logger.exception("could not deliver a message to %s", group.name)
+            if not EAGER_WRITES:
+                # Python 3.11: the writes are scheduled tasks. A layer receive that finds its
+                # queue full returns without suspending, so give them a turn per message, or
+                # a burst would count every socket as behind.
+                await asyncio.sleep(0)
 
     def _deliver(self, group: _Group, message: dict[str, Any]) -> None:
         if message.get("type") != "push":
