@@ -61,9 +61,14 @@ def late_registration(tournament: Tournament) -> clock.LateRegistration | None:
     )
 
 
-def clock_view_for(tournament: Tournament, now: datetime) -> clock.ClockView | None:
-    """The clock at `now`, or None while the tournament has no structure to run."""
-    structure = clock_structure(tournament)
+def clock_view_for(
+    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
+) -> clock.ClockView | None:
+    """The clock at `now`, or None while the tournament has no structure to run.
+
+    `structure`: the tournament's clock_structure when the caller has already read it."""
+    if structure is None:
+        structure = clock_structure(tournament)
     try:
         clock.validate_structure(structure)
     except ValueError:
@@ -257,12 +262,16 @@ def _item_payload(item: clock.Item) -> dict[str, Any]:
     }
 
 
-def clock_payload(tournament: Tournament, now: datetime) -> dict[str, Any]:
+def clock_payload(
+    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
+) -> dict[str, Any]:
     """The clock message screens count down from, with hand-for-hand and end of day.
 
     Small JSON (STYLE.md 14): the pure clock's payload plus what the floor has set.
     """
-    view = clock_view_for(tournament, now)
+    if structure is None:
+        structure = clock_structure(tournament)
+    view = clock_view_for(tournament, now, structure=structure)
     if view is None:
         payload: dict[str, Any] = {
             "type": "clock",
@@ -274,7 +283,7 @@ def clock_payload(tournament: Tournament, now: datetime) -> dict[str, Any]:
         payload = clock.to_payload(view)
         payload["remaining"] = clock.format_clock(view.time_left)
         # The whole structure, so a screen rolls over boundaries by itself while offline.
-        payload["items"] = [_item_payload(item) for item in clock_structure(tournament)]
+        payload["items"] = [_item_payload(item) for item in structure]
     payload["hand_for_hand"] = (
         {"hands": tournament.h4h_hands, "tables_done": list(tournament.h4h_tables_done)}
         if tournament.h4h_active

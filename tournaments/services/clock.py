@@ -107,11 +107,14 @@ def _store(tournament: Tournament, state: clock.ClockState) -> None:
 
 def _publish(tournament: Tournament, now: datetime) -> None:
     """Broadcast the clock after commit and schedule the next boundary's announcement."""
-    realtime.broadcast(tournament.pk, selectors.clock_payload(tournament, now))
-    _schedule_announcement(tournament, now)
+    structure = selectors.clock_structure(tournament)  # read once for both
+    realtime.broadcast(tournament.pk, selectors.clock_payload(tournament, now, structure=structure))
+    _schedule_announcement(tournament, now, structure=structure)
 
 
-def _schedule_announcement(tournament: Tournament, now: datetime) -> None:
+def _schedule_announcement(
+    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
+) -> None:
     """Enqueue the task for the next level boundary, when a broker can hold it.
 
     Without a broker (CELERY_TASK_ALWAYS_EAGER) a task cannot wait for later: the screens
@@ -119,7 +122,7 @@ def _schedule_announcement(tournament: Tournament, now: datetime) -> None:
     """
     if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", True):
         return
-    coming = _next_announcement(tournament, now)
+    coming = _next_announcement(tournament, now, structure=structure)
     if coming is None:
         return
     index, boundary = coming
@@ -127,9 +130,12 @@ def _schedule_announcement(tournament: Tournament, now: datetime) -> None:
     transaction.on_commit(lambda: _enqueue(pk, version, index, boundary))
 
 
-def _next_announcement(tournament: Tournament, now: datetime) -> tuple[int, datetime] | None:
+def _next_announcement(
+    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
+) -> tuple[int, datetime] | None:
     """The structure item that begins next and when, for a clock that moves by itself."""
-    structure = selectors.clock_structure(tournament)
+    if structure is None:
+        structure = selectors.clock_structure(tournament)
     state = selectors.clock_state(tournament)
     try:
         boundary = clock.next_boundary(structure, state, now)
