@@ -85,19 +85,23 @@ def _earlier_in_hand(
     stacks and tables: a table that reports later still shares the hand with them (§14.2)."""
     if hand is None:
         return []
-    found: list[tuple[Entry, int, str]] = []
+    stacks: dict[int, int] = {}
+    tables: dict[int, str] = {}
     for event in Event.objects.filter(
         tournament=tournament, action="entry.eliminate", undone_at__isnull=True, pk__gt=hand[0]
     ).order_by("pk"):
         if event.data.get("h4h_hand") != hand:
             continue
-        stacks = event.data.get("stacks") or {}
-        tables = event.data.get("tables") or {}
         for pk in event.data.get("entries") or []:
-            entry = Entry.objects.select_for_update().select_related("player").get(pk=pk)
-            if entry.status == Entry.Status.ELIMINATED:
-                found.append((entry, int(stacks.get(str(pk), 0)), str(tables.get(str(pk), "-"))))
-    return found
+            stacks[pk] = int((event.data.get("stacks") or {}).get(str(pk), 0))
+            tables[pk] = str((event.data.get("tables") or {}).get(str(pk), "-"))
+    entries = (
+        Entry.objects.select_for_update()
+        .select_related("player")
+        .filter(pk__in=stacks, status=Entry.Status.ELIMINATED)
+        .order_by("pk")
+    )
+    return [(entry, stacks[entry.pk], tables[entry.pk]) for entry in entries]
 
 
 def _active_deal(tournament: Tournament) -> Deal | None:

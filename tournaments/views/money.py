@@ -250,7 +250,10 @@ def _record_eliminations(request: HttpRequest, tournament: Tournament) -> None:
         if regrouped:
             messages.info(
                 request,
-                _("Same hand-for-hand hand as %(players)s: places settled again together.")
+                _(
+                    "Out in the same hand-for-hand hand as %(players)s: "
+                    "their places and prizes were worked out again, together."
+                )
                 % {"players": ", ".join(regrouped)},
             )
         for bust in busts:
