@@ -102,11 +102,13 @@ def test_clock_screen_shows_the_figures_and_a_qr_code(client, tournament, td, di
     for _n in range(3):
         services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
     clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
-    html = client.get(reverse("screen", args=[display.token])).content.decode()
+    # The page reads the time: a minute after the start, whatever today's date is.
+    with time_machine.travel(NOW + dt.timedelta(minutes=1), tick=False):
+        html = client.get(reverse("screen", args=[display.token])).content.decode()
+        fragment = client.get(reverse("screen", args=[display.token]), **HX).content.decode()
     assert 'data-testid="players">3 / 3<' in html
     assert "<svg" in html and 'id="clock-state"' in html
     assert "100 / 200" in html  # level 1 blinds
-    fragment = client.get(reverse("screen", args=[display.token]), **HX).content.decode()
     assert fragment.lstrip().startswith('<aside id="figures"')
 
 
