@@ -12,6 +12,7 @@ urlpatterns = [
     path("language/", set_language, name="set_language"),
     path("health/", health.health, name="health"),
     path("t/", include("tournaments.urls")),
+    path("room/", include("tables.urls")),
     *display_urlpatterns,
 ]
 
