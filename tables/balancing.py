@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from random import Random
 from types import MappingProxyType
 from typing import Literal
@@ -75,7 +76,7 @@ class Table:
     # When each empty seat was vacated (any comparable: minutes, timestamps); stud only.
     vacated_at: Mapping[int, float] = field(default_factory=dict)
 
-    @property
+    @cached_property  # asked ~10 times per table per plan; a table is immutable
     def count(self) -> int:
         if self.seats is not None:
             return len(self.seats)
@@ -83,7 +84,7 @@ class Table:
             raise ValueError(f"table {self.table_id}: neither seats nor player_count given")
         return self.player_count
 
-    @property
+    @cached_property
     def capacity(self) -> int:
         return self.max_seats - len(self.locked_seats)
 
@@ -337,17 +338,24 @@ def seat_cards_for_break(
     players do not dodge blinds), else in seat order. The receiving tables have room.
     """
     rank = _order(receiving, settings.balance_source_list)
-    offered: dict[str, list[int]] = {t.table_id: _seats_in_fill_order(t) for t in receiving}
-    heap = [(t.count, rank[t.table_id], t.table_id) for t in receiving if offered[t.table_id]]
+    by_id = {t.table_id: t for t in receiving}
+    # A table's seats in fill order are worked out when it first receives a card: a break
+    # in a room of 1,112 tables touches a handful of them.
+    offered: dict[str, list[int]] = {}
+    heap = [(t.count, rank[t.table_id], t.table_id) for t in receiving if _has_free_seat(t)]
     heapq.heapify(heap)
     cards: list[SeatRef] = []
     while len(cards) < players:
         if not heap:
             raise ValueError("not enough free seats to break the table")
         count, order, table_id = heapq.heappop(heap)
-        seat = offered[table_id].pop(0)
-        cards.append(SeatRef(table_id, seat))
-        if offered[table_id]:
+        seats = offered.get(table_id)
+        if seats is None:
+            seats = offered[table_id] = _seats_in_fill_order(by_id[table_id])
+        if not seats:
+            continue
+        cards.append(SeatRef(table_id, seats.pop(0)))
+        if seats:
             heapq.heappush(heap, (count + 1, order, table_id))
     return cards
 
@@ -378,6 +386,11 @@ def distribute_seat_cards(
 
 
 # --- balancing ------------------------------------------------------------------------
+
+
+def _has_free_seat(table: Table) -> bool:
+    taken = table.locked_seats.union(table.seats or _EMPTY)
+    return len(taken) < table.max_seats
 
 
 def _usable_free_seats(table: Table, occupied: Mapping[int, str]) -> list[int]:
@@ -497,21 +510,9 @@ def plan_room(
     for move in moves:
         counts[move.from_table] -= 1
         counts[move.to_table] += 1
-    hands: dict[str, NextHand] = {}
+    hands: Mapping[str, NextHand] = _EMPTY_HANDS
     if settings.game == "holdem":
-        for table in open_tables:
-            if table.seats is None or table.last_hand is None:
-                continue
-            occupied = seats_after.get(table.table_id, table.seats)
-            if len(occupied) < 2:
-                continue
-            hands[table.table_id] = next_hand(
-                max_seats=table.max_seats,
-                occupied=list(occupied),
-                last_hand=table.last_hand,
-                newcomers=newcomers.get(table.table_id, ()),
-                deal_in_exclusion=settings.deal_in_exclusion,
-            )
+        hands = _NextHands(open_tables, seats_after, newcomers, settings.deal_in_exclusion)
         moves = [
             _with_deal_in(move, hands.get(move.to_table)) if move.to_seat is not None else move
             for move in moves
@@ -527,6 +528,65 @@ def plan_room(
         unresolved=tuple(unresolved),
         rules=(RULE_BALANCE.get(settings.balance_max_diff, "balance_max_diff"),),
     )
+
+
+class _NextHands(Mapping[str, NextHand]):
+    """Each table's next hand after the plan, computed when first asked for.
+
+    A room of 1,112 tables needs only the receiving tables' hands to plan a move; the
+    others are worked out if and when someone reads them (the same result either way).
+    """
+
+    def __init__(
+        self,
+        tables: Sequence[Table],
+        seats_after: Mapping[str, Mapping[int, str]],
+        newcomers: Mapping[str, Sequence[int]],
+        exclusion: DealInExclusion,
+    ) -> None:
+        self._tables = {
+            t.table_id: t
+            for t in tables
+            if t.seats is not None
+            and t.last_hand is not None
+            and len(seats_after.get(t.table_id, t.seats)) >= 2
+        }
+        self._seats_after = seats_after
+        self._newcomers = newcomers
+        self._exclusion = exclusion
+        self._done: dict[str, NextHand] = {}
+
+    def __getitem__(self, table_id: str) -> NextHand:
+        hand = self._done.get(table_id)
+        if hand is None:
+            table = self._tables[table_id]
+            assert table.seats is not None and table.last_hand is not None
+            hand = next_hand(
+                max_seats=table.max_seats,
+                occupied=list(self._seats_after.get(table_id, table.seats)),
+                last_hand=table.last_hand,
+                newcomers=self._newcomers.get(table_id, ()),
+                deal_in_exclusion=self._exclusion,
+            )
+            self._done[table_id] = hand
+        return hand
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tables)
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"_NextHands({dict(self.items())!r})"
+
+
+_EMPTY_HANDS: Mapping[str, NextHand] = MappingProxyType({})
 
 
 def _with_deal_in(move: Move, hand: NextHand | None) -> Move:
