@@ -13,6 +13,10 @@ from django.utils.translation import gettext as _
 from tables.models import RoomEvent
 from tournaments.errors import CannotUndo
 
+# Room-level actions are named by area ("cash.seat", "pit.ruling", "room.undo"), so they
+# never mix with a tournament's actions (whose payloads the backup remaps).
+ROOM_ACTION_PREFIXES = ("room.", "cash.", "pit.")
+
 RoomUndoHandler = Callable[[RoomEvent, Any, datetime], None]
 _UNDO: dict[str, RoomUndoHandler] = {}
 
@@ -32,6 +36,8 @@ def room_event_log(
     *, actor: Any, action: str, data: dict[str, Any], now: datetime, undoable: bool = True
 ) -> RoomEvent:
     """Append an audit row. Call inside the transaction that made the change."""
+    if not action.startswith(ROOM_ACTION_PREFIXES):
+        raise ValueError(f"a room action is named room.*, cash.* or pit.*, not {action!r}")
     return RoomEvent.objects.create(
         at=now,
         actor=actor if actor is not None and actor.is_authenticated else None,

@@ -7,6 +7,7 @@ import itertools
 import os
 
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -91,6 +92,30 @@ def make_player(first: str = "Mario", last: str | None = None, **fields) -> Play
     return Player.objects.create(
         first_name=first, last_name=last or f"Rossi{next(_names)}", **fields
     )
+
+
+_DB_FIXTURES = frozenset({"db", "transactional_db", "django_db_setup", "live_server"})
+
+
+@pytest.fixture(autouse=True)
+def frozen_clock(request):
+    """Every database test runs at the suite's NOW, whatever today's date is: the clock is
+    moved there and ticks on (a test that needs time to pass moves it explicitly, with
+    `time_machine.travel` or this fixture's traveller).
+
+    Browser and production tests keep the machine's clock: their servers run in other
+    threads and processes next to a real Chromium whose own clock cannot be moved. CI runs
+    the suite under `faketime` a year ahead to prove that none of them depends on the date.
+    """
+    item = request.node
+    uses_db = item.get_closest_marker("django_db") is not None or not _DB_FIXTURES.isdisjoint(
+        request.fixturenames
+    )
+    if not uses_db or "browser" in item.keywords or "production" in item.path.parts:
+        yield None
+        return
+    with time_machine.travel(NOW, tick=True) as traveller:
+        yield traveller
 
 
 @pytest.fixture(autouse=True)
