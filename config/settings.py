@@ -100,6 +100,8 @@ INSTALLED_APPS = [
     "channels",
     "tournaments",
     "tables",
+    # Dev tools (benchmarks, fuzz harness): installed for the `bench` command only.
+    "bench",
 ]
 
 MIDDLEWARE = [
@@ -114,7 +116,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "tournaments.middleware.reject_nul_bytes",
+    "config.middleware.reject_nul_bytes",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -15,7 +15,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import fuzzing, services
+from bench import fuzzing
+from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.models import Player
 

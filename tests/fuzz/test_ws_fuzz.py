@@ -12,8 +12,8 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
+from bench import fuzzing
 from config.asgi import application
-from tournaments import fuzzing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -2,27 +2,33 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.benchmarks import BENCHES
+from bench.registry import BENCHES
 
 
 class Command(BaseCommand):
     help = "Run a benchmark; the last line is one JSON object with its figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("name", help=f"one of: {', '.join(sorted(BENCHES))}")
+        parser.add_argument("name", nargs="?", help=f"one of: {', '.join(sorted(BENCHES))}")
+        parser.add_argument("--list", action="store_true", help="name every benchmark")
         parser.add_argument("--entries", type=int, default=10000)
         parser.add_argument("--existing", type=int, default=5000)
         parser.add_argument("--samples", type=int, default=200)
         parser.add_argument("--cases", type=int, default=10000)
         parser.add_argument("--clients", type=int, default=1000)
         parser.add_argument("--changes", type=int, default=20)
+        parser.add_argument("--tables", type=int, default=1112)
         parser.add_argument(
             "--layer", choices=["memory", "redis"], default=None, help="default: from REDIS_URL"
         )
         parser.add_argument("--desks", type=int, default=20)
         parser.add_argument("--per-desk", type=int, default=50)
 
-    def handle(self, *args, name: str, **options):
+    def handle(self, *args, name: str | None, **options):
+        if options.pop("list"):
+            for bench_name in sorted(BENCHES):
+                self.stdout.write(bench_name)
+            return
         if name not in BENCHES:
             raise CommandError(f"Unknown benchmark {name!r}; choose one of {sorted(BENCHES)}")
         summary, figures = BENCHES[name](**options)

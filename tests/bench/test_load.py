@@ -12,9 +12,9 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
+from bench.liveserver import Browser, database_url, serve
+from bench.load import check_entries, desk_tournament, desk_users, run_desks
 from tests.conftest import NOW
-from tournaments.bench_load import check_entries, desk_tournament, desk_users, run_desks
-from tournaments.liveserver import Browser, database_url, serve
 
 DESKS, PER_DESK = 4, 10
 

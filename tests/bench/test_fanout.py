@@ -12,8 +12,8 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
-from tournaments.bench_fanout import clock_changes, fanout_tournament, run_clients
-from tournaments.liveserver import HOST, database_url, serve
+from bench.fanout import clock_changes, fanout_tournament, run_clients
+from bench.liveserver import HOST, database_url, serve
 
 CLIENTS, CHANGES = 30, 3
 LAYERS = ["memory", "redis"] if settings.REDIS_URL else ["memory"]

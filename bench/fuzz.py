@@ -14,13 +14,12 @@ import time
 from django.core.management.base import CommandError
 from django.db import connection
 
-from tournaments import fuzzing
-from tournaments.benchmarks import Figures, bench
+from bench import fuzzing
+from bench.common import Figures
 
 WS_SHARE = 0.2  # of the cases go to the socket, the rest to the routes
 
 
-@bench("fuzz")
 def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
     try:
         import hypothesis  # noqa: F401

@@ -27,10 +27,10 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.utils import timezone
 
+from bench.common import Figures
+from bench.liveserver import Browser, serve
 from tables.models import Seat
 from tournaments import presets, services
-from tournaments.benchmarks import Figures, bench
-from tournaments.liveserver import Browser, serve
 from tournaments.models import Player, Role, StaffAssignment, Tournament
 
 SEAT_CARD = re.compile(r"/t/[\w-]+/entries/(\d+)/seat/$")
@@ -154,7 +154,6 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
-@bench("registration_load")
 def registration_load(
     *, desks: int = 20, per_desk: int = 50, **_: Any
 ) -> tuple[list[str], Figures]:

@@ -1,6 +1,6 @@
 """WebSocket load for `bench fanout`: the clients, and the bare broadcast server.
 
-No Django here: this module runs as its own process (`python -m tournaments.wsload ...`)
+No Django here: this module runs as its own process (`python -m bench.wsload ...`)
 so the clients and the baseline server each get a core of their own.
 
 - `clients CONFIG_JSON`: open N clients on one URL, then make the changes through a
@@ -206,7 +206,7 @@ def main(argv: list[str]) -> None:
             payload = json.load(handle)
         _run(lambda: serve_baseline(int(argv[1]), payload))
     else:
-        raise SystemExit("usage: python -m tournaments.wsload clients CONFIG | baseline PORT FILE")
+        raise SystemExit("usage: python -m bench.wsload clients CONFIG | baseline PORT FILE")
 
 
 if __name__ == "__main__":

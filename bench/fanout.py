@@ -1,7 +1,7 @@
 """`bench fanout`: a clock change reaching a thousand screens, against a bare broadcast.
 
 The real ASGI app runs under uvicorn (one worker) in a subprocess, on the configured
-database and the chosen channel layer. A client process (tournaments.wsload) opens the
+database and the chosen channel layer. A client process (bench.wsload) opens the
 clock screens' sockets, then a TD's socket makes the clock changes as the console does;
 each change's latency is measured at every client. The same client process then measures
 a bare `websockets` server broadcasting the same payload to as many clients.
@@ -29,9 +29,9 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
+from bench.common import Figures
+from bench.liveserver import HOST, Browser, free_port, serve, spawn
 from tournaments import presets, selectors, services
-from tournaments.benchmarks import Figures, bench
-from tournaments.liveserver import HOST, Browser, free_port, serve, spawn
 from tournaments.models import DisplayScreen, Role, StaffAssignment
 from tournaments.services import clock as clock_services
 
@@ -48,7 +48,7 @@ def percentile(values: list[float], share: float) -> float:
 def run_clients(**config: Any) -> dict[str, Any]:
     """Run the client process (its own core) and return what it measured."""
     done = subprocess.run(
-        [sys.executable, "-m", "tournaments.wsload", "clients", json.dumps(config)],
+        [sys.executable, "-m", "bench.wsload", "clients", json.dumps(config)],
         cwd=settings.BASE_DIR,
         capture_output=True,
         text=True,
@@ -102,7 +102,6 @@ def _summary(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@bench("fanout")
 def fanout(
     *, clients: int = 1000, changes: int = 20, layer: str | None = None, **_: Any
 ) -> tuple[list[str], Figures]:
@@ -133,7 +132,7 @@ def fanout(
             json.dump(payload, handle)
             handle.flush()
             port = free_port()
-            command = [sys.executable, "-m", "tournaments.wsload", "baseline", str(port)]
+            command = [sys.executable, "-m", "bench.wsload", "baseline", str(port)]
             with spawn([*command, handle.name], port=port):
                 baseline = run_clients(
                     url=f"ws://{HOST}:{port}/",

@@ -1,0 +1,32 @@
+"""`manage.py bench`: every benchmark is named by `--list` and ends on one JSON line."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from bench.registry import BENCHES
+
+
+def test_list_names_every_benchmark_one_a_line():
+    out = StringIO()
+    call_command("bench", "--list", stdout=out)
+    assert out.getvalue().split() == sorted(BENCHES)
+    assert {"seat_draw", "registration", "registration_load", "fanout", "fuzz", "balance"} <= set(
+        BENCHES
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_balance_prints_its_figures_as_the_last_line():
+    out = StringIO()
+    call_command("bench", "balance", "--tables", "30", "--samples", "5", stdout=out)
+    lines = out.getvalue().strip().splitlines()
+    figures = json.loads(lines[-1])
+    assert figures["bench"] == "balance" and figures["tables"] == 30
+    for key in ("plan_one_ms_median", "full_rebalance_ms", "apply_p95_ms"):
+        assert figures[key] > 0
+    assert "Pure plan after one elimination" in lines[0]
