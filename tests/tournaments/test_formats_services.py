@@ -1,0 +1,274 @@
+"""Event formats on the floor: bounty awards, mystery draws, satellite seats and tickets."""
+
+from __future__ import annotations
+
+import json
+from random import Random
+
+import pytest
+
+from tests.conftest import NOW, make_player, make_tournament
+from tournaments import errors, services
+from tournaments.events import event_undo
+from tournaments.models import BountyAward, Entry, Event, SeatTicket, Tournament
+from tournaments.services import formats as fs
+from tournaments.services import results
+
+pytestmark = pytest.mark.django_db
+
+
+def fill(tournament, td, n):
+    return [
+        services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        ).entry
+        for _ in range(n)
+    ]
+
+
+def bust(tournament, td, entry, stack=1000):
+    results.eliminations_record(
+        tournament=tournament,
+        busts=[results.Bust(entry=entry, start_stack=stack)],
+        actor=td,
+        now=NOW,
+    )
+    entry.refresh_from_db()
+    return entry
+
+
+def undo(tournament, td, event):
+    return event_undo(event_id=event.pk, tournament=tournament, actor=td, now=NOW)
+
+
+def pko(td, **fields):
+    return make_tournament(
+        td,
+        bounty_format="progressive",
+        bounty_part_cents=2000,
+        buy_in_prize=80,
+        buy_in_fee=10,
+        **fields,
+    )
+
+
+def test_the_desk_sees_what_a_buy_in_pays_into_each_part(td):
+    tournament = pko(td)
+    assert fs.buy_in_split(tournament) == {
+        "prize": 8000,
+        "bounty": 2000,
+        "fee": 1000,
+        "total": 11000,
+    }
+    fill(tournament, td, 3)
+    pools = fs.bounty_pools(tournament)
+    assert (pools.bounty_pool, pools.prize_pool, pools.starting_bounty) == (6000, 24000, 2000)
+
+
+def test_a_pko_award_pays_half_and_grows_the_eliminators_bounty_then_undoes(td):
+    tournament = pko(td)
+    a, b, c = fill(tournament, td, 3)
+    bust(tournament, td, b)
+    preview = fs.bounty_award_preview(tournament=tournament, eliminated=b, portions=[[a]])
+    assert [(line["cash"], line["bounty_after"]) for line in preview.lines] == [(1000, 3000)]
+    assert not BountyAward.objects.exists()  # the preview saves nothing
+    event = fs.bounty_award_record(
+        tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
+    )
+    json.dumps(event.data)
+    a.refresh_from_db()
+    assert fs.bounty_of(a, tournament) == 3000
+    assert fs.bounty_totals(tournament) == {a.pk: 1000}
+    board = fs.bounty_board(tournament)
+    assert board["leaders"] == [str(a.player)] and board["in_play"] == 5000
+    with pytest.raises(errors.DomainError, match="already awarded"):
+        fs.bounty_award_record(
+            tournament=tournament, eliminated=b, portions=[[c]], actor=td, now=NOW
+        )
+    undo(tournament, td, event)
+    a.refresh_from_db()
+    assert fs.bounty_of(a, tournament) == 2000
+    assert fs.bounty_totals(tournament) == {}
+
+
+def test_undo_refuses_when_a_later_award_changed_the_same_bounty(td):
+    tournament = pko(td)
+    a, b, c, d = fill(tournament, td, 4)
+    bust(tournament, td, b)
+    first = fs.bounty_award_record(
+        tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
+    )
+    bust(tournament, td, a)
+    fs.bounty_award_record(tournament=tournament, eliminated=a, portions=[[c]], actor=td, now=NOW)
+    with pytest.raises(errors.CannotUndo, match="later bounty award"):
+        undo(tournament, td, first)
+
+
+def test_a_split_pot_shares_the_bounty_and_odd_cents(td):
+    tournament = make_tournament(td, bounty_format="fixed", bounty_part_cents=2501)
+    a, b, c = fill(tournament, td, 3)
+    bust(tournament, td, c)
+    fs.bounty_award_record(
+        tournament=tournament, eliminated=c, portions=[[a, b]], actor=td, now=NOW
+    )
+    totals = fs.bounty_totals(tournament)
+    assert sorted(totals.values()) == [1250, 1251]
+
+
+def test_an_award_refuses_bad_input_and_changes_nothing(td):
+    tournament = pko(td)
+    a, b = fill(tournament, td, 2)
+    with pytest.raises(errors.DomainError, match="not eliminated"):
+        fs.bounty_award_record(
+            tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
+        )
+    bust(tournament, td, b)
+    with pytest.raises(errors.DomainError, match="last chips"):
+        fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[], actor=td, now=NOW)
+    assert not BountyAward.objects.exists()
+
+
+def test_the_winner_collects_his_own_grown_bounty(td):
+    tournament = pko(td)
+    a, b = fill(tournament, td, 2)
+    bust(tournament, td, b)
+    fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    with pytest.raises(errors.DomainError, match="Only the winner"):
+        fs.own_bounty_record(tournament=tournament, winner=a, actor=td, now=NOW)
+    # The clock closed registration and results gave him first place.
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    Entry.objects.filter(pk=a.pk).update(place=1)
+    tournament.refresh_from_db()
+    a.refresh_from_db()
+    fs.own_bounty_record(tournament=tournament, winner=a, actor=td, now=NOW)
+    assert fs.bounty_totals(tournament) == {a.pk: 1000 + 3000}
+
+
+def test_mystery_envelopes_must_add_up_and_draws_start_with_the_stage(td):
+    tournament = make_tournament(
+        td, bounty_format="mystery", bounty_part_cents=5000, stage_trigger_players=2
+    )
+    a, b, c = fill(tournament, td, 3)
+    with pytest.raises(errors.DomainError, match="add up"):
+        fs.envelopes_publish(
+            tournament=tournament, envelopes={"E1": 10000, "E2": 1000}, actor=td, now=NOW
+        )
+    fs.envelopes_publish(
+        tournament=tournament, envelopes={"E1": 10000, "E2": 4000, "E3": 1000}, actor=td, now=NOW
+    )
+    bust(tournament, td, c)
+    with pytest.raises(errors.DomainError, match="starts at 2 players"):
+        fs.mystery_draw_record(
+            tournament=tournament,
+            eliminated=c,
+            portions=[[a]],
+            envelope_code="E1",
+            actor=td,
+            now=NOW,
+        )
+    Tournament.objects.filter(pk=tournament.pk).update(stage_trigger_players=3)
+    with pytest.raises(errors.DomainError, match="not among"):
+        fs.mystery_draw_record(
+            tournament=tournament,
+            eliminated=c,
+            portions=[[a]],
+            envelope_code="E9",
+            actor=td,
+            now=NOW,
+        )
+    event = fs.mystery_draw_record(
+        tournament=tournament, eliminated=c, portions=[[a]], envelope_code="E2", actor=td, now=NOW
+    )
+    assert fs.bounty_totals(tournament) == {a.pk: 4000}
+    left = fs.bounty_board(tournament)["envelopes_left"]
+    assert left == [{"value": 10000, "count": 1}, {"value": 1000, "count": 1}]
+    undo(tournament, td, event)
+    assert fs.bounty_board(tournament)["envelopes_left_total"] == 15000
+
+
+def test_an_electronic_draw_uses_the_random_source_passed_in(td):
+    tournament = make_tournament(
+        td,
+        bounty_format="mystery",
+        bounty_part_cents=5000,
+        stage_trigger_players=3,
+        mystery_draw_method="electronic",
+    )
+    a, b, c = fill(tournament, td, 3)
+    fs.envelopes_publish(
+        tournament=tournament, envelopes={"E1": 10000, "E2": 4000, "E3": 1000}, actor=td, now=NOW
+    )
+    bust(tournament, td, c)
+    event = fs.mystery_draw_record(
+        tournament=tournament,
+        eliminated=c,
+        portions=[[a]],
+        envelope_code="",
+        actor=td,
+        now=NOW,
+        rng=Random(7),
+    )
+    expected = Random(7).choice(["E1", "E2", "E3"])
+    assert event.data["envelope"] == expected
+
+
+def test_a_satellite_awards_seats_and_the_target_desk_recognises_them(td):
+    target = make_tournament(td, name="Main Event", buy_in_prize=1000, buy_in_fee=100)
+    satellite = make_tournament(
+        td,
+        name="Satellite",
+        prize_type="seats",
+        target_event=target,
+        buy_in_prize=100,
+        buy_in_fee=10,
+    )
+    entries = fill(satellite, td, 24)
+    figures = fs.satellite_figures(satellite, NOW)
+    assert (figures["seats"], figures["leftover"], figures["cash_prizes"]) == (2, 20000, {3: 20000})
+    with pytest.raises(errors.DomainError, match="must still go out"):
+        fs.satellite_award(tournament=satellite, actor=td, now=NOW)
+    for entry in entries[2:]:
+        Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ELIMINATED)
+    assert fs.satellite_figures(satellite, NOW)["status"] == "seats_awarded"
+    event = fs.satellite_award(tournament=satellite, actor=td, now=NOW)
+    tickets = list(SeatTicket.objects.filter(satellite=satellite))
+    assert {t.kind for t in tickets} == {"seat"} and len(tickets) == 2
+    winner = entries[0].player
+    assert fs.tickets_for(target, [winner.pk])[winner.pk].target == target
+    registration = services.entry_register(tournament=target, player=winner, actor=td, now=NOW)
+    used = fs.ticket_redeem(tournament=target, entry=registration.entry, actor=td, now=NOW)
+    assert used is not None and fs.tickets_for(target, [winner.pk]) == {}
+    with pytest.raises(errors.CannotUndo, match="used in the target event"):
+        undo(satellite, td, event)
+
+
+def test_a_player_who_already_holds_a_seat_gets_a_credit(td):
+    target = make_tournament(td, name="Main Event", buy_in_prize=1000, buy_in_fee=100)
+    satellite = make_tournament(
+        td,
+        name="Satellite",
+        prize_type="seats",
+        target_event=target,
+        buy_in_prize=100,
+        buy_in_fee=10,
+    )
+    entries = fill(satellite, td, 11)
+    services.entry_register(tournament=target, player=entries[0].player, actor=td, now=NOW)
+    for entry in entries[1:]:
+        Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ELIMINATED)
+    event = fs.satellite_award(tournament=satellite, actor=td, now=NOW)
+    ticket = SeatTicket.objects.get(satellite=satellite)
+    assert (ticket.kind, ticket.amount_cents) == ("credit", 110000)
+    undo(satellite, td, event)
+    assert not SeatTicket.objects.filter(voided=False).exists()
+    assert Event.objects.filter(action="event.undo").exists()
+
+
+def test_results_show_prize_and_bounty_money_separately_and_in_total(td):
+    tournament = pko(td)
+    a, b = fill(tournament, td, 2)
+    bust(tournament, td, b)
+    fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    rows = {r["entry"].pk: r for r in fs.results_with_bounties(tournament)}
+    assert rows[a.pk]["bounty"] == 1000
+    assert rows[a.pk]["total"] == rows[a.pk]["prize"] + 1000
