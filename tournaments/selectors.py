@@ -323,6 +323,18 @@ def screen_figures(tournament: Tournament, *, top: int = 5) -> dict[str, Any]:
     }
 
 
+def entry_bounty(tournament: Tournament, entry: Entry) -> int | str | None:
+    """The bounty shown beside a player (formats.md §12): cents under KO and PKO, "?"
+    for a mystery event (the envelopes are drawn, not worn), None without bounties."""
+    if tournament.bounty_format in ("fixed", "progressive"):
+        return (
+            entry.bounty_cents if entry.bounty_cents is not None else tournament.bounty_part_cents
+        )
+    if tournament.bounty_format == "mystery":
+        return "?"
+    return None
+
+
 def seating_page(
     tournament: Tournament, *, page: int, per_page: int = 60
 ) -> tuple[list[dict[str, Any]], int]:
@@ -341,6 +353,7 @@ def seating_page(
             "name": str(seat.entry.player),
             "table": seat.table.number,
             "seat": seat.number,
+            "bounty": entry_bounty(tournament, seat.entry),
         }
         for seat in seats[(page - 1) * per_page : page * per_page]
     ]
@@ -378,6 +391,7 @@ def table_seats(tournament: Tournament, number: int) -> list[dict[str, Any]]:
             "seat": n,
             "name": str(seated[n].player) if n in seated else None,
             "penalty_hands": sitting_out.get(seated[n].player_id, 0) if n in seated else 0,
+            "bounty": entry_bounty(tournament, seated[n]) if n in seated else None,
         }
         for n in range(1, table.max_seats + 1)
     ]
@@ -397,7 +411,12 @@ def public_seat_search(tournament: Tournament, query: str, *, limit: int = 10) -
             | Q(entry__player__first_name__icontains=word)
         )
     return [
-        {"name": str(s.entry.player), "table": s.table.number, "seat": s.number}
+        {
+            "name": str(s.entry.player),
+            "table": s.table.number,
+            "seat": s.number,
+            "bounty": entry_bounty(tournament, s.entry),
+        }
         for s in seats.order_by("entry__player__last_name", "entry__player__first_name")[:limit]
     ]
 

@@ -187,6 +187,17 @@ def _check_eliminated(tournament: Tournament, eliminated: Entry) -> None:
         )
 
 
+def _fresh(
+    eliminated: Entry, portions: Sequence[Sequence[Entry]]
+) -> tuple[Entry, list[list[Entry]]]:
+    """Reload the entries under lock: the caller's copies may be stale."""
+    eliminated = Entry.objects.select_for_update().select_related("player").get(pk=eliminated.pk)
+    ids = [e.pk for p in portions for e in p]
+    rows = Entry.objects.select_for_update().select_related("player").filter(pk__in=ids)
+    fresh = {e.pk: e for e in rows}
+    return eliminated, [[fresh[e.pk] for e in p] for p in portions]
+
+
 @dataclass(frozen=True)
 class AwardPreview:
     eliminated: Entry
@@ -256,10 +267,7 @@ def bounty_award_record(
 ) -> Event:
     """Award an eliminated player's bounty to the winners of his last pot (§6-§8)."""
     tournament = _lock(tournament)
-    eliminated = Entry.objects.select_for_update().get(pk=eliminated.pk)
-    ids = [e.pk for p in portions for e in p]
-    fresh = {e.pk: e for e in Entry.objects.select_for_update().filter(pk__in=ids)}
-    portions = [[fresh[e.pk] for e in p] for p in portions]
+    eliminated, portions = _fresh(eliminated, portions)
     preview = bounty_award_preview(tournament=tournament, eliminated=eliminated, portions=portions)
     event = event_log(
         tournament=tournament,
@@ -479,6 +487,7 @@ def mystery_draw_record(
     tournament = _lock(tournament)
     if tournament.bounty_format != "mystery":
         raise DomainError(_("This event has no mystery bounties."))
+    eliminated, portions = _fresh(eliminated, portions)
     _check_eliminated(tournament, eliminated)
     winners = _winner_entries(tournament, eliminated, portions)
     remaining_before = tournament.entries.filter(status=Entry.Status.ACTIVE).count() + 1
@@ -723,3 +732,30 @@ def results_with_bounties(tournament: Tournament) -> list[dict[str, Any]]:
         bounty = totals.get(entry.pk, 0)
         rows.append({"entry": entry, "prize": prize, "bounty": bounty, "total": prize + bounty})
     return rows
+
+
+DRAW_SHOWN_SECONDS = 120
+
+
+def screen_formats(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    """What the clock shows of the format: bounty pool and leaders or envelopes left, the
+    satellite's seats and bubble, and a mystery draw for two minutes after it is made."""
+    data: dict[str, Any] = {
+        "board": bounty_board(tournament),
+        "satellite": satellite_figures(tournament, now),
+        "last_draw": None,
+    }
+    if tournament.bounty_format == "mystery":
+        draw = (
+            Event.objects.filter(tournament=tournament, action="mystery.draw", undone_at=None)
+            .order_by("-pk")
+            .first()
+        )
+        if draw is not None and (now - draw.at).total_seconds() <= DRAW_SHOWN_SECONDS:
+            values = sorted(tournament.envelopes.values_list("value_cents", flat=True))
+            data["last_draw"] = {
+                **draw.data,
+                "winners": ", ".join(draw.data.get("names", {}).values()),
+                "big": bool(values) and draw.data["value"] >= values[-max(1, len(values) // 10)],
+            }
+    return data
