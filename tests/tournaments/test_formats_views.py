@@ -252,3 +252,25 @@ def test_the_satellite_clock_shows_the_seats_and_the_seat_bubble(client, td):
     clock = client.get(reverse("screen", args=[_screen(satellite, "clock").token])).content.decode()
     assert "2 SEATS + 100.00" in clock
     assert "SEAT BUBBLE" in clock
+
+
+def test_results_and_reports_show_prize_and_bounty_money_separately_and_in_total(client, pko, td):
+    from tournaments.services import formats as fs
+
+    a, b = fill(pko, td, 2)
+    results.eliminations_record(tournament=pko, busts=[results.Bust(entry=b)], actor=td, now=NOW)
+    fs.bounty_award_record(tournament=pko, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    Entry.objects.filter(pk=b.pk).update(prize=40)
+    public = client.get(reverse("public_results", args=[pko.slug])).content.decode()
+    assert "Bounties" in public and "40.00" in public
+    client.force_login(td)
+    csv_text = client.get(reverse("report", args=[pko.slug, "results", "csv"])).content.decode(
+        "utf-8-sig"
+    )
+    assert "Prize,Bounties,Total" in csv_text
+    books = client.get(reverse("report", args=[pko.slug, "bounties", "csv"])).content.decode(
+        "utf-8-sig"
+    )
+    assert f"{a.player},{b.player},,10.00,10.00" in books
+    pdf = client.get(reverse("report", args=[pko.slug, "bounties", "pdf"]))
+    assert pdf["Content-Type"] == "application/pdf"
