@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments import services
+from tournaments.errors import DomainError
 from tournaments.models import BountyAward, Entry, Role, StaffAssignment, Tournament
 from tournaments.services import results
 
@@ -274,3 +275,71 @@ def test_results_and_reports_show_prize_and_bounty_money_separately_and_in_total
     assert f"{a.player},{b.player},,10.00,10.00" in books
     pdf = client.get(reverse("report", args=[pko.slug, "bounties", "pdf"]))
     assert pdf["Content-Type"] == "application/pdf"
+
+
+@pytest.mark.parametrize(
+    ("name", "method", "allowed"),
+    [
+        ("bounties", "get", {"td", "floor", "desk"}),
+        ("bounty_award", "post", {"td", "floor"}),
+        ("own_bounty", "post", {"td", "floor"}),
+        ("envelopes", "post", {"td"}),
+        ("satellite_award", "post", {"td"}),
+    ],
+)
+@pytest.mark.parametrize("who", ["td", "floor", "desk", "outsider", "anonymous"])
+def test_the_permission_matrix(client, pko, td, django_user_model, name, method, allowed, who):
+    if who == "td":
+        client.force_login(td)
+    elif who != "anonymous":
+        user = django_user_model.objects.create_user(username=who, password="x")
+        if who in ("floor", "desk"):
+            staff(pko, user, Role.FLOOR if who == "floor" else Role.DESK)
+        client.force_login(user)
+    response = getattr(client, method)(reverse(name, args=[pko.slug]))
+    if who == "anonymous":
+        assert response.status_code == 302 and "/login/" in response["Location"]
+    elif who in allowed:
+        assert response.status_code in (200, 302)
+    else:
+        assert response.status_code in (403, 404)
+
+
+def test_a_mystery_draw_counts_the_players_before_the_hand_from_the_places(td):
+    from tournaments.services import formats as fs
+
+    tournament = make_tournament(
+        td, bounty_format="mystery", bounty_part_cents=5000, stage_trigger_players=3
+    )
+    a, b, c, d = fill(tournament, td, 4)
+    fs.envelopes_publish(
+        tournament=tournament,
+        envelopes={"E1": 5000, "E2": 5000, "E3": 5000, "E4": 5000},
+        actor=td,
+        now=NOW,
+    )
+    # Two out in one hand dealt with 4 left: the stage (3 players) had not started, so
+    # neither earns a draw, though the better of them finished 3rd (§10.3).
+    results.eliminations_record(
+        tournament=tournament,
+        busts=[results.Bust(entry=c, start_stack=10), results.Bust(entry=d, start_stack=20)],
+        actor=td,
+        now=NOW,
+    )
+    for out in (c, d):
+        with pytest.raises(DomainError, match="starts at 3 players"):
+            fs.mystery_draw_record(
+                tournament=tournament,
+                eliminated=out,
+                portions=[[a]],
+                envelope_code="E1",
+                actor=td,
+                now=NOW,
+            )
+    results.eliminations_record(
+        tournament=tournament, busts=[results.Bust(entry=b)], actor=td, now=NOW
+    )
+    fs.mystery_draw_record(
+        tournament=tournament, eliminated=b, portions=[[a]], envelope_code="E2", actor=td, now=NOW
+    )
+    assert fs.bounty_totals(tournament) == {a.pk: 5000}

@@ -490,7 +490,7 @@ def mystery_draw_record(
     eliminated, portions = _fresh(eliminated, portions)
     _check_eliminated(tournament, eliminated)
     winners = _winner_entries(tournament, eliminated, portions)
-    remaining_before = tournament.entries.filter(status=Entry.Status.ACTIVE).count() + 1
+    remaining_before = _remaining_before_hand(tournament, eliminated)
     if remaining_before > stage_trigger(tournament):
         raise DomainError(
             _("The mystery bounty stage starts at %(players)s players: no draw yet.")
@@ -559,6 +559,24 @@ def mystery_draw_record(
         },
     )
     return event
+
+
+def _remaining_before_hand(tournament: Tournament, eliminated: Entry) -> int:
+    """Players left when his hand was dealt: the worst place its busts took (§15.1)."""
+    events = Event.objects.filter(
+        tournament=tournament, action="entry.eliminate", undone_at=None
+    ).order_by("-pk")[:200]
+    for event in events:
+        places = event.data.get("places") or {}
+        if str(eliminated.pk) not in places:
+            continue
+        hand = [*places, *(event.data.get("regrouped") or {})]
+        rows = Entry.objects.filter(pk__in=[int(pk) for pk in hand])
+        worst = [e.place_last or e.place for e in rows if e.place]
+        if worst:
+            return max(worst)
+    active = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    return active + 1
 
 
 @undoes("mystery.draw")
