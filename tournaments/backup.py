@@ -70,18 +70,21 @@ from tables.models import Ruling, Seat, Table
 from tournaments import errors
 from tournaments.events import event_log
 from tournaments.models import (
+    BountyAward,
     ChipAdjustment,
     ChipCount,
     ChipDenomination,
     Deal,
     DisplayScreen,
     Entry,
+    Envelope,
     Event,
     IdCheck,
     Penalty,
     Player,
     Purchase,
     Role,
+    SeatTicket,
     StaffAssignment,
     StructureItem,
     TimeCall,
@@ -124,15 +127,22 @@ SECTIONS = (
     Section("rulings", Ruling, "tournament"),
     Section("time_calls", TimeCall, "tournament"),
     Section("events", Event, "tournament"),
+    Section("envelopes", Envelope, "tournament"),
+    Section("bounty_awards", BountyAward, "tournament"),
 )
 
 # Models of the tournaments and tables apps that are not in the document, with the reason
 # (a test fails for a model that is neither exported nor listed here).
-EXCLUDED_MODELS: dict[type[models.Model], str] = {}
+EXCLUDED_MODELS: dict[type[models.Model], str] = {
+    SeatTicket: "a satellite's seat links two events (possibly of other instances); the "
+    "satellite's results and log keep who won, and the TD issues tickets again after import",
+}
 
 # Fields left out of the document, with the reason.
 EXCLUDED_FIELDS: dict[tuple[type[models.Model], str], str] = {
     (DisplayScreen, "token"): "a screen's secret link; the importing instance makes new ones",
+    (Tournament, "target_event"): "a satellite's target is another event; the TD chooses "
+    "it again on the importing instance",
 }
 
 # Marks a reference to a tournament by slug (the event log names flights by slug).
@@ -218,6 +228,12 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "eod.stop": (),
     "screen.create": (("screen", DisplayScreen),),
     "screen.revoke": (("screen", DisplayScreen),),
+    "bounty.award": (("eliminated", Entry), ("awards.[].entry", Entry)),
+    "bounty.own": (("entry", Entry),),
+    "mystery.draw": (("eliminated", Entry), ("paid.{}", Entry), ("names.{}", Entry)),
+    "envelopes.publish": (),
+    "satellite.award": (("tickets.[]", SeatTicket),),
+    "ticket.redeem": (("ticket", SeatTicket), ("entry", Entry)),
 }
 
 # Ids inside the JSON fields of exported models; every JSONField is listed (a test checks).

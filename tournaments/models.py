@@ -731,10 +731,10 @@ class BountyAward(models.Model):
         Tournament, on_delete=models.CASCADE, related_name="bounty_awards"
     )
     event = models.ForeignKey(
-        Event, on_delete=models.PROTECT, related_name="bounty_awards", null=True
+        Event, on_delete=models.CASCADE, related_name="bounty_awards", null=True
     )
-    eliminated = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
-    winner = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="bounty_awards")
+    eliminated = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    winner = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="bounty_awards")
     pot = models.PositiveSmallIntegerField(default=0)
     envelope = models.CharField(max_length=20, blank=True)  # mystery: the envelope drawn
     cash_cents = models.PositiveIntegerField(default=0)
@@ -757,7 +757,7 @@ class Envelope(models.Model):
     code = models.CharField(_("envelope"), max_length=20)
     value_cents = models.PositiveIntegerField()
     drawn_for = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        Entry, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
     drawn_at = models.DateTimeField(null=True, blank=True)
 
