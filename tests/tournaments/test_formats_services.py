@@ -227,12 +227,15 @@ def test_a_satellite_awards_seats_and_the_target_desk_recognises_them(td):
     assert (figures["seats"], figures["leftover"], figures["cash_prizes"]) == (2, 20000, {3: 20000})
     with pytest.raises(errors.DomainError, match="must still go out"):
         fs.satellite_award(tournament=satellite, actor=td, now=NOW)
-    for entry in entries[2:]:
-        Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ELIMINATED)
+    for place, entry in enumerate(entries[2:], start=3):
+        Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ELIMINATED, place=place)
     assert fs.satellite_figures(satellite, NOW)["status"] == "seats_awarded"
     event = fs.satellite_award(tournament=satellite, actor=td, now=NOW)
-    tickets = list(SeatTicket.objects.filter(satellite=satellite))
-    assert {t.kind for t in tickets} == {"seat"} and len(tickets) == 2
+    tickets = list(SeatTicket.objects.filter(satellite=satellite, kind="seat"))
+    assert len(tickets) == 2
+    # The leftover goes in cash to the first player out after the seats (§11.5).
+    cash = SeatTicket.objects.get(satellite=satellite, kind="cash")
+    assert (cash.player_id, cash.amount_cents) == (entries[2].player_id, 20000)
     winner = entries[0].player
     assert fs.tickets_for(target, [winner.pk])[winner.pk].target == target
     registration = services.entry_register(tournament=target, player=winner, actor=td, now=NOW)

@@ -652,6 +652,29 @@ def satellite_award(*, tournament: Tournament, actor: Any, now: datetime) -> Eve
             created_at=now,
         )
         created.append(ticket)
+    # The leftover in cash to the places below the seats (§11.5); players who share places
+    # share their cash equally, odd cents to the first listed.
+    cash_prizes: dict[int, int] = figures["cash_prizes"]
+    placed = tournament.entries.filter(
+        status=Entry.Status.ELIMINATED, place__in=list(cash_prizes), disqualified=False
+    ).select_related("player")
+    for entry in placed:
+        places = range(entry.place, (entry.place_last or entry.place) + 1)
+        sharers = tournament.entries.filter(place=entry.place, status=Entry.Status.ELIMINATED)
+        share = sum(cash_prizes.get(p, 0) for p in places) // max(1, sharers.count())
+        if share:
+            created.append(
+                SeatTicket.objects.create(
+                    satellite=tournament,
+                    target=None,
+                    player=entry.player,
+                    place=entry.place,
+                    kind=SeatTicket.Kind.CASH,
+                    amount_cents=share,
+                    code=_ticket_code(),
+                    created_at=now,
+                )
+            )
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     event = event_log(

@@ -95,6 +95,8 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
             "stacks": stacks or {},
             "deal": tournament.deals.filter(voided=False).order_by("-created_at").first(),
             "results": [e for e in selectors.results(tournament) if e.place or e.disqualified],
+            "format_board": format_services.bounty_board(tournament),
+            "satellite": format_services.satellite_figures(tournament, timezone.now()),
         },
     )
 
