@@ -71,6 +71,7 @@ MATRIX = {
     # Refused input re-renders the award form with its message.
     "bounty_award": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "own_bounty": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "bounty_forfeit": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     "envelopes": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     # The sample event is an entry, not an award: no slip.
     "bounty_slip": ("get", row(LOGIN, FORBIDDEN, NOT_FOUND, NOT_FOUND, NOT_FOUND)),

@@ -230,6 +230,7 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "screen.revoke": (("screen", DisplayScreen),),
     "bounty.award": (("eliminated", Entry), ("awards.[].entry", Entry)),
     "bounty.own": (("entry", Entry),),
+    "bounty.forfeit": (("entry", Entry),),
     "mystery.draw": (("eliminated", Entry), ("paid.{}", Entry), ("names.{}", Entry)),
     "envelopes.publish": (),
     "satellite.award": (("tickets.[]", SeatTicket),),

@@ -740,6 +740,9 @@ class BountyAward(models.Model):
     cash_cents = models.PositiveIntegerField(default=0)
     head_cents = models.PositiveIntegerField(default=0)  # PKO: added to his own bounty
     own_bounty = models.BooleanField(default=False)  # the winner's own bounty at the end
+    # Nobody won his last chips (disqualified, eliminated as a sanction, stack forfeited):
+    # the bounty goes to the prize pool (formats.md §6.6); `cash_cents` is that amount.
+    to_prize_pool = models.BooleanField(default=False)
     voided = models.BooleanField(default=False)
     created_at = models.DateTimeField()
 

@@ -41,6 +41,7 @@ urlpatterns = [
     path("<slug:slug>/bounties/", format_views.bounties, name="bounties"),
     path("<slug:slug>/bounties/award/", format_views.bounty_award, name="bounty_award"),
     path("<slug:slug>/bounties/own/", format_views.own_bounty, name="own_bounty"),
+    path("<slug:slug>/bounties/forfeit/", format_views.bounty_forfeit, name="bounty_forfeit"),
     path("<slug:slug>/bounties/envelopes/", format_views.envelopes_publish, name="envelopes"),
     path("<slug:slug>/bounties/slip/<int:event_id>/", format_views.bounty_slip, name="bounty_slip"),
     path("<slug:slug>/satellite/award/", format_views.satellite_award, name="satellite_award"),

@@ -275,3 +275,24 @@ def test_results_show_prize_and_bounty_money_separately_and_in_total(td):
     rows = {r["entry"].pk: r for r in fs.results_with_bounties(tournament)}
     assert rows[a.pk]["bounty"] == 1000
     assert rows[a.pk]["total"] == rows[a.pk]["prize"] + 1000
+
+
+def test_a_disqualified_players_bounty_goes_to_the_prize_pool_and_undoes(td):
+    tournament = pko(td)
+    a, b, c = fill(tournament, td, 3)
+    bust(tournament, td, c)
+    with pytest.raises(errors.DomainError, match="lost his chips in play"):
+        fs.bounty_forfeit_record(tournament=tournament, entry=c, actor=td, now=NOW)
+    results.eliminations_record(
+        tournament=tournament,
+        busts=[results.Bust(entry=b, start_stack=500, reason="disqualification")],
+        actor=td,
+        now=NOW,
+    )
+    event = fs.bounty_forfeit_record(tournament=tournament, entry=b, actor=td, now=NOW)
+    assert fs.bounties_to_prize_pool(tournament) == 2000
+    assert fs.bounty_totals(tournament) == {}  # nobody won it
+    with pytest.raises(errors.DomainError, match="already awarded"):
+        fs.bounty_forfeit_record(tournament=tournament, entry=b, actor=td, now=NOW)
+    undo(tournament, td, event)
+    assert fs.bounties_to_prize_pool(tournament) == 0

@@ -343,3 +343,22 @@ def test_a_mystery_draw_counts_the_players_before_the_hand_from_the_places(td):
         tournament=tournament, eliminated=b, portions=[[a]], envelope_code="E2", actor=td, now=NOW
     )
     assert fs.bounty_totals(tournament) == {a.pk: 5000}
+
+
+def test_the_floor_sends_a_disqualified_players_bounty_to_the_prize_pool(client, pko, td):
+    a, b = fill(pko, td, 2)
+    results.eliminations_record(
+        tournament=pko,
+        busts=[results.Bust(entry=b, reason="disqualification")],
+        actor=td,
+        now=NOW,
+    )
+    client.force_login(td)
+    page = client.get(reverse("bounties", args=[pko.slug])).content.decode()
+    assert "Bounties nobody won" in page and str(b.player) in page
+    client.post(reverse("bounty_forfeit", args=[pko.slug]), {"entry": b.number})
+    money = client.get(reverse("money", args=[pko.slug])).content.decode()
+    assert "Bounties nobody won, to add to the payouts: 20.00" in money
+    assert (
+        client.post(reverse("bounty_forfeit", args=[pko.slug]), {"entry": "x"}).status_code == 302
+    )

@@ -73,6 +73,7 @@ def bounty_board(tournament: Tournament, *, top: int = 3) -> dict[str, Any]:
     if tournament.bounty_format == "none":
         return data
     data["pool"] = bounty_pools(tournament).bounty_pool
+    data["to_prize_pool"] = bounties_to_prize_pool(tournament)
     if tournament.bounty_format in BOUNTY_FORMATS:
         active = list(
             tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player")
@@ -351,6 +352,78 @@ def _undo_bounty_award(event: Event, actor: Any, now: datetime) -> None:
             entry.save(update_fields=["bounty_cents"])
     BountyAward.objects.filter(event=event).update(voided=True)
     realtime.broadcast(event.tournament_id, {"type": "figures"})
+
+
+FORFEIT_REASONS = {
+    "disqualification": bounties.ForfeitReason.DISQUALIFICATION,
+    "penalty_elimination": bounties.ForfeitReason.PENALTY_ELIMINATION,
+}
+
+
+@transaction.atomic
+def bounty_forfeit_record(
+    *, tournament: Tournament, entry: Entry, actor: Any, now: datetime
+) -> Event:
+    """Send the bounty of a player nobody eliminated to the prize pool (§6.6, TCH-PKO).
+
+    For a disqualified or sanction-eliminated player, or a stack forfeited to re-enter.
+    """
+    tournament = _lock(tournament)
+    if tournament.bounty_format not in BOUNTY_FORMATS:
+        raise DomainError(_("This event has no knockout bounties."))
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if entry.status == Entry.Status.FORFEITED:
+        reason = bounties.ForfeitReason.STACK_FORFEITED
+    elif entry.status == Entry.Status.ELIMINATED and entry.elimination_reason in FORFEIT_REASONS:
+        reason = FORFEIT_REASONS[entry.elimination_reason]
+    else:
+        raise DomainError(
+            _("%(player)s lost his chips in play: his bounty goes to who won them.")
+            % {"player": entry.player}
+        )
+    if BountyAward.objects.filter(eliminated=entry, voided=False).exists():
+        raise DomainError(
+            _("The bounty of %(player)s is already awarded.") % {"player": entry.player}
+        )
+    bounty = bounty_of(entry, tournament)
+    forfeit = bounties.forfeit_bounty(
+        bounty=bounty, reason=reason, prize_pool=0, starting_bounty=tournament.bounty_part_cents
+    )
+    event = event_log(
+        tournament=tournament,
+        actor=actor,
+        action="bounty.forfeit",
+        data={
+            "entry": entry.pk,
+            "name": str(entry.player),
+            "reason": reason.value,
+            "amount": forfeit.prize_pool_after,
+        },
+        now=now,
+    )
+    BountyAward.objects.create(
+        tournament=tournament,
+        event=event,
+        eliminated=entry,
+        winner=entry,
+        cash_cents=forfeit.prize_pool_after,
+        to_prize_pool=True,
+        created_at=now,
+    )
+    return event
+
+
+@undoes("bounty.forfeit")
+def _undo_forfeit(event: Event, actor: Any, now: datetime) -> None:
+    BountyAward.objects.filter(event=event).update(voided=True)
+
+
+def bounties_to_prize_pool(tournament: Tournament) -> int:
+    """Bounties nobody won, added to the prize pool (§6.6), in cents."""
+    total = BountyAward.objects.filter(
+        tournament=tournament, voided=False, to_prize_pool=True
+    ).aggregate(total=Sum("cash_cents"))["total"]
+    return int(total or 0)
 
 
 @transaction.atomic
@@ -757,7 +830,7 @@ def _undo_redeem(event: Event, actor: Any, now: datetime) -> None:
 def bounty_totals(tournament: Tournament) -> dict[int, int]:
     """Bounty cash won per entry, in cents (awards not voided)."""
     rows = (
-        BountyAward.objects.filter(tournament=tournament, voided=False)
+        BountyAward.objects.filter(tournament=tournament, voided=False, to_prize_pool=False)
         .values("winner_id")
         .annotate(total=Sum("cash_cents"))
     )

@@ -12,6 +12,7 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -60,6 +61,10 @@ def _numbers(text: str, *, required: bool) -> list[int]:
     return [int(p) for p in dict.fromkeys(parts)]
 
 
+class ForfeitForm(forms.Form):
+    entry = forms.IntegerField(min_value=1, max_value=MAX_NUMBER)
+
+
 class EnvelopesForm(forms.Form):
     envelopes = forms.CharField(
         label=gettext_lazy("Envelopes, one a line: code = value"),
@@ -102,6 +107,7 @@ def _page(
     request: HttpRequest, tournament: Tournament, role: str | None, **extra: object
 ) -> HttpResponse:
     pending = []
+    awarded: set[int] = set()
     if tournament.bounty_format != "none":
         awarded = set(
             BountyAward.objects.filter(tournament=tournament, voided=False).values_list(
@@ -122,6 +128,19 @@ def _page(
         tournament=tournament, action__in=SLIP_ACTIONS, undone_at=None
     ).order_by("-pk")[:20]
     winner = tournament.entries.filter(place=1).select_related("player").first()
+    forfeitable = []
+    if tournament.bounty_format in format_services.BOUNTY_FORMATS:
+        forfeitable = [
+            e
+            for e in tournament.entries.filter(
+                Q(status=Entry.Status.FORFEITED)
+                | Q(
+                    status=Entry.Status.ELIMINATED,
+                    elimination_reason__in=list(format_services.FORFEIT_REASONS),
+                )
+            ).select_related("player")
+            if e.pk not in awarded
+        ]
     return render(
         request,
         "formats/bounties.html",
@@ -136,6 +155,7 @@ def _page(
             ],
             "recent": recent,
             "winner": winner,
+            "forfeitable": forfeitable,
             "form": extra.pop("form", None) or AwardForm(),
             "envelopes_form": EnvelopesForm(),
             "satellite": format_services.satellite_figures(tournament, timezone.now()),
@@ -231,6 +251,34 @@ def own_bounty(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if ok:
         return redirect("bounty_slip", slug, event.pk)
+    return redirect("bounties", slug)
+
+
+@login_required
+@require_POST
+def bounty_forfeit(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.FLOOR)
+    form = ForfeitForm(request.POST)
+    entry = (
+        tournament.entries.filter(number=form.cleaned_data["entry"]).first()
+        if form.is_valid()
+        else None
+    )
+    if entry is None:
+        messages.error(request, _("No entry has that number."))
+        return redirect("bounties", slug)
+    ok, _event = run(
+        request,
+        format_services.bounty_forfeit_record,
+        tournament=tournament,
+        entry=entry,
+        actor=request.user,
+    )
+    if ok:
+        messages.success(
+            request,
+            _("The bounty of %(player)s goes to the prize pool.") % {"player": entry.player},
+        )
     return redirect("bounties", slug)
 
 
