@@ -296,3 +296,46 @@ def test_a_disqualified_players_bounty_goes_to_the_prize_pool_and_undoes(td):
         fs.bounty_forfeit_record(tournament=tournament, entry=b, actor=td, now=NOW)
     undo(tournament, td, event)
     assert fs.bounties_to_prize_pool(tournament) == 0
+
+
+def _bubble_satellite(td, resolution):
+    satellite = make_tournament(
+        td,
+        name="Satellite",
+        prize_type="seats",
+        seat_value_cents=15000,
+        buy_in_prize=100,
+        buy_in_fee=10,
+        same_hand_elimination_rule="tda_share_all",
+        seat_tie_resolution=resolution,
+    )
+    a, b, c, d = fill(satellite, td, 4)  # 400.00: 2 seats of 150.00 + 100.00 to 3rd
+    bust(satellite, td, d)
+    results.eliminations_record(
+        tournament=satellite,
+        busts=[results.Bust(entry=b, start_stack=5000), results.Bust(entry=c, start_stack=3000)],
+        actor=td,
+        now=NOW,
+        hand_for_hand=True,
+    )
+    return satellite, a, b, c
+
+
+def test_a_tie_across_the_last_seat_is_played_off_and_both_share_the_cash(td):
+    satellite, a, b, c = _bubble_satellite(td, "play_off")
+    with pytest.raises(errors.DomainError, match="Play-off for 1 seat"):
+        fs.satellite_award(tournament=satellite, actor=td, now=NOW)
+    fs.satellite_award(tournament=satellite, actor=td, now=NOW, play_off_winners=[c])
+    seats = set(SeatTicket.objects.filter(kind="seat").values_list("player_id", flat=True))
+    assert seats == {a.player_id, c.player_id}
+    cash = dict(SeatTicket.objects.filter(kind="cash").values_list("player_id", "amount_cents"))
+    assert cash == {b.player_id: 5000, c.player_id: 5000}
+
+
+def test_under_stack_order_the_larger_starting_stack_takes_the_seat(td):
+    satellite, a, b, c = _bubble_satellite(td, "stack_order")
+    fs.satellite_award(tournament=satellite, actor=td, now=NOW)
+    seats = set(SeatTicket.objects.filter(kind="seat").values_list("player_id", flat=True))
+    assert seats == {a.player_id, b.player_id}
+    cash = dict(SeatTicket.objects.filter(kind="cash").values_list("player_id", "amount_cents"))
+    assert cash == {c.player_id: 10000}

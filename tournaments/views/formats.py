@@ -306,8 +306,17 @@ def envelopes_publish(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def satellite_award(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.TD)
+    try:
+        numbers = _numbers(request.POST.get("play_off_winners", "")[:200], required=False)
+    except forms.ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("bounties", slug)
     ok, _event = run(
-        request, format_services.satellite_award, tournament=tournament, actor=request.user
+        request,
+        format_services.satellite_award,
+        tournament=tournament,
+        actor=request.user,
+        play_off_winners=list(tournament.entries.filter(number__in=numbers)),
     )
     if ok:
         messages.success(request, _("Seats awarded."))
