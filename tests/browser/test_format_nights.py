@@ -151,7 +151,9 @@ def test_a_satellite_night(live_server, browser, locale):
     assert words["awarded"] in page.locator("#satellite").inner_text()
     page.click(f"button:has-text('{words['award_seats']}')")
     page.locator("#tickets").wait_for()
-    ticket = SeatTicket.objects.get()
+    ticket = SeatTicket.objects.get(kind="seat")
+    leftover = SeatTicket.objects.get(kind="cash")  # 50.00 to the first player out after it
+    assert (leftover.player_id, leftover.amount_cents) == (others[-1].player_id, 5000)
     assert ticket.player_id == winner.player_id and ticket.code in page.inner_text("#tickets")
 
     # The main event's desk recognises the ticket and uses it at registration.
