@@ -242,6 +242,7 @@ JSON_REFS: dict[tuple[type[models.Model], str], tuple[Ref, ...]] = {
     (Tournament, "payouts"): (),
     (Tournament, "h4h_tables_done"): (),  # table numbers
     (Tournament, "eod_remaining"): (),  # by table number
+    (Tournament, "mystery_permutation"): (),  # envelope codes
     (Event, "data"): (),  # by action: PAYLOAD_REFS
     (ChipAdjustment, "data"): (),  # denominations and a note
     (Deal, "shares"): (("[].entry", Entry),),

@@ -244,6 +244,10 @@ class Tournament(models.Model):
         ],
         default="physical",
     )
+    # Electronic draws (formats.md §10.8): the shuffled envelope codes and their SHA-256,
+    # fixed before the first draw.
+    mystery_permutation = models.JSONField(default=list, blank=True)
+    mystery_fingerprint = models.CharField(max_length=64, blank=True)
     prize_type = models.CharField(
         _("prizes"),
         max_length=6,

@@ -208,8 +208,13 @@ def test_an_electronic_draw_uses_the_random_source_passed_in(td):
         now=NOW,
         rng=Random(7),
     )
-    expected = Random(7).choice(["E1", "E2", "E3"])
-    assert event.data["envelope"] == expected
+    order = ["E1", "E2", "E3"]
+    Random(7).shuffle(order)
+    assert event.data["envelope"] == order[0]
+    tournament.refresh_from_db()
+    # The order was fixed before the first draw, and its fingerprint can be checked after.
+    assert tournament.mystery_permutation == order
+    assert tournament.mystery_fingerprint == fs.fingerprint(order)
 
 
 def test_a_satellite_awards_seats_and_the_target_desk_recognises_them(td):

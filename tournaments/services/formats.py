@@ -8,6 +8,7 @@ Refusals raise a DomainError and change nothing.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -515,6 +516,8 @@ def envelopes_publish(
         )
     before = {e.code: e.value_cents for e in tournament.envelopes.all()}
     tournament.envelopes.all().delete()
+    tournament.mystery_permutation, tournament.mystery_fingerprint = [], ""
+    tournament.save(update_fields=["mystery_permutation", "mystery_fingerprint"])
     Envelope.objects.bulk_create(
         [Envelope(tournament=tournament, code=c, value_cents=v) for c, v in envelopes.items()]
     )
@@ -571,10 +574,13 @@ def mystery_draw_record(
         )
     undrawn = tournament.envelopes.select_for_update().filter(drawn_for__isnull=True)
     if tournament.mystery_draw_method == "electronic":
-        pool = list(undrawn.order_by("code"))
-        if not pool:
+        if not tournament.mystery_permutation:
+            draw_commit(tournament=tournament, rng=rng)
+        left = {e.code: e for e in undrawn}
+        following = [code for code in tournament.mystery_permutation if code in left]
+        if not following:
             raise DomainError(_("No envelopes are left."))
-        envelope = (rng or secrets.SystemRandom()).choice(pool)
+        envelope = left[following[0]]
     else:
         envelope = undrawn.filter(code=envelope_code.strip()).first()
         if envelope is None:
@@ -650,6 +656,27 @@ def _remaining_before_hand(tournament: Tournament, eliminated: Entry) -> int:
             return max(worst)
     active = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     return active + 1
+
+
+def fingerprint(codes: Sequence[str]) -> str:
+    """SHA-256 of the drawing order, shown before the first draw and checkable after."""
+    return hashlib.sha256("\n".join(codes).encode()).hexdigest()
+
+
+def draw_commit(*, tournament: Tournament, rng: Random | None = None) -> str:
+    """Shuffle the undrawn envelopes once and store the order with its fingerprint (§10.8).
+
+    `rng` defaults to a cryptographically secure generator; call inside the transaction
+    that holds the tournament row lock.
+    """
+    codes = sorted(
+        tournament.envelopes.filter(drawn_for__isnull=True).values_list("code", flat=True)
+    )
+    (rng or secrets.SystemRandom()).shuffle(codes)
+    tournament.mystery_permutation = codes
+    tournament.mystery_fingerprint = fingerprint(codes)
+    tournament.save(update_fields=["mystery_permutation", "mystery_fingerprint"])
+    return tournament.mystery_fingerprint
 
 
 @undoes("mystery.draw")
