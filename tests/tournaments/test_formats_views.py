@@ -362,3 +362,15 @@ def test_the_floor_sends_a_disqualified_players_bounty_to_the_prize_pool(client,
     assert (
         client.post(reverse("bounty_forfeit", args=[pko.slug]), {"entry": "x"}).status_code == 302
     )
+
+
+def test_the_satellite_desk_warns_about_a_player_who_already_holds_a_seat(client, td):
+    target = make_tournament(td, name="Main", buy_in_prize=1000, buy_in_fee=100)
+    satellite = make_tournament(
+        td, name="Sat", prize_type="seats", target_event=target, buy_in_prize=100, buy_in_fee=10
+    )
+    holder = make_player("Anna", "Bianchi")
+    services.entry_register(tournament=target, player=holder, actor=td, now=NOW)
+    client.force_login(td)
+    found = client.get(reverse("desk_search", args=[satellite.slug]), {"q": "Bianchi"})
+    assert "Already holds a seat in Main" in found.content.decode()

@@ -901,6 +901,26 @@ def tickets_for(tournament: Tournament, player_ids: Sequence[int]) -> dict[int, 
     return {t.player_id: t for t in tickets}
 
 
+def seat_holders(tournament: Tournament, player_ids: Sequence[int]) -> set[int]:
+    """Players of a satellite who already hold a seat in its target (§11.10): the desk warns."""
+    if tournament.prize_type != "seats" or tournament.target_event_id is None:
+        return set()
+    held = set(
+        SeatTicket.objects.filter(
+            target_id=tournament.target_event_id,
+            player_id__in=player_ids,
+            kind=SeatTicket.Kind.SEAT,
+            voided=False,
+        ).values_list("player_id", flat=True)
+    )
+    held |= set(
+        Entry.objects.filter(tournament_id=tournament.target_event_id, player_id__in=player_ids)
+        .exclude(status=Entry.Status.VOIDED)
+        .values_list("player_id", flat=True)
+    )
+    return held
+
+
 @transaction.atomic
 def ticket_redeem(
     *, tournament: Tournament, entry: Entry, actor: Any, now: datetime

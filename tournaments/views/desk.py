@@ -61,6 +61,7 @@ def _player_rows(tournament: Tournament, players) -> list[dict]:
         )
     )
     tickets = format_services.tickets_for(tournament, ids)  # satellite seats (formats.md §11.9)
+    holders = format_services.seat_holders(tournament, ids)
     rows = []
     for player in players:
         mine = entries.get(player.pk, [])
@@ -73,6 +74,7 @@ def _player_rows(tournament: Tournament, players) -> list[dict]:
                 "seat": seats.get(active.pk) if active else None,
                 "id_checked": player.pk in checked,
                 "ticket": tickets.get(player.pk),
+                "holds_seat": player.pk in holders,
                 "can_reenter": bool(mine)
                 and active is None
                 and tournament.reentry_allowed
