@@ -168,3 +168,46 @@ def test_a_satellite_night(live_server, browser, locale):
     ticket.refresh_from_db()
     assert ticket.redeemed_entry == Entry.objects.get(tournament=target, player=winner.player)
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "drew"), [("en-GB", "drew envelope"), ("it-IT", "estrae la busta")]
+)
+def test_a_mystery_draw_appears_on_the_tv_as_it_happens(daphne_url, browser, locale, drew):
+    from django.utils import timezone
+
+    from tournaments.services import formats as fs
+
+    td = make_user(f"td-mb-{locale[:2]}", staff=True)
+    tournament = make_tournament(
+        td, tables=1, bounty_format="mystery", bounty_part_cents=5000, stage_trigger_players=3
+    )
+    hunter, _other, out = _fill(tournament, td, 3)
+    fs.envelopes_publish(
+        tournament=tournament,
+        envelopes={"E1": 10000, "E2": 4000, "E3": 1000},
+        actor=td,
+        now=timezone.now(),
+    )
+    results.eliminations_record(
+        tournament=tournament, busts=[results.Bust(entry=out)], actor=td, now=timezone.now()
+    )
+    clock = DisplayScreen.objects.create(tournament=tournament, name="TV", kind="clock")
+    context = browser.new_context(locale=locale)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(f"{daphne_url}/s/{clock.token}/")
+    page.wait_for_function("() => window.torneoClock && window.torneoClock.connected")
+    assert page.locator("[data-testid=mystery-draw]").count() == 0
+    fs.mystery_draw_record(
+        tournament=tournament,
+        eliminated=out,
+        portions=[[hunter]],
+        envelope_code="E1",
+        actor=td,
+        now=timezone.now(),
+    )
+    shown = page.locator("[data-testid=mystery-draw]")
+    shown.wait_for()
+    assert drew in shown.inner_text() and "E1" in shown.inner_text()
+    context.close()
