@@ -169,8 +169,18 @@ def prize_pool(tournament: Tournament) -> payouts.PrizePool:
         tax_mode=tournament.tax_mode,
         added_money=tournament.added_money,
         extra_prize_contributions=purchases["money"] or 0,
-        guarantee=tournament.guarantee,
+        guarantee=_guarantee_for_prize_pool(tournament),
     )
+
+
+def _guarantee_for_prize_pool(tournament: Tournament) -> int:
+    """The part of the guarantee the prize pool must reach: a bounty event whose guarantee
+    covers both pools counts the bounty pool first (formats.md §5.4; whole euros, the
+    house rounding in the players' favour)."""
+    if tournament.bounty_format == "none" or tournament.guarantee_scope != "total":
+        return tournament.guarantee
+    bounty_pool_cents = buy_ins(tournament) * tournament.bounty_part_cents
+    return max(0, tournament.guarantee - bounty_pool_cents // 100)
 
 
 def payout_amounts(tournament: Tournament) -> list[int]:

@@ -344,3 +344,24 @@ def test_under_stack_order_the_larger_starting_stack_takes_the_seat(td):
     assert seats == {a.player_id, b.player_id}
     cash = dict(SeatTicket.objects.filter(kind="cash").values_list("player_id", "amount_cents"))
     assert cash == {c.player_id: 10000}
+
+
+def test_a_guarantee_over_both_pools_counts_the_bounty_pool_first(td):
+    from tournaments import selectors
+
+    # KO-09: 90 entries of 80+20+10 against a 10,000 guarantee: overlay 1,000.
+    tournament = make_tournament(
+        td,
+        bounty_format="fixed",
+        bounty_part_cents=2000,
+        buy_in_prize=80,
+        buy_in_fee=10,
+        guarantee=10000,
+        tables=10,
+    )
+    fill(tournament, td, 90)
+    assert selectors.prize_pool(tournament).overlay == 1000
+    assert fs.bounty_pools(tournament).overlay == 100000  # the same, in cents
+    Tournament.objects.filter(pk=tournament.pk).update(guarantee_scope="prize_pool")
+    tournament.refresh_from_db()
+    assert selectors.prize_pool(tournament).overlay == 2800
