@@ -117,6 +117,7 @@ def _page(
         pending = [
             e
             for e in tournament.entries.filter(status=Entry.Status.ELIMINATED)
+            .exclude(elimination_reason__in=list(format_services.FORFEIT_REASONS))
             .select_related("player")
             .order_by("-ended_at", "-number")[:30]
             if e.pk not in awarded
