@@ -208,6 +208,7 @@ def test_each_players_bounty_is_on_the_tablet_the_board_and_the_phone(client, pk
     assert "Bounty 30.00" in phone.content.decode()
     clock = client.get(reverse("screen", args=[_screen(pko, "clock").token])).content.decode()
     assert "Bounty pool" in clock and f"Bounty leader: {a.player} 30.00" in clock
+    assert f"{a.player} knocked out {b.player}: +10.00" in clock
 
 
 def test_the_clock_shows_a_mystery_draw_as_it_happens_and_the_envelopes_left(client, td):

@@ -990,7 +990,21 @@ def screen_formats(tournament: Tournament, now: datetime) -> dict[str, Any]:
         "board": bounty_board(tournament),
         "satellite": satellite_figures(tournament, now),
         "last_draw": None,
+        "knockouts": [],
     }
+    if tournament.bounty_format != "none":
+        # A ticker of the latest knockouts with the amounts won (formats.md §12).
+        latest = (
+            BountyAward.objects.filter(
+                tournament=tournament, voided=False, to_prize_pool=False, own_bounty=False
+            )
+            .select_related("winner__player", "eliminated__player")
+            .order_by("-pk")[:3]
+        )
+        data["knockouts"] = [
+            {"winner": str(a.winner.player), "out": str(a.eliminated.player), "cash": a.cash_cents}
+            for a in latest
+        ]
     if tournament.bounty_format == "mystery":
         draw = (
             Event.objects.filter(tournament=tournament, action="mystery.draw", undone_at=None)
