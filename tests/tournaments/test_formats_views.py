@@ -130,6 +130,9 @@ def test_the_award_is_shown_before_it_is_confirmed_and_printed_on_a_slip(client,
     assert done.status_code == 302
     slip = client.get(done["Location"]).content.decode()
     assert "Bounty payout slip" in slip and str(a.player) in slip and "10.00" in slip
+    assert "paid with the final payout" not in slip
+    Tournament.objects.filter(pk=pko.pk).update(bounty_payout_timing="at_end")
+    assert "paid with the final payout" in client.get(done["Location"]).content.decode()
 
 
 @pytest.mark.parametrize(
