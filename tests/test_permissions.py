@@ -67,6 +67,15 @@ MATRIX = {
     "deal": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "eliminations": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "eliminations_record": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "bounties": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    # Refused input re-renders the award form with its message.
+    "bounty_award": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "own_bounty": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "bounty_forfeit": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "envelopes": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    # The sample event is an entry, not an award: no slip.
+    "bounty_slip": ("get", row(LOGIN, FORBIDDEN, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
+    "satellite_award": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "penalties": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "penalty_give": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     "penalty_hand": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),

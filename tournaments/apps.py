@@ -13,6 +13,7 @@ SERVICE_MODULES = (
     "tournaments.services.room",
     "tournaments.services.clock",
     "tournaments.services.timecalls",
+    "tournaments.services.formats",
     "tables.services",
 )
 

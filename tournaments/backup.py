@@ -70,18 +70,21 @@ from tables.models import RoomEvent, RoomStaff, Ruling, Seat, Table
 from tournaments import errors
 from tournaments.events import event_log
 from tournaments.models import (
+    BountyAward,
     ChipAdjustment,
     ChipCount,
     ChipDenomination,
     Deal,
     DisplayScreen,
     Entry,
+    Envelope,
     Event,
     IdCheck,
     Penalty,
     Player,
     Purchase,
     Role,
+    SeatTicket,
     StaffAssignment,
     StructureItem,
     TimeCall,
@@ -124,6 +127,8 @@ SECTIONS = (
     Section("rulings", Ruling, "tournament"),
     Section("time_calls", TimeCall, "tournament"),
     Section("events", Event, "tournament"),
+    Section("envelopes", Envelope, "tournament"),
+    Section("bounty_awards", BountyAward, "tournament"),
 )
 
 # Models of the tournaments and tables apps that are not in the document, with the reason
@@ -131,11 +136,15 @@ SECTIONS = (
 EXCLUDED_MODELS: dict[type[models.Model], str] = {
     RoomStaff: "a room-level role, not part of any tournament",
     RoomEvent: "the room's own log (cash room, pit), not part of any tournament",
+    SeatTicket: "a satellite's seat links two events (possibly of other instances); the "
+    "satellite's results and log keep who won, and the TD issues tickets again after import",
 }
 
 # Fields left out of the document, with the reason.
 EXCLUDED_FIELDS: dict[tuple[type[models.Model], str], str] = {
     (DisplayScreen, "token"): "a screen's secret link; the importing instance makes new ones",
+    (Tournament, "target_event"): "a satellite's target is another event; the TD chooses "
+    "it again on the importing instance",
 }
 
 # Marks a reference to a tournament by slug (the event log names flights by slug).
@@ -221,6 +230,13 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "eod.stop": (),
     "screen.create": (("screen", DisplayScreen),),
     "screen.revoke": (("screen", DisplayScreen),),
+    "bounty.award": (("eliminated", Entry), ("awards.[].entry", Entry)),
+    "bounty.own": (("entry", Entry),),
+    "bounty.forfeit": (("entry", Entry),),
+    "mystery.draw": (("eliminated", Entry), ("paid.{}", Entry), ("names.{}", Entry)),
+    "envelopes.publish": (),
+    "satellite.award": (("tickets.[]", SeatTicket),),
+    "ticket.redeem": (("ticket", SeatTicket), ("entry", Entry)),
 }
 
 # Ids inside the JSON fields of exported models; every JSONField is listed (a test checks).
@@ -228,6 +244,7 @@ JSON_REFS: dict[tuple[type[models.Model], str], tuple[Ref, ...]] = {
     (Tournament, "payouts"): (),
     (Tournament, "h4h_tables_done"): (),  # table numbers
     (Tournament, "eod_remaining"): (),  # by table number
+    (Tournament, "mystery_permutation"): (),  # envelope codes
     (Event, "data"): (),  # by action: PAYLOAD_REFS
     (ChipAdjustment, "data"): (),  # denominations and a note
     (Deal, "shares"): (("[].entry", Entry),),

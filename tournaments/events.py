@@ -141,6 +141,13 @@ ACTION_LABELS = {
     "timecall.expire": gettext_lazy("Time ran out"),
     "screen.create": gettext_lazy("Screen created"),
     "screen.revoke": gettext_lazy("Screen link revoked"),
+    "bounty.award": gettext_lazy("Bounty awarded"),
+    "bounty.own": gettext_lazy("Winner's own bounty paid"),
+    "bounty.forfeit": gettext_lazy("Bounty added to the prize pool"),
+    "mystery.draw": gettext_lazy("Mystery bounty drawn"),
+    "envelopes.publish": gettext_lazy("Mystery bounty envelopes published"),
+    "satellite.award": gettext_lazy("Satellite seats awarded"),
+    "ticket.redeem": gettext_lazy("Satellite seat ticket used"),
 }
 
 

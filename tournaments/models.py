@@ -170,6 +170,139 @@ class Tournament(models.Model):
         ],
         default="tda2022",
     )
+    # Event format (formats.md §3): bounties and satellites. Format money is integer
+    # cents, because PKO halves and split bounties produce cents (formats.md §1.1).
+    bounty_format = models.CharField(
+        _("bounty format"),
+        max_length=12,
+        choices=[
+            ("none", _("No bounties")),
+            ("fixed", _("Knockout: a fixed bounty on every entry")),
+            ("progressive", _("Progressive knockout (PKO)")),
+            ("mystery", _("Mystery bounty")),
+        ],
+        default="none",
+    )
+    bounty_part_cents = models.PositiveIntegerField(_("buy-in: bounty part (cents)"), default=0)
+    progressive_cash_percent = models.PositiveSmallIntegerField(
+        _("PKO: share of a bounty paid in cash (%)"), default=50
+    )
+    bounty_unit_cents = models.PositiveIntegerField(
+        _("bounties are paid in units of (cents)"), default=1
+    )
+    split_pot_bounty = models.CharField(
+        _("a split pot's bounty"),
+        max_length=16,
+        choices=[
+            ("split_equally", _("shared equally by the pot's winners")),
+            ("largest_stack", _("all to the winner with the largest starting stack")),
+        ],
+        default="split_equally",
+    )
+    bounty_payout_timing = models.CharField(
+        _("bounties are paid"),
+        max_length=16,
+        choices=[
+            ("at_elimination", _("at the elimination")),
+            ("at_end", _("with the final payout")),
+        ],
+        default="at_elimination",
+    )
+    deal_bounty_handling = models.CharField(
+        _("bounties in a deal"),
+        max_length=16,
+        choices=[
+            ("each_keeps_own", _("each player keeps his own bounty")),
+            ("included", _("added to the money the deal divides")),
+        ],
+        default="each_keeps_own",
+    )
+    guarantee_scope = models.CharField(
+        _("the guarantee covers"),
+        max_length=12,
+        choices=[
+            ("total", _("prize pool and bounty pool together")),
+            ("prize_pool", _("the prize pool only")),
+        ],
+        default="total",
+    )
+    stage_trigger_players = models.PositiveIntegerField(
+        _("mystery bounties start at this many players"), null=True, blank=True
+    )
+    mystery_draw_timing = models.CharField(
+        _("mystery draws"),
+        max_length=10,
+        choices=[("immediate", _("at each elimination")), ("batched", _("in draw sessions"))],
+        default="immediate",
+    )
+    mystery_draw_method = models.CharField(
+        _("mystery draw method"),
+        max_length=10,
+        choices=[
+            ("physical", _("sealed envelopes drawn by hand")),
+            ("electronic", _("electronic draw")),
+        ],
+        default="physical",
+    )
+    # Electronic draws (formats.md §10.8): the shuffled envelope codes and their SHA-256,
+    # fixed before the first draw.
+    mystery_permutation = models.JSONField(default=list, blank=True)
+    mystery_fingerprint = models.CharField(max_length=64, blank=True)
+    prize_type = models.CharField(
+        _("prizes"),
+        max_length=6,
+        choices=[("cash", _("cash")), ("seats", _("seats in another event (satellite)"))],
+        default="cash",
+    )
+    target_event = models.ForeignKey(
+        "self",
+        verbose_name=_("satellite to"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="satellites",
+    )
+    seat_value_cents = models.PositiveIntegerField(_("seat value (cents)"), null=True, blank=True)
+    leftover_mode = models.CharField(
+        _("the satellite leftover goes"),
+        max_length=24,
+        choices=[
+            ("next_place", _("to the first player out after the seats")),
+            ("next_places_in_units", _("in units to the next places")),
+            ("split_seat_winners", _("split among the seat winners")),
+        ],
+        default="next_place",
+    )
+    leftover_unit_cents = models.PositiveIntegerField(
+        _("leftover unit (cents)"), null=True, blank=True
+    )
+    guaranteed_seats = models.PositiveSmallIntegerField(_("guaranteed seats"), default=0)
+    seat_tie_resolution = models.CharField(
+        _("players tied across the last seat"),
+        max_length=12,
+        choices=[
+            ("play_off", _("play off for the seat")),
+            ("share_value", _("share the value of their places")),
+            ("stack_order", _("the larger starting stack takes the seat")),
+        ],
+        default="play_off",
+    )
+    duplicate_seat_award = models.CharField(
+        _("a player who already holds a seat gets"),
+        max_length=6,
+        choices=[("credit", _("a credit worth the seat")), ("cash", _("the seat's value in cash"))],
+        default="credit",
+    )
+    seat_transferable = models.BooleanField(_("seats are transferable"), default=False)
+    satellite_deals = models.CharField(
+        _("deals in the satellite"),
+        max_length=12,
+        choices=[("not_allowed", _("not allowed")), ("td_approved", _("approved by the TD"))],
+        default="not_allowed",
+    )
+    min_paid_applies_to_satellites = models.BooleanField(
+        _("pay at least 10% of entrants in the satellite"), default=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     # Clock state: stored, never ticked (DESIGN.md "State worth naming").
@@ -294,6 +427,8 @@ class Entry(models.Model):
     deal_amount = models.PositiveIntegerField(null=True, blank=True)
     elimination_reason = models.CharField(max_length=24, blank=True)
     disqualified = models.BooleanField(default=False)
+    # The entry's bounty in cents (formats.md §4); empty: the starting bounty, untouched.
+    bounty_cents = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -591,3 +726,84 @@ class TimeCall(models.Model):
     @property
     def expires_at(self) -> datetime:
         return self.called_at + timedelta(seconds=self.grant_seconds)
+
+
+class BountyAward(models.Model):
+    """One winner's part of one eliminated entry's bounty (formats.md §4); append-only."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="bounty_awards"
+    )
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="bounty_awards", null=True
+    )
+    eliminated = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    winner = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="bounty_awards")
+    pot = models.PositiveSmallIntegerField(default=0)
+    envelope = models.CharField(max_length=20, blank=True)  # mystery: the envelope drawn
+    cash_cents = models.PositiveIntegerField(default=0)
+    head_cents = models.PositiveIntegerField(default=0)  # PKO: added to his own bounty
+    own_bounty = models.BooleanField(default=False)  # the winner's own bounty at the end
+    # Nobody won his last chips (disqualified, eliminated as a sanction, stack forfeited):
+    # the bounty goes to the prize pool (formats.md §6.6); `cash_cents` is that amount.
+    to_prize_pool = models.BooleanField(default=False)
+    voided = models.BooleanField(default=False)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.eliminated_id} -> {self.winner_id}: {self.cash_cents}"
+
+
+class Envelope(models.Model):
+    """A published mystery bounty (formats.md §10.2) and, once drawn, its draw."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="envelopes")
+    code = models.CharField(_("envelope"), max_length=20)
+    value_cents = models.PositiveIntegerField()
+    drawn_for = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    drawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["code"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "code"], name="envelope_code_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class SeatTicket(models.Model):
+    """A satellite prize: a seat (or its value) for one player (formats.md §11.9-§11.10)."""
+
+    class Kind(models.TextChoices):
+        SEAT = "seat", _("seat")
+        CREDIT = "credit", _("credit")
+        CASH = "cash", _("cash")
+
+    satellite = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tickets")
+    target = models.ForeignKey(
+        Tournament, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seat_tickets")
+    place = models.PositiveIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=6, choices=Kind.choices, default=Kind.SEAT)
+    amount_cents = models.PositiveIntegerField(default=0)
+    code = models.CharField(max_length=12, unique=True)
+    redeemed_entry = models.ForeignKey(
+        Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    transferable = models.BooleanField(default=False)
+    voided = models.BooleanField(default=False)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["place", "pk"]
+
+    def __str__(self) -> str:
+        return self.code

@@ -6,12 +6,13 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable
+from decimal import Decimal
 from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext as _
 
 from tournaments import selectors
-from tournaments.models import ChipCount, Entry, Penalty, Tournament
+from tournaments.models import BountyAward, ChipCount, Entry, Penalty, Tournament
 
 Table = tuple[list[str], list[list[str]]]
 
@@ -26,12 +27,58 @@ def _place(entry: Entry) -> str:
     return str(entry.place)
 
 
+def _money(cents: int) -> str:
+    return f"{Decimal(cents) / 100:.2f}"
+
+
 def results_table(tournament: Tournament) -> Table:
+    if tournament.bounty_format != "none":
+        return _results_with_bounties(tournament)
     head = [_("Place"), _("Player"), _("Entry"), _("Prize")]
     rows = [
         [_place(e), str(e.player), str(e.number), str(e.prize)]
         for e in selectors.results(tournament)
         if e.place is not None or e.disqualified
+    ]
+    return head, rows
+
+
+def _results_with_bounties(tournament: Tournament) -> Table:
+    """Prize and bounty money separately and in total (formats.md §12)."""
+    from tournaments.services.formats import results_with_bounties
+
+    head = [_("Place"), _("Player"), _("Entry"), _("Prize"), _("Bounties"), _("Total")]
+    rows = [
+        [
+            _place(r["entry"]),
+            str(r["entry"].player),
+            str(r["entry"].number),
+            _money(r["prize"]),
+            _money(r["bounty"]),
+            _money(r["total"]),
+        ]
+        for r in results_with_bounties(tournament)
+        if r["entry"].place is not None or r["entry"].disqualified
+    ]
+    return head, rows
+
+
+def bounties_table(tournament: Tournament) -> Table:
+    """Every bounty paid, for the books: who, for whom, cash and what went on his head."""
+    head = [_("Time"), _("Paid to"), _("For"), _("Envelope"), _("Cash"), _("Added to his bounty")]
+    awards = BountyAward.objects.filter(tournament=tournament, voided=False).select_related(
+        "winner__player", "eliminated__player"
+    )
+    rows = [
+        [
+            a.created_at.strftime("%Y-%m-%d %H:%M"),
+            str(a.winner.player),
+            _("his own bounty") if a.own_bounty else str(a.eliminated.player),
+            a.envelope,
+            _money(a.cash_cents),
+            _money(a.head_cents),
+        ]
+        for a in awards
     ]
     return head, rows
 
@@ -83,6 +130,7 @@ REPORTS: dict[str, Callable[[Tournament], Table]] = {
     "payouts": payouts_table,
     "chips": chip_counts_table,
     "penalties": penalties_table,
+    "bounties": bounties_table,
 }
 
 

@@ -169,8 +169,18 @@ def prize_pool(tournament: Tournament) -> payouts.PrizePool:
         tax_mode=tournament.tax_mode,
         added_money=tournament.added_money,
         extra_prize_contributions=purchases["money"] or 0,
-        guarantee=tournament.guarantee,
+        guarantee=_guarantee_for_prize_pool(tournament),
     )
+
+
+def _guarantee_for_prize_pool(tournament: Tournament) -> int:
+    """The part of the guarantee the prize pool must reach: a bounty event whose guarantee
+    covers both pools counts the bounty pool first (formats.md §5.4; whole euros, the
+    house rounding in the players' favour)."""
+    if tournament.bounty_format == "none" or tournament.guarantee_scope != "total":
+        return tournament.guarantee
+    bounty_pool_cents = buy_ins(tournament) * tournament.bounty_part_cents
+    return max(0, tournament.guarantee - bounty_pool_cents // 100)
 
 
 def payout_amounts(tournament: Tournament) -> list[int]:
@@ -323,6 +333,18 @@ def screen_figures(tournament: Tournament, *, top: int = 5) -> dict[str, Any]:
     }
 
 
+def entry_bounty(tournament: Tournament, entry: Entry) -> int | str | None:
+    """The bounty shown beside a player (formats.md §12): cents under KO and PKO, "?"
+    for a mystery event (the envelopes are drawn, not worn), None without bounties."""
+    if tournament.bounty_format in ("fixed", "progressive"):
+        return (
+            entry.bounty_cents if entry.bounty_cents is not None else tournament.bounty_part_cents
+        )
+    if tournament.bounty_format == "mystery":
+        return "?"
+    return None
+
+
 def seating_page(
     tournament: Tournament, *, page: int, per_page: int = 60
 ) -> tuple[list[dict[str, Any]], int]:
@@ -341,6 +363,7 @@ def seating_page(
             "name": str(seat.entry.player),
             "table": seat.table.number,
             "seat": seat.number,
+            "bounty": entry_bounty(tournament, seat.entry),
         }
         for seat in seats[(page - 1) * per_page : page * per_page]
     ]
@@ -378,6 +401,7 @@ def table_seats(tournament: Tournament, number: int) -> list[dict[str, Any]]:
             "seat": n,
             "name": str(seated[n].player) if n in seated else None,
             "penalty_hands": sitting_out.get(seated[n].player_id, 0) if n in seated else 0,
+            "bounty": entry_bounty(tournament, seated[n]) if n in seated else None,
         }
         for n in range(1, table.max_seats + 1)
     ]
@@ -397,7 +421,12 @@ def public_seat_search(tournament: Tournament, query: str, *, limit: int = 10) -
             | Q(entry__player__first_name__icontains=word)
         )
     return [
-        {"name": str(s.entry.player), "table": s.table.number, "seat": s.number}
+        {
+            "name": str(s.entry.player),
+            "table": s.table.number,
+            "seat": s.number,
+            "bounty": entry_bounty(tournament, s.entry),
+        }
         for s in seats.order_by("entry__player__last_name", "entry__player__first_name")[:limit]
     ]
 

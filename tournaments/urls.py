@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments.views import backup, clock, core, desk, displays, money, room, ruling, setup
+from tournaments.views import formats as format_views
 
 urlpatterns = [
     path("", core.tournament_list, name="tournament_list"),
@@ -37,6 +38,13 @@ urlpatterns = [
         money.eliminations_record,
         name="eliminations_record",
     ),
+    path("<slug:slug>/bounties/", format_views.bounties, name="bounties"),
+    path("<slug:slug>/bounties/award/", format_views.bounty_award, name="bounty_award"),
+    path("<slug:slug>/bounties/own/", format_views.own_bounty, name="own_bounty"),
+    path("<slug:slug>/bounties/forfeit/", format_views.bounty_forfeit, name="bounty_forfeit"),
+    path("<slug:slug>/bounties/envelopes/", format_views.envelopes_publish, name="envelopes"),
+    path("<slug:slug>/bounties/slip/<int:event_id>/", format_views.bounty_slip, name="bounty_slip"),
+    path("<slug:slug>/satellite/award/", format_views.satellite_award, name="satellite_award"),
     path("<slug:slug>/penalties/", money.penalty_list, name="penalties"),
     path("<slug:slug>/penalties/give/", money.penalty_give, name="penalty_give"),
     path("<slug:slug>/penalties/hand/", money.penalty_hand, name="penalty_hand"),

@@ -440,7 +440,27 @@ def event(td, monkeypatch):
     seeded = random.Random(5)
     for name in ("random", "getrandbits"):
         monkeypatch.setattr(table_services.SYSTEM_RANDOM, name, getattr(seeded, name))
-    return build_event(td)
+    built = build_event(td)
+    _add_format_rows(built)
+    return built
+
+
+def _add_format_rows(event: Tournament) -> None:
+    """An envelope and a bounty award, so the format lists are exported too."""
+    from tournaments.models import BountyAward, Envelope
+
+    out = event.entries.filter(status="eliminated").order_by("pk").first()
+    winner = event.entries.exclude(pk=out.pk).order_by("pk").first()
+    Envelope.objects.create(tournament=event, code="E01", value_cents=5000, drawn_for=out)
+    BountyAward.objects.create(
+        tournament=event,
+        event=event.events.order_by("pk").last(),
+        eliminated=out,
+        winner=winner,
+        cash_cents=1250,
+        head_cents=1250,
+        created_at=NOW,
+    )
 
 
 LATER = at(2930)

@@ -23,6 +23,7 @@ FLOOR_ADAPTERS = (
     "tournaments.conformance.room",
     "tournaments.conformance.clock",
     "tournaments.conformance.money",
+    "tournaments.conformance.formats",
 )
 ENGINE_ADAPTER = "tournaments.conformance.engine"
 

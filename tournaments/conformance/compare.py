@@ -20,6 +20,14 @@ SET_KEYS = frozenset(
         "must_finish_first",
         "players",
         "disqualified",
+        # formats.md §1.1
+        "eligible",
+        "busted",
+        "leaders",
+        "seat_winners",
+        "remaining_envelopes",
+        "winner_envelopes",
+        "no_bounty",
     }
 )
 # Keys whose value is a chip map {denomination: count}, or a map of seats to chip maps.

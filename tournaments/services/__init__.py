@@ -88,11 +88,13 @@ def _undo_tournament_update(event: Event, actor, now: datetime) -> None:
     tournament = Tournament.objects.select_for_update().get(pk=event.tournament_id)
     for name, value in event.data["before"].items():
         field = Tournament._meta.get_field(name)
-        setattr(tournament, name, field.to_python(value))
+        setattr(tournament, field.attname, field.to_python(value))  # attname: FKs by pk
     tournament.save(update_fields=list(event.data["before"]))
 
 
 def _jsonable(value: Any) -> Any:
+    if hasattr(value, "_meta") and hasattr(value, "pk"):
+        return value.pk  # a related row (a satellite's target event) is logged by its key
     if hasattr(value, "isoformat"):
         return value.isoformat()
     if value.__class__.__name__ == "Decimal":

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from tables.models import Seat
 from tournaments import permissions, selectors, services
 from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
+from tournaments.services import formats as format_services
 from tournaments.views.core import run
 
 
@@ -59,6 +60,8 @@ def _player_rows(tournament: Tournament, players) -> list[dict]:
             "player_id", flat=True
         )
     )
+    tickets = format_services.tickets_for(tournament, ids)  # satellite seats (formats.md §11.9)
+    holders = format_services.seat_holders(tournament, ids)
     rows = []
     for player in players:
         mine = entries.get(player.pk, [])
@@ -70,6 +73,8 @@ def _player_rows(tournament: Tournament, players) -> list[dict]:
                 "active": active,
                 "seat": seats.get(active.pk) if active else None,
                 "id_checked": player.pk in checked,
+                "ticket": tickets.get(player.pk),
+                "holds_seat": player.pk in holders,
                 "can_reenter": bool(mine)
                 and active is None
                 and tournament.reentry_allowed
@@ -96,6 +101,7 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
             "recent": recent,
             "figures": selectors.tournament_figures(tournament),
             "registration_open": selectors.registration_open(tournament, timezone.now()),
+            "split": format_services.buy_in_split(tournament),
         },
     )
 
@@ -146,6 +152,19 @@ def _register(request, tournament: Tournament, player: Player, *, forfeit: bool)
     )
     if not ok:
         return redirect("desk", tournament.slug)
+    _ok, ticket = run(
+        request,
+        format_services.ticket_redeem,
+        tournament=tournament,
+        entry=registration.entry,
+        actor=request.user,
+    )
+    if ticket is not None:
+        messages.success(
+            request,
+            _("Seat ticket %(code)s from %(satellite)s used: the buy-in is covered.")
+            % {"code": ticket.code, "satellite": ticket.satellite.name},
+        )
     return redirect("seat_card", tournament.slug, registration.entry.number)
 
 

@@ -22,6 +22,7 @@ from tournaments import permissions, ratelimit, selectors, timecalls
 from tournaments.errors import DomainError
 from tournaments.models import DisplayScreen, Role, Tournament
 from tournaments.services import clock as clock_services
+from tournaments.services import formats as format_services
 from tournaments.services import timecalls as timecall_services
 
 SEARCHES_PER_MINUTE = ratelimit.SEAT_SEARCH.limit
@@ -38,6 +39,7 @@ def _clock_context(request: HttpRequest, tournament: Tournament, socket_url: str
         "payload": selectors.clock_payload(tournament, now),
         "view": selectors.clock_view_for(tournament, now),
         "figures": selectors.screen_figures(tournament),
+        "formats": format_services.screen_formats(tournament, now),
         "socket_url": socket_url,
         "hide_login": True,
     }

@@ -24,6 +24,7 @@ from tournaments.errors import DomainError
 from tournaments.models import ChipAdjustment, Entry, Role, Tournament
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results
+from tournaments.services import formats as format_services
 from tournaments.services import penalties as penalty_services
 from tournaments.views.core import run
 
@@ -94,6 +95,8 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
             "stacks": stacks or {},
             "deal": tournament.deals.filter(voided=False).order_by("-created_at").first(),
             "results": [e for e in selectors.results(tournament) if e.place or e.disqualified],
+            "format_board": format_services.bounty_board(tournament),
+            "satellite": format_services.satellite_figures(tournament, timezone.now()),
         },
     )
 
@@ -675,6 +678,7 @@ def _report_title(report: str) -> str:
         "payouts": _("Payouts"),
         "chips": _("Chip counts"),
         "penalties": _("Penalties"),
+        "bounties": _("Bounties paid"),
     }[report]
 
 
@@ -704,6 +708,19 @@ def public_results(request: HttpRequest, slug: str) -> HttpResponse:
         for e in selectors.results(tournament)
         if e.place is not None and not e.disqualified
     ]
+    if tournament.bounty_format != "none":
+        # Prize and bounty money separately and in total, in cents (formats.md §12).
+        rows = [
+            {
+                "place": reports._place(r["entry"]),
+                "name": str(r["entry"].player),
+                "prize_cents": r["prize"],
+                "bounty_cents": r["bounty"],
+                "total_cents": r["total"],
+            }
+            for r in format_services.results_with_bounties(tournament)
+            if r["entry"].place is not None and not r["entry"].disqualified
+        ]
     return render(
         request,
         "money/public_results.html",

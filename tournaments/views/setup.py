@@ -60,6 +60,38 @@ SECTIONS: list[tuple[Any, list[str]]] = [
         ],
     ),
     (
+        gettext_lazy("Event format: bounties"),
+        [
+            "bounty_format",
+            "bounty_part_cents",
+            "progressive_cash_percent",
+            "bounty_unit_cents",
+            "split_pot_bounty",
+            "bounty_payout_timing",
+            "deal_bounty_handling",
+            "guarantee_scope",
+            "stage_trigger_players",
+            "mystery_draw_timing",
+            "mystery_draw_method",
+        ],
+    ),
+    (
+        gettext_lazy("Event format: satellite"),
+        [
+            "prize_type",
+            "target_event",
+            "seat_value_cents",
+            "leftover_mode",
+            "leftover_unit_cents",
+            "guaranteed_seats",
+            "seat_tie_resolution",
+            "duplicate_seat_award",
+            "seat_transferable",
+            "satellite_deals",
+            "min_paid_applies_to_satellites",
+        ],
+    ),
+    (
         gettext_lazy("Places and days"),
         ["same_hand_elimination_rule", "flight_stack_rule", "redraw_rule"],
     ),
@@ -109,6 +141,13 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "addon_chips": (0, MAX_CHIPS),
     "addon_break_after_level": (1, MAX_LEVEL),
     "payout_unit": (1, 10000),
+    "bounty_part_cents": (0, MAX_MONEY * 100),
+    "progressive_cash_percent": (1, 99),
+    "bounty_unit_cents": (1, MAX_MONEY * 100),
+    "stage_trigger_players": (2, 100000),
+    "seat_value_cents": (1, MAX_MONEY * 100),
+    "leftover_unit_cents": (1, MAX_MONEY * 100),
+    "guaranteed_seats": (0, 10000),
 }
 
 
@@ -120,6 +159,22 @@ OPTIONAL_WITH_DEFAULT = (
     "flight_stack_rule",
     "redraw_rule",
     "time_call_profile",
+    "bounty_format",
+    "bounty_part_cents",
+    "progressive_cash_percent",
+    "bounty_unit_cents",
+    "split_pot_bounty",
+    "bounty_payout_timing",
+    "deal_bounty_handling",
+    "guarantee_scope",
+    "mystery_draw_timing",
+    "mystery_draw_method",
+    "prize_type",
+    "leftover_mode",
+    "guaranteed_seats",
+    "seat_tie_resolution",
+    "duplicate_seat_award",
+    "satellite_deals",
 )
 
 
@@ -188,12 +243,35 @@ class TournamentForm(forms.ModelForm):
                 self.add_error("rebuy_chips", _("A rebuy must give some chips."))
         if data.get("addon_allowed") and not data.get("addon_chips"):
             self.add_error("addon_chips", _("An add-on must give some chips."))
+        self._clean_format(data)
         if data.get("reentry_forfeit_allowed") and not data.get("reentry_allowed"):
             self.add_error(
                 "reentry_forfeit_allowed",
                 _("Forfeit-and-re-enter needs re-entries to be allowed."),
             )
         return data
+
+    def _clean_format(self, data: dict[str, Any]) -> None:
+        """Bounty and satellite settings that do not fit together (formats.md §5.5, §11)."""
+        bounty_format = data.get("bounty_format") or "none"
+        unit = data.get("bounty_unit_cents") or 1
+        if bounty_format != "none":
+            part = data.get("bounty_part_cents") or 0
+            if not part:
+                self.add_error("bounty_part_cents", _("A bounty event needs a bounty part."))
+            elif part % unit:
+                self.add_error(
+                    "bounty_part_cents",
+                    _("The bounty part must be a whole number of bounty units."),
+                )
+        if data.get("prize_type") == "seats":
+            if not data.get("seat_value_cents") and not data.get("target_event"):
+                self.add_error(
+                    "seat_value_cents", _("Give the seat value or choose the target event.")
+                )
+            target = data.get("target_event")
+            if target is not None and self.instance.pk and target.pk == self.instance.pk:
+                self.add_error("target_event", _("A satellite cannot be its own target."))
 
     def sections(self) -> list[tuple[Any, list[forms.BoundField]]]:
         return [(title, [self[name] for name in names]) for title, names in SECTIONS]

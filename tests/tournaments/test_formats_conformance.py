@@ -1,0 +1,48 @@
+"""Every public case of formats.json, run through the formats adapter and the runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tournaments.conformance import floor_handlers, run_case
+from tournaments.conformance.compare import compare
+from tournaments.conformance.formats import HANDLERS
+
+
+def _shared() -> Path:
+    """Find the shared specs beside the checkout (main or a worktree)."""
+    for parent in Path(__file__).resolve().parents:
+        candidate = parent / "shared" / "conformance" / "formats.json"
+        if candidate.exists():
+            return candidate
+    return Path("/work/shared/conformance/formats.json")
+
+
+CASES: list[dict[str, Any]] = json.loads(_shared().read_text(encoding="utf-8"))
+
+
+def test_every_topic_has_public_cases() -> None:
+    assert {case["topic"] for case in CASES} == {
+        "bounty",
+        "pko",
+        "mystery_bounty",
+        "satellite",
+    }
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_public_case(case: dict[str, Any]) -> None:
+    handler = HANDLERS[(case["topic"], case["do"]["action"])]
+    actual = handler(case["given"], case["do"])
+    json.dumps(actual)  # plain JSON
+    assert compare(case["expect"], actual) == []
+    assert run_case(case).passed  # and through the command's own runner
+
+
+def test_the_runner_knows_every_formats_action() -> None:
+    handlers = floor_handlers()
+    assert all((case["topic"], case["do"]["action"]) in handlers for case in CASES)

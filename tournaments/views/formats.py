@@ -1,0 +1,340 @@
+"""Event formats on the floor: bounty awards, mystery draws, envelopes, satellite seats.
+
+Views parse with a form, fetch with permissions, call one service, and render or
+redirect. An elimination's award is shown before it is confirmed (formats.md §12).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from tournaments import permissions
+from tournaments.errors import DomainError
+from tournaments.models import BountyAward, Entry, Event, Tournament
+from tournaments.services import formats as format_services
+from tournaments.views.core import run
+
+MAX_NUMBER = 1_000_000
+SLIP_ACTIONS = ("bounty.award", "mystery.draw", "bounty.own")
+
+
+class AwardForm(forms.Form):
+    eliminated = forms.IntegerField(
+        label=gettext_lazy("Eliminated player (entry number)"), min_value=1, max_value=MAX_NUMBER
+    )
+    winners = forms.CharField(
+        label=gettext_lazy("Who won his last pot (entry numbers)"), max_length=200
+    )
+    low_winners = forms.CharField(
+        label=gettext_lazy("Who won the low half of that pot (hi/lo only)"),
+        max_length=200,
+        required=False,
+    )
+    envelope = forms.CharField(label=gettext_lazy("Envelope drawn"), max_length=20, required=False)
+    confirm = forms.BooleanField(required=False)
+
+    def clean_winners(self) -> list[int]:
+        return _numbers(self.cleaned_data["winners"], required=True)
+
+    def clean_low_winners(self) -> list[int]:
+        return _numbers(self.cleaned_data.get("low_winners", ""), required=False)
+
+
+def _numbers(text: str, *, required: bool) -> list[int]:
+    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
+    if not parts and required:
+        raise forms.ValidationError(_("Write at least one entry number."))
+    if any(not p.isdigit() or int(p) > MAX_NUMBER for p in parts):
+        raise forms.ValidationError(_("Write entry numbers separated by commas."))
+    return [int(p) for p in dict.fromkeys(parts)]
+
+
+class ForfeitForm(forms.Form):
+    entry = forms.IntegerField(min_value=1, max_value=MAX_NUMBER)
+
+
+class EnvelopesForm(forms.Form):
+    envelopes = forms.CharField(
+        label=gettext_lazy("Envelopes, one a line: code = value"),
+        widget=forms.Textarea(attrs={"rows": 8}),
+        max_length=20000,
+    )
+
+    def clean_envelopes(self) -> dict[str, int]:
+        result: dict[str, int] = {}
+        for line in self.cleaned_data["envelopes"].splitlines():
+            if not line.strip():
+                continue
+            match = re.fullmatch(
+                r"\s*([A-Za-z0-9_-]{1,20})\s*[=:]\s*([0-9]+(?:[.,][0-9]{1,2})?)\s*", line
+            )
+            if match is None:
+                raise forms.ValidationError(
+                    _("Write each envelope as code = value, like E01 = 1500.00.")
+                )
+            try:
+                cents = int(Decimal(match[2].replace(",", ".")) * 100)
+            except InvalidOperation as exc:  # pragma: no cover - the pattern rules it out
+                raise forms.ValidationError(_("Write each envelope as code = value.")) from exc
+            if match[1] in result:
+                raise forms.ValidationError(
+                    _("Envelope %(code)s is listed twice.") % {"code": match[1]}
+                )
+            result[match[1]] = cents
+        if not result:
+            raise forms.ValidationError(_("Write at least one envelope."))
+        return result
+
+
+def _get(request: HttpRequest, slug: str, roles: frozenset[str]) -> tuple[Tournament, str | None]:
+    tournament = permissions.get_tournament_for(request.user, slug, roles=roles)
+    return tournament, permissions.role_for(request.user, tournament)
+
+
+def _page(
+    request: HttpRequest, tournament: Tournament, role: str | None, **extra: object
+) -> HttpResponse:
+    pending = []
+    awarded: set[int] = set()
+    if tournament.bounty_format != "none":
+        awarded = set(
+            BountyAward.objects.filter(tournament=tournament, voided=False).values_list(
+                "eliminated_id", flat=True
+            )
+        )
+        pending = [
+            e
+            for e in tournament.entries.filter(status=Entry.Status.ELIMINATED)
+            .exclude(elimination_reason__in=list(format_services.FORFEIT_REASONS))
+            .select_related("player")
+            .order_by("-ended_at", "-number")[:30]
+            if e.pk not in awarded
+        ]
+    active = tournament.entries.filter(status=Entry.Status.ACTIVE).select_related(
+        "player", "seat__table"
+    )
+    recent = Event.objects.filter(
+        tournament=tournament, action__in=SLIP_ACTIONS, undone_at=None
+    ).order_by("-pk")[:20]
+    winner = tournament.entries.filter(place=1).select_related("player").first()
+    forfeitable = []
+    if tournament.bounty_format in format_services.BOUNTY_FORMATS:
+        forfeitable = [
+            e
+            for e in tournament.entries.filter(
+                Q(status=Entry.Status.FORFEITED)
+                | Q(
+                    status=Entry.Status.ELIMINATED,
+                    elimination_reason__in=list(format_services.FORFEIT_REASONS),
+                )
+            ).select_related("player")
+            if e.pk not in awarded
+        ]
+    return render(
+        request,
+        "formats/bounties.html",
+        {
+            "tournament": tournament,
+            "role": role,
+            "split": format_services.buy_in_split(tournament),
+            "board": format_services.bounty_board(tournament),
+            "pending": pending,
+            "active": [
+                {"entry": e, "bounty": format_services.bounty_of(e, tournament)} for e in active
+            ],
+            "recent": recent,
+            "winner": winner,
+            "forfeitable": forfeitable,
+            "form": extra.pop("form", None) or AwardForm(),
+            "envelopes_form": EnvelopesForm(),
+            "satellite": format_services.satellite_figures(tournament, timezone.now()),
+            "tickets": tournament.tickets.filter(voided=False).select_related("player", "target"),
+            **extra,
+        },
+    )
+
+
+@login_required
+def bounties(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, role = _get(request, slug, permissions.STAFF)
+    return _page(request, tournament, role)
+
+
+def _portions(tournament: Tournament, form: AwardForm) -> tuple[Entry, list[list[Entry]]]:
+    entries = {e.number: e for e in tournament.entries.select_related("player")}
+    eliminated = entries.get(form.cleaned_data["eliminated"])
+    if eliminated is None:
+        raise DomainError(_("No entry has that number."))
+    portions = []
+    for key in ("winners", "low_winners"):
+        numbers = form.cleaned_data[key]
+        if not numbers:
+            continue
+        missing = [n for n in numbers if n not in entries]
+        if missing:
+            raise DomainError(_("No entry has number %(number)s.") % {"number": missing[0]})
+        portions.append([entries[n] for n in numbers])
+    return eliminated, portions
+
+
+@login_required
+@require_POST
+def bounty_award(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, role = _get(request, slug, permissions.FLOOR)
+    form = AwardForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Check the fields marked below; nothing was saved."))
+        return _page(request, tournament, role, form=form)
+    try:
+        eliminated, portions = _portions(tournament, form)
+        if not form.cleaned_data["confirm"]:
+            if tournament.bounty_format == "mystery":
+                preview = None
+            else:
+                preview = format_services.bounty_award_preview(
+                    tournament=tournament, eliminated=eliminated, portions=portions
+                )
+            return _page(request, tournament, role, form=form, preview=preview, confirming=True)
+    except DomainError as exc:
+        messages.error(request, str(exc))
+        return _page(request, tournament, role, form=form)
+    if tournament.bounty_format == "mystery":
+        ok, event = run(
+            request,
+            format_services.mystery_draw_record,
+            tournament=tournament,
+            eliminated=eliminated,
+            portions=portions,
+            envelope_code=form.cleaned_data["envelope"],
+            actor=request.user,
+        )
+    else:
+        ok, event = run(
+            request,
+            format_services.bounty_award_record,
+            tournament=tournament,
+            eliminated=eliminated,
+            portions=portions,
+            actor=request.user,
+        )
+    if ok:
+        messages.success(request, _("Bounty awarded. Print the slip for the cage."))
+        return redirect("bounty_slip", slug, event.pk)
+    return redirect("bounties", slug)
+
+
+@login_required
+@require_POST
+def own_bounty(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.FLOOR)
+    winner = tournament.entries.filter(place=1, status=Entry.Status.ACTIVE).first()
+    if winner is None:
+        messages.error(request, _("There is no winner yet."))
+        return redirect("bounties", slug)
+    ok, event = run(
+        request,
+        format_services.own_bounty_record,
+        tournament=tournament,
+        winner=winner,
+        actor=request.user,
+    )
+    if ok:
+        return redirect("bounty_slip", slug, event.pk)
+    return redirect("bounties", slug)
+
+
+@login_required
+@require_POST
+def bounty_forfeit(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.FLOOR)
+    form = ForfeitForm(request.POST)
+    entry = (
+        tournament.entries.filter(number=form.cleaned_data["entry"]).first()
+        if form.is_valid()
+        else None
+    )
+    if entry is None:
+        messages.error(request, _("No entry has that number."))
+        return redirect("bounties", slug)
+    ok, _event = run(
+        request,
+        format_services.bounty_forfeit_record,
+        tournament=tournament,
+        entry=entry,
+        actor=request.user,
+    )
+    if ok:
+        messages.success(
+            request,
+            _("The bounty of %(player)s goes to the prize pool.") % {"player": entry.player},
+        )
+    return redirect("bounties", slug)
+
+
+@login_required
+@require_POST
+def envelopes_publish(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, role = _get(request, slug, permissions.TD)
+    form = EnvelopesForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors.get("envelopes", [])))
+        return redirect("bounties", slug)
+    ok, _event = run(
+        request,
+        format_services.envelopes_publish,
+        tournament=tournament,
+        envelopes=form.cleaned_data["envelopes"],
+        actor=request.user,
+    )
+    if ok:
+        messages.success(request, _("Envelopes published."))
+    return redirect("bounties", slug)
+
+
+@login_required
+@require_POST
+def satellite_award(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.TD)
+    try:
+        numbers = _numbers(request.POST.get("play_off_winners", "")[:200], required=False)
+    except forms.ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("bounties", slug)
+    ok, _event = run(
+        request,
+        format_services.satellite_award,
+        tournament=tournament,
+        actor=request.user,
+        play_off_winners=list(tournament.entries.filter(number__in=numbers)),
+    )
+    if ok:
+        messages.success(request, _("Seats awarded."))
+    return redirect("bounties", slug)
+
+
+@login_required
+def bounty_slip(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    tournament, _role = _get(request, slug, permissions.STAFF)
+    event = tournament.events.filter(pk=event_id, action__in=SLIP_ACTIONS).first()
+    if event is None:
+        raise Http404
+    awards = BountyAward.objects.filter(event=event).select_related(
+        "winner__player", "eliminated__player"
+    )
+    return render(
+        request,
+        "formats/slip.html",
+        {"tournament": tournament, "event": event, "awards": awards},
+    )
