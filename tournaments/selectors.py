@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet, Sum
 
 from tables.models import Seat, Table
-from tournaments import clock, payouts
+from tournaments import clock, entry_rules, payouts
 from tournaments.models import (
     ChipAdjustment,
     Entry,
@@ -76,6 +76,40 @@ def clock_view_for(
     return clock.clock_view(
         structure, clock_state(tournament), now, late_registration=late_registration(tournament)
     )
+
+
+def clock_spot(
+    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
+) -> entry_rules.ClockSpot:
+    """Where the clock stands for the rebuy and add-on windows (at a break: the level
+    played before it, which the clock view itself leaves empty)."""
+    if structure is None:
+        structure = clock_structure(tournament)
+    view = clock_view_for(tournament, now, structure=structure)
+    if view is None or view.status in {clock.ClockStatus.NOT_STARTED, clock.ClockStatus.SCHEDULED}:
+        return entry_rules.ClockSpot(started=False)
+    level = clock.last_level_at(structure, view.index)
+    return entry_rules.ClockSpot(
+        started=True,
+        finished=view.status is clock.ClockStatus.FINISHED,
+        level=level.number if level is not None else None,
+        at_break=view.is_break,
+    )
+
+
+def purchases_on_sale(tournament: Tournament, now: datetime) -> dict[str, bool]:
+    """Whether the desk may sell a rebuy and an add-on now (event settings and window)."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return {"rebuy": False, "addon": False}
+    spot = clock_spot(tournament, now)
+    return {
+        "rebuy": tournament.rebuys_allowed
+        and entry_rules.rebuy_window_open(spot, until_level=tournament.rebuy_until_level),
+        "addon": tournament.addon_allowed
+        and entry_rules.addon_window_open(
+            spot, break_after_level=tournament.addon_break_after_level
+        ),
+    }
 
 
 def registration_open(tournament: Tournament, now: datetime) -> bool:
@@ -259,6 +293,7 @@ def _item_payload(item: clock.Item) -> dict[str, Any]:
         "small_blind": item.small_blind,
         "big_blind": item.big_blind,
         "ante": item.ante,
+        "ante_mode": str(item.ante_mode),
     }
 
 
@@ -284,6 +319,12 @@ def clock_payload(
         payload["remaining"] = clock.format_clock(view.time_left)
         # The whole structure, so a screen rolls over boundaries by itself while offline.
         payload["items"] = [_item_payload(item) for item in structure]
+        # The break at which add-ons are sold, for the screens to announce it.
+        payload["addon_break_index"] = (
+            clock.break_after_level(structure, tournament.addon_break_after_level)
+            if tournament.addon_allowed and tournament.addon_break_after_level is not None
+            else None
+        )
     payload["hand_for_hand"] = (
         {"hands": tournament.h4h_hands, "tables_done": list(tournament.h4h_tables_done)}
         if tournament.h4h_active

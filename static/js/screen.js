@@ -128,6 +128,14 @@
       : items.findIndex((i, n) => n > pos.index && i.break);
     const colorUp = breakIndex >= 0 && items[breakIndex].color_up;
     show("[data-color-up]", colorUp ? `${colorUp}: ${label("ColorUp")}` : "");
+    // The add-on break: announced while it comes and while it lasts.
+    const addonAt = state.addon_break_index;
+    let addonText = "";
+    if (addonAt !== null && addonAt !== undefined) {
+      if (pos.index === addonAt) addonText = label("AddonNow");
+      else if (breakIndex === addonAt && pos.index < addonAt) addonText = label("AddonNext");
+    }
+    show("[data-addon]", addonText);
     // Hand-for-hand: the hand being played (RP-8c: players see the clock drop per hand).
     const h4h = state.hand_for_hand;
     show("[data-h4h]", h4h ? `${label("H4h")} ${h4h.hands + 1}` : "");
@@ -150,7 +158,9 @@
     const banner = document.querySelector("[data-banner]");
     if (banner) {
       banner.textContent = item.break
-        ? label("BreakNow")
+        ? index === (clock.state || {}).addon_break_index
+          ? `${label("BreakNow")} · ${label("AddonNow")}`
+          : label("BreakNow")
         : `${label("NewLevel")}: ${item.small_blind} / ${item.big_blind}${item.ante ? ` (${item.ante})` : ""}`;
       banner.hidden = false;
       clearTimeout(clock.bannerTimer);

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from tables import services as table_services
 from tables.models import Seat, Table
-from tournaments import errors, realtime, selectors
+from tournaments import entry_rules, errors, realtime, selectors
 from tournaments.events import event_log, undoes
 from tournaments.models import (
     Entry,
@@ -543,27 +543,19 @@ def entries_eliminate(
 
 
 def _purchase_window_reason(tournament: Tournament, kind: str, now: datetime) -> str | None:
-    view = selectors.clock_view_for(tournament, now)
-    level = view.level_number if view is not None and view.status != "not_started" else None
+    spot = selectors.clock_spot(tournament, now)
     if kind == Purchase.Kind.REBUY:
-        last = tournament.rebuy_until_level
-        if (
-            last is not None
-            and level is not None
-            and (level > last or (view.is_break and level >= last))
-        ):
+        if not entry_rules.rebuy_window_open(spot, until_level=tournament.rebuy_until_level):
             return _("the rebuy period ended with level %(level)s") % {
                 "level": tournament.rebuy_until_level
             }
         return None
-    if tournament.addon_break_after_level is not None:
-        at_break = (
-            view is not None and view.is_break and level == tournament.addon_break_after_level
-        )
-        if not at_break:
-            return _("add-ons are sold at the break after level %(level)s") % {
-                "level": tournament.addon_break_after_level
-            }
+    if not entry_rules.addon_window_open(
+        spot, break_after_level=tournament.addon_break_after_level
+    ):
+        return _("add-ons are sold at the break after level %(level)s") % {
+            "level": tournament.addon_break_after_level
+        }
     return None
 
 

@@ -108,7 +108,12 @@ def search(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "desk/_results.html",
-        {"tournament": tournament, "rows": _player_rows(tournament, players), "query": query},
+        {
+            "tournament": tournament,
+            "rows": _player_rows(tournament, players),
+            "query": query,
+            "on_sale": selectors.purchases_on_sale(tournament, timezone.now()),
+        },
     )
 
 
