@@ -84,7 +84,7 @@ def _room_context(tournament: Tournament) -> dict:
         "break_table": plan.break_table,
         "final_table": plan.final_table,
         "pending": pending,
-        "violations": room_services.balancing.check_room(room.planner, room.settings),
+        "violations": room_services.room_check(tournament=tournament, room=room),
     }
 
 
