@@ -207,6 +207,39 @@ def prize_pool(tournament: Tournament) -> payouts.PrizePool:
     )
 
 
+def prize_pool_lines(tournament: Tournament) -> dict[str, Any]:
+    """The prize pool as lines that add up to it (§16.1): buy-ins (prize part), rebuys,
+    add-ons, less the house and dealers' share and taxes, plus added money and the overlay
+    to the guarantee. The fees the house keeps are told apart, outside the sum."""
+    family = tournament_family(tournament) if tournament.parent_id is None else [tournament]
+    bought = Purchase.objects.filter(entry__tournament__in=family, voided=False).aggregate(
+        rebuys=Sum("price", filter=Q(kind=Purchase.Kind.REBUY)),
+        rebuy_count=Count("id", filter=Q(kind=Purchase.Kind.REBUY)),
+        addons=Sum("price", filter=Q(kind=Purchase.Kind.ADDON)),
+        addon_count=Count("id", filter=Q(kind=Purchase.Kind.ADDON)),
+    )
+    pool = prize_pool(tournament)
+    entries = buy_ins(tournament)
+    lines = [
+        ("buy_ins", entries, pool.gross),
+        ("rebuys", bought["rebuy_count"] or 0, bought["rebuys"] or 0),
+        ("addons", bought["addon_count"] or 0, bought["addons"] or 0),
+        ("house", None, -pool.organiser_share),
+        ("taxes", None, -pool.taxes),
+        ("added_money", None, pool.added_money),
+        ("overlay", None, pool.overlay),
+    ]
+    return {
+        "lines": [{"key": key, "count": count, "amount": amount} for key, count, amount in lines],
+        "prize_pool": pool.prize_pool,
+        "guarantee": tournament.guarantee,
+        "fees": entries * tournament.buy_in_fee,
+        "fee": tournament.buy_in_fee,
+        "entries": entries,
+        "adds_up": sum(amount for _k, _c, amount in lines) == pool.prize_pool,
+    }
+
+
 def payout_amounts(tournament: Tournament) -> list[int]:
     """Prize per place, first place first: the stored table, else one generated for the
     field as it stands (at least 10% paid, decreasing, rounded to the unit)."""
@@ -272,6 +305,11 @@ def results(tournament: Tournament) -> list[Entry]:
         .exclude(status=Entry.Status.FORFEITED)
         .select_related("player")
     )
+
+    playing = {e.player_id for e in entries if e.status == Entry.Status.ACTIVE}
+    for e in entries:
+        # An earlier entry of a player who re-entered: he is still playing (issue 13).
+        e.playing_again = e.status != Entry.Status.ACTIVE and e.player_id in playing  # type: ignore[attr-defined]
 
     def key(e: Entry):
         if e.disqualified:

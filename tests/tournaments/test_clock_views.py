@@ -36,7 +36,7 @@ def test_console_post_runs_the_service_and_returns_the_panel(client, tournament,
     client.force_login(td)
     response = client.post(reverse("clock_control", args=[tournament.slug, "start"]), **HX)
     assert response.status_code == 200
-    assert 'data-testid="status">running<' in response.content.decode()
+    assert 'data-testid="status">Running<' in response.content.decode()
     tournament.refresh_from_db()
     assert tournament.clock_status == "running"
     client.post(

@@ -417,6 +417,11 @@ def entry_register(
         paid=tournament.buy_in_total,
         created_at=now,
     )
+    # The new entry finishes above everyone already out: their places move down one, so
+    # two busts from different hands never share a place (issue 13).
+    from tournaments.services.results import places_make_room
+
+    shifted = places_make_room(tournament=tournament, by=1)
     seat = table_services.seat_assign(
         tournament=tournament, entry=entry, now=now, dealt_in=_dealt_in(tournament)
     )
@@ -439,6 +444,7 @@ def entry_register(
             "forfeited_entry": active.pk if active else None,
             "forfeited_seat": list(forfeited_seat) if forfeited_seat else None,
             "chips_removed": active.chips if active else 0,
+            "places_shifted": shifted,
         },
         now=now,
     )
@@ -495,10 +501,22 @@ def _undo_entry_register(event: Event, actor, now: datetime) -> None:
         raise errors.CannotUndo(reason=_("the entry is no longer playing"))
     if entry.purchases.filter(voided=False).exists():
         raise errors.CannotUndo(reason=_("undo its rebuys and add-ons first"))
+    shifted = event.data.get("places_shifted") or []
+    if (
+        shifted
+        and Entry.objects.filter(
+            tournament_id=event.tournament_id, status=Entry.Status.ELIMINATED, ended_at__gt=event.at
+        ).exists()
+    ):
+        raise errors.CannotUndo(reason=_("players went out after it: undo their bust-outs first"))
     table_services.seat_free(entry=entry)
     entry.status = Entry.Status.VOIDED
     entry.ended_at = now
     entry.save(update_fields=["status", "ended_at"])
+    if shifted:
+        from tournaments.services.results import places_make_room
+
+        places_make_room(tournament=entry.tournament, by=-1, entries=shifted)
     if event.data.get("forfeited_entry"):
         old = Entry.objects.get(pk=event.data["forfeited_entry"])
         old.status = Entry.Status.ACTIVE

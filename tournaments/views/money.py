@@ -87,6 +87,7 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
             "tournament": tournament,
             "role": role,
             "pool": selectors.prize_pool(tournament),
+            "pool_lines": selectors.prize_pool_lines(tournament),
             "board": selectors.payouts_board(tournament),
             "editable": not selectors.money_reached(tournament),
             "players": _seated(tournament),
@@ -193,9 +194,7 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
             "role": role,
             "players": _seated(tournament),
             "board": selectors.payouts_board(tournament),
-            "recent": tournament.entries.filter(status=Entry.Status.ELIMINATED)
-            .select_related("player")
-            .order_by("-ended_at", "-number")[:20],
+            "recent": _recent_busts(tournament),
         },
     )
 
@@ -689,21 +688,42 @@ def report(request: HttpRequest, slug: str, report: str, fmt: str) -> HttpRespon
         response = HttpResponse(reports.as_csv(table), content_type="text/csv; charset=utf-8")
     else:
         response = HttpResponse(
-            reports.as_pdf(tournament, _report_title(report), table),
+            reports.as_pdf(tournament, _report_title(report), table, now=timezone.now()),
             content_type="application/pdf",
         )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
+def _recent_busts(tournament) -> list[Entry]:
+    """The last busts, each marked when the player re-entered and plays on."""
+    recent = list(
+        tournament.entries.filter(status=Entry.Status.ELIMINATED)
+        .select_related("player")
+        .order_by("-ended_at", "-number")[:20]
+    )
+    playing = set(
+        tournament.entries.filter(
+            status=Entry.Status.ACTIVE, player_id__in=[e.player_id for e in recent]
+        ).values_list("player_id", flat=True)
+    )
+    for e in recent:
+        e.playing_again = e.player_id in playing
+    return recent
+
+
 def public_results(request: HttpRequest, slug: str) -> HttpResponse:
     """Names, places and prizes only: no login (tournament.md §4 public role)."""
     tournament = permissions.get_public_tournament(slug)
-    rows = [
-        {"place": reports._place(e), "name": str(e.player), "prize": e.prize}
-        for e in selectors.results(tournament)
-        if e.place is not None and not e.disqualified
-    ]
+    # One row per player, for his live entry: a player who re-entered and plays on is not
+    # shown out; a finished player shows his best entry (results come best first).
+    rows, shown = [], set()
+    for e in selectors.results(tournament):
+        if e.player_id in shown or e.playing_again:
+            continue
+        shown.add(e.player_id)
+        if e.place is not None and not e.disqualified:
+            rows.append({"place": reports._place(e), "name": str(e.player), "prize": e.prize})
     return render(
         request,
         "money/public_results.html",

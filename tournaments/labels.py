@@ -1,0 +1,90 @@
+"""Words for the codes the rules and the models use, in the user's language.
+
+Staff and players read words, never internal codes (issue 13, item 7): every code a
+screen or a report shows goes through one of these maps. Unknown codes come back as
+they are, so a new code shows up (and is caught by the tests) rather than vanishing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+PENALTY_KINDS = {
+    "warning": _("Warning"),
+    "missed_hands": _("Missed hands"),
+    "missed_rounds": _("Missed rounds"),
+    "hand_annulled": _("Hand annulled"),
+    "chip_loss": _("Chip loss"),
+    "elimination": _("Elimination"),
+    "disqualification": _("Disqualification"),
+}
+
+CLOCK_STATUSES = {
+    "not_started": pgettext_lazy("clock status", "Not started"),
+    "scheduled": pgettext_lazy("clock status", "Scheduled"),
+    "running": pgettext_lazy("clock status", "Running"),
+    "paused": pgettext_lazy("clock status", "Paused"),
+    "finished": pgettext_lazy("clock status", "Finished"),
+    "no_structure": _("No structure yet."),
+}
+
+ELIMINATION_REASONS = {
+    "lost_in_play": _("Lost in play"),
+    "penalty_elimination": _("Eliminated by penalty"),
+    "disqualification": _("Disqualification"),
+    "blinded_out_while_absent": _("Blinded out while absent"),
+}
+
+TABLE_EVENTS = {
+    "hand": _("Hand"),
+    "misdeal": _("Misdeal"),
+    "redeal": _("Redeal"),
+    "end_of_day": _("End of day"),
+    "table_broken": _("Table broken"),
+}
+
+_NUMBERS = re.compile(r"\d+")
+
+
+def penalty_kind(code: str) -> Any:
+    return PENALTY_KINDS.get(code, code)
+
+
+def clock_status(code: str) -> Any:
+    return CLOCK_STATUSES.get(code, code)
+
+
+def elimination_reason(code: str) -> Any:
+    return ELIMINATION_REASONS.get(code, code)
+
+
+def violation(code: str, table: str | None, detail: str) -> str:
+    """A sentence for a breach of the room policy (tables.balancing.check_room)."""
+    numbers = _NUMBERS.findall(detail)
+    if code == "unbalanced" and len(numbers) >= 2:
+        return str(
+            _(
+                "Out of balance: the fullest table has %(gap)s more players than the "
+                "shortest (at most %(limit)s allowed)."
+            )
+            % {"gap": numbers[0], "limit": numbers[1]}
+        )
+    if code == "over_capacity" and len(numbers) >= 2:
+        return str(
+            _("Table %(table)s has %(players)s players for %(seats)s seats.")
+            % {"table": table, "players": numbers[0], "seats": numbers[1]}
+        )
+    seat = numbers[0] if numbers else "?"
+    sentences = {
+        "seat_out_of_range": _("Table %(table)s has no seat %(seat)s."),
+        "locked_seat_occupied": _("Someone sits in locked seat %(seat)s at table %(table)s."),
+        "seat_double_booked": _("Seat %(seat)s at table %(table)s is given to two players."),
+        "player_seated_twice": _("A player holds two seats (table %(table)s)."),
+    }
+    if code in sentences:
+        return str(sentences[code] % {"table": table, "seat": seat})
+    return f"{code}: {detail}"
