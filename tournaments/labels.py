@@ -88,3 +88,80 @@ def violation(code: str, table: str | None, detail: str) -> str:
     if code in sentences:
         return str(sentences[code] % {"table": table, "seat": seat})
     return f"{code}: {detail}"
+
+
+def _seat(pair: Any) -> str:
+    if isinstance(pair, list | tuple) and len(pair) == 2:
+        return str(_("Table %(table)s · Seat %(seat)s") % {"table": pair[0], "seat": pair[1]})
+    return ""
+
+
+def event_details(event: Any, names: dict[int, str], currency: str = "") -> str:
+    """What a log row is about, in words: the player(s), seats, and every amount.
+
+    `names` maps entry ids to player names for rows that logged only the entry."""
+    data = event.data or {}
+    parts: list[str] = []
+    who = data.get("name") or ", ".join(data.get("names") or [])
+    if not who and isinstance(data.get("entry"), int):
+        who = names.get(data["entry"], "")
+    if who:
+        parts.append(who)
+    if data.get("from") and data.get("to"):
+        parts.append(f"{_seat(data['from'])} → {_seat(data['to'])}")
+    elif data.get("table") and data.get("seat"):
+        parts.append(_seat([data["table"], data["seat"]]))
+    for move in data.get("moves") or []:
+        parts.append(f"{move.get('name', '')}: {_seat(move.get('from'))} → {_seat(move.get('to'))}")
+    action = event.action
+    if action in {"entry.rebuy", "entry.addon"}:
+        parts.append(
+            str(
+                _("%(chips)s chips for %(price)s %(currency)s")
+                % {"chips": data.get("chips"), "price": data.get("price"), "currency": currency}
+            )
+        )
+    elif action == "penalty.give":
+        parts.append(str(penalty_kind(data.get("kind", ""))))
+        if data.get("hands"):
+            parts.append(str(_("%(n)s hands") % {"n": data["hands"]}))
+        if data.get("offence"):
+            parts.append(data["offence"])
+    elif action == "chips.remove":
+        parts.append(str(_("%(n)s chips removed from play") % {"n": data.get("amount")}))
+    elif action == "chips.race":
+        parts.append(
+            str(
+                _("%(n)s chips raced off, %(added)s added")
+                % {"n": data.get("chips_raced"), "added": data.get("chips_added")}
+            )
+        )
+    elif action == "chips.leftovers":
+        parts.append(str(_("%(n)s chips removed from play") % {"n": data.get("removed_value")}))
+    elif action == "clock.adjust":
+        parts.append(str(_("%(n)s seconds") % {"n": data.get("seconds")}))
+    elif action == "entry.eliminate":
+        places = data.get("places") or {}
+        shown = [
+            str(p[0]) + (f"–{p[1]}" if p[1] else "")
+            for p in places.values()
+            if isinstance(p, list) and p and p[0]
+        ]
+        if shown:
+            parts.append(str(_("place %(places)s") % {"places": ", ".join(shown)}))
+        prizes = [v for v in (data.get("prizes") or {}).values() if v]
+        if prizes:
+            parts.append(
+                str(
+                    _("prize %(amount)s %(currency)s")
+                    % {"amount": ", ".join(map(str, prizes)), "currency": currency}
+                )
+            )
+    elif action == "deal.record":
+        total = sum(int(s.get("amount", 0)) for s in data.get("shares") or [])
+        parts.append(
+            str(_("%(total)s %(currency)s dealt") % {"total": total, "currency": currency})
+        )
+    elif action == "payouts.set" and data.get("after"):
+        parts.append(", ".join(map(str, data["after"])))
+    return " · ".join(p for p in parts if p)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext_lazy as _
 
 from tournaments import labels
 
@@ -29,3 +30,80 @@ def elimination_reason(code: str) -> Any:
 @register.filter
 def violation(v: Any) -> str:
     return labels.violation(v.code, v.table_id, v.detail)
+
+
+# The staff navigation (issue 13, item 7): the same links on every staff page for a role,
+# the page you are on marked with aria-current. (url name, label, roles, pages it covers)
+_TD, _FLOOR, _DESK = "td", "floor", "desk"
+_SETUP_PAGES = (
+    "tournament_edit",
+    "structure_edit",
+    "tables_edit",
+    "staff_edit",
+    "tournament_clone",
+)
+NAV = (
+    ("tournament_home", _("Overview"), None, ()),
+    ("desk", _("Desk"), (_TD, _DESK), ("purchase", "seat_card")),
+    ("room", _("Room"), (_TD, _FLOOR), ("room_table",)),
+    ("clock_console", _("Clock"), (_TD, _FLOOR), ()),
+    ("ruling_tool", _("Ruling"), (_TD, _FLOOR), ("ruling_detail", "dealer_tablet")),
+    ("eliminations", _("Eliminations"), None, ()),
+    ("penalties", _("Penalties"), None, ()),
+    ("money", _("Payouts"), None, ()),
+    ("chips", _("Chips"), None, ()),
+    ("days", _("Days"), None, ()),
+    ("event_log", _("Log"), None, ()),
+    ("screens", _("Screens"), (_TD,), ()),
+    ("tournament_edit", _("Setup"), (_TD,), _SETUP_PAGES),
+)
+SETUP_NAV = (
+    ("tournament_edit", _("Settings")),
+    ("structure_edit", _("Structure")),
+    ("tables_edit", _("Tables")),
+    ("staff_edit", _("Staff")),
+)
+
+
+def _current(context) -> str:
+    request = context.get("request")
+    match = getattr(request, "resolver_match", None)
+    return match.url_name if match is not None else ""
+
+
+@register.inclusion_tag("partials/_staff_nav.html", takes_context=True)
+def staff_nav(context) -> dict[str, Any]:
+    """The staff navigation for the user's role in this tournament."""
+    from django.urls import reverse
+
+    from tournaments import permissions
+
+    tournament = context["tournament"]
+    request = context.get("request")
+    role = permissions.role_for(getattr(request, "user", None), tournament)
+    here = _current(context)
+    links = [
+        {
+            "url": reverse(name, args=[tournament.slug]),
+            "label": label,
+            "current": here == name or here in covers,
+        }
+        for name, label, roles, covers in NAV
+        if roles is None or role in roles
+    ]
+    return {"links": links}
+
+
+@register.inclusion_tag("partials/_setup_nav.html", takes_context=True)
+def setup_nav(context) -> dict[str, Any]:
+    """The setup pages' own row (settings, structure, tables, staff)."""
+    from django.urls import reverse
+
+    tournament = context["tournament"]
+    here = _current(context)
+    return {
+        "links": [
+            {"url": reverse(name, args=[tournament.slug]), "label": label, "current": here == name}
+            for name, label in SETUP_NAV
+        ]
+    }

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tournaments import events, permissions, ratelimit, selectors
+from tournaments import events, labels, permissions, ratelimit, selectors
 from tournaments.errors import DomainError
 from tournaments.models import Role, Tournament
 
@@ -110,10 +110,29 @@ def event_log(request: HttpRequest, slug: str) -> HttpResponse:
         request.GET.get("page")
     )
     role = permissions.role_for(request.user, tournament)
+    entry_ids = {
+        e.data["entry"]
+        for e in page
+        if isinstance(e.data, dict) and isinstance(e.data.get("entry"), int)
+    }
+    names = {
+        entry.pk: str(entry.player)
+        for entry in tournament.entries.filter(pk__in=entry_ids).select_related("player")
+    }
     rows = [
-        (e, events.can_undo(e) and _may_undo(role, e.action), events.action_label(e)) for e in page
+        (
+            e,
+            events.can_undo(e) and _may_undo(role, e.action),
+            events.action_label(e),
+            labels.event_details(e, names, tournament.currency),
+        )
+        for e in page
     ]
-    return render(request, "event_log.html", {"tournament": tournament, "page": page, "rows": rows})
+    return render(
+        request,
+        "event_log.html",
+        {"tournament": tournament, "page": page, "rows": rows, "role": role},
+    )
 
 
 # Undo needs the role that may do the action itself (tournament.md §4).
