@@ -139,6 +139,15 @@
     // Hand-for-hand: the hand being played (RP-8c: players see the clock drop per hand).
     const h4h = state.hand_for_hand;
     show("[data-h4h]", h4h ? `${label("H4h")} ${h4h.hands + 1}` : "");
+    // The TD's console: each table's "hand done" as the tablets report it (pushed).
+    const done = new Set(((h4h && h4h.tables_done) || []).map(String));
+    document.querySelectorAll("[data-h4h-table]").forEach((button) => {
+      const isDone = done.has(button.dataset.h4hTable);
+      button.classList.toggle("done", isDone);
+      button.disabled = isDone;
+      const span = button.querySelector("[data-h4h-state]");
+      if (span) span.textContent = isDone ? span.dataset.done : span.dataset.playing;
+    });
     const eod = state.end_of_day;
     show("[data-eod]", eod ? `${eod.hands_left} ${label("Eod")}` : "");
     // A boundary passed on this screen's own count: announce it once.
