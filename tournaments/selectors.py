@@ -403,7 +403,7 @@ def screen_figures(tournament: Tournament, *, top: int = 5) -> dict[str, Any]:
 
 
 def seating_page(
-    tournament: Tournament, *, page: int, per_page: int = 60
+    tournament: Tournament, *, page: int, per_page: int = 120
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of the seating board: active players A-Z with table and seat; and the
     number of pages. Keyset-free slicing is fine: the board pages at a human pace."""
@@ -417,6 +417,7 @@ def seating_page(
     page = min(max(page, 1), pages)
     rows = [
         {
+            "entry": seat.entry_id,
             "name": str(seat.entry.player),
             "table": seat.table.number,
             "seat": seat.number,
@@ -424,6 +425,52 @@ def seating_page(
         for seat in seats[(page - 1) * per_page : page * per_page]
     ]
     return rows, pages
+
+
+def seating_index(tournament: Tournament, *, per_page: int = 120) -> list[dict[str, Any]]:
+    """Which surnames each page of the seating board holds ("Bianchi – Colombo"), so a
+    player sees at once which page is his; one query over the names only."""
+    names = list(
+        Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
+        .order_by("entry__player__last_name", "entry__player__first_name", "entry_id")
+        .values_list("entry__player__last_name", flat=True)
+    )
+    return [
+        {
+            "page": number,
+            "first": names[start],
+            "last": names[min(start + per_page, len(names)) - 1],
+        }
+        for number, start in enumerate(range(0, len(names), per_page), start=1)
+    ]
+
+
+MOVE_ACTIONS = ("seat.move", "room.balance", "room.break", "room.final_table")
+
+
+def recent_moves(tournament: Tournament, now: datetime, *, minutes: int = 15) -> list[dict]:
+    """The moves of the last minutes, newest first, for the seating board to list after a
+    reload as well as when they are pushed."""
+    events = tournament.events.filter(
+        action__in=MOVE_ACTIONS, undone_at__isnull=True, at__gte=now - timedelta(minutes=minutes)
+    ).order_by("-at", "-pk")[:20]
+    moves: list[dict] = []
+    for event in events:
+        data = event.data or {}
+        rows = data.get("moves") or ([data] if data.get("to") else [])
+        for move in rows:
+            origin, target = move.get("from") or [None, None], move.get("to") or [None, None]
+            moves.append(
+                {
+                    "name": move.get("name", ""),
+                    "from_table": origin[0],
+                    "from_seat": origin[1],
+                    "table": target[0],
+                    "seat": target[1],
+                    "at": event.at.isoformat(),
+                }
+            )
+    return moves[:12]
 
 
 def table_seats(tournament: Tournament, number: int) -> list[dict[str, Any]]:

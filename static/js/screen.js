@@ -300,6 +300,7 @@
       if (message.type === "move" && message.to) {
         // A balancing or break move from the room: where he goes and where he comes from.
         const detail = {
+          entry: message.entry,
           name: message.name,
           table: message.to.table,
           seat: message.to.seat,
@@ -334,10 +335,45 @@
     setTimeout(connect, base / 2 + Math.random() * (base / 2));
   }
 
-  // Recent moves on the seating board: highlighted for five minutes.
+  // Recent moves on the seating board: listed and highlighted for fifteen minutes, also
+  // after a reload (the page brings the last ones with it).
+  const MOVE_SHOWN_MS = 900000;
   const moves = [];
+  try {
+    const seed = JSON.parse((document.getElementById("recent-moves") || {}).textContent || "[]");
+    seed.forEach((m) =>
+      moves.push({
+        name: m.name,
+        table: m.table,
+        seat: m.seat,
+        fromTable: m.from_table,
+        fromSeat: m.from_seat,
+        at: Date.parse(m.at) - clock.offset,
+      }),
+    );
+  } catch (e) {
+    /* no seating board */
+  }
+  // The board's row moves with the same push as the banner: no wait for the next page turn.
+  function updateRow(m) {
+    const labels = document.querySelector("[data-board-labels]");
+    if (!labels) return;
+    const rows = m.entry
+      ? document.querySelectorAll(`[data-entry="${CSS.escape(String(m.entry))}"]`)
+      : document.querySelectorAll(`[data-name="${CSS.escape(m.name || "")}"]`);
+    rows.forEach((row) => {
+      const where = row.querySelector("[data-where]");
+      if (where) {
+        where.textContent = `${labels.dataset.labelTable} ${m.table} · ${labels.dataset.labelSeat} ${m.seat}`;
+      }
+      row.classList.remove("flash");
+      void row.offsetWidth; // restart the animation
+      row.classList.add("flash");
+    });
+  }
   document.addEventListener("torneo:move", (event) => {
     const m = event.detail;
+    updateRow(m);
     // A table tablet lists the players coming to its own table.
     const table = document.querySelector("[data-table-number]");
     const here = table ? table.dataset.tableNumber : null;
@@ -350,7 +386,7 @@
   });
   function renderMoves() {
     const box = document.querySelector("[data-moves]");
-    const fresh = moves.filter((m) => Date.now() - m.at < 300000);
+    const fresh = moves.filter((m) => Date.now() - m.at < MOVE_SHOWN_MS);
     if (box) {
       box.replaceChildren(
         ...fresh.slice(0, 8).map((m) => {
@@ -363,8 +399,10 @@
       );
     }
     const names = new Set(fresh.map((m) => m.name));
+    const flashing = new Set(fresh.filter((m) => Date.now() - m.at < 6000).map((m) => m.name));
     document.querySelectorAll("[data-name]").forEach((el) => {
       el.classList.toggle("moved", names.has(el.dataset.name));
+      if (flashing.has(el.dataset.name)) el.classList.add("flash");
     });
   }
   document.addEventListener("htmx:afterSettle", () => {

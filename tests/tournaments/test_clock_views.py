@@ -141,8 +141,8 @@ def test_seating_board_pages_of_sixty(td):
     tournament = make_tournament(td, tables=7)
     for _n in range(61):
         services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
-    first, pages = selectors.seating_page(tournament, page=1)
-    second, _pages = selectors.seating_page(tournament, page=2)
+    first, pages = selectors.seating_page(tournament, page=1, per_page=60)
+    second, _pages = selectors.seating_page(tournament, page=2, per_page=60)
     assert (len(first), len(second), pages) == (60, 1, 2)
 
 

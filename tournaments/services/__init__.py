@@ -452,6 +452,7 @@ def entry_register(
         tournament.pk,
         {
             "type": "seat",
+            "entry": entry.pk,
             "name": str(player),
             "table": seat.table,
             "seat": seat.seat,

@@ -107,6 +107,8 @@ def _seating(
         "page": page,
         "pages": pages,
         "next_page": page % pages + 1,
+        "index": selectors.seating_index(tournament) if pages > 1 else [],
+        "recent_moves": selectors.recent_moves(tournament, timezone.now()),
         "socket_url": socket_url,
         "payload": selectors.clock_payload(tournament, timezone.now()),
         "hide_login": True,
