@@ -357,6 +357,11 @@ def clock_payload(
         payload["remaining"] = clock.format_clock(view.time_left)
         # The whole structure, so a screen rolls over boundaries by itself while offline.
         payload["items"] = [_item_payload(item) for item in structure]
+        payload["sounds"] = {
+            "level_up": tournament.sound_level_up,
+            "one_minute": tournament.sound_one_minute,
+            "break_over": tournament.sound_break_over,
+        }
         # The break at which add-ons are sold, for the screens to announce it.
         payload["addon_break_index"] = (
             clock.break_after_level(structure, tournament.addon_break_after_level)
@@ -403,10 +408,12 @@ def screen_figures(tournament: Tournament, *, top: int = 5) -> dict[str, Any]:
 
 
 def seating_page(
-    tournament: Tournament, *, page: int, per_page: int = 120
+    tournament: Tournament, *, page: int, per_page: int = 120, with_entry: bool = False
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of the seating board: active players A-Z with table and seat; and the
-    number of pages. Keyset-free slicing is fine: the board pages at a human pace."""
+    number of pages. Keyset-free slicing is fine: the board pages at a human pace.
+
+    `with_entry`: each row also names its entry's key, for the board to match pushes."""
     seats = (
         Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
         .select_related("table", "entry__player")
@@ -417,11 +424,11 @@ def seating_page(
     page = min(max(page, 1), pages)
     rows = [
         {
-            "entry": seat.entry_id,
             "name": str(seat.entry.player),
             "table": seat.table.number,
             "seat": seat.number,
         }
+        | ({"entry": seat.entry_id} if with_entry else {})
         for seat in seats[(page - 1) * per_page : page * per_page]
     ]
     return rows, pages

@@ -16,6 +16,7 @@
     offset: 0, // server time - local time, in ms
     bestRtt: Infinity,
     announcedIndex: null,
+    warnedIndex: null,
     socket: null,
     connected: false,
     lostAt: null,
@@ -98,11 +99,15 @@
       item.break ? label("Break") : `${label("Level")} ${item.number || ""}`.trim(),
     );
     set("[data-blinds]", item.break ? "" : `${item.small_blind} / ${item.big_blind}`);
-    set("[data-ante]", !item.break && item.ante ? `${label("Ante")} ${item.ante}` : "");
+    set("[data-ante]", !item.break && item.ante ? anteText(item) : "");
     const next = items.slice(pos.index + 1).find((i) => !i.break);
+    const nextText = next
+      ? `${next.small_blind} / ${next.big_blind}${next.ante ? ` · ${anteText(next)}` : ""}`
+      : "–";
+    // A break says what comes after it: the level, its blinds and ante.
     set(
       "[data-next]",
-      next ? `${next.small_blind} / ${next.big_blind}${next.ante ? ` (${next.ante})` : ""}` : "–",
+      item.break && next ? `${label("AfterBreak")} ${label("Level")} ${next.number}: ${nextText}` : nextText,
     );
     // Time to the next break: this item's rest plus every level before it.
     let toBreak = null;
@@ -118,16 +123,26 @@
     const statusText = {
       paused: label("Paused"),
       finished: label("Finished"),
-      scheduled: label("StartsIn"),
+      scheduled: `${label("StartsIn")} ${fmt(pos.left)}`,
     }[pos.status];
     set("[data-status]", statusText || "");
     document.body.dataset.clockStatus = pos.status;
+    // The last minute of a level: its own colour, and a sound as it begins.
+    const lastMinute = pos.status === "running" && !item.break && pos.left <= 60000;
+    document.body.classList.toggle("last-minute", lastMinute);
+    const key = `${state.version}:${pos.index}`;
+    if (lastMinute && clock.warnedIndex !== key) {
+      if (clock.rendered && pos.left > 55000) play("one_minute");
+      clock.warnedIndex = key;
+    }
+    clock.rendered = true;
     // Colour-up due at the coming break (tournament.md §11.4, §12.2).
     const breakIndex = item.break
       ? pos.index
       : items.findIndex((i, n) => n > pos.index && i.break);
     const colorUp = breakIndex >= 0 && items[breakIndex].color_up;
-    show("[data-color-up]", colorUp ? `${colorUp}: ${label("ColorUp")}` : "");
+    const colorUpWords = item.break ? label("ColorUpNow") : label("ColorUpNext");
+    show("[data-color-up]", colorUp ? colorUpWords.replace("{chip}", colorUp) : "");
     // The add-on break: announced while it comes and while it lasts.
     const addonAt = state.addon_break_index;
     let addonText = "";
@@ -158,6 +173,12 @@
     return pos;
   }
 
+  function anteText(level) {
+    return level.ante_mode === "big_blind_ante"
+      ? `${label("BbAnte")} ${level.ante}`
+      : `${label("Ante")} ${level.ante}`;
+  }
+
   function announce(item, index) {
     // Once per level: the screen's own count and the server's announcement (Celery) both
     // come at the boundary.
@@ -175,25 +196,71 @@
       clearTimeout(clock.bannerTimer);
       clock.bannerTimer = setTimeout(() => (banner.hidden = true), 20000);
     }
-    beep();
+    const previous = (clock.state && clock.state.items || [])[index - 1];
+    play(previous && previous.break && !item.break ? "break_over" : "level_up");
   }
 
-  function beep() {
+  // Sounds: the TD picks one for each moment (payload.sounds); a screen plays them only
+  // once someone enabled sound on it (browsers ask for a gesture), remembered on the device.
+  const TUNES = {
+    chime: [[660, 0, 0.25], [880, 0.25, 0.25], [1320, 0.5, 0.5]],
+    beep: [[880, 0, 0.2], [880, 0.35, 0.2], [880, 0.7, 0.2]],
+    bell: [[1046, 0, 1.2], [1318, 0, 1.2]],
+    none: [],
+  };
+  const SOUND_KEY = "torneo-sound";
+  function audio() {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return null;
+    clock.audio = clock.audio || new Ctx();
+    return clock.audio;
+  }
+  function play(moment) {
+    clock.played = clock.played || [];
+    clock.played.push(moment); // tests read what would have sounded
+    const sounds = (clock.state && clock.state.sounds) || {};
+    const tune = TUNES[sounds[moment] || "beep"] || [];
+    if (!tune.length || localStorage.getItem(SOUND_KEY) !== "on") return;
     try {
-      const Ctx = window.AudioContext || window.webkitAudioContext;
-      if (!Ctx) return;
-      clock.audio = clock.audio || new Ctx();
-      const osc = clock.audio.createOscillator();
-      const gain = clock.audio.createGain();
-      osc.frequency.value = 880;
-      gain.gain.value = 0.2;
-      osc.connect(gain).connect(clock.audio.destination);
-      osc.start();
-      osc.stop(clock.audio.currentTime + 0.6);
+      const ctx = audio();
+      if (!ctx) return;
+      tune.forEach(([freq, at, length]) => {
+        const osc = ctx.createOscillator();
+        const gain = ctx.createGain();
+        osc.frequency.value = freq;
+        gain.gain.value = 0.2;
+        osc.connect(gain).connect(ctx.destination);
+        osc.start(ctx.currentTime + at);
+        osc.stop(ctx.currentTime + at + length);
+      });
     } catch (e) {
       /* no sound on this device */
     }
   }
+  function soundButton() {
+    const button = document.querySelector("[data-sound-enable]");
+    if (!button) return;
+    const on = localStorage.getItem(SOUND_KEY) === "on";
+    button.hidden = on;
+    if (on) {
+      // Remembered: start the sound now where the device allows it, else at the first touch
+      // or key (a TV started in kiosk mode allows it at once).
+      const ctx = audio();
+      const wake = () => ctx && ctx.state === "suspended" && ctx.resume().catch(() => {});
+      wake();
+      ["pointerdown", "keydown"].forEach((type) =>
+        document.addEventListener(type, wake, { once: true }),
+      );
+    }
+    button.addEventListener("click", () => {
+      localStorage.setItem(SOUND_KEY, "on");
+      const c = audio();
+      if (c) c.resume().catch(() => {});
+      button.hidden = true;
+      play("level_up");
+    });
+  }
+  soundButton();
 
   function tick() {
     clearTimeout(clock.timer);

@@ -7,6 +7,9 @@ Each assertion waits at most 2 s after the action, without a reload.
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -119,3 +122,70 @@ def _session_cookie(user, url):
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.save()
     return [{"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": url}]
+
+
+def _clock_screen(browser, url, *, width=1280, height=720):
+    context = browser.new_context(locale="en-GB", viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(10000)
+    page.goto(url)
+    page.wait_for_selector("[data-sync][data-state=ok]")
+    return page
+
+
+def test_the_clock_screen_speaks_the_rooms_language_at_720p(daphne_url, browser):
+    from tournaments.services import results
+
+    td = make_user("td-clock", staff=True)
+    tournament = make_tournament(
+        td, addon_allowed=True, addon_chips=1000, addon_break_after_level=2
+    )
+    for _ in range(30):
+        services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=timezone.now()
+        )
+    results.payouts_set(
+        tournament=tournament, actor=td, amounts=[1100, 750, 550, 350, 250], now=timezone.now()
+    )
+    screen = DisplayScreen.objects.create(tournament=tournament, name="TV", kind="clock")
+    url = f"{daphne_url}/s/{screen.token}/"
+    # A scheduled start: "Starts in 02:3x".
+    start_at = timezone.now() + dt.timedelta(minutes=2, seconds=36)
+    clock_services.clock_start(tournament=tournament, actor=td, now=timezone.now(), at=start_at)
+    page = _clock_screen(browser, url)
+    assert re.fullmatch(r"Starts in 02:3\d", page.inner_text("[data-status]").strip())
+    # Nothing overflows at 720p with five paid places.
+    assert page.evaluate(
+        "() => document.documentElement.scrollHeight <= window.innerHeight"
+        " && document.documentElement.scrollWidth <= window.innerWidth"
+    )
+    # Sound: an explicit enable, remembered on the device.
+    page.click("[data-sound-enable]")
+    assert page.is_hidden("[data-sound-enable]")
+    page.reload()
+    page.wait_for_selector("[data-sync][data-state=ok]")
+    assert page.is_hidden("[data-sound-enable]")
+    # The break after level 2: what comes next, the colour-up in words, the add-on.
+    # The TD runs the night from the start on (the service's "now" is then after it).
+    later = start_at + dt.timedelta(seconds=1)
+    tournament.refresh_from_db()
+    clock_services.clock_jump(tournament=tournament, actor=td, index=2, now=later)
+    page.wait_for_function(
+        "() => document.querySelector('[data-next]').textContent"
+        ".startsWith('After the break: Level 3')",
+        timeout=LIVE,
+    )
+    assert "BB ante 600" in page.inner_text("[data-next]")
+    assert page.inner_text("[data-color-up]") == "Colour-up now: the 25 chips leave play"
+    assert page.inner_text("[data-addon]") == "Add-ons on sale now"
+    # The last minute of a level: its colour, and the one-minute sound.
+    clock_services.clock_jump(tournament=tournament, actor=td, index=3, now=later)
+    tournament.refresh_from_db()
+    clock_services.clock_adjust(
+        tournament=tournament, actor=td, seconds=-(20 * 60 - 58), now=timezone.now()
+    )
+    page.wait_for_function("() => document.body.classList.contains('last-minute')", timeout=LIVE)
+    page.wait_for_function(
+        "() => (window.torneoClock.played || []).includes('one_minute')", timeout=LIVE
+    )
+    assert page.inner_text("[data-ante]") == "BB ante 600"

@@ -99,7 +99,7 @@ def _seating(
         page = int(request.GET.get("page", "1"))
     except ValueError:
         page = 1
-    rows, pages = selectors.seating_page(tournament, page=page)
+    rows, pages = selectors.seating_page(tournament, page=page, with_entry=True)
     page = min(max(page, 1), pages)
     context = {
         "tournament": tournament,

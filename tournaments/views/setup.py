@@ -70,6 +70,10 @@ SECTIONS: list[tuple[Any, list[str]]] = [
     ),
     (gettext_lazy("Time calls"), ["time_call_profile"]),
     (
+        gettext_lazy("Clock screen sounds"),
+        ["sound_level_up", "sound_one_minute", "sound_break_over"],
+    ),
+    (
         gettext_lazy("Late registration"),
         ["late_registration_level", "late_registration_through_break"],
     ),
@@ -120,6 +124,9 @@ OPTIONAL_WITH_DEFAULT = (
     "flight_stack_rule",
     "redraw_rule",
     "time_call_profile",
+    "sound_level_up",
+    "sound_one_minute",
+    "sound_break_over",
 )
 
 
