@@ -124,6 +124,36 @@ def registration_open(tournament: Tournament, now: datetime) -> bool:
     return bool(view and view.late_registration_open)
 
 
+def _fold(text: str) -> str:
+    """A name as the desk compares it: no accents, no case, single spaces."""
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
+
+def player_duplicates(
+    tournament: Tournament, *, first_name: str, last_name: str, document_number: str = ""
+) -> list[Player]:
+    """Players a new one may be (issue 13, item 8): the same document number, or the same
+    name (either order, ignoring case and accents) as a player with an active entry here."""
+    wanted = {
+        (_fold(first_name), _fold(last_name)),
+        (_fold(last_name), _fold(first_name)),
+    }
+    found: dict[int, Player] = {}
+    if document_number.strip():
+        for player in Player.objects.filter(document_number__iexact=document_number.strip())[:10]:
+            found[player.pk] = player
+    active = Player.objects.filter(
+        entries__tournament=tournament, entries__status=Entry.Status.ACTIVE
+    ).only("id", "first_name", "last_name", "document_number")
+    for player in active:
+        if (_fold(player.first_name), _fold(player.last_name)) in wanted:
+            found.setdefault(player.pk, player)
+    return list(found.values())
+
+
 def player_search(query: str, *, limit: int = 20) -> QuerySet[Player]:
     """Players whose name or document number matches every word typed."""
     players = Player.objects.all()

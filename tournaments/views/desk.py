@@ -81,7 +81,10 @@ def _player_rows(tournament: Tournament, players) -> list[dict]:
 
 @login_required
 def desk(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _desk(request, slug)
+    return _desk_page(request, _desk(request, slug), form=PlayerForm())
+
+
+def _desk_page(request, tournament: Tournament, *, form, **extra) -> HttpResponse:
     recent = (
         tournament.entries.select_related("player", "seat__table")
         .exclude(status=Entry.Status.VOIDED)
@@ -92,10 +95,11 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         "desk/desk.html",
         {
             "tournament": tournament,
-            "form": PlayerForm(),
+            "form": form,
             "recent": recent,
             "figures": selectors.tournament_figures(tournament),
             "registration_open": selectors.registration_open(tournament, timezone.now()),
+            **extra,
         },
     )
 
@@ -125,6 +129,22 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Check the player's details."))
         return redirect("desk", slug)
+    if request.POST.get("different_person") != "1":
+        duplicates = selectors.player_duplicates(
+            tournament,
+            first_name=form.cleaned_data["first_name"],
+            last_name=form.cleaned_data["last_name"],
+            document_number=form.cleaned_data["document_number"],
+        )
+        if duplicates:
+            # Flag it before registering: one click says it is the same person.
+            return _desk_page(
+                request,
+                tournament,
+                form=form,
+                duplicates=_player_rows(tournament, duplicates),
+                register="register" in request.POST,
+            )
     ok, player = run(
         request,
         services.player_create,
