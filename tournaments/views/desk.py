@@ -3,11 +3,13 @@ check IDs, and show the drawn seat in large type."""
 
 from __future__ import annotations
 
+import segno
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -99,6 +101,7 @@ def _desk_page(request, tournament: Tournament, *, form, **extra) -> HttpRespons
             "recent": recent,
             "figures": selectors.tournament_figures(tournament),
             "registration_open": selectors.registration_open(tournament, timezone.now()),
+            "query": request.GET.get("q", "").strip()[:80],
             **extra,
         },
     )
@@ -247,8 +250,20 @@ def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _desk(request, slug)
     entry = get_object_or_404(tournament.entries.select_related("player"), number=number)
     seat = Seat.objects.select_related("table").filter(entry=entry).first()
+    finder = request.build_absolute_uri(reverse("seat_finder", args=[tournament.slug]))
     return render(
-        request, "desk/seat_card.html", {"tournament": tournament, "entry": entry, "seat": seat}
+        request,
+        "desk/seat_card.html",
+        {
+            "tournament": tournament,
+            "entry": entry,
+            "seat": seat,
+            # The receipt's number: the event's and the entry's, unique and easy to read.
+            "receipt": f"{tournament.pk}-{entry.number:04d}",
+            "qr": segno.make(finder, error="m").svg_inline(
+                scale=3, dark="#000", light="#fff", omitsize=True
+            ),
+        },
     )
 
 
