@@ -200,3 +200,48 @@ def test_a_night_at_the_tables(daphne_url, browser, language):
     pool = selectors.prize_pool(tournament).prize_pool
     assert sum(shown) == pool == 31 * 100 + 100 + 50
     assert board.locator("[data-entry]").count() == 29
+    _break_hand_for_hand_and_results(
+        daphne_url, browser, language, tournament, td, console, board, tablets
+    )
+
+
+def _break_hand_for_hand_and_results(
+    daphne_url, browser, language, tournament, td, console, board, tablets
+):
+    from tournaments import services
+
+    # Two more out: the last table can break. The plan lists every seat card first.
+    for entry in Entry.objects.filter(tournament=tournament, status="active").order_by("-number")[
+        :2
+    ]:
+        services.entry_eliminate(tournament=tournament, entry=entry, actor=td, now=timezone.now())
+    console.goto(f"{daphne_url}/t/{tournament.slug}/room/")
+    destinations = console.locator("[data-testid=break-destinations] li")
+    breaking = Entry.objects.filter(
+        tournament=tournament, status="active", seat__table__number=4
+    ).count()
+    assert destinations.count() == breaking
+    console.locator("form[action$='/room/apply/'] button.primary").click()
+    board.wait_for_function(
+        "() => document.querySelectorAll('[data-moves] .move').length >= 1", timeout=LIVE
+    )
+    moved = Entry.objects.filter(tournament=tournament, status="active", seat__arrived=False)
+    assert moved.count() == breaking
+
+    # Hand-for-hand on the bubble: a tablet reports its hand done, the console shows it.
+    console.goto(f"{daphne_url}/t/{tournament.slug}/clock/")
+    console.wait_for_selector("[data-sync][data-state=ok]")
+    console.locator("form[action$='/h4h_start/'] button").click()
+    console.wait_for_selector("[data-h4h-table='1']")
+    tablets[1].locator("button[name=hand][value=done]").click()
+    console.wait_for_function(
+        "() => document.querySelector(\"[data-h4h-table='1']\").disabled", timeout=LIVE
+    )
+
+    # The results and a report: the PDF carries its page number.
+    response = console.request.get(f"{daphne_url}/t/{tournament.slug}/reports/results.pdf")
+    assert response.ok and response.body().startswith(b"%PDF")
+    public = _context(browser, language)
+    public.goto(f"{daphne_url}/t/{tournament.slug}/results/")
+    rows = public.locator("#results tr").count()
+    assert rows >= 4  # the heading and the players out (each once)
