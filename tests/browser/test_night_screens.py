@@ -189,3 +189,30 @@ def test_the_clock_screen_speaks_the_rooms_language_at_720p(daphne_url, browser)
         "() => (window.torneoClock.played || []).includes('one_minute')", timeout=LIVE
     )
     assert page.inner_text("[data-ante]") == "BB ante 600"
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_staff_navigation_fits_one_row_at_1366(daphne_url, browser, language):
+    from django.conf import settings
+
+    td = make_user(f"td-nav-{language}", staff=True)
+    get_user_model().objects.filter(pk=td.pk).update(is_superuser=True)
+    tournament = make_tournament(td, tables=1, name="Sunday Deepstack Championship Main Event")
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    cookies = _session_cookie(td, daphne_url)
+    cookies.append({"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": daphne_url})
+    context.add_cookies(cookies)
+    page = context.new_page()
+    for path in ("", "desk/", "room/", "clock/", "money/", "log/", "structure/"):
+        page.goto(f"{daphne_url}/t/{tournament.slug}/{path}")
+        fits = page.evaluate(
+            """() => {
+              const nav = document.querySelector('.topnav');
+              const tops = [...nav.querySelectorAll('a')].map((a) => a.getBoundingClientRect().top);
+              const bar = document.querySelector('.topbar').getBoundingClientRect();
+              return new Set(tops).size === 1 && nav.scrollWidth <= nav.clientWidth
+                && bar.height < 80;
+            }"""
+        )
+        assert fits, path
+        assert page.locator(".topnav a[aria-current=page]").count() == 1, path
