@@ -47,6 +47,11 @@ TABLE_EVENTS = {
     "table_broken": _("Table broken"),
 }
 
+DEAL_METHODS = {
+    "icm": _("ICM"),
+    "chip_chop": _("Chip chop"),
+}
+
 _NUMBERS = re.compile(r"\d+")
 
 

@@ -245,3 +245,52 @@ def _break_hand_for_hand_and_results(
     public.goto(f"{daphne_url}/t/{tournament.slug}/results/")
     rows = public.locator("#results tr").count()
     assert rows >= 4  # the heading and the players out (each once)
+    _final_table_deal_and_the_end(daphne_url, browser, language, tournament, td, console)
+
+
+def _final_table_deal_and_the_end(daphne_url, browser, language, tournament, td, console):
+    from tournaments import services
+
+    # Hand-for-hand ends; players go out until the final table forms from the room's Apply.
+    console.goto(f"{daphne_url}/t/{tournament.slug}/clock/")
+    console.locator("form[action$='/h4h_stop/'] button").click()
+    console.wait_for_selector("form[action$='/h4h_start/']")
+    active = list(Entry.objects.filter(tournament=tournament, status="active").order_by("number"))
+    for entry in active[: len(active) - 3]:
+        services.entry_eliminate(tournament=tournament, entry=entry, actor=td, now=timezone.now())
+    console.goto(f"{daphne_url}/t/{tournament.slug}/room/")
+    if console.locator("[data-testid=final-table]").count():
+        console.locator("form[action$='/room/apply/'] button.primary").click()
+    tables = {
+        e.seat.table.number
+        for e in Entry.objects.filter(tournament=tournament, status="active").select_related(
+            "seat__table"
+        )
+    }
+    assert len(tables) == 1  # three players, one table
+
+    # A deal among the last three (ICM), recorded by the TD on the money page.
+    console.goto(f"{daphne_url}/t/{tournament.slug}/money/")
+    for index, entry in enumerate(
+        Entry.objects.filter(tournament=tournament, status="active").order_by("number")
+    ):
+        console.fill(f"[name=stack_{entry.number}]", str(100000 + 50000 * index))
+    console.locator("#deal button[name=action][value=propose]").click()
+    console.wait_for_selector("#deal-proposal")
+    console.locator("#deal button[name=action][value=accept]").click()
+    console.wait_for_url(re.compile(r"/money/$"))
+    deal_text = console.inner_text("#deal")
+    assert "icm" not in deal_text and "chip_chop" not in deal_text  # words, not codes
+
+    # The last two go out: the winner is known and every prize adds up to the pool.
+    last = list(Entry.objects.filter(tournament=tournament, status="active").order_by("number"))
+    for entry in last[:2]:
+        services.entry_eliminate(tournament=tournament, entry=entry, actor=td, now=timezone.now())
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    prizes = sum(e.prize or 0 for e in Entry.objects.filter(tournament=tournament))
+    assert prizes == selectors.prize_pool(tournament).prize_pool
+    public = _context(browser, language)
+    public.goto(f"{daphne_url}/t/{tournament.slug}/results/")
+    first = public.locator("#results tr").nth(1).inner_text()
+    assert first.startswith("1")

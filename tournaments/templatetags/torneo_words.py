@@ -28,6 +28,11 @@ def elimination_reason(code: str) -> Any:
 
 
 @register.filter
+def deal_method(code: str) -> Any:
+    return labels.DEAL_METHODS.get(code, code)
+
+
+@register.filter
 def violation(v: Any) -> str:
     return labels.violation(v.code, v.table_id, v.detail)
 
