@@ -297,13 +297,20 @@ def targets() -> dict[str, Target]:
             base=lambda w: {"name": "Fuzz copy", "date": "2031-01-02"},
         ),
         "event_log": Target("get", STAFF, {"page": "int"}, {"slug": "slug"}),
-        "event_undo": Target("post", STAFF, {}, {"slug": "slug", "event_id": "event"}),
-        "desk": Target("get", DESK, kwargs={"slug": "slug"}),
+        "event_undo": Target(
+            "post", STAFF, {"confirm": "bool"}, {"slug": "slug", "event_id": "event"}
+        ),
+        "desk": Target("get", DESK, {"q": "name"}, {"slug": "slug"}),
         "desk_search": Target("get", DESK, {"q": "name"}, {"slug": "slug"}),
         "player_new": Target(
             "post",
             DESK,
-            {**_form_kinds(PlayerForm), "register": "bool"},
+            {
+                **_form_kinds(PlayerForm),
+                "register": "bool",
+                "different_person": "bool",
+                "q": "name",
+            },
             {"slug": "slug"},
             base=lambda w: {"first_name": "Zeno", "last_name": "Fuzz", "register": "1"},
         ),

@@ -7,7 +7,7 @@ database; the services record what was drawn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
 
@@ -198,3 +198,79 @@ def _even_quotas(total: int, capacities: list[int], rng: Random) -> list[int]:
                 quotas[i] += 1
             left = 0
     return quotas
+
+
+@dataclass(frozen=True)
+class EvenMove:
+    """One move of the start-of-event evening out: `player` from one seat to another."""
+
+    player: int
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+
+
+def even_out(
+    tables: Sequence[TableState],
+    seated: Mapping[int, tuple[int, int]],
+    rng: Random,
+    *,
+    movable: Sequence[int] | None = None,
+) -> tuple[EvenMove, ...]:
+    """Spread the players drawn before the start evenly over the fewest tables that hold
+    them (tournament.md §6.1: counts differing by at most one), in as few moves as can be.
+
+    `seated` maps each player to (table, seat); `movable` lists the players who may move,
+    preferred first (the latest registrations, likely not yet at the table); by default
+    every seated player, in a drawn order. Tables keep their opening order: the tables
+    already in play stay, and a table opens only when the players outgrow them.
+    Destination seats are drawn among the free seats of the table that needs players.
+    """
+    usable = sorted(tables, key=lambda t: (t.opening_order, t.number))
+    total = len(seated)
+    if total == 0:
+        return ()
+    # The fewest tables that hold everyone: the fullest in play first, then opening order.
+    in_play = sorted((t for t in usable if t.taken), key=lambda t: -t.players)
+    chosen: list[TableState] = []
+    room = 0
+    for table in [*in_play, *(t for t in usable if not t.taken)]:
+        if room >= total:
+            break
+        chosen.append(table)
+        room += len(table.free_seats()) + table.players
+    if room < total:
+        raise RoomFull
+    counts = {t.number: t.players for t in [*in_play, *chosen]}
+    split = sorted(
+        _even_quotas(total, [len(t.free_seats()) + t.players for t in chosen], rng),
+        reverse=True,
+    )
+    # The larger shares go to the tables that already hold more: fewer moves.
+    quotas = dict.fromkeys(counts, 0)
+    for table, share in zip(chosen, split, strict=True):
+        quotas[table.number] = share
+    if movable is None:
+        movable = list(seated)
+        rng.shuffle(movable)
+    free = {t.number: t.free_seats() for t in chosen}
+    for seats in free.values():
+        rng.shuffle(seats)
+    givers = {n for n in counts if counts[n] > quotas[n]}
+    moves: list[EvenMove] = []
+    for player in movable:
+        origin, seat = seated[player]
+        if origin not in givers:
+            continue
+        takers = [n for n in counts if counts[n] < quotas[n] and free[n]]
+        if not takers:
+            break
+        target = takers[rng.randrange(len(takers))]
+        to_seat = free[target].pop()
+        moves.append(EvenMove(player, origin, seat, target, to_seat))
+        counts[origin] -= 1
+        counts[target] += 1
+        if counts[origin] <= quotas[origin]:
+            givers.discard(origin)
+    return tuple(moves)

@@ -46,7 +46,8 @@ MATRIX = {
     "staff_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "tournament_clone": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "event_log": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
-    "event_undo": ("post", row(LOGIN, FORBIDDEN, REDIRECT, REDIRECT, REDIRECT)),
+    # The sample action is older than a few minutes: the undo first asks (issue 13, 8).
+    "event_undo": ("post", row(LOGIN, FORBIDDEN, OK, REDIRECT, OK)),
     "desk": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "desk_search": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "player_new": ("post", row(LOGIN, FORBIDDEN, REDIRECT, FORBIDDEN, REDIRECT)),

@@ -397,6 +397,20 @@ def _level_before(structure: Structure, index: int) -> Level | None:
     return None
 
 
+def last_level_at(structure: Structure, index: int) -> Level | None:
+    """The level in play at item `index` or, at a break, the last level played before it."""
+    return _level_before(structure, index)
+
+
+def break_after_level(structure: Structure, number: int) -> int | None:
+    """The index of the break that directly follows level `number` (None: no such break)."""
+    for index, item in enumerate(structure[:-1]):
+        if isinstance(item, Level) and item.number == number:
+            following = structure[index + 1]
+            return index + 1 if isinstance(following, Break) else None
+    return None
+
+
 def _until_end_of(structure: Structure, position: _Position, target: int) -> timedelta:
     """Clock time from the current position to the end of item `target` (>= current)."""
     time = _duration(structure[position.index]) - position.elapsed

@@ -202,3 +202,47 @@ def addon_eligibility(
     if stack <= 0:
         reasons.append("eliminated")
     return Eligibility(allowed=not reasons, reasons=tuple(reasons))
+
+
+# ---------------------------------------------------------------------------
+# Purchase windows against the clock [not in sources]: house settings (§5.5, §5.6)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClockSpot:
+    """Where the clock stands, as the rebuy and add-on windows see it.
+
+    `level` is the level in play or, during a break, the last level played before it
+    (None before the first level, or at a break that comes before any level).
+    """
+
+    started: bool
+    finished: bool = False
+    level: int | None = None
+    at_break: bool = False
+
+
+def rebuy_window_open(spot: ClockSpot, *, until_level: int | None) -> bool:
+    """Whether rebuys are on sale: from the start until the end of level `until_level`.
+
+    The break after that level is already outside the period (it ends with the level).
+    None: no time limit. Before the start every window is open (nothing has been played).
+    """
+    if until_level is None:
+        return True
+    if spot.finished:
+        return False
+    if not spot.started or spot.level is None:
+        return True
+    if spot.at_break:
+        return spot.level < until_level
+    return spot.level <= until_level
+
+
+def addon_window_open(spot: ClockSpot, *, break_after_level: int | None) -> bool:
+    """Whether add-ons are on sale: exactly during the break after level
+    `break_after_level` (None: at any time while the tournament runs)."""
+    if break_after_level is None:
+        return True
+    return not spot.finished and spot.started and spot.at_break and spot.level == break_after_level

@@ -303,6 +303,25 @@ class Tournament(models.Model):
     min_paid_applies_to_satellites = models.BooleanField(
         _("pay at least 10% of entrants in the satellite"), default=False
     )
+    # The clock screens' sounds (issue 13): the TD picks one for each moment.
+    SOUNDS = [
+        ("chime", _("Chime")),
+        ("beep", _("Beep")),
+        ("bell", _("Bell")),
+        ("none", _("No sound")),
+    ]
+    sound_level_up = models.CharField(
+        _("sound at a new level"), max_length=8, choices=SOUNDS, default="chime"
+    )
+    sound_one_minute = models.CharField(
+        _("sound one minute before the end of a level"),
+        max_length=8,
+        choices=SOUNDS,
+        default="beep",
+    )
+    sound_break_over = models.CharField(
+        _("sound when a break ends"), max_length=8, choices=SOUNDS, default="bell"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     # Clock state: stored, never ticked (DESIGN.md "State worth naming").

@@ -9,9 +9,10 @@ from collections.abc import Callable
 from decimal import Decimal
 from xml.sax.saxutils import escape
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import selectors
+from tournaments import labels, selectors
 from tournaments.models import BountyAward, ChipCount, Entry, Penalty, Tournament
 
 Table = tuple[list[str], list[list[str]]]
@@ -27,7 +28,17 @@ def _place(entry: Entry) -> str:
     return str(entry.place)
 
 
-def _money(cents: int) -> str:
+def _money(amount: int | None) -> str:
+    """A prize: blank when there is none (a zero reads as if something were owed)."""
+    return str(amount) if amount else ""
+
+
+def _local(moment) -> str:
+    """A time in the event's zone (the room's, settings.TIME_ZONE), never UTC."""
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def _cents(cents: int) -> str:
     return f"{Decimal(cents) / 100:.2f}"
 
 
@@ -36,7 +47,7 @@ def results_table(tournament: Tournament) -> Table:
         return _results_with_bounties(tournament)
     head = [_("Place"), _("Player"), _("Entry"), _("Prize")]
     rows = [
-        [_place(e), str(e.player), str(e.number), str(e.prize)]
+        [_place(e), str(e.player), str(e.number), _money(e.prize)]
         for e in selectors.results(tournament)
         if e.place is not None or e.disqualified
     ]
@@ -53,9 +64,9 @@ def _results_with_bounties(tournament: Tournament) -> Table:
             _place(r["entry"]),
             str(r["entry"].player),
             str(r["entry"].number),
-            _money(r["prize"]),
-            _money(r["bounty"]),
-            _money(r["total"]),
+            _cents(r["prize"]),
+            _cents(r["bounty"]),
+            _cents(r["total"]),
         ]
         for r in results_with_bounties(tournament)
         if r["entry"].place is not None or r["entry"].disqualified
@@ -75,8 +86,8 @@ def bounties_table(tournament: Tournament) -> Table:
             str(a.winner.player),
             _("his own bounty") if a.own_bounty else str(a.eliminated.player),
             a.envelope,
-            _money(a.cash_cents),
-            _money(a.head_cents),
+            _cents(a.cash_cents),
+            _cents(a.head_cents),
         ]
         for a in awards
     ]
@@ -111,9 +122,9 @@ def penalties_table(tournament: Tournament) -> Table:
     head = [_("Issued"), _("Player"), _("Penalty"), _("Offence"), _("Hands"), _("Served")]
     rows = [
         [
-            p.issued_at.strftime("%Y-%m-%d %H:%M"),
+            _local(p.issued_at),
             str(p.player),
-            p.kind,
+            str(labels.penalty_kind(p.kind)),
             p.offence,
             str(p.total_hands),
             str(p.served),
@@ -144,14 +155,30 @@ def as_csv(table: Table) -> bytes:
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
-def as_pdf(tournament: Tournament, title: str, table: Table) -> bytes:
-    """The table as an A4 PDF with the tournament's name and the title."""
+def _totals(tournament: Tournament) -> str:
+    """The figures every report carries: entries, the prize pool and the prizes paid."""
+    pool = selectors.prize_pool(tournament).prize_pool
+    paid = sum(e.prize or 0 for e in selectors.results(tournament) if e.place is not None)
+    return _(
+        "Entries: %(entries)s · Prize pool: %(pool)s %(currency)s · Prizes: %(paid)s %(currency)s"
+    ) % {
+        "entries": selectors.buy_ins(tournament),
+        "pool": pool,
+        "paid": paid,
+        "currency": tournament.currency,
+    }
+
+
+def as_pdf(tournament: Tournament, title: str, table: Table, *, now=None) -> bytes:
+    """The table as an A4 PDF: the tournament, venue and date, the totals, and on every
+    page its number and when the report was made (in the event's time zone)."""
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import getSampleStyleSheet
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
     from reportlab.platypus import Table as PdfTable
 
+    made = _local(now or timezone.now())
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(buffer, pagesize=A4, title=f"{tournament.name}: {title}")
     styles = getSampleStyleSheet()
@@ -164,19 +191,30 @@ def as_pdf(tournament: Tournament, title: str, table: Table) -> bytes:
             ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.whitesmoke]),
         ]
     )
-    pool = selectors.prize_pool(tournament).prize_pool
+    where = " · ".join(
+        part for part in (tournament.venue, tournament.date.strftime("%Y-%m-%d")) if part
+    )
+
+    def footer(canvas, document) -> None:
+        canvas.saveState()
+        canvas.setFont("Helvetica", 8)
+        canvas.drawString(
+            document.leftMargin,
+            20,
+            _("Page %(page)s · %(name)s · made %(when)s")
+            % {"page": canvas.getPageNumber(), "name": tournament.name, "when": made},
+        )
+        canvas.restoreState()
+
     doc.build(
         [
             Paragraph(escape(tournament.name), styles["Title"]),
-            Paragraph(
-                escape(
-                    f"{title} · {tournament.date:%Y-%m-%d} · {_('Prize pool')}: "
-                    f"{pool} {tournament.currency}"
-                ),
-                styles["Normal"],
-            ),
+            Paragraph(escape(f"{title} · {where}"), styles["Normal"]),
+            Paragraph(escape(_totals(tournament)), styles["Normal"]),
             Spacer(1, 12),
             grid,
-        ]
+        ],
+        onFirstPage=footer,
+        onLaterPages=footer,
     )
     return buffer.getvalue()

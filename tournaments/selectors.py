@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet, Sum
 
 from tables.models import Seat, Table
-from tournaments import clock, payouts
+from tournaments import clock, entry_rules, payouts
 from tournaments.models import (
     ChipAdjustment,
     Entry,
@@ -78,6 +78,40 @@ def clock_view_for(
     )
 
 
+def clock_spot(
+    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
+) -> entry_rules.ClockSpot:
+    """Where the clock stands for the rebuy and add-on windows (at a break: the level
+    played before it, which the clock view itself leaves empty)."""
+    if structure is None:
+        structure = clock_structure(tournament)
+    view = clock_view_for(tournament, now, structure=structure)
+    if view is None or view.status in {clock.ClockStatus.NOT_STARTED, clock.ClockStatus.SCHEDULED}:
+        return entry_rules.ClockSpot(started=False)
+    level = clock.last_level_at(structure, view.index)
+    return entry_rules.ClockSpot(
+        started=True,
+        finished=view.status is clock.ClockStatus.FINISHED,
+        level=level.number if level is not None else None,
+        at_break=view.is_break,
+    )
+
+
+def purchases_on_sale(tournament: Tournament, now: datetime) -> dict[str, bool]:
+    """Whether the desk may sell a rebuy and an add-on now (event settings and window)."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return {"rebuy": False, "addon": False}
+    spot = clock_spot(tournament, now)
+    return {
+        "rebuy": tournament.rebuys_allowed
+        and entry_rules.rebuy_window_open(spot, until_level=tournament.rebuy_until_level),
+        "addon": tournament.addon_allowed
+        and entry_rules.addon_window_open(
+            spot, break_after_level=tournament.addon_break_after_level
+        ),
+    }
+
+
 def registration_open(tournament: Tournament, now: datetime) -> bool:
     """Whether a new entry may be sold now (tournament.md §5.3, setting late_registration)."""
     if tournament.status == Tournament.Status.FINISHED:
@@ -88,6 +122,36 @@ def registration_open(tournament: Tournament, now: datetime) -> bool:
         return tournament.clock_status != "finished"
     view = clock_view_for(tournament, now)
     return bool(view and view.late_registration_open)
+
+
+def _fold(text: str) -> str:
+    """A name as the desk compares it: no accents, no case, single spaces."""
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
+
+def player_duplicates(
+    tournament: Tournament, *, first_name: str, last_name: str, document_number: str = ""
+) -> list[Player]:
+    """Players a new one may be (issue 13, item 8): the same document number, or the same
+    name (either order, ignoring case and accents) as a player with an active entry here."""
+    wanted = {
+        (_fold(first_name), _fold(last_name)),
+        (_fold(last_name), _fold(first_name)),
+    }
+    found: dict[int, Player] = {}
+    if document_number.strip():
+        for player in Player.objects.filter(document_number__iexact=document_number.strip())[:10]:
+            found[player.pk] = player
+    active = Player.objects.filter(
+        entries__tournament=tournament, entries__status=Entry.Status.ACTIVE
+    ).only("id", "first_name", "last_name", "document_number")
+    for player in active:
+        if (_fold(player.first_name), _fold(player.last_name)) in wanted:
+            found.setdefault(player.pk, player)
+    return list(found.values())
 
 
 def player_search(query: str, *, limit: int = 20) -> QuerySet[Player]:
@@ -183,6 +247,39 @@ def _guarantee_for_prize_pool(tournament: Tournament) -> int:
     return max(0, tournament.guarantee - bounty_pool_cents // 100)
 
 
+def prize_pool_lines(tournament: Tournament) -> dict[str, Any]:
+    """The prize pool as lines that add up to it (§16.1): buy-ins (prize part), rebuys,
+    add-ons, less the house and dealers' share and taxes, plus added money and the overlay
+    to the guarantee. The fees the house keeps are told apart, outside the sum."""
+    family = tournament_family(tournament) if tournament.parent_id is None else [tournament]
+    bought = Purchase.objects.filter(entry__tournament__in=family, voided=False).aggregate(
+        rebuys=Sum("price", filter=Q(kind=Purchase.Kind.REBUY)),
+        rebuy_count=Count("id", filter=Q(kind=Purchase.Kind.REBUY)),
+        addons=Sum("price", filter=Q(kind=Purchase.Kind.ADDON)),
+        addon_count=Count("id", filter=Q(kind=Purchase.Kind.ADDON)),
+    )
+    pool = prize_pool(tournament)
+    entries = buy_ins(tournament)
+    lines = [
+        ("buy_ins", entries, pool.gross),
+        ("rebuys", bought["rebuy_count"] or 0, bought["rebuys"] or 0),
+        ("addons", bought["addon_count"] or 0, bought["addons"] or 0),
+        ("house", None, -pool.organiser_share),
+        ("taxes", None, -pool.taxes),
+        ("added_money", None, pool.added_money),
+        ("overlay", None, pool.overlay),
+    ]
+    return {
+        "lines": [{"key": key, "count": count, "amount": amount} for key, count, amount in lines],
+        "prize_pool": pool.prize_pool,
+        "guarantee": tournament.guarantee,
+        "fees": entries * tournament.buy_in_fee,
+        "fee": tournament.buy_in_fee,
+        "entries": entries,
+        "adds_up": sum(amount for _k, _c, amount in lines) == pool.prize_pool,
+    }
+
+
 def payout_amounts(tournament: Tournament) -> list[int]:
     """Prize per place, first place first: the stored table, else one generated for the
     field as it stands (at least 10% paid, decreasing, rounded to the unit)."""
@@ -249,6 +346,11 @@ def results(tournament: Tournament) -> list[Entry]:
         .select_related("player")
     )
 
+    playing = {e.player_id for e in entries if e.status == Entry.Status.ACTIVE}
+    for e in entries:
+        # An earlier entry of a player who re-entered: he is still playing (issue 13).
+        e.playing_again = e.status != Entry.Status.ACTIVE and e.player_id in playing  # type: ignore[attr-defined]
+
     def key(e: Entry):
         if e.disqualified:
             return (2, 0, e.number)
@@ -269,6 +371,7 @@ def _item_payload(item: clock.Item) -> dict[str, Any]:
         "small_blind": item.small_blind,
         "big_blind": item.big_blind,
         "ante": item.ante,
+        "ante_mode": str(item.ante_mode),
     }
 
 
@@ -294,6 +397,17 @@ def clock_payload(
         payload["remaining"] = clock.format_clock(view.time_left)
         # The whole structure, so a screen rolls over boundaries by itself while offline.
         payload["items"] = [_item_payload(item) for item in structure]
+        payload["sounds"] = {
+            "level_up": tournament.sound_level_up,
+            "one_minute": tournament.sound_one_minute,
+            "break_over": tournament.sound_break_over,
+        }
+        # The break at which add-ons are sold, for the screens to announce it.
+        payload["addon_break_index"] = (
+            clock.break_after_level(structure, tournament.addon_break_after_level)
+            if tournament.addon_allowed and tournament.addon_break_after_level is not None
+            else None
+        )
     payload["hand_for_hand"] = (
         {"hands": tournament.h4h_hands, "tables_done": list(tournament.h4h_tables_done)}
         if tournament.h4h_active
@@ -346,10 +460,12 @@ def entry_bounty(tournament: Tournament, entry: Entry) -> int | str | None:
 
 
 def seating_page(
-    tournament: Tournament, *, page: int, per_page: int = 60
+    tournament: Tournament, *, page: int, per_page: int = 120, with_entry: bool = False
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of the seating board: active players A-Z with table and seat; and the
-    number of pages. Keyset-free slicing is fine: the board pages at a human pace."""
+    number of pages. Keyset-free slicing is fine: the board pages at a human pace.
+
+    `with_entry`: each row also names its entry's key, for the board to match pushes."""
     seats = (
         Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
         .select_related("table", "entry__player")
@@ -365,9 +481,56 @@ def seating_page(
             "seat": seat.number,
             "bounty": entry_bounty(tournament, seat.entry),
         }
+        | ({"entry": seat.entry_id} if with_entry else {})
         for seat in seats[(page - 1) * per_page : page * per_page]
     ]
     return rows, pages
+
+
+def seating_index(tournament: Tournament, *, per_page: int = 120) -> list[dict[str, Any]]:
+    """Which surnames each page of the seating board holds ("Bianchi – Colombo"), so a
+    player sees at once which page is his; one query over the names only."""
+    names = list(
+        Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
+        .order_by("entry__player__last_name", "entry__player__first_name", "entry_id")
+        .values_list("entry__player__last_name", flat=True)
+    )
+    return [
+        {
+            "page": number,
+            "first": names[start],
+            "last": names[min(start + per_page, len(names)) - 1],
+        }
+        for number, start in enumerate(range(0, len(names), per_page), start=1)
+    ]
+
+
+MOVE_ACTIONS = ("seat.move", "room.balance", "room.break", "room.final_table")
+
+
+def recent_moves(tournament: Tournament, now: datetime, *, minutes: int = 15) -> list[dict]:
+    """The moves of the last minutes, newest first, for the seating board to list after a
+    reload as well as when they are pushed."""
+    events = tournament.events.filter(
+        action__in=MOVE_ACTIONS, undone_at__isnull=True, at__gte=now - timedelta(minutes=minutes)
+    ).order_by("-at", "-pk")[:20]
+    moves: list[dict] = []
+    for event in events:
+        data = event.data or {}
+        rows = data.get("moves") or ([data] if data.get("to") else [])
+        for move in rows:
+            origin, target = move.get("from") or [None, None], move.get("to") or [None, None]
+            moves.append(
+                {
+                    "name": move.get("name", ""),
+                    "from_table": origin[0],
+                    "from_seat": origin[1],
+                    "table": target[0],
+                    "seat": target[1],
+                    "at": event.at.isoformat(),
+                }
+            )
+    return moves[:12]
 
 
 def table_seats(tournament: Tournament, number: int) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@
     offset: 0, // server time - local time, in ms
     bestRtt: Infinity,
     announcedIndex: null,
+    warnedIndex: null,
     socket: null,
     connected: false,
     lostAt: null,
@@ -98,11 +99,15 @@
       item.break ? label("Break") : `${label("Level")} ${item.number || ""}`.trim(),
     );
     set("[data-blinds]", item.break ? "" : `${item.small_blind} / ${item.big_blind}`);
-    set("[data-ante]", !item.break && item.ante ? `${label("Ante")} ${item.ante}` : "");
+    set("[data-ante]", !item.break && item.ante ? anteText(item) : "");
     const next = items.slice(pos.index + 1).find((i) => !i.break);
+    const nextText = next
+      ? `${next.small_blind} / ${next.big_blind}${next.ante ? ` · ${anteText(next)}` : ""}`
+      : "–";
+    // A break says what comes after it: the level, its blinds and ante.
     set(
       "[data-next]",
-      next ? `${next.small_blind} / ${next.big_blind}${next.ante ? ` (${next.ante})` : ""}` : "–",
+      item.break && next ? `${label("AfterBreak")} ${label("Level")} ${next.number}: ${nextText}` : nextText,
     );
     // Time to the next break: this item's rest plus every level before it.
     let toBreak = null;
@@ -118,19 +123,46 @@
     const statusText = {
       paused: label("Paused"),
       finished: label("Finished"),
-      scheduled: label("StartsIn"),
+      scheduled: `${label("StartsIn")} ${fmt(pos.left)}`,
     }[pos.status];
     set("[data-status]", statusText || "");
     document.body.dataset.clockStatus = pos.status;
+    // The last minute of a level: its own colour, and a sound as it begins.
+    const lastMinute = pos.status === "running" && !item.break && pos.left <= 60000;
+    document.body.classList.toggle("last-minute", lastMinute);
+    const key = `${state.version}:${pos.index}`;
+    if (lastMinute && clock.warnedIndex !== key) {
+      if (clock.rendered && pos.left > 55000) play("one_minute");
+      clock.warnedIndex = key;
+    }
+    clock.rendered = true;
     // Colour-up due at the coming break (tournament.md §11.4, §12.2).
     const breakIndex = item.break
       ? pos.index
       : items.findIndex((i, n) => n > pos.index && i.break);
     const colorUp = breakIndex >= 0 && items[breakIndex].color_up;
-    show("[data-color-up]", colorUp ? `${colorUp}: ${label("ColorUp")}` : "");
+    const colorUpWords = item.break ? label("ColorUpNow") : label("ColorUpNext");
+    show("[data-color-up]", colorUp ? colorUpWords.replace("{chip}", colorUp) : "");
+    // The add-on break: announced while it comes and while it lasts.
+    const addonAt = state.addon_break_index;
+    let addonText = "";
+    if (addonAt !== null && addonAt !== undefined) {
+      if (pos.index === addonAt) addonText = label("AddonNow");
+      else if (breakIndex === addonAt && pos.index < addonAt) addonText = label("AddonNext");
+    }
+    show("[data-addon]", addonText);
     // Hand-for-hand: the hand being played (RP-8c: players see the clock drop per hand).
     const h4h = state.hand_for_hand;
     show("[data-h4h]", h4h ? `${label("H4h")} ${h4h.hands + 1}` : "");
+    // The TD's console: each table's "hand done" as the tablets report it (pushed).
+    const done = new Set(((h4h && h4h.tables_done) || []).map(String));
+    document.querySelectorAll("[data-h4h-table]").forEach((button) => {
+      const isDone = done.has(button.dataset.h4hTable);
+      button.classList.toggle("done", isDone);
+      button.disabled = isDone;
+      const span = button.querySelector("[data-h4h-state]");
+      if (span) span.textContent = isDone ? span.dataset.done : span.dataset.playing;
+    });
     const eod = state.end_of_day;
     show("[data-eod]", eod ? `${eod.hands_left} ${label("Eod")}` : "");
     // A boundary passed on this screen's own count: announce it once.
@@ -139,6 +171,12 @@
     }
     clock.announcedIndex = pos.index;
     return pos;
+  }
+
+  function anteText(level) {
+    return level.ante_mode === "big_blind_ante"
+      ? `${label("BbAnte")} ${level.ante}`
+      : `${label("Ante")} ${level.ante}`;
   }
 
   function announce(item, index) {
@@ -150,31 +188,79 @@
     const banner = document.querySelector("[data-banner]");
     if (banner) {
       banner.textContent = item.break
-        ? label("BreakNow")
+        ? index === (clock.state || {}).addon_break_index
+          ? `${label("BreakNow")} · ${label("AddonNow")}`
+          : label("BreakNow")
         : `${label("NewLevel")}: ${item.small_blind} / ${item.big_blind}${item.ante ? ` (${item.ante})` : ""}`;
       banner.hidden = false;
       clearTimeout(clock.bannerTimer);
       clock.bannerTimer = setTimeout(() => (banner.hidden = true), 20000);
     }
-    beep();
+    const previous = (clock.state && clock.state.items || [])[index - 1];
+    play(previous && previous.break && !item.break ? "break_over" : "level_up");
   }
 
-  function beep() {
+  // Sounds: the TD picks one for each moment (payload.sounds); a screen plays them only
+  // once someone enabled sound on it (browsers ask for a gesture), remembered on the device.
+  const TUNES = {
+    chime: [[660, 0, 0.25], [880, 0.25, 0.25], [1320, 0.5, 0.5]],
+    beep: [[880, 0, 0.2], [880, 0.35, 0.2], [880, 0.7, 0.2]],
+    bell: [[1046, 0, 1.2], [1318, 0, 1.2]],
+    none: [],
+  };
+  const SOUND_KEY = "torneo-sound";
+  function audio() {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return null;
+    clock.audio = clock.audio || new Ctx();
+    return clock.audio;
+  }
+  function play(moment) {
+    clock.played = clock.played || [];
+    clock.played.push(moment); // tests read what would have sounded
+    const sounds = (clock.state && clock.state.sounds) || {};
+    const tune = TUNES[sounds[moment] || "beep"] || [];
+    if (!tune.length || localStorage.getItem(SOUND_KEY) !== "on") return;
     try {
-      const Ctx = window.AudioContext || window.webkitAudioContext;
-      if (!Ctx) return;
-      clock.audio = clock.audio || new Ctx();
-      const osc = clock.audio.createOscillator();
-      const gain = clock.audio.createGain();
-      osc.frequency.value = 880;
-      gain.gain.value = 0.2;
-      osc.connect(gain).connect(clock.audio.destination);
-      osc.start();
-      osc.stop(clock.audio.currentTime + 0.6);
+      const ctx = audio();
+      if (!ctx) return;
+      tune.forEach(([freq, at, length]) => {
+        const osc = ctx.createOscillator();
+        const gain = ctx.createGain();
+        osc.frequency.value = freq;
+        gain.gain.value = 0.2;
+        osc.connect(gain).connect(ctx.destination);
+        osc.start(ctx.currentTime + at);
+        osc.stop(ctx.currentTime + at + length);
+      });
     } catch (e) {
       /* no sound on this device */
     }
   }
+  function soundButton() {
+    const button = document.querySelector("[data-sound-enable]");
+    if (!button) return;
+    const on = localStorage.getItem(SOUND_KEY) === "on";
+    button.hidden = on;
+    if (on) {
+      // Remembered: start the sound now where the device allows it, else at the first touch
+      // or key (a TV started in kiosk mode allows it at once).
+      const ctx = audio();
+      const wake = () => ctx && ctx.state === "suspended" && ctx.resume().catch(() => {});
+      wake();
+      ["pointerdown", "keydown"].forEach((type) =>
+        document.addEventListener(type, wake, { once: true }),
+      );
+    }
+    button.addEventListener("click", () => {
+      localStorage.setItem(SOUND_KEY, "on");
+      const c = audio();
+      if (c) c.resume().catch(() => {});
+      button.hidden = true;
+      play("level_up");
+    });
+  }
+  soundButton();
 
   function tick() {
     clearTimeout(clock.timer);
@@ -281,6 +367,7 @@
       if (message.type === "move" && message.to) {
         // A balancing or break move from the room: where he goes and where he comes from.
         const detail = {
+          entry: message.entry,
           name: message.name,
           table: message.to.table,
           seat: message.to.seat,
@@ -315,10 +402,45 @@
     setTimeout(connect, base / 2 + Math.random() * (base / 2));
   }
 
-  // Recent moves on the seating board: highlighted for five minutes.
+  // Recent moves on the seating board: listed and highlighted for fifteen minutes, also
+  // after a reload (the page brings the last ones with it).
+  const MOVE_SHOWN_MS = 900000;
   const moves = [];
+  try {
+    const seed = JSON.parse((document.getElementById("recent-moves") || {}).textContent || "[]");
+    seed.forEach((m) =>
+      moves.push({
+        name: m.name,
+        table: m.table,
+        seat: m.seat,
+        fromTable: m.from_table,
+        fromSeat: m.from_seat,
+        at: Date.parse(m.at) - clock.offset,
+      }),
+    );
+  } catch (e) {
+    /* no seating board */
+  }
+  // The board's row moves with the same push as the banner: no wait for the next page turn.
+  function updateRow(m) {
+    const labels = document.querySelector("[data-board-labels]");
+    if (!labels) return;
+    const rows = m.entry
+      ? document.querySelectorAll(`[data-entry="${CSS.escape(String(m.entry))}"]`)
+      : document.querySelectorAll(`[data-name="${CSS.escape(m.name || "")}"]`);
+    rows.forEach((row) => {
+      const where = row.querySelector("[data-where]");
+      if (where) {
+        where.textContent = `${labels.dataset.labelTable} ${m.table} · ${labels.dataset.labelSeat} ${m.seat}`;
+      }
+      row.classList.remove("flash");
+      void row.offsetWidth; // restart the animation
+      row.classList.add("flash");
+    });
+  }
   document.addEventListener("torneo:move", (event) => {
     const m = event.detail;
+    updateRow(m);
     // A table tablet lists the players coming to its own table.
     const table = document.querySelector("[data-table-number]");
     const here = table ? table.dataset.tableNumber : null;
@@ -331,7 +453,7 @@
   });
   function renderMoves() {
     const box = document.querySelector("[data-moves]");
-    const fresh = moves.filter((m) => Date.now() - m.at < 300000);
+    const fresh = moves.filter((m) => Date.now() - m.at < MOVE_SHOWN_MS);
     if (box) {
       box.replaceChildren(
         ...fresh.slice(0, 8).map((m) => {
@@ -344,8 +466,10 @@
       );
     }
     const names = new Set(fresh.map((m) => m.name));
+    const flashing = new Set(fresh.filter((m) => Date.now() - m.at < 6000).map((m) => m.name));
     document.querySelectorAll("[data-name]").forEach((el) => {
       el.classList.toggle("moved", names.has(el.dataset.name));
+      if (flashing.has(el.dataset.name)) el.classList.add("flash");
     });
   }
   document.addEventListener("htmx:afterSettle", () => {

@@ -41,6 +41,12 @@ def seat_players(tournament, layout: dict[int, list[int]]) -> dict[tuple[int, in
     return placed
 
 
+def started(tournament) -> None:
+    """Play has begun: the planner balances (before the start it only evens out the draw)."""
+    type(tournament).objects.filter(pk=tournament.pk).update(clock_status="running")
+    tournament.refresh_from_db()
+
+
 def where(entry: Entry) -> tuple[int, int] | None:
     seat = Seat.objects.select_related("table").filter(entry=entry).first()
     return (seat.table.number, seat.number) if seat else None
@@ -189,6 +195,7 @@ def test_undo_of_a_balance_puts_the_player_back(tournament, td):
 
 def test_without_a_button_nothing_moves_and_the_plan_asks_for_it(tournament, td):
     seat_players(tournament, {1: list(range(1, 10)), 2: [1, 2, 3, 4, 5, 6]})
+    started(tournament)
     plan = room.room_plan(tournament=tournament)
     assert set(plan.needs_button) == {"1", "2"}
     applied = room.plan_apply(tournament=tournament, actor=td, now=NOW)
@@ -322,6 +329,7 @@ def test_open_close_and_renumber_tables_with_undo(tournament, td):
 
 def test_room_check_flags_a_manual_move_that_unbalances(tournament, td):
     placed = seat_players(tournament, {1: [1, 2, 3, 4], 2: [1, 2, 3, 4]})
+    started(tournament)
     services.seat_move(
         tournament=tournament, entry=placed[(2, 1)], table_number=1, seat=5, actor=td, now=NOW
     )

@@ -36,7 +36,7 @@ def test_console_post_runs_the_service_and_returns_the_panel(client, tournament,
     client.force_login(td)
     response = client.post(reverse("clock_control", args=[tournament.slug, "start"]), **HX)
     assert response.status_code == 200
-    assert 'data-testid="status">running<' in response.content.decode()
+    assert 'data-testid="status">Running<' in response.content.decode()
     tournament.refresh_from_db()
     assert tournament.clock_status == "running"
     client.post(
@@ -141,8 +141,8 @@ def test_seating_board_pages_of_sixty(td):
     tournament = make_tournament(td, tables=7)
     for _n in range(61):
         services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
-    first, pages = selectors.seating_page(tournament, page=1)
-    second, _pages = selectors.seating_page(tournament, page=2)
+    first, pages = selectors.seating_page(tournament, page=1, per_page=60)
+    second, _pages = selectors.seating_page(tournament, page=2, per_page=60)
     assert (len(first), len(second), pages) == (60, 1, 2)
 
 

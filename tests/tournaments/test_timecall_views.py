@@ -177,6 +177,6 @@ def test_floor_undoes_an_expiry_from_the_log(client, tournament, floor, seated):
     )
     event = Event.objects.get(action="timecall.expire")
     client.force_login(floor)
-    client.post(reverse("event_undo", args=[tournament.slug, event.pk]))
+    client.post(reverse("event_undo", args=[tournament.slug, event.pk]), {"confirm": "1"})
     call.refresh_from_db()
     assert (call.outcome, call.ruling) == ("cancelled", "")

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from tables import services as table_services
 from tables.models import Seat, Table
-from tournaments import errors, realtime, selectors
+from tournaments import entry_rules, errors, realtime, selectors
 from tournaments.events import event_log, undoes
 from tournaments.models import (
     Entry,
@@ -419,6 +419,11 @@ def entry_register(
         paid=tournament.buy_in_total,
         created_at=now,
     )
+    # The new entry finishes above everyone already out: their places move down one, so
+    # two busts from different hands never share a place (issue 13).
+    from tournaments.services.results import places_make_room
+
+    shifted = places_make_room(tournament=tournament, by=1)
     seat = table_services.seat_assign(
         tournament=tournament, entry=entry, now=now, dealt_in=_dealt_in(tournament)
     )
@@ -441,6 +446,7 @@ def entry_register(
             "forfeited_entry": active.pk if active else None,
             "forfeited_seat": list(forfeited_seat) if forfeited_seat else None,
             "chips_removed": active.chips if active else 0,
+            "places_shifted": shifted,
         },
         now=now,
     )
@@ -448,6 +454,7 @@ def entry_register(
         tournament.pk,
         {
             "type": "seat",
+            "entry": entry.pk,
             "name": str(player),
             "table": seat.table,
             "seat": seat.seat,
@@ -497,10 +504,22 @@ def _undo_entry_register(event: Event, actor, now: datetime) -> None:
         raise errors.CannotUndo(reason=_("the entry is no longer playing"))
     if entry.purchases.filter(voided=False).exists():
         raise errors.CannotUndo(reason=_("undo its rebuys and add-ons first"))
+    shifted = event.data.get("places_shifted") or []
+    if (
+        shifted
+        and Entry.objects.filter(
+            tournament_id=event.tournament_id, status=Entry.Status.ELIMINATED, ended_at__gt=event.at
+        ).exists()
+    ):
+        raise errors.CannotUndo(reason=_("players went out after it: undo their bust-outs first"))
     table_services.seat_free(entry=entry)
     entry.status = Entry.Status.VOIDED
     entry.ended_at = now
     entry.save(update_fields=["status", "ended_at"])
+    if shifted:
+        from tournaments.services.results import places_make_room
+
+        places_make_room(tournament=entry.tournament, by=-1, entries=shifted)
     if event.data.get("forfeited_entry"):
         old = Entry.objects.get(pk=event.data["forfeited_entry"])
         old.status = Entry.Status.ACTIVE
@@ -545,27 +564,19 @@ def entries_eliminate(
 
 
 def _purchase_window_reason(tournament: Tournament, kind: str, now: datetime) -> str | None:
-    view = selectors.clock_view_for(tournament, now)
-    level = view.level_number if view is not None and view.status != "not_started" else None
+    spot = selectors.clock_spot(tournament, now)
     if kind == Purchase.Kind.REBUY:
-        last = tournament.rebuy_until_level
-        if (
-            last is not None
-            and level is not None
-            and (level > last or (view.is_break and level >= last))
-        ):
+        if not entry_rules.rebuy_window_open(spot, until_level=tournament.rebuy_until_level):
             return _("the rebuy period ended with level %(level)s") % {
                 "level": tournament.rebuy_until_level
             }
         return None
-    if tournament.addon_break_after_level is not None:
-        at_break = (
-            view is not None and view.is_break and level == tournament.addon_break_after_level
-        )
-        if not at_break:
-            return _("add-ons are sold at the break after level %(level)s") % {
-                "level": tournament.addon_break_after_level
-            }
+    if not entry_rules.addon_window_open(
+        spot, break_after_level=tournament.addon_break_after_level
+    ):
+        return _("add-ons are sold at the break after level %(level)s") % {
+            "level": tournament.addon_break_after_level
+        }
     return None
 
 

@@ -201,7 +201,13 @@ def _change(
 def clock_start(
     *, tournament: Tournament, actor, now: datetime, at: datetime | None = None
 ) -> Tournament:
-    """Start the clock now, or at `at` (the screens count down to the start)."""
+    """Start the clock now, or at `at` (the screens count down to the start).
+
+    The first start evens out the draw first (§6.1): no table starts short."""
+    from tournaments.services import room
+
+    if room.before_start(tournament) and tournament.tables.filter(seats__isnull=False).exists():
+        room.seats_even_out(tournament=tournament, actor=actor, now=now)
     return _change(
         tournament=tournament,
         actor=actor,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from tables import services as table_services
@@ -106,6 +107,26 @@ def _earlier_in_hand(
 
 def _active_deal(tournament: Tournament) -> Deal | None:
     return tournament.deals.filter(voided=False).order_by("-created_at", "-pk").first()
+
+
+def places_make_room(
+    *, tournament: Tournament, by: int, entries: Sequence[int] | None = None
+) -> list[int]:
+    """Move the places of the entries already out by `by` (one down for each new entry,
+    back up when it is undone). Returns the entries moved.
+
+    Call inside the transaction holding the tournament row lock."""
+    out = Entry.objects.filter(
+        tournament=tournament, status=Entry.Status.ELIMINATED, place__isnull=False
+    )
+    if entries is not None:
+        out = out.filter(pk__in=list(entries))
+    ids = list(out.values_list("pk", flat=True))
+    if ids:
+        Entry.objects.filter(pk__in=ids).update(
+            place=F("place") + by, place_last=F("place_last") + by
+        )
+    return ids
 
 
 @transaction.atomic

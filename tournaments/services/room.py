@@ -17,7 +17,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from tables import balancing, buttons
+from tables import balancing, buttons, draw
 from tables import services as table_services
 from tables.models import Seat, Table
 from tournaments import errors, realtime
@@ -140,6 +140,8 @@ class Room:
     by_number: dict[int, balancing.Table] = field(default_factory=dict)
     where: dict[int, tuple[int, int]] = field(default_factory=dict)  # entry -> (table, seat)
     touched: set[int] = field(default_factory=set)
+    # Entries moved and not yet seated: the planner never picks them (they are on the way).
+    travelling: set[int] = field(default_factory=set)
 
     @property
     def planner(self) -> list[balancing.Table]:
@@ -160,7 +162,7 @@ class Room:
                 self.seats.pop(number, None)
                 self.by_number.pop(number, None)
                 continue
-            planned = _planned(table, self.seats[number])
+            planned = _planned(table, self.seats[number], self.travelling)
             if planned is None:
                 self.by_number.pop(number, None)
             else:
@@ -168,7 +170,11 @@ class Room:
         self.touched.clear()
 
 
-def _planned(table: Table, seats: dict[int, int]) -> balancing.Table | None:
+def _planned(
+    table: Table,
+    seats: dict[int, int],
+    travelling: set[int] = frozenset(),  # type: ignore[assignment]
+) -> balancing.Table | None:
     """A table as the pure planner sees it; None for a table not in play and empty."""
     if table.status != Table.Status.OPEN and not seats:
         return None
@@ -181,6 +187,7 @@ def _planned(table: Table, seats: dict[int, int]) -> balancing.Table | None:
         # Reserved seats are out of the moves too, unless a TD put someone there.
         locked_seats=frozenset(table.locked_seats) | (frozenset(table.reserved_seats) - set(seats)),
         accessible_seats=frozenset(table.accessible_seats),
+        unmovable=frozenset(str(entry) for entry in seats.values() if entry in travelling),
     )
 
 
@@ -192,22 +199,98 @@ def room_load(tournament: Tournament) -> Room:
     by_pk = {t.pk: t.number for t in tables.values()}
     seats: dict[int, dict[int, int]] = {n: {} for n in tables}
     where: dict[int, tuple[int, int]] = {}
-    for table_id, number, entry_id in Seat.objects.filter(table__tournament=tournament).values_list(
-        "table_id", "number", "entry_id"
-    ):
+    travelling: set[int] = set()
+    for table_id, number, entry_id, arrived in Seat.objects.filter(
+        table__tournament=tournament
+    ).values_list("table_id", "number", "entry_id", "arrived"):
         if table_id in by_pk:
             seats[by_pk[table_id]][number] = entry_id
             where[entry_id] = (by_pk[table_id], number)
+            if not arrived:
+                travelling.add(entry_id)
     room = Room(tournament, tables, seats, room_settings(tournament, list(tables.values())))
     room.where = where
+    room.travelling = travelling
     room.touch(tables)
     room.refresh()
     return room
 
 
+RULE_INITIAL_DRAW = "§6.1"
+
+
+def before_start(tournament: Tournament, room: Room | None = None) -> bool:
+    """Whether no hand has been played yet (clock not started, no button marked): the
+    draw may still be evened out."""
+    if tournament.clock_status not in {"not_started", "scheduled"}:
+        return False
+    tables = room.tables.values() if room is not None else tournament.tables.all()
+    return all(t.button is None and not t.hands for t in tables)
+
+
+def even_out_moves(room: Room) -> tuple[draw.EvenMove, ...]:
+    """The moves that spread the players drawn before the start evenly over the fewest
+    tables that hold them (§6.1). The latest registrations move first (least likely to be
+    at the table yet); the seats are drawn with a generator seeded by the seating, so the
+    plan shown is the plan applied."""
+    states = [
+        draw.TableState(
+            number=number,
+            max_seats=table.max_seats,
+            taken=frozenset(room.seats[number]),
+            reserved=frozenset(table.reserved_seats) | frozenset(table.locked_seats),
+            accessible=frozenset(table.accessible_seats),
+            is_open=table.status == Table.Status.OPEN,
+            opening_order=table.opening_order,
+        )
+        for number, table in room.tables.items()
+    ]
+    seated = dict(room.where)
+    seed = f"{room.tournament.pk}:" + ",".join(
+        f"{e}@{t}/{s}" for e, (t, s) in sorted(seated.items())
+    )
+    movable = sorted((e for e in seated if e not in room.travelling), reverse=True)
+    try:
+        return draw.even_out(states, seated, Random(seed), movable=movable)  # noqa: S311
+    except draw.RoomFull:
+        return ()
+
+
+def _even_out_plan(room: Room, moves: Sequence[draw.EvenMove]) -> balancing.RoomPlan:
+    counts = {str(n): len(seats) for n, seats in room.seats.items()}
+    for move in moves:
+        counts[str(move.from_table)] -= 1
+        counts[str(move.to_table)] += 1
+    return balancing.RoomPlan(
+        halts=(),
+        moves=tuple(
+            balancing.Move(
+                str(m.from_table),
+                str(m.to_table),
+                player=str(m.player),
+                from_seat=m.from_seat,
+                to_seat=m.to_seat,
+                rules=(RULE_INITIAL_DRAW,),
+            )
+            for m in moves
+        ),
+        counts_after=counts,
+        next_hand={},
+        break_table=balancing.BreakDecision(break_now=False, table_id=None, free_seats_elsewhere=0),
+        final_table=balancing.plan_final_table(
+            players_remaining=len(room.where), settings=room.settings
+        ),
+        rules=(RULE_INITIAL_DRAW,) if moves else (),
+    )
+
+
 def room_plan(*, tournament: Tournament, room: Room | None = None) -> balancing.RoomPlan:
-    """What the floor should do now (moves, break, final table), without doing it."""
+    """What the floor should do now (moves, break, final table), without doing it.
+
+    Before the start it is the evening out of the draw: nobody is halted before a hand."""
     room = room or room_load(tournament)
+    if before_start(tournament, room):
+        return _even_out_plan(room, even_out_moves(room))
     # A random break order is drawn when applied; the plan shows the list order.
     return balancing.plan_room(room.planner, room.settings)
 
@@ -215,7 +298,9 @@ def room_plan(*, tournament: Tournament, room: Room | None = None) -> balancing.
 def room_check(*, tournament: Tournament, room: Room | None = None) -> list[balancing.Violation]:
     """Every breach of the room policy now (capacity, double seats, balance)."""
     room = room or room_load(tournament)
-    return balancing.check_room(room.planner, room.settings)
+    return balancing.check_room(
+        room.planner, room.settings, require_balanced=not before_start(tournament, room)
+    )
 
 
 # --- deal-in for newcomers ------------------------------------------------------------
@@ -502,6 +587,7 @@ def _relocate(
         )
         room.seats[table_number][seat] = entry
         room.where[entry] = (table_number, seat)
+        room.travelling.add(entry)
         room.touch((table_number,))
     # Deal-in is decided per receiving table with all its newcomers at once (§7.4, §9.4).
     by_table: dict[int, list[Seat]] = {}
@@ -583,6 +669,8 @@ def plan_apply_all(
 def _apply_once(room: Room, actor, now: datetime, rng: Random) -> Applied:
     tournament = room.tournament
     settings = room.settings
+    if before_start(tournament, room):
+        return _even_out(room, actor, now)
     open_tables = [t for t in room.planner if t.count > 0]
     players = sum(t.count for t in open_tables)
     final = balancing.plan_final_table(players_remaining=players, settings=settings)
@@ -614,6 +702,42 @@ def _apply_once(room: Room, actor, now: datetime, rng: Random) -> Applied:
     )
     _log_and_push(tournament, actor, now, "room.balance", done, {"rules": list(plan.rules)})
     return Applied("balance", done, needs_button=plan.needs_button, rules=plan.rules)
+
+
+def _even_out(room: Room, actor, now: datetime) -> Applied:
+    """Carry out the evening out of the draw before the start (§6.1), as one undoable
+    balance: each mover keeps his entry and holds the new seat until he sits."""
+    planned = even_out_moves(room)
+    if not planned:
+        return Applied("none")
+    where = room.entry_seat()
+    moves = [(m.player, m.to_table, m.to_seat, 0) for m in planned]
+    _open(room.tables[m.to_table] for m in planned)
+    dealt = _relocate(room, moves, now)
+    names = _names(m.player for m in planned)
+    done = tuple(
+        MoveDone(
+            entry=m.player,
+            name=names[m.player],
+            from_table=where[m.player][0],
+            from_seat=where[m.player][1],
+            to_table=m.to_table,
+            to_seat=m.to_seat,
+            dealt_in=dealt[(m.to_table, m.to_seat)],
+            rules=(RULE_INITIAL_DRAW,),
+        )
+        for m in planned
+    )
+    _log_and_push(room.tournament, actor, now, "room.balance", done, {"rules": [RULE_INITIAL_DRAW]})
+    return Applied("balance", done, rules=(RULE_INITIAL_DRAW,))
+
+
+@transaction.atomic
+def seats_even_out(*, tournament: Tournament, actor, now: datetime) -> Applied:
+    """Even out the draw before the first hand (the clock's start calls it)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    room = room_load(tournament)
+    return _even_out(room, actor, now)
 
 
 def _log_and_push(

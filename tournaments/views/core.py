@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
@@ -16,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tournaments import events, permissions, ratelimit, selectors
+from tournaments import events, labels, permissions, ratelimit, selectors
 from tournaments.errors import DomainError
 from tournaments.models import Role, Tournament
 
@@ -110,10 +111,29 @@ def event_log(request: HttpRequest, slug: str) -> HttpResponse:
         request.GET.get("page")
     )
     role = permissions.role_for(request.user, tournament)
+    entry_ids = {
+        e.data["entry"]
+        for e in page
+        if isinstance(e.data, dict) and isinstance(e.data.get("entry"), int)
+    }
+    names = {
+        entry.pk: str(entry.player)
+        for entry in tournament.entries.filter(pk__in=entry_ids).select_related("player")
+    }
     rows = [
-        (e, events.can_undo(e) and _may_undo(role, e.action), events.action_label(e)) for e in page
+        (
+            e,
+            events.can_undo(e) and _may_undo(role, e.action),
+            events.action_label(e),
+            labels.event_details(e, names, tournament.currency),
+        )
+        for e in page
     ]
-    return render(request, "event_log.html", {"tournament": tournament, "page": page, "rows": rows})
+    return render(
+        request,
+        "event_log.html",
+        {"tournament": tournament, "page": page, "rows": rows, "role": role},
+    )
 
 
 # Undo needs the role that may do the action itself (tournament.md §4).
@@ -149,14 +169,57 @@ def _may_undo(role: str | None, action: str) -> bool:
     return role in _UNDO_ROLES.get(action, permissions.TD)
 
 
+# Undoing these moves players again, and anything older than a few minutes may surprise the
+# floor: the undo first shows what it will change and asks once (issue 13, item 8).
+UNDO_ASKS_FOR = frozenset(
+    {"seat.move", "room.balance", "room.break", "room.final_table", "seats.draw"}
+)
+UNDO_ASKS_AFTER = timedelta(minutes=5)
+
+
+def _undo_preview(event) -> list[str]:
+    """What undoing `event` will change, one line per player moved back."""
+    data = event.data or {}
+    seat = _("Table %(table)s · Seat %(seat)s")
+    moves = data.get("moves") or ([data] if data.get("from") and data.get("to") else [])
+    lines = [
+        _("%(player)s goes back from %(now)s to %(before)s")
+        % {
+            "player": move.get("name", "?"),
+            "now": seat % {"table": move["to"][0], "seat": move["to"][1]},
+            "before": seat % {"table": move["from"][0], "seat": move["from"][1]},
+        }
+        for move in moves
+        if move.get("from") and move.get("to")
+    ]
+    if event.action == "seats.draw":
+        lines.append(_("%(n)s players lose the seats they drew.") % {"n": data.get("seated", 0)})
+    return lines
+
+
 @login_required
 @require_POST
 def event_undo(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.STAFF)
     event = tournament.events.filter(pk=event_id).first()
-    if event is None or not _may_undo(permissions.role_for(request.user, tournament), event.action):
+    role = permissions.role_for(request.user, tournament)
+    if event is None or not _may_undo(role, event.action):
         messages.error(request, _("You may not undo this action."))
         return redirect("event_log", slug)
+    asks = event.action in UNDO_ASKS_FOR or timezone.now() - event.at > UNDO_ASKS_AFTER
+    if asks and request.POST.get("confirm") != "1" and not event.undone_at:
+        return render(
+            request,
+            "undo_confirm.html",
+            {
+                "tournament": tournament,
+                "event": event,
+                "role": role,
+                "label": events.action_label(event),
+                "details": labels.event_details(event, {}, tournament.currency),
+                "lines": _undo_preview(event),
+            },
+        )
     ok, _result = run(
         request, events.event_undo, event_id=event_id, tournament=tournament, actor=request.user
     )

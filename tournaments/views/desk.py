@@ -3,11 +3,13 @@ check IDs, and show the drawn seat in large type."""
 
 from __future__ import annotations
 
+import segno
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -86,7 +88,10 @@ def _player_rows(tournament: Tournament, players) -> list[dict]:
 
 @login_required
 def desk(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _desk(request, slug)
+    return _desk_page(request, _desk(request, slug), form=PlayerForm())
+
+
+def _desk_page(request, tournament: Tournament, *, form, **extra) -> HttpResponse:
     recent = (
         tournament.entries.select_related("player", "seat__table")
         .exclude(status=Entry.Status.VOIDED)
@@ -97,11 +102,13 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         "desk/desk.html",
         {
             "tournament": tournament,
-            "form": PlayerForm(),
+            "form": form,
             "recent": recent,
             "figures": selectors.tournament_figures(tournament),
             "registration_open": selectors.registration_open(tournament, timezone.now()),
             "split": format_services.buy_in_split(tournament),
+            "query": request.GET.get("q", "").strip()[:80],
+            **extra,
         },
     )
 
@@ -114,7 +121,12 @@ def search(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "desk/_results.html",
-        {"tournament": tournament, "rows": _player_rows(tournament, players), "query": query},
+        {
+            "tournament": tournament,
+            "rows": _player_rows(tournament, players),
+            "query": query,
+            "on_sale": selectors.purchases_on_sale(tournament, timezone.now()),
+        },
     )
 
 
@@ -126,6 +138,22 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Check the player's details."))
         return redirect("desk", slug)
+    if request.POST.get("different_person") != "1":
+        duplicates = selectors.player_duplicates(
+            tournament,
+            first_name=form.cleaned_data["first_name"],
+            last_name=form.cleaned_data["last_name"],
+            document_number=form.cleaned_data["document_number"],
+        )
+        if duplicates:
+            # Flag it before registering: one click says it is the same person.
+            return _desk_page(
+                request,
+                tournament,
+                form=form,
+                duplicates=_player_rows(tournament, duplicates),
+                register="register" in request.POST,
+            )
     ok, player = run(
         request,
         services.player_create,
@@ -241,8 +269,20 @@ def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _desk(request, slug)
     entry = get_object_or_404(tournament.entries.select_related("player"), number=number)
     seat = Seat.objects.select_related("table").filter(entry=entry).first()
+    finder = request.build_absolute_uri(reverse("seat_finder", args=[tournament.slug]))
     return render(
-        request, "desk/seat_card.html", {"tournament": tournament, "entry": entry, "seat": seat}
+        request,
+        "desk/seat_card.html",
+        {
+            "tournament": tournament,
+            "entry": entry,
+            "seat": seat,
+            # The receipt's number: the event's and the entry's, unique and easy to read.
+            "receipt": f"{tournament.pk}-{entry.number:04d}",
+            "qr": segno.make(finder, error="m").svg_inline(
+                scale=3, dark="#000", light="#fff", omitsize=True
+            ),
+        },
     )
 
 

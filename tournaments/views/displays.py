@@ -101,7 +101,7 @@ def _seating(
         page = int(request.GET.get("page", "1"))
     except ValueError:
         page = 1
-    rows, pages = selectors.seating_page(tournament, page=page)
+    rows, pages = selectors.seating_page(tournament, page=page, with_entry=True)
     page = min(max(page, 1), pages)
     context = {
         "tournament": tournament,
@@ -109,6 +109,8 @@ def _seating(
         "page": page,
         "pages": pages,
         "next_page": page % pages + 1,
+        "index": selectors.seating_index(tournament) if pages > 1 else [],
+        "recent_moves": selectors.recent_moves(tournament, timezone.now()),
         "socket_url": socket_url,
         "payload": selectors.clock_payload(tournament, timezone.now()),
         "hide_login": True,

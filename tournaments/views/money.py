@@ -88,6 +88,7 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
             "tournament": tournament,
             "role": role,
             "pool": selectors.prize_pool(tournament),
+            "pool_lines": selectors.prize_pool_lines(tournament),
             "board": selectors.payouts_board(tournament),
             "editable": not selectors.money_reached(tournament),
             "players": _seated(tournament),
@@ -196,9 +197,7 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
             "role": role,
             "players": _seated(tournament),
             "board": selectors.payouts_board(tournament),
-            "recent": tournament.entries.filter(status=Entry.Status.ELIMINATED)
-            .select_related("player")
-            .order_by("-ended_at", "-number")[:20],
+            "recent": _recent_busts(tournament),
         },
     )
 
@@ -693,34 +692,61 @@ def report(request: HttpRequest, slug: str, report: str, fmt: str) -> HttpRespon
         response = HttpResponse(reports.as_csv(table), content_type="text/csv; charset=utf-8")
     else:
         response = HttpResponse(
-            reports.as_pdf(tournament, _report_title(report), table),
+            reports.as_pdf(tournament, _report_title(report), table, now=timezone.now()),
             content_type="application/pdf",
         )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
+def _recent_busts(tournament) -> list[Entry]:
+    """The last busts, each marked when the player re-entered and plays on."""
+    recent = list(
+        tournament.entries.filter(status=Entry.Status.ELIMINATED)
+        .select_related("player")
+        .order_by("-ended_at", "-number")[:20]
+    )
+    playing = set(
+        tournament.entries.filter(
+            status=Entry.Status.ACTIVE, player_id__in=[e.player_id for e in recent]
+        ).values_list("player_id", flat=True)
+    )
+    for e in recent:
+        e.playing_again = e.player_id in playing
+    return recent
+
+
 def public_results(request: HttpRequest, slug: str) -> HttpResponse:
     """Names, places and prizes only: no login (tournament.md §4 public role)."""
     tournament = permissions.get_public_tournament(slug)
-    rows = [
-        {"place": reports._place(e), "name": str(e.player), "prize": e.prize}
-        for e in selectors.results(tournament)
-        if e.place is not None and not e.disqualified
-    ]
+    # One row per player, for his live entry: a player who re-entered and plays on is not
+    # shown out; a finished player shows his best entry (results come best first).
+    rows, shown = [], set()
+    for e in selectors.results(tournament):
+        if e.player_id in shown or e.playing_again:
+            continue
+        shown.add(e.player_id)
+        if e.place is not None and not e.disqualified:
+            rows.append({"place": reports._place(e), "name": str(e.player), "prize": e.prize})
     if tournament.bounty_format != "none":
-        # Prize and bounty money separately and in total, in cents (formats.md §12).
-        rows = [
-            {
-                "place": reports._place(r["entry"]),
-                "name": str(r["entry"].player),
-                "prize_cents": r["prize"],
-                "bounty_cents": r["bounty"],
-                "total_cents": r["total"],
-            }
-            for r in format_services.results_with_bounties(tournament)
-            if r["entry"].place is not None and not r["entry"].disqualified
-        ]
+        # Prize and bounty money separately and in total, in cents (formats.md §12), for
+        # the same live entries.
+        rows, shown = [], set()
+        for r in format_services.results_with_bounties(tournament):
+            e = r["entry"]
+            if e.player_id in shown or getattr(e, "playing_again", False):
+                continue
+            shown.add(e.player_id)
+            if e.place is not None and not e.disqualified:
+                rows.append(
+                    {
+                        "place": reports._place(e),
+                        "name": str(e.player),
+                        "prize_cents": r["prize"],
+                        "bounty_cents": r["bounty"],
+                        "total_cents": r["total"],
+                    }
+                )
     return render(
         request,
         "money/public_results.html",

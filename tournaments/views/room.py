@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables.models import Seat, Table
-from tournaments import permissions
+from tournaments import labels, permissions
 from tournaments.models import Entry, Tournament
 from tournaments.services import room as room_services
 from tournaments.services import seat_move
@@ -84,7 +84,7 @@ def _room_context(tournament: Tournament) -> dict:
         "break_table": plan.break_table,
         "final_table": plan.final_table,
         "pending": pending,
-        "violations": room_services.balancing.check_room(room.planner, room.settings),
+        "violations": room_services.room_check(tournament=tournament, room=room),
     }
 
 
@@ -314,8 +314,8 @@ def player_move(request: HttpRequest, slug: str) -> HttpResponse:
         for problem in room_services.room_check(tournament=tournament):
             messages.warning(
                 request,
-                _("The room breaks its policy now (%(code)s: %(detail)s); see the plan.")
-                % {"code": problem.code, "detail": problem.detail},
+                _("The room breaks its policy now: %(problem)s See the plan.")
+                % {"problem": labels.violation(problem.code, problem.table_id, problem.detail)},
             )
     return redirect(*target)
 

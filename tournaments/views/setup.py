@@ -102,6 +102,10 @@ SECTIONS: list[tuple[Any, list[str]]] = [
     ),
     (gettext_lazy("Time calls"), ["time_call_profile"]),
     (
+        gettext_lazy("Clock screen sounds"),
+        ["sound_level_up", "sound_one_minute", "sound_break_over"],
+    ),
+    (
         gettext_lazy("Late registration"),
         ["late_registration_level", "late_registration_through_break"],
     ),
@@ -175,6 +179,9 @@ OPTIONAL_WITH_DEFAULT = (
     "seat_tie_resolution",
     "duplicate_seat_award",
     "satellite_deals",
+    "sound_level_up",
+    "sound_one_minute",
+    "sound_break_over",
 )
 
 

@@ -124,4 +124,8 @@ class Command(BaseCommand):
                 document_number=f"DEMO{i + 1:05d}",
             )
             services.entry_register(tournament=tournament, player=player, actor=td, now=now)
+        # The draw spread evenly over the fewest tables before the start (§6.1).
+        from tournaments.services import room
+
+        room.seats_even_out(tournament=tournament, actor=td, now=now)
         return tournament

@@ -1,0 +1,99 @@
+"""The seating board is right the moment a player moves (issue 13, item 4)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tables.models import Seat, Table
+from tests.conftest import NOW, make_player, make_tournament
+from tournaments import realtime, selectors, services
+from tournaments.models import DisplayScreen, Entry, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def test_recent_moves_stay_listed_after_a_reload(client, tournament, td):
+    registration = services.entry_register(
+        tournament=tournament, player=make_player("Ugo", "Neri"), actor=td, now=NOW
+    )
+    target = 2 if registration.table == 1 else 1
+    services.seat_move(
+        tournament=tournament,
+        entry=registration.entry,
+        table_number=target,
+        seat=5,
+        actor=td,
+        now=NOW,
+    )
+    screen = DisplayScreen.objects.create(tournament=tournament, name="Board", kind="seating")
+    with time_machine.travel(NOW + dt.timedelta(minutes=3), tick=False):
+        html = client.get(f"/s/{screen.token}/").content.decode()
+    moves = html.split("data-moves")[1].split("</section>")[0]
+    assert "Neri Ugo" in moves and f"→ {target} · 5" in moves
+    assert "board-moves" in html  # the large type from across the room
+    row = html.split(f'data-entry="{registration.entry.pk}"')[1].split("</li>")[0]
+    assert f"Table {target} · Seat 5" in row and "data-where" in row
+    with time_machine.travel(NOW + dt.timedelta(hours=1), tick=False):
+        later = client.get(f"/s/{screen.token}/").content.decode()
+    assert "→ " not in later.split("data-moves")[1].split("</section>")[0]
+
+
+def test_every_seat_push_names_the_entry_so_the_row_updates_from_it(tournament, td, monkeypatch):
+    sent = []
+    monkeypatch.setattr(realtime, "broadcast", lambda tid, payload, **kw: sent.append(payload))
+    registration = services.entry_register(
+        tournament=tournament, player=make_player(), actor=td, now=NOW
+    )
+    target = 2 if registration.table == 1 else 1
+    services.seat_move(
+        tournament=tournament,
+        entry=registration.entry,
+        table_number=target,
+        seat=3,
+        actor=td,
+        now=NOW,
+    )
+    seat_pushes = [json.loads(json.dumps(p)) for p in sent if p["type"] in {"seat", "move"}]
+    assert seat_pushes and all(p["entry"] == registration.entry.pk for p in seat_pushes)
+
+
+def test_the_board_does_not_poll_a_single_page(client, tournament, td):
+    services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+    screen = DisplayScreen.objects.create(tournament=tournament, name="Board", kind="seating")
+    html = client.get(f"/s/{screen.token}/").content.decode()
+    assert "every 12s" not in html
+
+
+def test_a_ten_thousand_player_board_pages_with_an_index_in_few_queries(client, td):
+    tournament = make_tournament(td, tables=0)
+    Table.objects.bulk_create(
+        Table(tournament=tournament, number=n, max_seats=9, status=Table.Status.OPEN)
+        for n in range(1, 1113)
+    )
+    tables = list(Table.objects.filter(tournament=tournament).order_by("number"))
+    players = Player.objects.bulk_create(
+        Player(first_name="P", last_name=f"Surname{n:05d}") for n in range(10_000)
+    )
+    entries = Entry.objects.bulk_create(
+        Entry(tournament=tournament, player=p, number=n + 1, chips=1000, created_at=NOW)
+        for n, p in enumerate(players)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=tables[n // 9], number=n % 9 + 1, entry=e, assigned_at=NOW)
+        for n, e in enumerate(entries)
+    )
+    screen = DisplayScreen.objects.create(tournament=tournament, name="Board", kind="seating")
+    with CaptureQueriesContext(connection) as queries:
+        html = client.get(f"/s/{screen.token}/?page=42").content.decode()
+    assert len(queries) < 25
+    rows, pages = selectors.seating_page(tournament, page=42)
+    assert pages == 84 and len(rows) == 120
+    assert "Page 42 of 84" in html
+    index = html.split('data-testid="board-index"')[1].split("</ol>")[0]
+    assert index.count("<li") == 84 and 'aria-current="page">42: Surname04920' in index
