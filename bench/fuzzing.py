@@ -80,6 +80,10 @@ def _form_kinds(form_class) -> dict[str, str]:
     for name, form_field in form_class().fields.items():
         if isinstance(form_field, forms.BooleanField):
             kinds[name] = "bool"
+        elif isinstance(form_field, forms.ModelChoiceField):
+            # Its choices are rows (another event, say): read from the database only when
+            # a case runs, so fuzz them as ids.
+            kinds[name] = "int"
         elif isinstance(form_field, forms.ChoiceField):
             kinds[name] = "choice:" + "|".join(str(v) for v, _label in form_field.choices)
         elif isinstance(form_field, forms.DateField):
@@ -211,7 +215,7 @@ def _clock_base(world: World) -> dict[str, Any]:
 
 def targets() -> dict[str, Target]:
     """Every URL name of the project, with its fuzz spec."""
-    from tournaments.consumers import CONTROLS
+    from tournaments.controls import CONTROLS
     from tournaments.models import ChipAdjustment, DisplayScreen, Purchase, Role
     from tournaments.penalties import PenaltyKind, TableEvent
     from tournaments.reports import REPORTS
@@ -365,6 +369,24 @@ def targets() -> dict[str, Target]:
             },
             {"slug": "slug"},
         ),
+        "bounties": Target("get", STAFF, kwargs={"slug": "slug"}),
+        "bounty_award": Target(
+            "post",
+            FLOOR,
+            {
+                "eliminated": "entry",
+                "winners": "text",
+                "low_winners": "text",
+                "envelope": "text",
+                "confirm": "bool",
+            },
+            {"slug": "slug"},
+        ),
+        "own_bounty": Target("post", FLOOR, kwargs={"slug": "slug"}),
+        "bounty_forfeit": Target("post", FLOOR, {"entry": "entry"}, {"slug": "slug"}),
+        "envelopes": Target("post", TD, {"envelopes": "text"}, {"slug": "slug"}),
+        "satellite_award": Target("post", TD, {"play_off_winners": "text"}, {"slug": "slug"}),
+        "bounty_slip": Target("get", STAFF, kwargs={"slug": "slug", "event_id": "event"}),
         "penalties": Target("get", STAFF, kwargs={"slug": "slug"}),
         "penalty_give": Target(
             "post",
@@ -1457,7 +1479,7 @@ class WsCase:
 
 def ws_message_types() -> list[str]:
     """Every message a client may send: ping, control with each action, hand reports."""
-    from tournaments.consumers import CONTROLS
+    from tournaments.controls import CONTROLS
 
     return ["ping", *(f"control:{a}" for a in CONTROLS), "hand:done", "hand:start"]
 
@@ -1526,7 +1548,7 @@ def _junk_frame(world: World):
 def ws_cases(world: World, kind: str):
     """Cases whose first frame is a message of `kind` ("junk": anything else), sent on a
     socket that may send it (and sometimes on one that may not), then up to two more."""
-    from tournaments.consumers import CONTROLS
+    from tournaments.controls import CONTROLS
     from tournaments.permissions import TD as TD_ROLES
 
     st = _st()

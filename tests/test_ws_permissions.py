@@ -5,7 +5,7 @@ outsider, the desk, the floor and the TD, and screens of every kind by their tok
 row says which sockets may send the message; before every attempt the tournament is put
 in a state where the action would succeed, so a refusal is the permission's, and it must
 leave the clock's version and the event log as they were, while an allowed action changes
-both. A clock action added to consumers.CONTROLS, or a message type added to the
+both. A clock action added to controls.CONTROLS, or a message type added to the
 consumer, without a row here fails `test_every_control_has_a_row` /
 `test_every_message_type_has_a_row`.
 """
@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from config.asgi import application
 from tables.models import Table
-from tournaments import consumers
+from tournaments import consumers, controls
 from tournaments.models import DisplayScreen, Event, StaffAssignment, Tournament
 from tournaments.services import clock as clock_services
 
@@ -55,7 +55,7 @@ class Row:
     extra: dict = field(default_factory=dict)
 
 
-# Console actions over the socket: consumers.CONTROLS, one row each.
+# Console actions over the socket: controls.CONTROLS, one row each.
 CONTROL_ROWS: dict[str, Row] = {
     "start": Row({"action": "start"}, TD, state="fresh"),
     "pause": Row({"action": "pause"}, TD),
@@ -106,7 +106,7 @@ MESSAGE_TYPES_ELSEWHERE = {"timecall"}
 
 
 def test_every_control_has_a_row():
-    assert set(consumers.CONTROLS) == set(CONTROL_ROWS) | ELSEWHERE
+    assert set(controls.CONTROLS) == set(CONTROL_ROWS) | ELSEWHERE
 
 
 def test_every_message_type_has_a_row():

@@ -35,118 +35,16 @@ from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
 from tournaments import layerwatch, permissions, realtime, selectors
+from tournaments.controls import TIMECALL_ACTIONS, control_action
 from tournaments.errors import DomainError
 from tournaments.hub import REVOKED as _REVOKED
 from tournaments.hub import Hub, hub_for
 from tournaments.models import DisplayScreen, Role, Tournament
-from tournaments.services import clock as clock_services
-from tournaments.services import timecalls as timecall_services
 
 REVOKED = _REVOKED  # a revoked screen's socket is closed with this code (tournaments/hub.py)
 NOT_FOUND = 4404
 
 logger = logging.getLogger(__name__)
-
-
-def control_action(
-    *, tournament: Tournament, role: str | None, actor, message: dict[str, Any]
-) -> None:
-    """Run one console action for `role`; raise DomainError when refused.
-
-    Shared by the console's POST view and the socket, so both obey the same rules.
-    """
-    action = message.get("action")
-    spec = CONTROLS.get(action) if isinstance(action, str) else None
-    if spec is None:
-        raise DomainError(_("Unknown clock action."))
-    roles, service, arguments = spec
-    if role not in roles:
-        raise DomainError(_("Your role may not do this."))
-    kwargs = arguments(message)
-    service(tournament=tournament, actor=actor, now=timezone.now(), **kwargs)
-
-
-def _int(message: dict[str, Any], key: str) -> int:
-    value = message.get(key)
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        raise DomainError(_("Give a whole number.")) from None
-
-
-def _start(message: dict[str, Any]) -> dict[str, Any]:
-    at = clock_services.parse_start_time(str(message.get("at") or ""), now=timezone.now())
-    return {"at": at}
-
-
-def _eod(message: dict[str, Any]) -> dict[str, Any]:
-    last = message.get("last_level_of_day")
-    return {
-        "card": str(message.get("card") or ""),
-        "last_level_of_day": last not in (None, "", False, "0", "false"),
-    }
-
-
-def _flag(value: Any) -> bool:
-    return value not in (None, "", False, 0, "0", "false", "off")
-
-
-def _small_int(message: dict[str, Any], key: str) -> int:
-    value = _int(message, key)
-    if not 0 <= value < 100_000:
-        raise DomainError(_("Give a whole number."))
-    return value
-
-
-def _timecall_start(message: dict[str, Any]) -> dict[str, Any]:
-    used = message.get("seconds_used")
-    return {
-        "table_number": _small_int(message, "table"),
-        "seat_number": _small_int(message, "seat"),
-        "facing_bet": _flag(message.get("facing_bet")),
-        "seconds_used": 0 if used in (None, "") else _small_int(message, "seconds_used"),
-    }
-
-
-def _timecall(message: dict[str, Any]) -> dict[str, Any]:
-    table = message.get("table")
-    return {
-        "call_id": _int(message, "call"),
-        "table_number": None if table in (None, "") else _small_int(message, "table"),
-    }
-
-
-_NONE = lambda message: {}  # noqa: E731
-TD = permissions.TD
-FLOOR = permissions.FLOOR
-
-# action -> (roles, service, how the message's fields become keyword arguments)
-CONTROLS: dict[str, tuple[frozenset[str], Any, Any]] = {
-    "start": (TD, clock_services.clock_start, _start),
-    "pause": (TD, clock_services.clock_pause, _NONE),
-    "resume": (TD, clock_services.clock_resume, _NONE),
-    "toggle": (TD, clock_services.clock_toggle, _NONE),
-    "adjust": (TD, clock_services.clock_adjust, lambda m: {"seconds": _int(m, "seconds")}),
-    "next": (TD, clock_services.clock_next_level, _NONE),
-    "previous": (TD, clock_services.clock_previous_level, _NONE),
-    "jump": (TD, clock_services.clock_jump, lambda m: {"index": _int(m, "index")}),
-    "h4h_start": (TD, clock_services.h4h_start, _NONE),
-    "h4h_stop": (TD, clock_services.h4h_stop, _NONE),
-    "h4h_next_hand": (TD, clock_services.h4h_next_hand, _NONE),
-    "h4h_table_done": (
-        FLOOR,
-        clock_services.h4h_table_done,
-        lambda m: {"table_number": _int(m, "table")},
-    ),
-    "eod_start": (TD, clock_services.eod_start, _eod),
-    "eod_hand": (FLOOR, clock_services.eod_hand, lambda m: {"table_number": _int(m, "table")}),
-    "eod_stop": (TD, clock_services.eod_stop, _NONE),
-    "timecall_start": (FLOOR, timecall_services.timecall_start, _timecall_start),
-    "timecall_acted": (FLOOR, timecall_services.timecall_acted, _timecall),
-    "timecall_cancel": (FLOOR, timecall_services.timecall_cancel, _timecall),
-    "timecall_expire": (FLOOR, timecall_services.timecall_expire, _timecall),
-}
-TIMECALL_ACTIONS = ("start", "acted", "cancel", "expire")
 
 
 @database_sync_to_async

@@ -187,7 +187,7 @@ def test_junk_in_any_console_form_is_never_a_server_error(client, tournament, td
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from tournaments.consumers import CONTROLS
+    from tournaments.controls import CONTROLS
 
     client.force_login(td)
     fields = st.dictionaries(

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tables.models import Table
-from tournaments import clock, endofday, errors, realtime, selectors
+from tournaments import clock, endofday, errors, realtime, scheduling, selectors
 from tournaments.events import event_log, undoes
 from tournaments.models import Event, Tournament
 
@@ -120,14 +120,15 @@ def _schedule_announcement(
     Without a broker (CELERY_TASK_ALWAYS_EAGER) a task cannot wait for later: the screens
     compute the boundary themselves and the next clock read logs it (`clock_catch_up`).
     """
-    if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", True):
+    if not scheduling.can_wait():
         return
     coming = _next_announcement(tournament, now, structure=structure)
     if coming is None:
         return
     index, boundary = coming
-    pk, version = tournament.pk, tournament.clock_version
-    transaction.on_commit(lambda: _enqueue(pk, version, index, boundary))
+    scheduling.after_commit(
+        scheduling.ANNOUNCE_BOUNDARY, (tournament.pk, tournament.clock_version, index), eta=boundary
+    )
 
 
 def _next_announcement(
@@ -148,22 +149,6 @@ def _next_announcement(
     if index >= len(structure):
         return None  # the last item ends the structure: no level begins
     return index, boundary
-
-
-def _enqueue(tournament_id: int, version: int, index: int, eta: datetime) -> None:
-    """Queue the announcement; a broker that is down is logged, and the sweep retries."""
-    from tournaments.tasks import announce_boundary
-
-    try:
-        announce_boundary.apply_async((tournament_id, version, index), eta=eta)
-    except Exception:  # noqa: BLE001 - the action is committed; beat's sweep schedules it again
-        logger.warning(
-            "could not queue the announcement of item %s (tournament %s, clock version %s)",
-            index,
-            tournament_id,
-            version,
-            exc_info=True,
-        )
 
 
 def _change(
@@ -471,7 +456,11 @@ def clock_sweep(*, now: datetime) -> int:
             continue
         coming = _next_announcement(tournament, now)
         if coming is not None and coming[1] - now <= horizon:
-            _enqueue(tournament.pk, tournament.clock_version, coming[0], coming[1])
+            scheduling.send(
+                scheduling.ANNOUNCE_BOUNDARY,
+                (tournament.pk, tournament.clock_version, coming[0]),
+                eta=coming[1],
+            )
             done += 1
     return done
 

@@ -13,13 +13,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tables.models import Seat, Table
-from tournaments import errors, realtime, timecalls
+from tournaments import errors, realtime, scheduling, timecalls
 from tournaments.events import event_log, undoes
 from tournaments.models import Entry, Event, TimeCall, Tournament
 
@@ -67,12 +66,7 @@ def _schedule_expiry(call: TimeCall) -> None:
     Without a broker (CELERY_TASK_ALWAYS_EAGER) a task cannot wait: the tablet asks for
     the expiry when its countdown ends, and the console's next read catches up.
     """
-    if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", True):
-        return
-    from tournaments.tasks import expire_time_call
-
-    pk, eta = call.pk, call.expires_at
-    transaction.on_commit(lambda: expire_time_call.apply_async((pk,), eta=eta))
+    scheduling.after_commit(scheduling.EXPIRE_TIME_CALL, (call.pk,), eta=call.expires_at)
 
 
 def _data(call: TimeCall, **extra: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from tables.models import Table
 from tournaments import events, permissions, selectors, timecalls
-from tournaments.consumers import CONTROLS, control_action
+from tournaments.controls import CONTROLS, control_action
 from tournaments.errors import DomainError
 from tournaments.models import DisplayScreen, Tournament
 from tournaments.services import clock as clock_services

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import permissions, ratelimit, selectors, timecalls
+from tournaments.controls import control_action
 from tournaments.errors import DomainError
 from tournaments.models import DisplayScreen, Role, Tournament
 from tournaments.services import clock as clock_services
@@ -127,7 +128,6 @@ def tablet_hand(request: HttpRequest, token) -> HttpResponse:
     display = permissions.get_screen(str(token))
     if display.kind != DisplayScreen.Kind.TABLE or not display.table_number:
         return redirect("screen", token)
-    from tournaments.consumers import control_action
 
     report = request.POST.get("hand", "")
     action = {"done": "h4h_table_done", "start": "eod_hand"}.get(report)
