@@ -5,6 +5,8 @@ A URL added to the project without a row here fails `test_every_url_is_in_the_ma
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.urls import get_resolver, reverse
 
@@ -122,6 +124,8 @@ def world(tournament, td, floor, desk, outsider, display):
     player = make_player()
     reg = services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
     event = Event.objects.filter(action="entry.register").first()
+    # An hour old, whatever today is: undoing it first asks (issue 13, item 8).
+    Event.objects.filter(pk=event.pk).update(at=NOW - dt.timedelta(hours=1))
     hand = Hand(
         TableSetup(players=(SeatStack(1, 5000), SeatStack(2, 5000)), button=1, sb=50, bb=100)
     )
