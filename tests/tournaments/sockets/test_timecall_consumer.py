@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from config.asgi import application
 from tests.conftest import NOW, make_player
-from tests.tournaments.test_consumers import _cookie
+from tests.tournaments.sockets.test_consumer import _cookie
 from tournaments import services
 from tournaments.models import DisplayScreen, Event, StaffAssignment, TimeCall
 from tournaments.services import timecalls as tc

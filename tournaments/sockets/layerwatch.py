@@ -22,12 +22,12 @@ import logging
 import weakref
 from typing import Any, Protocol
 
-from tournaments import hub
+from tournaments.sockets import hub
+from tournaments.sockets.codes import SERVICE_RESTART
 
 logger = logging.getLogger(__name__)
 
 WATCH_SECONDS = 1.0
-SERVICE_RESTART = 1012  # WebSocket close code: "come back in a moment"
 
 
 class Closable(Protocol):
