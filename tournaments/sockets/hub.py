@@ -22,7 +22,7 @@ Robustness:
 - a bad message is logged and skipped; the pump goes on;
 - when the last local socket of a group leaves, the process's channel leaves the group;
 - memberships expire in the layer (`group_expiry`): they are renewed while in use;
-- when the layer fails (a receive raises) or Redis restarts (tournaments/layerwatch.py
+- when the layer fails (a receive raises) or Redis restarts (tournaments/sockets/layerwatch.py
   calls `reset`), the subscriptions are dropped and their sockets closed with 1012: the
   screens reconnect, which subscribes afresh.
 """

@@ -10,7 +10,7 @@ on connect:
   (`RoomConsumer.__call__`);
 - one watcher task per server process asks Redis for its run id every WATCH_SECONDS and,
   when the id changes or Redis does not answer, drops the process hub's subscriptions
-  (tournaments/hub.py) and closes every socket of the process.
+  (tournaments/sockets/hub.py) and closes every socket of the process.
 
 Only channels_redis's layer has a Redis to watch; the in-memory layer has nothing to lose.
 """
