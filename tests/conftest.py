@@ -19,7 +19,17 @@ NOW = dt.datetime(2026, 11, 21, 18, 0, tzinfo=dt.UTC)
 
 def pytest_configure(config):
     """Hash test passwords fast: PBKDF2's deliberate slowness costs a second a login here."""
+    from pathlib import Path
+
     from django.conf import settings
+
+    catalogue = Path(__file__).resolve().parents[1] / "locale/it/LC_MESSAGES"
+    compiled, source = catalogue / "django.mo", catalogue / "django.po"
+    if not compiled.exists() or compiled.stat().st_mtime < source.stat().st_mtime:
+        raise pytest.UsageError(
+            "The Italian translations are not compiled (or older than django.po): run "
+            "`python manage.py compilemessages --ignore='.venv*'` first (./bin/test does)."
+        )
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # SQLite's shared-cache in-memory test database takes table locks that its busy timeout
