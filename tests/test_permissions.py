@@ -11,8 +11,8 @@ from django.urls import get_resolver, reverse
 from tables.engine import Action, Hand, SeatStack, TableSetup
 from tables.models import Ruling
 from tests.conftest import NOW, make_player
-from tournaments import services
 from tournaments.models import Event
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +120,7 @@ MATRIX = {
 @pytest.fixture
 def world(tournament, td, floor, desk, outsider, display):
     player = make_player()
-    reg = services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
+    reg = entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
     event = Event.objects.filter(action="entry.register").first()
     hand = Hand(
         TableSetup(players=(SeatStack(1, 5000), SeatStack(2, 5000)), button=1, sb=50, bb=100)
