@@ -24,9 +24,10 @@ from bench.common import Figures, actor, cleanup, fresh_tournament
 from tables import balancing
 from tables.buttons import Positions
 from tables.models import Table
+from tables.services import room as room_services
+from tables.services.seats import seats_draw_all
 from tournaments.models import Entry
-from tournaments.services import results, seats_draw_all
-from tournaments.services import room as room_services
+from tournaments.services import results
 
 SEATS = 9
 

@@ -9,8 +9,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from tournaments import services
+from tables.services import layout as layout_services
 from tournaments.models import Entry, Player, Tournament
+from tournaments.services import setup as setup_services
 
 Figures = dict[str, Any]
 Summary = tuple[list[str], Figures]
@@ -29,19 +30,19 @@ def fresh_tournament(name: str, *, entries: int, seats: int = 9) -> Tournament:
     """A tournament with enough tables and `entries` unseated active entries (not timed)."""
     now = timezone.now()
     user = actor()
-    tournament = services.tournament_create(
+    tournament = setup_services.tournament_create(
         actor=user,
         fields={"name": name, "date": now.date(), "max_entries": 1, "seats_per_table": seats},
         now=now,
     )
-    services.structure_set(
+    setup_services.structure_set(
         tournament=tournament,
         actor=user,
-        items=[services.ItemSpec(kind="level", small_blind=100, big_blind=200, minutes=20)],
+        items=[setup_services.ItemSpec(kind="level", small_blind=100, big_blind=200, minutes=20)],
         now=now,
     )
     tables = max(1, math.ceil(entries / seats))
-    services.tables_add(
+    layout_services.tables_add(
         tournament=tournament,
         actor=user,
         first=1,

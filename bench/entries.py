@@ -13,8 +13,10 @@ from django.utils import timezone
 from bench import common
 from bench.common import Figures, cleanup, db_vendor, fresh_tournament
 from tables.models import Seat
-from tournaments import services
+from tables.services import layout as layout_services
+from tables.services import seats as seat_services
 from tournaments.models import Player
+from tournaments.services import entries as entry_services
 
 
 def seat_draw(*, entries: int = 10000, **_: Any) -> tuple[list[str], Figures]:
@@ -23,7 +25,7 @@ def seat_draw(*, entries: int = 10000, **_: Any) -> tuple[list[str], Figures]:
     tournament = fresh_tournament("Bench seat draw", entries=entries)
     try:
         start = time.perf_counter()
-        assignments = services.seats_draw_all(
+        assignments = seat_services.seats_draw_all(
             tournament=tournament, actor=common.actor(), now=timezone.now()
         )
         draw_s = time.perf_counter() - start
@@ -70,10 +72,10 @@ def registration(
     tournament = fresh_tournament("Bench registration", entries=existing)
     actor = common.actor()
     try:
-        services.seats_draw_all(tournament=tournament, actor=actor, now=timezone.now())
+        seat_services.seats_draw_all(tournament=tournament, actor=actor, now=timezone.now())
         # Room for the new entries: one more bank of tables, still closed.
         last = tournament.tables.count()
-        services.tables_add(
+        layout_services.tables_add(
             tournament=tournament,
             actor=actor,
             first=last + 1,
@@ -89,7 +91,7 @@ def registration(
         timings = []
         for player in players:
             start = time.perf_counter()
-            services.entry_register(
+            entry_services.entry_register(
                 tournament=tournament, player=player, actor=actor, now=timezone.now()
             )
             timings.append(time.perf_counter() - start)

@@ -31,9 +31,10 @@ from django.utils import timezone
 
 from bench.common import Figures
 from bench.liveserver import HOST, Browser, free_port, serve, spawn
-from tournaments import presets, selectors, services
+from tournaments import presets, selectors
 from tournaments.models import DisplayScreen, Role, StaffAssignment
 from tournaments.services import clock as clock_services
+from tournaments.services import setup as setup_services
 
 GOAL_P99_MS = 250
 GOAL_RATIO = 2.0
@@ -73,13 +74,13 @@ def fanout_tournament(password: str):
     now = timezone.now()
     users = get_user_model()
     td = users.objects.create_user(f"bench-td-{secrets.token_hex(4)}", password=password)
-    tournament = services.tournament_create(
+    tournament = setup_services.tournament_create(
         actor=td, fields={"name": "Bench fanout", "date": now.date()}, now=now
     )
     StaffAssignment.objects.get_or_create(
         tournament=tournament, user=td, defaults={"role": Role.TD}
     )
-    services.structure_set(
+    setup_services.structure_set(
         tournament=tournament, actor=td, items=presets.preset_items("deep"), now=now
     )
     screen = DisplayScreen.objects.create(tournament=tournament, name="Bench clock")

@@ -42,6 +42,11 @@ from django.db.models import ForeignKey, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from tables.services import layout as layout_services
+from tables.services import rulings as ruling_services
+from tournaments.services import entries as entry_services
+from tournaments.services import setup as setup_services
+
 ROLES = ("anonymous", "outsider", "desk", "floor", "td")
 STAFF = ("desk", "floor", "td")
 FLOOR = ("floor", "td")
@@ -640,9 +645,7 @@ class World:
 
 def build_world(label: str = "fuzz") -> World:
     """Build the world through the services, as the room would (committed by the caller)."""
-    from tables import services as table_services
     from tables.engine import Hand, SeatStack, TableSetup
-    from tournaments import services
     from tournaments.models import DisplayScreen, Event, Player, Role, StaffAssignment
     from tournaments.services import chips, clock, penalties, results, screens
 
@@ -656,7 +659,7 @@ def build_world(label: str = "fuzz") -> World:
         user.save()
         users[role] = user
     td = users["td"]
-    tournament = services.tournament_create(
+    tournament = setup_services.tournament_create(
         actor=td,
         fields={
             "name": f"Fuzz {suffix}",
@@ -677,8 +680,8 @@ def build_world(label: str = "fuzz") -> World:
     )
     for role in ("floor", "desk"):
         StaffAssignment.objects.create(tournament=tournament, user=users[role], role=Role(role))
-    spec = services.ItemSpec
-    services.structure_set(
+    spec = setup_services.ItemSpec
+    setup_services.structure_set(
         tournament=tournament,
         actor=td,
         items=[
@@ -699,7 +702,7 @@ def build_world(label: str = "fuzz") -> World:
         ],
         now=now,
     )
-    services.tables_add(
+    layout_services.tables_add(
         tournament=tournament,
         actor=td,
         first=1,
@@ -726,12 +729,12 @@ def build_world(label: str = "fuzz") -> World:
     ]
     entries = []
     for player in players[:14]:
-        registration = services.entry_register(
+        registration = entry_services.entry_register(
             tournament=tournament, player=player, actor=td, now=now
         )
         entries.append(registration.entry)
-    services.entry_eliminate(tournament=tournament, entry=entries[-1], actor=td, now=now)
-    services.id_check(tournament=tournament, player=players[0], actor=td, now=now)
+    entry_services.entry_eliminate(tournament=tournament, entry=entries[-1], actor=td, now=now)
+    entry_services.id_check(tournament=tournament, player=players[0], actor=td, now=now)
     penalties.penalty_give(
         tournament=tournament, entry=entries[1], kind="missed_hands", hands=3, actor=td, now=now
     )
@@ -741,7 +744,7 @@ def build_world(label: str = "fuzz") -> World:
     hand = Hand(
         TableSetup(players=(SeatStack(1, 5000), SeatStack(2, 5000)), button=1, sb=50, bb=100)
     )
-    ruling = table_services.ruling_save(
+    ruling = ruling_services.ruling_save(
         tournament=tournament,
         actor=td,
         hand=hand.to_dict(),

@@ -30,8 +30,10 @@ from django.utils import timezone
 from bench.common import Figures
 from bench.liveserver import Browser, serve
 from tables.models import Seat
-from tournaments import presets, services
+from tables.services import layout as layout_services
+from tournaments import presets
 from tournaments.models import Player, Role, StaffAssignment, Tournament
+from tournaments.services import setup as setup_services
 
 SEAT_CARD = re.compile(r"/t/[\w-]+/entries/(\d+)/seat/$")
 
@@ -115,15 +117,15 @@ def desk_tournament(*, entries: int, seats: int = 9, now=None) -> tuple[Any, Tou
     """A fresh tournament with room for `entries` players, and its TD."""
     now = now or timezone.now()
     td = get_user_model().objects.create_user(f"bench-td-{secrets.token_hex(4)}")
-    tournament = services.tournament_create(
+    tournament = setup_services.tournament_create(
         actor=td,
         fields={"name": "Bench registration load", "date": now.date(), "seats_per_table": seats},
         now=now,
     )
-    services.structure_set(
+    setup_services.structure_set(
         tournament=tournament, actor=td, items=presets.preset_items("club"), now=now
     )
-    services.tables_add(
+    layout_services.tables_add(
         tournament=tournament,
         actor=td,
         first=1,

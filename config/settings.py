@@ -209,7 +209,7 @@ if REDIS_URL:
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     # Channels' in-memory layer with its per-message sweep bounded (tournaments/layers.py).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "tournaments.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "tournaments.sockets.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
     # No broker: tasks run in-process, at once (screens compute level changes themselves).
     CELERY_TASK_ALWAYS_EAGER = True

@@ -11,15 +11,26 @@ import time_machine
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from tournaments import services
+from tables.services import layout as layout_services
 from tournaments.models import DisplayScreen, Player, Role, StaffAssignment, Tournament
+from tournaments.services import setup as setup_services
 
 NOW = dt.datetime(2026, 11, 21, 18, 0, tzinfo=dt.UTC)
 
 
 def pytest_configure(config):
     """Hash test passwords fast: PBKDF2's deliberate slowness costs a second a login here."""
+    from pathlib import Path
+
     from django.conf import settings
+
+    catalogue = Path(__file__).resolve().parents[1] / "locale/it/LC_MESSAGES"
+    compiled, source = catalogue / "django.mo", catalogue / "django.po"
+    if not compiled.exists() or compiled.stat().st_mtime < source.stat().st_mtime:
+        raise pytest.UsageError(
+            "The Italian translations are not compiled (or older than django.po): run "
+            "`python manage.py compilemessages --ignore='.venv*'` first (./bin/test does)."
+        )
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # SQLite's shared-cache in-memory test database takes table locks that its busy timeout
@@ -55,15 +66,15 @@ def make_tournament(td=None, *, tables: int = 4, seats: int = 9, **fields) -> To
     """A tournament with a club structure and `tables` tables of `seats` seats."""
     td = td or make_user(f"td{next(_names)}", staff=True)
     defaults = {"name": "Sunday Deepstack", "date": NOW.date(), "seats_per_table": seats}
-    tournament = services.tournament_create(actor=td, fields={**defaults, **fields}, now=NOW)
-    services.structure_set(
+    tournament = setup_services.tournament_create(actor=td, fields={**defaults, **fields}, now=NOW)
+    setup_services.structure_set(
         tournament=tournament,
         actor=td,
         items=[
-            services.ItemSpec(kind="level", small_blind=100, big_blind=200, minutes=20),
-            services.ItemSpec(kind="level", small_blind=200, big_blind=400, minutes=20),
-            services.ItemSpec(kind="break", minutes=10, color_up=25),
-            services.ItemSpec(
+            setup_services.ItemSpec(kind="level", small_blind=100, big_blind=200, minutes=20),
+            setup_services.ItemSpec(kind="level", small_blind=200, big_blind=400, minutes=20),
+            setup_services.ItemSpec(kind="break", minutes=10, color_up=25),
+            setup_services.ItemSpec(
                 kind="level",
                 small_blind=300,
                 big_blind=600,
@@ -75,7 +86,7 @@ def make_tournament(td=None, *, tables: int = 4, seats: int = 9, **fields) -> To
         now=NOW,
     )
     if tables:
-        services.tables_add(
+        layout_services.tables_add(
             tournament=tournament,
             actor=td,
             first=1,

@@ -13,8 +13,8 @@ from django.urls import get_resolver, reverse
 from tables.engine import Action, Hand, SeatStack, TableSetup
 from tables.models import Ruling
 from tests.conftest import NOW, make_player
-from tournaments import services
 from tournaments.models import Event
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +122,7 @@ MATRIX = {
 @pytest.fixture
 def world(tournament, td, floor, desk, outsider, display):
     player = make_player()
-    reg = services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
+    reg = entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
     event = Event.objects.filter(action="entry.register").first()
     # An hour old, whatever today is: undoing it first asks (issue 13, item 8).
     Event.objects.filter(pk=event.pk).update(at=NOW - dt.timedelta(hours=1))

@@ -34,7 +34,7 @@ def test_embedded_default_needs_no_services():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.sqlite3",
-        "tournaments.layers.InMemoryChannelLayer",
+        "tournaments.sockets.layers.InMemoryChannelLayer",
         "True",
     ]
 

@@ -12,8 +12,8 @@ from django.utils.translation import pgettext
 
 from tests.conftest import NOW, make_player
 from tests.tables.test_room_services import seat_players, started
-from tournaments import services
 from tournaments.services import chips as chip_services
+from tournaments.services import entries as entry_services
 from tournaments.services import penalties as penalty_services
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def test_an_unbalanced_room_is_told_in_words(client, td, tournament):
 
 
 def test_penalty_kinds_read_as_words_in_both_languages(client, td, tournament):
-    entry = services.entry_register(
+    entry = entry_services.entry_register(
         tournament=tournament, player=make_player(), actor=td, now=NOW
     ).entry
     penalty_services.penalty_give(
@@ -72,8 +72,10 @@ def test_the_event_log_names_the_player_states_amounts_and_has_the_navigation(
     tournament.rebuy_price, tournament.rebuy_chips = 50, 5000
     tournament.save()
     player = make_player("Giulia", "Neri")
-    entry = services.entry_register(tournament=tournament, player=player, actor=td, now=NOW).entry
-    services.entry_purchase(
+    entry = entry_services.entry_register(
+        tournament=tournament, player=player, actor=td, now=NOW
+    ).entry
+    entry_services.entry_purchase(
         tournament=tournament, entry=entry, kind="rebuy", actor=td, now=NOW, stack=0
     )
     penalty_services.penalty_give(

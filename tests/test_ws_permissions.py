@@ -28,9 +28,10 @@ from django.utils import timezone
 
 from config.asgi import application
 from tables.models import Table
-from tournaments import consumers, controls
+from tournaments import controls
 from tournaments.models import DisplayScreen, Event, StaffAssignment, Tournament
 from tournaments.services import clock as clock_services
+from tournaments.sockets import consumer as consumers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

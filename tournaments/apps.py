@@ -1,21 +1,20 @@
 import importlib
+import pkgutil
 
 from django.apps import AppConfig
 
-# Service modules register their undo handlers when imported: import them all at start-up
-# so any logged action can be undone from the log, whichever page is served first.
-SERVICE_MODULES = (
-    "tournaments.services",
-    "tournaments.services.results",
-    "tournaments.services.chips",
-    "tournaments.services.penalties",
-    "tournaments.services.days",
-    "tournaments.services.room",
-    "tournaments.services.clock",
-    "tournaments.services.timecalls",
-    "tournaments.services.formats",
-    "tables.services",
-)
+# Service modules register their undo handlers when imported: import every module of both
+# service packages at start-up so any logged action can be undone from the log, whichever
+# page is served first (a new topic module is picked up without being listed anywhere).
+SERVICE_PACKAGES = ("tournaments.services", "tables.services")
+
+
+def service_modules() -> list[str]:
+    names = []
+    for package_name in SERVICE_PACKAGES:
+        package = importlib.import_module(package_name)
+        names += [f"{package_name}.{m.name}" for m in pkgutil.iter_modules(package.__path__)]
+    return names
 
 
 class TournamentsConfig(AppConfig):
@@ -24,5 +23,5 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        for module in SERVICE_MODULES:
+        for module in service_modules():
             importlib.import_module(module)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.services import ItemSpec
+from tournaments.services.setup import ItemSpec
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Services call `broadcast_*` inside their transaction; the message leaves after c
 a rolled-back action never reaches a screen. A broadcast that fails (Redis down or
 restarting) is logged and dropped: the action is already committed, and every screen gets
 the whole state again when it reconnects (the consumers close their sockets when the
-channel layer fails, see tournaments/layerwatch.py).
+channel layer fails, see tournaments/sockets/layerwatch.py).
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@
   const root = document.querySelector("[data-socket]");
   if (!root) return;
   const label = (name) => root.dataset["label" + name] || "";
+  // Close codes, defined once on the server (tournaments/sockets/codes.py).
+  const codesNode = document.getElementById("socket-codes");
+  const SOCKET_CODES = codesNode ? JSON.parse(codesNode.textContent) : { final: [4403, 4404] };
 
   const clock = {
     state: null, // last payload
@@ -384,7 +387,7 @@
       clock.connected = false;
       if (!clock.lostAt) clock.lostAt = Date.now();
       setSync();
-      if (event.code === 4403 || event.code === 4404) {
+      if (SOCKET_CODES.final.includes(event.code)) {
         document.body.dataset.revoked = "true";
         return; // revoked or unknown: do not knock again
       }

@@ -15,9 +15,11 @@ import time
 import pytest
 from django.utils import timezone
 
+from tables.services import seats as seat_services
 from tests.conftest import make_tournament, make_user
 from tournaments.models import DisplayScreen, Event
 from tournaments.services import clock as clock_services
+from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -144,11 +146,10 @@ def test_a_screen_rolls_over_to_the_next_level_by_itself_and_announces_it(live_s
 def test_a_room_move_shows_on_the_seating_board_and_both_tablets(daphne_url, browser):
     """The floor moves a player: the board highlights him and both tables' tablets list it."""
     from tests.conftest import NOW, make_player
-    from tournaments import services
 
     td = make_user("td-move", staff=True)
     tournament = make_tournament(td, tables=2)
-    reg = services.entry_register(
+    reg = entry_services.entry_register(
         tournament=tournament, player=make_player("Ugo", "Neri"), actor=td, now=NOW
     )
     target = 2 if reg.table == 1 else 1
@@ -169,7 +170,7 @@ def test_a_room_move_shows_on_the_seating_board_and_both_tablets(daphne_url, bro
         page.wait_for_selector("[data-sync][data-state=ok]")
         pages[key] = page
 
-    services.seat_move(
+    seat_services.seat_move(
         tournament=tournament,
         entry=reg.entry,
         table_number=target,

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import NOW, make_player, make_tournament, make_user
-from tournaments import services
 from tournaments.models import BountyAward, DisplayScreen, Entry, SeatTicket
+from tournaments.services import entries as entry_services
 from tournaments.services import results
 from tournaments.services.formats import bounty_of
 
@@ -54,7 +54,7 @@ def _login(page, url, username):
 
 def _fill(tournament, td, n):
     return [
-        services.entry_register(
+        entry_services.entry_register(
             tournament=tournament, player=make_player(), actor=td, now=NOW
         ).entry
         for _ in range(n)

@@ -20,6 +20,7 @@ from tests.conftest import make_player, make_tournament, make_user
 from tournaments import selectors
 from tournaments.models import DisplayScreen, Entry, Role, StaffAssignment
 from tournaments.services import clock as clock_services
+from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -208,13 +209,14 @@ def test_a_night_at_the_tables(daphne_url, browser, language):
 def _break_hand_for_hand_and_results(
     daphne_url, browser, language, tournament, td, console, board, tablets
 ):
-    from tournaments import services
 
     # Two more out: the last table can break. The plan lists every seat card first.
     for entry in Entry.objects.filter(tournament=tournament, status="active").order_by("-number")[
         :2
     ]:
-        services.entry_eliminate(tournament=tournament, entry=entry, actor=td, now=timezone.now())
+        entry_services.entry_eliminate(
+            tournament=tournament, entry=entry, actor=td, now=timezone.now()
+        )
     console.goto(f"{daphne_url}/t/{tournament.slug}/room/")
     destinations = console.locator("[data-testid=break-destinations] li")
     breaking = Entry.objects.filter(
@@ -249,7 +251,6 @@ def _break_hand_for_hand_and_results(
 
 
 def _final_table_deal_and_the_end(daphne_url, browser, language, tournament, td, console):
-    from tournaments import services
 
     # Hand-for-hand ends; players go out until the final table forms from the room's Apply.
     console.goto(f"{daphne_url}/t/{tournament.slug}/clock/")
@@ -257,7 +258,9 @@ def _final_table_deal_and_the_end(daphne_url, browser, language, tournament, td,
     console.wait_for_selector("form[action$='/h4h_start/']")
     active = list(Entry.objects.filter(tournament=tournament, status="active").order_by("number"))
     for entry in active[: len(active) - 3]:
-        services.entry_eliminate(tournament=tournament, entry=entry, actor=td, now=timezone.now())
+        entry_services.entry_eliminate(
+            tournament=tournament, entry=entry, actor=td, now=timezone.now()
+        )
     console.goto(f"{daphne_url}/t/{tournament.slug}/room/")
     if console.locator("[data-testid=final-table]").count():
         console.locator("form[action$='/room/apply/'] button.primary").click()
@@ -285,7 +288,9 @@ def _final_table_deal_and_the_end(daphne_url, browser, language, tournament, td,
     # The last two go out: the winner is known and every prize adds up to the pool.
     last = list(Entry.objects.filter(tournament=tournament, status="active").order_by("number"))
     for entry in last[:2]:
-        services.entry_eliminate(tournament=tournament, entry=entry, actor=td, now=timezone.now())
+        entry_services.entry_eliminate(
+            tournament=tournament, entry=entry, actor=td, now=timezone.now()
+        )
     tournament.refresh_from_db()
     assert tournament.status == "finished"
     prizes = sum(e.prize or 0 for e in Entry.objects.filter(tournament=tournament))

@@ -14,10 +14,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from tables.services import seats as seat_services
 from tests.conftest import make_player, make_tournament, make_user
-from tournaments import services
 from tournaments.models import DisplayScreen
 from tournaments.services import clock as clock_services
+from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,7 +38,7 @@ def test_a_tablet_stays_live_after_hand_dealt_and_the_board_row_moves_at_once(da
     tournament = make_tournament(td, tables=2)
     now = timezone.now()
     regs = [
-        services.entry_register(
+        entry_services.entry_register(
             tournament=tournament, player=make_player("Ugo", f"Neri{i}"), actor=td, now=now
         )
         for i in range(4)
@@ -59,13 +60,15 @@ def test_a_tablet_stays_live_after_hand_dealt_and_the_board_row_moves_at_once(da
     )
     # A bust after the hand: the tablet drops the player from its seats, by push.
     out = next(r for r in regs[1:] if r.table == table)
-    services.entry_eliminate(tournament=tournament, entry=out.entry, actor=td, now=timezone.now())
+    entry_services.entry_eliminate(
+        tournament=tournament, entry=out.entry, actor=td, now=timezone.now()
+    )
     tablet.wait_for_function(
         f"() => !document.querySelector('#seats').textContent.includes('{out.entry.player.last_name}')",
         timeout=LIVE,
     )
     # A move: the board's row shows the new seat and flashes, from the same push.
-    services.seat_move(
+    seat_services.seat_move(
         tournament=tournament,
         entry=mover.entry,
         table_number=target,
@@ -90,7 +93,9 @@ def test_the_console_shows_each_tables_hand_done_live(daphne_url, browser):
     tournament = make_tournament(td, tables=2)
     now = timezone.now()
     for _ in range(12):
-        services.entry_register(tournament=tournament, player=make_player(), actor=td, now=now)
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=now
+        )
     clock_services.clock_start(tournament=tournament, actor=td, now=now)  # 9/3 evened to 6/6
     clock_services.h4h_start(tournament=tournament, actor=td, now=now)
     context = browser.new_context(locale="en-GB")
@@ -141,7 +146,7 @@ def test_the_clock_screen_speaks_the_rooms_language_at_720p(daphne_url, browser)
         td, addon_allowed=True, addon_chips=1000, addon_break_after_level=2
     )
     for _ in range(30):
-        services.entry_register(
+        entry_services.entry_register(
             tournament=tournament, player=make_player(), actor=td, now=timezone.now()
         )
     results.payouts_set(

@@ -10,6 +10,7 @@ import pytest
 from tables.models import Ruling
 from tests.conftest import make_tournament, make_user
 from tournaments.models import Role, StaffAssignment
+from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -61,12 +62,11 @@ def test_floor_rules_on_an_undercall_and_saves_it(live_server, page):
 
 def test_dealer_taps_the_buttons(live_server, page):
     from tests.conftest import NOW, make_player
-    from tournaments import services
 
     td = make_user("td-dealer", staff=True)
     tournament = make_tournament(td, tables=1)
     for i in range(3):
-        services.entry_register(
+        entry_services.entry_register(
             tournament=tournament, player=make_player(f"D{i}"), actor=td, now=NOW
         )
     page.goto(f"{live_server.url}/login/")

@@ -11,8 +11,8 @@ import pytest
 from django.utils import timezone
 
 from tests.conftest import NOW, make_player, make_tournament, make_user
-from tournaments import services
 from tournaments.models import DisplayScreen, Event, TimeCall
+from tournaments.services import entries as entry_services
 from tournaments.services import timecalls as tc
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,7 +25,7 @@ def table(daphne_url, browser):
     td = make_user("td-timecall", staff=True)
     tournament = make_tournament(td, tables=1)
     regs = [
-        services.entry_register(
+        entry_services.entry_register(
             tournament=tournament, player=make_player("Pia", name), actor=td, now=NOW
         )
         for name in ("Azzurri", "Viola")

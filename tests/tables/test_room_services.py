@@ -10,13 +10,14 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from tables import services as table_services
 from tables.models import Seat, Table
+from tables.services import room
+from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments import errors, realtime, services
+from tournaments import errors, realtime
 from tournaments.events import event_undo
 from tournaments.models import Entry, Event
-from tournaments.services import room
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def seat_players(tournament, layout: dict[int, list[int]]) -> dict[tuple[int, in
                 chips=30000,
                 created_at=NOW,
             )
-            table_services.seat_place(entry=entry, table=table, seat=seat, now=NOW)
+            seat_services.seat_place(entry=entry, table=table, seat=seat, now=NOW)
             placed[(table_number, seat)] = entry
     return placed
 
@@ -109,7 +110,7 @@ def test_hand_done_moves_a_dead_button_when_the_small_blind_busts(tournament, td
     # tournament.md §7.1 case 1: button 1, SB 2, BB 3; seat 2 busts.
     placed = seat_players(tournament, {1: [1, 2, 3, 4, 5, 6]})
     room.button_set(tournament=tournament, table_number=1, button=1, actor=td, now=NOW)
-    services.entry_eliminate(tournament=tournament, entry=placed[(1, 2)], actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=placed[(1, 2)], actor=td, now=NOW)
     hands = room.hand_done(tournament=tournament, table_numbers=[1], actor=td, now=NOW)
     table = Table.objects.get(tournament=tournament, number=1)
     assert (table.button, table.sb, table.bb, table.button_dead) == (2, 3, 4, True)
@@ -288,7 +289,7 @@ def test_auto_apply_balances_after_an_elimination(td):
     tournament = make_tournament(td, tables=2, auto_apply_moves=True)
     placed = seat_players(tournament, {1: list(range(1, 10)), 2: list(range(1, 9))})
     room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(4))
-    services.entry_eliminate(tournament=tournament, entry=placed[(2, 1)], actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=placed[(2, 1)], actor=td, now=NOW)
     assert sorted(counts(tournament).values()) == [8, 8]
     assert Event.objects.filter(action="room.balance").count() == 1
 
@@ -300,7 +301,9 @@ def test_the_desk_answers_deal_in_from_the_known_button(td):
     tournament.clock_status = "running"
     tournament.clock_started_at = NOW
     tournament.save()
-    reg = services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+    reg = entry_services.entry_register(
+        tournament=tournament, player=make_player(), actor=td, now=NOW
+    )
     # Free seats 7-9 all lie after the next BB (seat 4) and before the next button (seat 2).
     assert reg.seat in (7, 8, 9)
     assert reg.dealt_in == "next_hand"
@@ -330,10 +333,10 @@ def test_open_close_and_renumber_tables_with_undo(tournament, td):
 def test_room_check_flags_a_manual_move_that_unbalances(tournament, td):
     placed = seat_players(tournament, {1: [1, 2, 3, 4], 2: [1, 2, 3, 4]})
     started(tournament)
-    services.seat_move(
+    seat_services.seat_move(
         tournament=tournament, entry=placed[(2, 1)], table_number=1, seat=5, actor=td, now=NOW
     )
-    services.seat_move(
+    seat_services.seat_move(
         tournament=tournament, entry=placed[(2, 2)], table_number=1, seat=6, actor=td, now=NOW
     )
     codes = [v.code for v in room.room_check(tournament=tournament)]
@@ -353,7 +356,9 @@ def test_a_late_entry_between_the_button_and_the_small_blind_waits_a_hand(td):
     tournament.clock_started_at = NOW
     tournament.save()
     later = NOW + dt.timedelta(minutes=1)
-    reg = services.entry_register(tournament=tournament, player=make_player(), actor=td, now=later)
+    reg = entry_services.entry_register(
+        tournament=tournament, player=make_player(), actor=td, now=later
+    )
     assert (reg.table, reg.seat, reg.dealt_in) == (1, 3, "hand_after_next")
     hands = room.hand_done(
         tournament=tournament, table_numbers=[1], actor=td, now=later + dt.timedelta(minutes=1)

@@ -10,9 +10,9 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tables.models import Seat, Table
+from tables.services import room
 from tests.conftest import NOW
 from tests.tables.test_room_services import seat_players, started, where
-from tournaments.services import room
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,9 @@ from django.urls import reverse
 from tables.engine import Action, EngineError, EngineSettings, Hand, TableSetup, phh
 from tables.models import Ruling
 from tests.conftest import NOW, make_player
-from tournaments import events, services
+from tournaments import events
 from tournaments.models import Event
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -138,7 +139,7 @@ def test_full_page_and_fragment(floor_client, tournament):
 
 def test_setup_prefills_blinds_and_players_from_a_table(floor_client, tournament, td):
     player = make_player("Gianna", "Nannini")
-    reg = services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
+    reg = entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
     seat = reg.entry.seat
     response = floor_client.get(url(tournament), {"table": seat.table.number})
     text = response.content.decode()
@@ -466,7 +467,7 @@ def seated_table(tournament, td, count=3):
     from tables.models import Seat
 
     for i in range(count):
-        services.entry_register(
+        entry_services.entry_register(
             tournament=tournament, player=make_player(f"P{i}"), actor=td, now=NOW
         )
     seats = list(Seat.objects.select_related("table").order_by("table__number", "number"))

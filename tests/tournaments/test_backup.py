@@ -23,13 +23,15 @@ from django.core.management.base import CommandError
 from django.db import models
 from django.urls import reverse
 
-from tables import services as table_services
 from tables.engine import Action, Hand, SeatStack, TableSetup
 from tables.events import ROOM_ACTION_PREFIXES
 from tables.models import Seat
-from tables.services import ruling_save
+from tables.services import layout as layout_services
+from tables.services import room
+from tables.services import seats as seat_services
+from tables.services.rulings import ruling_save
 from tests.conftest import NOW, make_player, make_tournament, make_user
-from tournaments import backup, errors, events, reports, selectors, services
+from tournaments import backup, errors, events, reports, selectors
 from tournaments.events import event_undo
 from tournaments.models import (
     DisplayScreen,
@@ -43,8 +45,10 @@ from tournaments.models import (
 )
 from tournaments.services import chips as chip_services
 from tournaments.services import clock as clock_services
-from tournaments.services import days, results, room, screens
+from tournaments.services import days, results, screens
+from tournaments.services import entries as entry_services
 from tournaments.services import penalties as penalty_services
+from tournaments.services import setup as setup_services
 from tournaments.services import timecalls as timecall_services
 
 pytestmark = pytest.mark.django_db
@@ -91,11 +95,13 @@ def build_event(td) -> Tournament:
         addon_chips=30000,
         max_entries=3,
     )
-    services.staff_assign(tournament=event, actor=td, username="floorboss", role="floor", now=NOW)
-    services.staff_assign(tournament=event, actor=td, username="deskie", role="desk", now=NOW)
+    setup_services.staff_assign(
+        tournament=event, actor=td, username="floorboss", role="floor", now=NOW
+    )
+    setup_services.staff_assign(tournament=event, actor=td, username="deskie", role="desk", now=NOW)
     chip_services.chipset_set(tournament=event, actor=td, denominations=CHIPSET, now=NOW)
     for number in (1, 2, 3):
-        services.table_update(
+        layout_services.table_update(
             tournament=event,
             actor=td,
             number=number,
@@ -109,7 +115,7 @@ def build_event(td) -> Tournament:
     flight_b = days.flight_create(event=event, actor=td, name="Day 1B", date=NOW.date(), now=NOW)
 
     # --- Day 1A: a created player, ID checks, a rebuy, a bust and a re-entry, a race.
-    lisa = services.player_create(
+    lisa = entry_services.player_create(
         tournament=flight_a,
         actor=desk,
         first_name="Lisa",
@@ -121,17 +127,17 @@ def build_event(td) -> Tournament:
     )
     players = [lisa] + [make_player("P", f"Player{i:02d}") for i in range(9)]
     a_entries = [
-        services.entry_register(tournament=flight_a, player=p, actor=desk, now=at(1)).entry
+        entry_services.entry_register(tournament=flight_a, player=p, actor=desk, now=at(1)).entry
         for p in players[:6]
     ]
-    services.id_check(tournament=flight_a, player=players[0], actor=desk, now=at(2))
-    services.id_check(tournament=flight_a, player=players[1], actor=desk, now=at(2))
+    entry_services.id_check(tournament=flight_a, player=players[0], actor=desk, now=at(2))
+    entry_services.id_check(tournament=flight_a, player=players[1], actor=desk, now=at(2))
     undo_last(flight_a, td, "id.check", at(3))  # the check row is deleted: a dangling id
-    services.entry_purchase(
+    entry_services.entry_purchase(
         tournament=flight_a, entry=a_entries[2], kind="rebuy", actor=desk, now=at(5)
     )
-    services.entry_eliminate(tournament=flight_a, entry=a_entries[5], actor=floor, now=at(10))
-    reentry = services.entry_register(
+    entry_services.entry_eliminate(tournament=flight_a, entry=a_entries[5], actor=floor, now=at(10))
+    reentry = entry_services.entry_register(
         tournament=flight_a, player=players[5], actor=desk, now=at(11)
     ).entry
     assert reentry.kind == Entry.Kind.REENTRY
@@ -162,7 +168,7 @@ def build_event(td) -> Tournament:
 
     # --- Day 1B: two Day 1A players again, and new ones.
     b_entries = [
-        services.entry_register(tournament=flight_b, player=p, actor=desk, now=at(1440)).entry
+        entry_services.entry_register(tournament=flight_b, player=p, actor=desk, now=at(1440)).entry
         for p in players[:2] + players[6:10]
     ]
     penalty_services.penalty_give(
@@ -188,17 +194,17 @@ def build_event(td) -> Tournament:
     clock_services.clock_adjust(tournament=event, actor=td, seconds=-60, now=at(2827))
     late = [make_player("Late", "Comer"), make_player("Zoe", "Verdi", document_number="X9")]
     late_entries = [
-        services.entry_register(tournament=event, player=p, actor=desk, now=at(2830)).entry
+        entry_services.entry_register(tournament=event, player=p, actor=desk, now=at(2830)).entry
         for p in late
     ]
-    services.entry_purchase(
+    entry_services.entry_purchase(
         tournament=event, entry=late_entries[0], kind="addon", actor=desk, now=at(2831)
     )
-    services.entry_purchase(
+    entry_services.entry_purchase(
         tournament=event, entry=late_entries[1], kind="rebuy", actor=desk, now=at(2832)
     )
     undo_last(event, td, "entry.rebuy", at(2833))
-    oops = services.entry_register(
+    oops = entry_services.entry_register(
         tournament=event, player=make_player("Wrong", "Person"), actor=desk, now=at(2834)
     )
     undo_last(event, desk, "entry.register", at(2835))
@@ -209,7 +215,7 @@ def build_event(td) -> Tournament:
     room.hand_done(tournament=event, table_numbers=open_tables, actor=floor, now=at(2837))
     mover = event.entries.filter(status="active").order_by("number").first()
     target = (3, 2) if seated(mover).table.number != 3 else (1, 2)
-    services.seat_move(
+    seat_services.seat_move(
         tournament=event,
         entry=mover,
         table_number=target[0],
@@ -428,7 +434,9 @@ def behaviour(tournament: Tournament, now: dt.datetime) -> dict:
 def small(tournament, td, desk):
     """A plain tournament with a few seated entries, a screen and staff."""
     for _ in range(3):
-        services.entry_register(tournament=tournament, player=make_player(), actor=desk, now=NOW)
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=desk, now=NOW
+        )
     screens.screen_create(tournament=tournament, actor=td, name="Clock", kind="clock", now=NOW)
     return tournament
 
@@ -439,7 +447,7 @@ def event(td, monkeypatch):
     # the same way every run (a break, then the final table).
     seeded = random.Random(5)
     for name in ("random", "getrandbits"):
-        monkeypatch.setattr(table_services.SYSTEM_RANDOM, name, getattr(seeded, name))
+        monkeypatch.setattr(seat_services.SYSTEM_RANDOM, name, getattr(seeded, name))
     built = build_event(td)
     _add_format_rows(built)
     return built
@@ -575,7 +583,7 @@ def test_a_flight_exported_alone_comes_back_standalone(event, td):
 
 
 def test_the_importer_becomes_td_and_users_resolve_by_username(tournament, td):
-    services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+    entry_services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
     document = backup.export_tournament(tournament)
     document["staff"][0]["user"] = "someone-else"  # the TD is not the importer
     importer = make_user("importer", staff=True)

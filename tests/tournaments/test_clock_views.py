@@ -10,9 +10,10 @@ from django.urls import reverse
 
 from tables.models import Table
 from tests.conftest import NOW, make_player
-from tournaments import services
+from tournaments import errors
 from tournaments.models import DisplayScreen, Event
 from tournaments.services import clock as clock_services
+from tournaments.services import entries as entry_services
 from tournaments.services import screens as screen_services
 from tournaments.views import displays
 
@@ -92,7 +93,7 @@ def test_td_creates_and_revokes_a_screen(client, tournament, td):
 
 
 def test_a_tablet_needs_an_existing_table(tournament, td):
-    with pytest.raises(services.errors.DomainError):
+    with pytest.raises(errors.DomainError):
         screen_services.screen_create(
             tournament=tournament, actor=td, name="T99", kind="table", table_number=99, now=NOW
         )
@@ -100,7 +101,9 @@ def test_a_tablet_needs_an_existing_table(tournament, td):
 
 def test_clock_screen_shows_the_figures_and_a_qr_code(client, tournament, td, display):
     for _n in range(3):
-        services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        )
     clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
     # The page reads the time: a minute after the start, whatever today's date is.
     with time_machine.travel(NOW + dt.timedelta(minutes=1), tick=False):
@@ -122,7 +125,7 @@ def test_public_clock_needs_no_login(client, tournament):
 def test_seating_board_pages_alphabetically(client, tournament, td, settings):
     names = ["Zeta", "Alfa", "Mike"]
     for name in names:
-        services.entry_register(
+        entry_services.entry_register(
             tournament=tournament, player=make_player("P", name), actor=td, now=NOW
         )
     screen = DisplayScreen.objects.create(tournament=tournament, name="Board", kind="seating")
@@ -140,14 +143,18 @@ def test_seating_board_pages_of_sixty(td):
 
     tournament = make_tournament(td, tables=7)
     for _n in range(61):
-        services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        )
     first, pages = selectors.seating_page(tournament, page=1, per_page=60)
     second, _pages = selectors.seating_page(tournament, page=2, per_page=60)
     assert (len(first), len(second), pages) == (60, 1, 2)
 
 
 def test_table_tablet_reports_hand_done(client, tournament, td):
-    reg = services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+    reg = entry_services.entry_register(
+        tournament=tournament, player=make_player(), actor=td, now=NOW
+    )
     screen = DisplayScreen.objects.create(
         tournament=tournament, name="T", kind="table", table_number=reg.table
     )
@@ -163,7 +170,7 @@ def test_table_tablet_reports_hand_done(client, tournament, td):
 
 def test_seat_finder_shows_name_table_and_seat_only(client, tournament, td):
     player = make_player("Giulia", "Verdi", document_number="AB123")
-    reg = services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
+    reg = entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
     html = client.get(reverse("seat_finder", args=[tournament.slug]), {"q": "verd"}).content
     html = html.decode()
     assert "Verdi Giulia" in html and f"Table {reg.table} · Seat {reg.seat}" in html

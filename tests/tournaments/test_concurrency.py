@@ -10,8 +10,8 @@ from django.db import connection
 
 from tables.models import Seat
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments import services
 from tournaments.models import Entry
+from tournaments.services import entries as entry_services
 
 DESKS = 20
 
@@ -28,7 +28,7 @@ def test_twenty_concurrent_registrations_get_twenty_distinct_seats(td):
     def desk(player):
         try:
             barrier.wait()
-            services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
+            entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
         except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
             errors.append(exc)
         finally:
@@ -52,8 +52,12 @@ def test_the_database_refuses_a_double_booking(tournament, td):
     """Whatever a service does, the constraint holds."""
     from django.db import IntegrityError, transaction
 
-    a = services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
-    b = services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+    a = entry_services.entry_register(
+        tournament=tournament, player=make_player(), actor=td, now=NOW
+    )
+    b = entry_services.entry_register(
+        tournament=tournament, player=make_player(), actor=td, now=NOW
+    )
     seat_b = Seat.objects.get(entry=b.entry)
     with pytest.raises(IntegrityError), transaction.atomic():
         Seat.objects.filter(entry=a.entry).update(table=seat_b.table, number=seat_b.number)

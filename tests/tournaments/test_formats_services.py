@@ -8,9 +8,10 @@ from random import Random
 import pytest
 
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments import errors, services
+from tournaments import errors
 from tournaments.events import event_undo
 from tournaments.models import BountyAward, Entry, Event, SeatTicket, Tournament
+from tournaments.services import entries as entry_services
 from tournaments.services import formats as fs
 from tournaments.services import results
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 def fill(tournament, td, n):
     return [
-        services.entry_register(
+        entry_services.entry_register(
             tournament=tournament, player=make_player(), actor=td, now=NOW
         ).entry
         for _ in range(n)
@@ -243,7 +244,9 @@ def test_a_satellite_awards_seats_and_the_target_desk_recognises_them(td):
     assert (cash.player_id, cash.amount_cents) == (entries[2].player_id, 20000)
     winner = entries[0].player
     assert fs.tickets_for(target, [winner.pk])[winner.pk].target == target
-    registration = services.entry_register(tournament=target, player=winner, actor=td, now=NOW)
+    registration = entry_services.entry_register(
+        tournament=target, player=winner, actor=td, now=NOW
+    )
     used = fs.ticket_redeem(tournament=target, entry=registration.entry, actor=td, now=NOW)
     assert used is not None and fs.tickets_for(target, [winner.pk]) == {}
     with pytest.raises(errors.CannotUndo, match="used in the target event"):
@@ -261,7 +264,7 @@ def test_a_player_who_already_holds_a_seat_gets_a_credit(td):
         buy_in_fee=10,
     )
     entries = fill(satellite, td, 11)
-    services.entry_register(tournament=target, player=entries[0].player, actor=td, now=NOW)
+    entry_services.entry_register(tournament=target, player=entries[0].player, actor=td, now=NOW)
     for entry in entries[1:]:
         Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ELIMINATED)
     event = fs.satellite_award(tournament=satellite, actor=td, now=NOW)

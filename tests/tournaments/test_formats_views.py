@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.models import BountyAward, Entry, Role, StaffAssignment, Tournament
+from tournaments.services import entries as entry_services
 from tournaments.services import results
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +23,7 @@ def pko(td):
 
 def fill(tournament, td, n):
     return [
-        services.entry_register(
+        entry_services.entry_register(
             tournament=tournament, player=make_player(), actor=td, now=NOW
         ).entry
         for _ in range(n)
@@ -374,7 +374,7 @@ def test_the_satellite_desk_warns_about_a_player_who_already_holds_a_seat(client
         td, name="Sat", prize_type="seats", target_event=target, buy_in_prize=100, buy_in_fee=10
     )
     holder = make_player("Anna", "Bianchi")
-    services.entry_register(tournament=target, player=holder, actor=td, now=NOW)
+    entry_services.entry_register(tournament=target, player=holder, actor=td, now=NOW)
     client.force_login(td)
     found = client.get(reverse("desk_search", args=[satellite.slug]), {"q": "Bianchi"})
     assert "Already holds a seat in Main" in found.content.decode()

@@ -7,11 +7,11 @@ import pytest
 from django.urls import reverse
 
 from tables.models import Seat, Table
+from tables.services import room
 from tests.conftest import NOW, make_player, make_tournament
 from tests.tables.test_room_services import seat_players, started
-from tournaments import services
 from tournaments.services import clock as clock_services
-from tournaments.services import room
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,9 @@ def _counts(tournament) -> list[int]:
 
 def _register(tournament, td, n):
     for _ in range(n):
-        services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        )
 
 
 def test_twenty_five_players_start_nine_eight_eight(td, client):

@@ -15,9 +15,10 @@ from django.conf import settings
 from django.urls import reverse
 
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.events import event_undo
 from tournaments.models import Event, Tournament
+from tournaments.services import entries as entry_services
 from tournaments.services import penalties as penalty_services
 from tournaments.services import results
 
@@ -30,7 +31,7 @@ def running(tournament):
 
 
 def register(tournament, td, player=None):
-    return services.entry_register(
+    return entry_services.entry_register(
         tournament=tournament, player=player or make_player(), actor=td, now=NOW
     ).entry
 
@@ -58,10 +59,10 @@ def test_the_prize_pool_lines_add_up_to_the_pool(td, client, fields):
     )
     entries = [register(tournament, td) for _ in range(12)]
     for entry in entries[:3]:
-        services.entry_purchase(
+        entry_services.entry_purchase(
             tournament=tournament, entry=entry, kind="rebuy", actor=td, now=NOW, stack=0
         )
-    services.entry_purchase(
+    entry_services.entry_purchase(
         tournament=tournament, entry=entries[0], kind="addon", actor=td, now=NOW
     )
     breakdown = selectors.prize_pool_lines(tournament)
@@ -83,11 +84,11 @@ def test_two_busts_from_different_hands_never_share_a_place(tournament, td):
     entries = [register(tournament, td) for _ in range(10)]
     running(tournament)
     first = entries[0]
-    services.entry_eliminate(tournament=tournament, entry=first, actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=first, actor=td, now=NOW)
     first.refresh_from_db()
     assert first.place == 10
     again = register(tournament, td, first.player)  # he re-enters
-    services.entry_eliminate(
+    entry_services.entry_eliminate(
         tournament=tournament, entry=entries[1], actor=td, now=NOW + dt.timedelta(minutes=5)
     )
     first.refresh_from_db()
@@ -99,7 +100,7 @@ def test_two_busts_from_different_hands_never_share_a_place(tournament, td):
 def test_undoing_a_registration_gives_the_places_back(tournament, td):
     entries = [register(tournament, td) for _ in range(5)]
     running(tournament)
-    services.entry_eliminate(tournament=tournament, entry=entries[0], actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=entries[0], actor=td, now=NOW)
     late = register(tournament, td)
     entries[0].refresh_from_db()
     assert entries[0].place == 6
@@ -116,7 +117,7 @@ def test_a_reentered_player_is_never_shown_out_while_he_plays(tournament, td, cl
     player = make_player("Luca", "Verdi")
     entries = [register(tournament, td, player)] + [register(tournament, td) for _ in range(5)]
     running(tournament)
-    services.entry_eliminate(tournament=tournament, entry=entries[0], actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=entries[0], actor=td, now=NOW)
     register(tournament, td, player)
     public = client.get(reverse("public_results", args=[tournament.slug])).content.decode()
     assert "Luca Verdi" not in public
@@ -132,7 +133,7 @@ def test_reports_use_words_the_room_time_zone_and_blank_zero_prizes(tournament, 
         tournament=tournament, entry=entries[0], kind="warning", actor=td, now=NOW
     )
     results.payouts_set(tournament=tournament, actor=td, amounts=[400], now=NOW)
-    services.entry_eliminate(tournament=tournament, entry=entries[3], actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=entries[3], actor=td, now=NOW)
     client.force_login(td)
     body = client.get(reverse("report", args=[tournament.slug, "penalties", "csv"])).content
     row = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))[1]

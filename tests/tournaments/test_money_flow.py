@@ -11,13 +11,16 @@ import random
 import pytest
 
 from tables.models import Seat, Table
+from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.events import event_undo
 from tournaments.models import ChipCount, Entry, Event, Penalty, Tournament
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results
+from tournaments.services import entries as entry_services
 from tournaments.services import penalties as penalty_services
+from tournaments.services import setup as setup_services
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +45,7 @@ def test_a_multi_flight_event_runs_from_day_1a_to_the_winner(td):
     event = make_tournament(
         td, tables=3, seats=9, name="Main Event", house_percent=10, payout_unit=5
     )
-    services.tournament_update(
+    setup_services.tournament_update(
         tournament=event, actor=td, fields={"redraw_rule": "spread"}, now=NOW
     )
     chip_services.chipset_set(tournament=event, actor=td, denominations=CHIPSET, now=NOW)
@@ -53,7 +56,7 @@ def test_a_multi_flight_event_runs_from_day_1a_to_the_winner(td):
     # --- Day 1A: 12 entries, a colour-up with a race, two busts, a penalty, the bags.
     players = [make_player("P", f"Player{i:02d}") for i in range(16)]
     a_entries = [
-        services.entry_register(tournament=flight_a, player=p, actor=td, now=NOW).entry
+        entry_services.entry_register(tournament=flight_a, player=p, actor=td, now=NOW).entry
         for p in players[:12]
     ]
     assert selectors.tournament_figures(flight_a)["chips_in_play"] == 12 * 30000
@@ -96,7 +99,7 @@ def test_a_multi_flight_event_runs_from_day_1a_to_the_winner(td):
 
     busted = [a_entries[10], a_entries[11]]
     for entry in busted:
-        services.entry_eliminate(tournament=flight_a, entry=entry, actor=td, now=later(60))
+        entry_services.entry_eliminate(tournament=flight_a, entry=entry, actor=td, now=later(60))
     assert Entry.objects.get(pk=busted[0].pk).prize == 0  # a flight pays nothing
 
     survivors_a = [e for e in a_entries if e not in busted]
@@ -112,10 +115,14 @@ def test_a_multi_flight_event_runs_from_day_1a_to_the_winner(td):
     # --- Day 1B: 10 entries, two of them Day 1A survivors playing again.
     b_players = players[:2] + players[12:16] + [make_player("Q", f"Late{i}") for i in range(4)]
     b_entries = [
-        services.entry_register(tournament=flight_b, player=p, actor=td, now=later(24 * 60)).entry
+        entry_services.entry_register(
+            tournament=flight_b, player=p, actor=td, now=later(24 * 60)
+        ).entry
         for p in b_players
     ]
-    services.entry_eliminate(tournament=flight_b, entry=b_entries[9], actor=td, now=later(1500))
+    entry_services.entry_eliminate(
+        tournament=flight_b, entry=b_entries[9], actor=td, now=later(1500)
+    )
     survivors_b = b_entries[:9]
     in_play_b = selectors.tournament_figures(flight_b)["chips_in_play"]
     stacks_b = {e.pk: in_play_b // 9 for e in survivors_b}
@@ -198,7 +205,7 @@ def test_a_multi_flight_event_runs_from_day_1a_to_the_winner(td):
             break
     if seat_b is None:  # put one at another table for the bubble hand
         other = next(t for t in tables if t != seat_a.table)
-        services.seat_move(
+        seat_services.seat_move(
             tournament=event, entry=four[1], table_number=other.number, seat=1, actor=td, now=NOW
         )
         seat_b = seated(four[1])
@@ -258,7 +265,9 @@ def test_a_multi_flight_event_runs_from_day_1a_to_the_winner(td):
 def test_undo_of_a_shared_bubble_brings_both_players_back(td):
     event = make_tournament(td, tables=2, seats=9, house_percent=0, payout_unit=1)
     entries = [
-        services.entry_register(tournament=event, player=make_player(), actor=td, now=NOW).entry
+        entry_services.entry_register(
+            tournament=event, player=make_player(), actor=td, now=NOW
+        ).entry
         for _ in range(10)
     ]
     results.payouts_generate(tournament=event, actor=td, now=NOW)  # 1 place paid

@@ -9,12 +9,14 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from tables.models import Seat
+from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments import errors, realtime, selectors, services
+from tournaments import errors, realtime, selectors
 from tournaments.events import event_undo
 from tournaments.models import ChipAdjustment, Entry, Event, Penalty, Tournament
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results
+from tournaments.services import entries as entry_services
 from tournaments.services import penalties as penalty_services
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +30,9 @@ CHIPSET = [
 
 def fill(tournament, td, n):
     return [
-        services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        )
         for _ in range(n)
     ]
 
@@ -175,7 +179,7 @@ def test_the_prize_pool(td, fields, purchases, pool):
     )
     regs = fill(tournament, td, 10)
     for _ in range(purchases):
-        services.entry_purchase(
+        entry_services.entry_purchase(
             tournament=tournament, entry=regs[0].entry, kind="rebuy", actor=td, now=NOW, stack=0
         )
     assert selectors.prize_pool(tournament).prize_pool == pool
@@ -196,7 +200,7 @@ def test_the_payouts_are_fixed_once_the_money_is_reached(tournament, td):
     results.payouts_set(tournament=tournament, actor=td, amounts=[600, 400, 200], now=NOW)
     running(tournament)
     for r in regs[:9]:
-        services.entry_eliminate(tournament=tournament, entry=r.entry, actor=td, now=NOW)
+        entry_services.entry_eliminate(tournament=tournament, entry=r.entry, actor=td, now=NOW)
     with pytest.raises(errors.DomainError, match="money"):
         results.payouts_set(tournament=tournament, actor=td, amounts=[700, 300, 200], now=NOW)
     assert Tournament.objects.get(pk=tournament.pk).payouts == [600, 400, 200]
@@ -269,7 +273,7 @@ def test_elimination_as_a_penalty_keeps_the_prize_and_removes_the_chips(tourname
 
 def test_busts_before_the_start_never_end_the_tournament(tournament, td):
     regs = fill(tournament, td, 2)
-    services.entry_eliminate(tournament=tournament, entry=regs[0].entry, actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=regs[0].entry, actor=td, now=NOW)
     tournament.refresh_from_db()
     assert tournament.status != "finished"
     assert Entry.objects.get(pk=regs[1].entry.pk).place is None
@@ -312,7 +316,7 @@ def test_a_penalty_is_counted_at_the_players_new_table(tournament, td):
     )
     old = Seat.objects.get(entry=entry).table
     new = tournament.tables.exclude(pk=old.pk).first()
-    services.seat_move(
+    seat_services.seat_move(
         tournament=tournament, entry=entry, table_number=new.number, seat=9, actor=td, now=NOW
     )
     penalty_services.penalty_hand_dealt(table=old, now=NOW)
@@ -347,9 +351,9 @@ def two_flights(td, rule):
 def test_a_player_through_two_flights_keeps_one_stack(td, rule, kept):
     event, a, b = two_flights(td, rule)
     player = make_player()
-    ea = services.entry_register(tournament=a, player=player, actor=td, now=NOW).entry
+    ea = entry_services.entry_register(tournament=a, player=player, actor=td, now=NOW).entry
     other = fill(a, td, 1)[0].entry
-    eb = services.entry_register(tournament=b, player=player, actor=td, now=NOW).entry
+    eb = entry_services.entry_register(tournament=b, player=player, actor=td, now=NOW).entry
     days.chips_bag(tournament=a, counts={ea.pk: 40000, other.pk: 20000}, actor=td, now=NOW)
     with pytest.raises(errors.DomainError, match="1B"):
         days.flights_merge(event=event, actor=td, now=NOW)
@@ -375,7 +379,7 @@ def test_a_flight_pays_nothing_and_the_event_pool_counts_every_flight(td):
 
 def test_only_players_still_in_bag_chips(tournament, td):
     regs = fill(tournament, td, 2)
-    services.entry_eliminate(tournament=tournament, entry=regs[0].entry, actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=regs[0].entry, actor=td, now=NOW)
     with pytest.raises(errors.DomainError):
         days.chips_bag(tournament=tournament, counts={regs[0].entry.pk: 100}, actor=td, now=NOW)
 
@@ -431,7 +435,7 @@ def test_tables_reporting_the_same_hand_for_hand_hand_separately_share_the_place
     later = NOW + timedelta(minutes=5)
     other = 2 if regs[0].table == 1 else 1
     for seat, reg in enumerate(regs[3:], start=1):
-        services.seat_move(
+        seat_services.seat_move(
             tournament=tournament, entry=reg.entry, table_number=other, seat=seat, actor=td, now=NOW
         )
     by_table = {regs[0].table: [r.entry for r in regs[:3]], other: [r.entry for r in regs[3:]]}

@@ -10,9 +10,10 @@ from django.urls import reverse
 
 from tables.models import Seat
 from tests.conftest import NOW, make_player
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.models import Entry, Event, Penalty, Tournament
 from tournaments.services import chips as chip_services
+from tournaments.services import entries as entry_services
 from tournaments.services import results
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +21,9 @@ pytestmark = pytest.mark.django_db
 
 def fill(tournament, td, n):
     return [
-        services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        )
         for _ in range(n)
     ]
 
@@ -176,7 +179,7 @@ def test_reports_download_as_csv_and_pdf(client, tournament, td, desk):
     running(tournament)
     results.payouts_set(tournament=tournament, actor=td, amounts=[300], now=NOW)
     for r in regs[:2]:
-        services.entry_eliminate(tournament=tournament, entry=r.entry, actor=td, now=NOW)
+        entry_services.entry_eliminate(tournament=tournament, entry=r.entry, actor=td, now=NOW)
     client.force_login(desk)
     body = client.get(reverse("report", args=[tournament.slug, "results", "csv"])).content
     rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
@@ -194,9 +197,9 @@ def test_reports_download_as_csv_and_pdf(client, tournament, td, desk):
 
 def test_the_public_results_show_names_places_and_prizes_only(client, tournament, td):
     player = make_player("Anna", "Verdi", document_number="AX123")
-    reg = services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
+    reg = entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
     fill(tournament, td, 1)
-    services.entry_eliminate(tournament=tournament, entry=reg.entry, actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=reg.entry, actor=td, now=NOW)
     page = client.get(reverse("public_results", args=[tournament.slug])).content.decode()
     assert "Verdi Anna" in page and "AX123" not in page
     assert "Staff login" not in page

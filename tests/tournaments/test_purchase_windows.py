@@ -8,18 +8,20 @@ import pytest
 import time_machine
 
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments import errors, selectors, services
+from tournaments import errors, selectors
 from tournaments.entry_rules import ClockSpot, addon_window_open, rebuy_window_open
 from tournaments.services import clock as clock_services
+from tournaments.services import entries as entry_services
+from tournaments.services import setup as setup_services
 
 # Level 1, break, level 2, level 3, break, level 4: each moment sits inside one item.
 STRUCTURE = [
-    services.ItemSpec(kind="level", small_blind=100, big_blind=200, minutes=20),
-    services.ItemSpec(kind="break", minutes=10),
-    services.ItemSpec(kind="level", small_blind=200, big_blind=400, minutes=20),
-    services.ItemSpec(kind="level", small_blind=300, big_blind=600, minutes=20),
-    services.ItemSpec(kind="break", minutes=10, color_up=25),
-    services.ItemSpec(kind="level", small_blind=400, big_blind=800, minutes=20),
+    setup_services.ItemSpec(kind="level", small_blind=100, big_blind=200, minutes=20),
+    setup_services.ItemSpec(kind="break", minutes=10),
+    setup_services.ItemSpec(kind="level", small_blind=200, big_blind=400, minutes=20),
+    setup_services.ItemSpec(kind="level", small_blind=300, big_blind=600, minutes=20),
+    setup_services.ItemSpec(kind="break", minutes=10, color_up=25),
+    setup_services.ItemSpec(kind="level", small_blind=400, big_blind=800, minutes=20),
 ]
 MOMENTS = {
     "level 1": 5,
@@ -72,18 +74,18 @@ def event(td):
         addon_chips=2000,
         addon_break_after_level=3,
     )
-    services.structure_set(tournament=tournament, actor=td, items=STRUCTURE, now=NOW)
+    setup_services.structure_set(tournament=tournament, actor=td, items=STRUCTURE, now=NOW)
     clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
     tournament.refresh_from_db()
     return tournament
 
 
 def _sold(tournament, td, kind, when) -> bool:
-    registration = services.entry_register(
+    registration = entry_services.entry_register(
         tournament=tournament, player=make_player(), actor=td, now=NOW
     )
     try:
-        services.entry_purchase(
+        entry_services.entry_purchase(
             tournament=tournament, entry=registration.entry, kind=kind, actor=td, now=when, stack=0
         )
     except (errors.RebuyNotAllowed, errors.AddonNotAllowed):
@@ -106,7 +108,7 @@ def test_the_desk_sells_rebuys_and_addons_exactly_in_their_windows(event, td, mo
 @pytest.mark.django_db
 @pytest.mark.parametrize("moment", ["level 3", "break after 3", "level 4"])
 def test_the_desk_shows_the_addon_button_only_while_addons_are_on_sale(event, td, client, moment):
-    registration = services.entry_register(
+    registration = entry_services.entry_register(
         tournament=event, player=make_player("Anna", "Bianchi"), actor=td, now=NOW
     )
     client.force_login(td)

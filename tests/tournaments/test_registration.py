@@ -7,16 +7,19 @@ import datetime as dt
 import pytest
 
 from tables.models import Seat, Table
+from tables.services import layout as layout_services
+from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments import errors, selectors, services
+from tournaments import errors, selectors
 from tournaments.events import event_undo
 from tournaments.models import Entry, Event, Purchase
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
 
 def register(tournament, player, actor, **kwargs):
-    return services.entry_register(
+    return entry_services.entry_register(
         tournament=tournament, player=player, actor=actor, now=NOW, **kwargs
     )
 
@@ -71,7 +74,7 @@ def test_full_room_is_refused_and_changes_nothing(td):
 
 def test_reserved_seats_are_never_drawn_and_accessible_seats_go_to_who_needs_them(td):
     tournament = make_tournament(td, tables=0)
-    services.tables_add(
+    layout_services.tables_add(
         tournament=tournament,
         actor=td,
         first=1,
@@ -100,10 +103,10 @@ def test_reentry_only_after_elimination_and_within_the_limit(td):
     tournament = make_tournament(td, max_entries=2)
     player = make_player()
     first = register(tournament, player, td)
-    services.entry_eliminate(tournament=tournament, entry=first.entry, actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=first.entry, actor=td, now=NOW)
     second = register(tournament, player, td)
     assert second.entry.kind == Entry.Kind.REENTRY
-    services.entry_eliminate(tournament=tournament, entry=second.entry, actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=second.entry, actor=td, now=NOW)
     with pytest.raises(errors.EntryLimitReached):
         register(tournament, player, td)
 
@@ -112,7 +115,7 @@ def test_freezeout_refuses_a_reentry(td):
     tournament = make_tournament(td, reentry_allowed=False)
     player = make_player()
     first = register(tournament, player, td)
-    services.entry_eliminate(tournament=tournament, entry=first.entry, actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=first.entry, actor=td, now=NOW)
     with pytest.raises(errors.ReentryNotAllowed):
         register(tournament, player, td)
 
@@ -146,7 +149,9 @@ def test_late_registration_closes_after_the_named_level(td):
     register(tournament, make_player(), td)  # level 1: open
     later = NOW + dt.timedelta(minutes=25)  # level 2
     with pytest.raises(errors.LateRegistrationClosed):
-        services.entry_register(tournament=tournament, player=make_player(), actor=td, now=later)
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=later
+        )
 
 
 def test_undo_an_entry_frees_the_seat_and_takes_its_chips_out_of_play(tournament, desk):
@@ -163,7 +168,7 @@ def test_undo_an_entry_frees_the_seat_and_takes_its_chips_out_of_play(tournament
 
 def test_undo_an_elimination_puts_the_player_back_in_his_seat(tournament, floor):
     reg = register(tournament, make_player(), floor)
-    services.entry_eliminate(tournament=tournament, entry=reg.entry, actor=floor, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=reg.entry, actor=floor, now=NOW)
     event = Event.objects.get(action="entry.eliminate")
     event_undo(event_id=event.pk, tournament=tournament, actor=floor, now=NOW)
     seat = Seat.objects.get(entry=reg.entry)
@@ -182,15 +187,15 @@ def test_rebuy_rules_and_undo(td):
     )
     reg = register(tournament, make_player(), td)
     with pytest.raises(errors.RebuyNotAllowed):
-        services.entry_purchase(
+        entry_services.entry_purchase(
             tournament=tournament, entry=reg.entry, kind="rebuy", actor=td, now=NOW, stack=9000
         )
-    services.entry_purchase(
+    entry_services.entry_purchase(
         tournament=tournament, entry=reg.entry, kind="rebuy", actor=td, now=NOW, stack=1500
     )
     assert selectors.tournament_figures(tournament)["chips_in_play"] == 20000
     with pytest.raises(errors.RebuyNotAllowed):
-        services.entry_purchase(
+        entry_services.entry_purchase(
             tournament=tournament, entry=reg.entry, kind="rebuy", actor=td, now=NOW, stack=0
         )
     event = Event.objects.get(action="entry.rebuy")
@@ -209,7 +214,7 @@ def test_rebuy_declared_before_the_hand_needs_no_stack_check(td):
         rebuy_stack_threshold=5000,
     )
     reg = register(tournament, make_player(), td)
-    purchase = services.entry_purchase(
+    purchase = entry_services.entry_purchase(
         tournament=tournament,
         entry=reg.entry,
         kind="rebuy",
@@ -223,17 +228,19 @@ def test_rebuy_declared_before_the_hand_needs_no_stack_check(td):
 def test_addon_once_and_only_when_offered(td):
     tournament = make_tournament(td, addon_allowed=True, addon_price=30, addon_chips=15000)
     reg = register(tournament, make_player(), td)
-    services.entry_purchase(tournament=tournament, entry=reg.entry, kind="addon", actor=td, now=NOW)
+    entry_services.entry_purchase(
+        tournament=tournament, entry=reg.entry, kind="addon", actor=td, now=NOW
+    )
     with pytest.raises(errors.AddonNotAllowed):
-        services.entry_purchase(
+        entry_services.entry_purchase(
             tournament=tournament, entry=reg.entry, kind="addon", actor=td, now=NOW
         )
 
 
 def test_id_check_is_recorded_once_per_day_and_undoable(tournament, desk):
     player = make_player()
-    services.id_check(tournament=tournament, player=player, actor=desk, now=NOW)
-    services.id_check(tournament=tournament, player=player, actor=desk, now=NOW)
+    entry_services.id_check(tournament=tournament, player=player, actor=desk, now=NOW)
+    entry_services.id_check(tournament=tournament, player=player, actor=desk, now=NOW)
     assert Event.objects.filter(action="id.check").count() == 1
     event_undo(
         event_id=Event.objects.get(action="id.check").pk, tournament=tournament, actor=desk, now=NOW
@@ -245,7 +252,7 @@ def test_seat_move_keeps_the_chips_and_refuses_a_taken_seat(tournament, floor):
     a = register(tournament, make_player(), floor)
     b = register(tournament, make_player(), floor)
     with pytest.raises(errors.SeatTaken):
-        services.seat_move(
+        seat_services.seat_move(
             tournament=tournament,
             entry=a.entry,
             table_number=b.table,
@@ -256,7 +263,7 @@ def test_seat_move_keeps_the_chips_and_refuses_a_taken_seat(tournament, floor):
     free = next(
         s for s in range(1, 10) if not Seat.objects.filter(table__number=4, number=s).exists()
     )
-    services.seat_move(
+    seat_services.seat_move(
         tournament=tournament, entry=a.entry, table_number=4, seat=free, actor=floor, now=NOW
     )
     seat = Seat.objects.get(entry=a.entry)
@@ -274,5 +281,5 @@ def test_the_draw_uses_every_table_and_seat(td):
         regs = [register(tournament, make_player(), td) for _ in range(2)]
         seen.update((r.table, r.seat) for r in regs)
         for r in regs:
-            services.entry_eliminate(tournament=tournament, entry=r.entry, actor=td, now=NOW)
+            entry_services.entry_eliminate(tournament=tournament, entry=r.entry, actor=td, now=NOW)
     assert seen == {(t, s) for t in (1, 2) for s in (1, 2, 3)}

@@ -7,13 +7,13 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import NOW, make_player
-from tournaments import services
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_seat_card_has_the_amount_the_receipt_and_a_qr(client, tournament, td):
-    entry = services.entry_register(
+    entry = entry_services.entry_register(
         tournament=tournament, player=make_player(), actor=td, now=NOW
     ).entry
     client.force_login(td)

@@ -11,19 +11,21 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tables.models import Seat, Table
+from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments import realtime, selectors, services
+from tournaments import realtime, selectors
 from tournaments.models import DisplayScreen, Entry, Player
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
 
 def test_recent_moves_stay_listed_after_a_reload(client, tournament, td):
-    registration = services.entry_register(
+    registration = entry_services.entry_register(
         tournament=tournament, player=make_player("Ugo", "Neri"), actor=td, now=NOW
     )
     target = 2 if registration.table == 1 else 1
-    services.seat_move(
+    seat_services.seat_move(
         tournament=tournament,
         entry=registration.entry,
         table_number=target,
@@ -47,11 +49,11 @@ def test_recent_moves_stay_listed_after_a_reload(client, tournament, td):
 def test_every_seat_push_names_the_entry_so_the_row_updates_from_it(tournament, td, monkeypatch):
     sent = []
     monkeypatch.setattr(realtime, "broadcast", lambda tid, payload, **kw: sent.append(payload))
-    registration = services.entry_register(
+    registration = entry_services.entry_register(
         tournament=tournament, player=make_player(), actor=td, now=NOW
     )
     target = 2 if registration.table == 1 else 1
-    services.seat_move(
+    seat_services.seat_move(
         tournament=tournament,
         entry=registration.entry,
         table_number=target,
@@ -64,7 +66,7 @@ def test_every_seat_push_names_the_entry_so_the_row_updates_from_it(tournament, 
 
 
 def test_the_board_does_not_poll_a_single_page(client, tournament, td):
-    services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+    entry_services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
     screen = DisplayScreen.objects.create(tournament=tournament, name="Board", kind="seating")
     html = client.get(f"/s/{screen.token}/").content.decode()
     assert "every 12s" not in html

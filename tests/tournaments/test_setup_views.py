@@ -12,8 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tables.models import Seat, Table
-from tournaments import events, presets, services
+from tables.services import layout as layout_services
+from tournaments import events, presets
 from tournaments.models import Entry, Event, Player, Role, StaffAssignment, Tournament
+from tournaments.services import setup as setup_services
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +43,7 @@ def td():
 
 @pytest.fixture
 def tournament(td):
-    return services.tournament_create(
+    return setup_services.tournament_create(
         actor=td,
         fields={"name": "Friday Deepstack", "date": dt.date(2026, 11, 27), "venue": "Sala A"},
         now=timezone.now(),
@@ -261,7 +263,7 @@ def test_setup_pages_send_anonymous_users_to_login(client, tournament, page):
 
 def test_td_of_another_tournament_is_forbidden(client, tournament):
     other_td = _user("other", is_staff=True)
-    services.tournament_create(
+    setup_services.tournament_create(
         actor=other_td, fields={"name": "Other", "date": dt.date(2026, 1, 1)}, now=timezone.now()
     )
     client.force_login(other_td)
@@ -313,8 +315,8 @@ def test_valid_structure_is_saved_in_order(td_client, tournament):
 def test_invalid_structure_shows_its_message_and_changes_nothing(
     td_client, tournament, rows, message
 ):
-    services.structure_set(
-        tournament=tournament, actor=None, items=[services.ItemSpec("level", 25, 50)],
+    setup_services.structure_set(
+        tournament=tournament, actor=None, items=[setup_services.ItemSpec("level", 25, 50)],
         now=timezone.now(),
     )  # fmt: skip
     before = _saved(tournament)
@@ -404,7 +406,7 @@ def test_unknown_preset_is_a_message(td_client, tournament):
 
 
 def test_structure_page_shows_saved_levels_and_breaks(td_client, tournament):
-    services.structure_set(
+    setup_services.structure_set(
         tournament=tournament,
         actor=None,
         items=list(presets.PRESETS["deep"].items),
@@ -421,7 +423,7 @@ def test_structure_page_shows_saved_levels_and_breaks(td_client, tournament):
 
 @pytest.mark.parametrize("preset", list(presets.PRESETS.values()), ids=lambda p: p.key)
 def test_presets_are_valid_structures(preset):
-    services.structure_validate(list(preset.items))
+    setup_services.structure_validate(list(preset.items))
     assert any(item.kind == "break" for item in preset.items)
     assert any(item.color_up for item in preset.items)
 
@@ -515,7 +517,7 @@ def test_bad_table_input_adds_nothing(td_client, tournament, overrides):
 
 
 def test_tables_page_counts_players(td_client, tournament):
-    services.tables_add(
+    layout_services.tables_add(
         tournament=tournament, actor=None, first=1, last=2, max_seats=9,
         accessible_seats=[], reserved_seats=[], now=timezone.now(),
     )  # fmt: skip
@@ -576,13 +578,13 @@ def test_staff_assignment_with_htmx_returns_the_fragment(td_client, tournament):
 
 
 def test_clone_copies_structure_and_tables_but_no_entries(td_client, td, tournament):
-    services.structure_set(
+    setup_services.structure_set(
         tournament=tournament,
         actor=td,
         items=list(presets.PRESETS["club"].items),
         now=timezone.now(),
     )
-    services.tables_add(
+    layout_services.tables_add(
         tournament=tournament, actor=td, first=1, last=3, max_seats=8,
         accessible_seats=[1], reserved_seats=[], now=timezone.now(),
     )  # fmt: skip
@@ -621,7 +623,7 @@ def test_bad_clone_input_clones_nothing(td_client, tournament, data):
 
 
 def _three_tables(tournament):
-    services.tables_add(
+    layout_services.tables_add(
         tournament=tournament, actor=None, first=1, last=3, max_seats=9,
         accessible_seats=[], reserved_seats=[], now=timezone.now(),
     )  # fmt: skip
@@ -745,8 +747,8 @@ def test_structure_editor_never_fails_on_junk(td_client, tournament, rows, op):
     response = td_client.post(_url("structure_edit", tournament), data)
     assert response.status_code in (200, 302)
     if response.status_code == 302:  # saved: then every row was a clean level or break
-        services.structure_validate(
-            [services.ItemSpec(*row[:6], color_up=row[6]) for row in _saved(tournament)]
+        setup_services.structure_validate(
+            [setup_services.ItemSpec(*row[:6], color_up=row[6]) for row in _saved(tournament)]
         )
 
 
@@ -769,19 +771,19 @@ def test_settings_form_never_fails_on_junk(td_client, tournament, field, value):
 
 
 def _set_structure(tournament, items):
-    services.structure_set(tournament=tournament, actor=None, items=items, now=timezone.now())
+    setup_services.structure_set(tournament=tournament, actor=None, items=items, now=timezone.now())
 
 
 def test_settings_past_the_last_level_are_flagged(td_client, tournament):
-    _set_structure(tournament, [services.ItemSpec("level", 100, 200)] * 2)
-    services.tournament_update(
+    _set_structure(tournament, [setup_services.ItemSpec("level", 100, 200)] * 2)
+    setup_services.tournament_update(
         tournament=tournament, actor=None, fields={"late_registration_level": 3},
         now=timezone.now(),
     )  # fmt: skip
     for page in ("structure_edit", "tournament_edit"):
         body = td_client.get(_url(page, tournament)).content.decode()
         assert "Late registration: level 3 is past the last level (2)." in body
-    services.tournament_update(
+    setup_services.tournament_update(
         tournament=tournament, actor=None, fields={"late_registration_level": 2},
         now=timezone.now(),
     )  # fmt: skip
@@ -799,11 +801,13 @@ def test_addon_break_must_follow_its_level(td_client, tournament, kinds, warned)
     _set_structure(
         tournament,
         [
-            services.ItemSpec(kind, 100, 200) if kind == "level" else services.ItemSpec(kind)
+            setup_services.ItemSpec(kind, 100, 200)
+            if kind == "level"
+            else setup_services.ItemSpec(kind)
             for kind in kinds
         ],
     )
-    services.tournament_update(
+    setup_services.tournament_update(
         tournament=tournament, actor=None, now=timezone.now(),
         fields={"addon_allowed": True, "addon_chips": 10000, "addon_break_after_level": 1},
     )  # fmt: skip

@@ -8,9 +8,9 @@ import re
 import pytest
 
 from tests.conftest import NOW, make_player
-from tournaments import services
 from tournaments.models import DisplayScreen
 from tournaments.services import clock as clock_services
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +23,10 @@ def _refresh_url(html: str) -> str:
 
 
 def test_after_hand_dealt_the_tablet_still_refreshes_from_its_own_page(client, tournament, td):
-    registration = services.entry_register(
+    registration = entry_services.entry_register(
         tournament=tournament, player=make_player("Marta", "Gialli"), actor=td, now=NOW
     )
-    services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+    entry_services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
     screen = DisplayScreen.objects.create(
         tournament=tournament, name="T", kind="table", table_number=registration.table
     )
@@ -35,7 +35,9 @@ def test_after_hand_dealt_the_tablet_still_refreshes_from_its_own_page(client, t
     url = _refresh_url(response.content.decode())
     assert url == f"/s/{screen.token}/"
     # A bust pushed to the tablet makes it fetch its seats again: the player is gone.
-    services.entry_eliminate(tournament=tournament, entry=registration.entry, actor=td, now=NOW)
+    entry_services.entry_eliminate(
+        tournament=tournament, entry=registration.entry, actor=td, now=NOW
+    )
     for _ in range(2):  # and again, and again: never a 405
         again = client.get(url, headers=HTMX)
         assert again.status_code == 200
@@ -45,7 +47,9 @@ def test_after_hand_dealt_the_tablet_still_refreshes_from_its_own_page(client, t
 
 def test_the_console_marks_each_table_hand_done_from_the_push(client, tournament, td):
     for _ in range(4):
-        services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        )
     clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
     tournament.refresh_from_db()
     clock_services.h4h_start(tournament=tournament, actor=td, now=NOW)

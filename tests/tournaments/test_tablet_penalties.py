@@ -5,18 +5,18 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import NOW, make_player
-from tournaments import services
 from tournaments.models import DisplayScreen
+from tournaments.services import entries as entry_services
 from tournaments.services import penalties as penalty_services
 
 pytestmark = pytest.mark.django_db
 
 
 def test_tablet_counts_a_missed_hands_penalty_down(client, tournament, td):
-    offender = services.entry_register(
+    offender = entry_services.entry_register(
         tournament=tournament, player=make_player("Carlo", "Blu"), actor=td, now=NOW
     )
-    services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+    entry_services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
     penalty = penalty_services.penalty_give(
         tournament=tournament, entry=offender.entry, kind="missed_hands", hands=3, actor=td, now=NOW
     )
@@ -43,7 +43,7 @@ def test_tablet_counts_a_missed_hands_penalty_down(client, tournament, td):
 
 
 def test_a_revoked_tablet_counts_nothing(client, tournament, td):
-    offender = services.entry_register(
+    offender = entry_services.entry_register(
         tournament=tournament, player=make_player(), actor=td, now=NOW
     )
     penalty = penalty_services.penalty_give(
@@ -65,7 +65,9 @@ def test_the_tablet_shows_its_tables_chip_race_results(client, tournament, td):
     from tournaments.services import chips as chip_services
 
     regs = [
-        services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        )
         for _ in range(3)
     ]
     chip_services.chipset_set(

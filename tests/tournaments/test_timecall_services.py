@@ -7,10 +7,12 @@ import datetime as dt
 
 import pytest
 
+from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments import events, services
+from tournaments import events
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import Event, TimeCall
+from tournaments.services import entries as entry_services
 from tournaments.services import timecalls as tc
 from tournaments.tasks import expire_time_call
 
@@ -20,7 +22,7 @@ S = dt.timedelta(seconds=1)
 
 
 def _seated(tournament, td, name="Bianchi"):
-    return services.entry_register(
+    return entry_services.entry_register(
         tournament=tournament, player=make_player("Gino", name), actor=td, now=NOW
     )
 
@@ -28,10 +30,10 @@ def _seated(tournament, td, name="Bianchi"):
 def _elsewhere(tournament, td, reg):
     """Move him to another table, seat 1 (so two tables each have a player to act)."""
     table = 2 if reg.table == 1 else 1
-    services.seat_move(
+    seat_services.seat_move(
         tournament=tournament, entry=reg.entry, table_number=table, seat=1, actor=td, now=NOW
     )
-    return services.Registration(
+    return entry_services.Registration(
         entry=reg.entry, table=table, seat=1, dealt_in="", opened_table=False, forfeited=None
     )
 

@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.conftest import NOW, make_player
-from tournaments import services
 from tournaments.models import DisplayScreen, Event, TimeCall
+from tournaments.services import entries as entry_services
 from tournaments.services import timecalls as tc
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def seated(tournament, td):
-    return services.entry_register(
+    return entry_services.entry_register(
         tournament=tournament, player=make_player("Lia", "Gialli"), actor=td, now=NOW
     )
 

@@ -9,9 +9,10 @@ import time_machine
 from django.urls import reverse
 
 from tables.models import Seat
+from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player
-from tournaments import services
 from tournaments.models import Entry, Event, Player
+from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
@@ -22,12 +23,12 @@ def _where(entry) -> tuple[int, int]:
 
 
 def test_undoing_a_move_shows_what_it_changes_and_asks_once(client, tournament, td):
-    registration = services.entry_register(
+    registration = entry_services.entry_register(
         tournament=tournament, player=make_player("Ada", "Riva"), actor=td, now=NOW
     )
     before = _where(registration.entry)
     target = 2 if before[0] == 1 else 1
-    services.seat_move(
+    seat_services.seat_move(
         tournament=tournament,
         entry=registration.entry,
         table_number=target,
@@ -54,8 +55,10 @@ def test_undoing_a_move_shows_what_it_changes_and_asks_once(client, tournament, 
 
 
 def test_an_old_action_asks_before_undo_and_a_fresh_one_does_not(client, tournament, td):
-    first = services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
-    second = services.entry_register(
+    first = entry_services.entry_register(
+        tournament=tournament, player=make_player(), actor=td, now=NOW
+    )
+    second = entry_services.entry_register(
         tournament=tournament, player=make_player(), actor=td, now=NOW + dt.timedelta(minutes=9)
     )
     client.force_login(td)
@@ -82,7 +85,7 @@ def test_a_new_player_matching_an_active_one_is_flagged_before_registration(
     client, tournament, td, first, last, document
 ):
     known = make_player("Niccolò", "Bianchi", document_number="ab123")
-    services.entry_register(tournament=tournament, player=known, actor=td, now=NOW)
+    entry_services.entry_register(tournament=tournament, player=known, actor=td, now=NOW)
     client.force_login(td)
     count = Player.objects.count()
     response = client.post(
@@ -109,12 +112,14 @@ def test_a_new_player_matching_an_active_one_is_flagged_before_registration(
 
 def test_same_person_is_one_click_to_register_the_known_player(client, tournament, td):
     known = make_player("Lia", "Ferro", document_number="CF-77")
-    entry = services.entry_register(tournament=tournament, player=known, actor=td, now=NOW).entry
-    services.entry_eliminate(tournament=tournament, entry=entry, actor=td, now=NOW)
+    entry = entry_services.entry_register(
+        tournament=tournament, player=known, actor=td, now=NOW
+    ).entry
+    entry_services.entry_eliminate(tournament=tournament, entry=entry, actor=td, now=NOW)
     tournament.reentry_allowed, tournament.max_entries = True, 3
     tournament.save()
     other = make_player("Sara", "Pini")
-    services.entry_register(tournament=tournament, player=other, actor=td, now=NOW)
+    entry_services.entry_register(tournament=tournament, player=other, actor=td, now=NOW)
     client.force_login(td)
     page = client.post(
         reverse("player_new", args=[tournament.slug]),

@@ -27,9 +27,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tables.models import Table
+from tables.services import room
 from tournaments import clock, endofday, errors, realtime, scheduling, selectors
 from tournaments.events import event_log, undoes
 from tournaments.models import Event, Tournament
+from tournaments.services import locks
 
 logger = logging.getLogger(__name__)
 
@@ -69,10 +71,6 @@ def _refusal(exc: Exception) -> errors.DomainError:
         if isinstance(exc, kind):
             return ClockRefused(reason=reason)
     return ClockRefused(reason=_("there is no such level"))
-
-
-def _lock(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
 def _structure(tournament: Tournament) -> list[clock.Item]:
@@ -160,7 +158,7 @@ def _change(
     operation: Callable[[list[clock.Item], clock.ClockState], clock.ClockState],
     data: dict[str, Any] | None = None,
 ) -> Tournament:
-    locked = _lock(tournament)
+    locked = locks.tournament_for_update(tournament)
     structure = _structure(locked)
     before = _snapshot(locked)
     try:
@@ -189,7 +187,6 @@ def clock_start(
     """Start the clock now, or at `at` (the screens count down to the start).
 
     The first start evens out the draw first (§6.1): no table starts short."""
-    from tournaments.services import room
 
     if room.before_start(tournament) and tournament.tables.filter(seats__isnull=False).exists():
         room.seats_even_out(tournament=tournament, actor=actor, now=now)
@@ -494,7 +491,7 @@ def _floor_change(
     action: str,
     apply: Callable[[Tournament, list[clock.Item]], dict[str, Any] | None],
 ) -> Tournament:
-    locked = _lock(tournament)
+    locked = locks.tournament_for_update(tournament)
     structure = _structure(locked)
     before = _snapshot(locked)
     data = apply(locked, structure) or {}

@@ -15,11 +15,12 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from tables import services as table_services
 from tables.models import Seat, Table
+from tables.services import seats as seat_services
 from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, undoes
 from tournaments.models import ChipCount, ChipDenomination, Entry, Event, Tournament
+from tournaments.services import setup as setup_services
 
 SYSTEM_RANDOM = random.SystemRandom()
 
@@ -103,11 +104,12 @@ def bag_check(tournament: Tournament) -> BagResult:
 def flight_create(*, event: Tournament, actor, name: str, date, now: datetime) -> Tournament:
     """Open a Day 1 flight of `event`: the event's settings and structure, its own tables
     and registration."""
-    from tournaments import services
 
     if event.parent_id is not None:
         raise errors.DomainError(_("A flight cannot have flights of its own."))
-    flight = services.tournament_clone(tournament=event, actor=actor, name=name, date=date, now=now)
+    flight = setup_services.tournament_clone(
+        tournament=event, actor=actor, name=name, date=date, now=now
+    )
     flight.parent = event
     flight.payouts = []  # prizes are paid by the main event, never by a flight
     flight.day = 1
@@ -232,11 +234,10 @@ def day_redraw(
     """Seat every unseated player for the new day by the event's `redraw_rule`: a random
     draw, or the big stacks spread over the tables (biggest first, one per table in turn,
     then a random seat at that table) [not in sources: a house setting]."""
-    from tournaments import services
 
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.redraw_rule != "spread":
-        return services.seats_draw_all(tournament=tournament, actor=actor, now=now, rng=rng)
+        return seat_services.seats_draw_all(tournament=tournament, actor=actor, now=now, rng=rng)
     rng = rng or SYSTEM_RANDOM
     unseated = list(
         tournament.entries.filter(status=Entry.Status.ACTIVE, seat__isnull=True).order_by(
@@ -269,7 +270,7 @@ def day_redraw(
         if not free[table_number]:
             table_number = next(n for n in order if free[n])
         seat = free[table_number].pop()
-        table_services.seat_place(entry=entry, table=by_number[table_number], seat=seat, now=now)
+        seat_services.seat_place(entry=entry, table=by_number[table_number], seat=seat, now=now)
         assignments[entry.pk] = (table_number, seat)
     event_log(
         tournament=tournament,

@@ -25,12 +25,9 @@ from tournaments import bounties, placements, realtime, satellites, selectors
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.events import event_log, undoes
 from tournaments.models import BountyAward, Entry, Envelope, Event, SeatTicket, Tournament
+from tournaments.services import locks
 
 BOUNTY_FORMATS = ("fixed", "progressive")
-
-
-def _lock(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
 def _rules_format(tournament: Tournament) -> bounties.BountyFormat:
@@ -268,7 +265,7 @@ def bounty_award_record(
     now: datetime,
 ) -> Event:
     """Award an eliminated player's bounty to the winners of his last pot (§6-§8)."""
-    tournament = _lock(tournament)
+    tournament = locks.tournament_for_update(tournament)
     eliminated, portions = _fresh(eliminated, portions)
     preview = bounty_award_preview(tournament=tournament, eliminated=eliminated, portions=portions)
     event = event_log(
@@ -369,7 +366,7 @@ def bounty_forfeit_record(
 
     For a disqualified or sanction-eliminated player, or a stack forfeited to re-enter.
     """
-    tournament = _lock(tournament)
+    tournament = locks.tournament_for_update(tournament)
     if tournament.bounty_format not in BOUNTY_FORMATS:
         raise DomainError(_("This event has no knockout bounties."))
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
@@ -430,7 +427,7 @@ def bounties_to_prize_pool(tournament: Tournament) -> int:
 @transaction.atomic
 def own_bounty_record(*, tournament: Tournament, winner: Entry, actor: Any, now: datetime) -> Event:
     """Pay the winner his own bounty, and in a mystery event the envelopes left (§7-§10.9)."""
-    tournament = _lock(tournament)
+    tournament = locks.tournament_for_update(tournament)
     if tournament.bounty_format == "none":
         raise DomainError(_("This event has no bounties."))
     if tournament.status != Tournament.Status.FINISHED or winner.place != 1:
@@ -488,7 +485,7 @@ def envelopes_publish(
     *, tournament: Tournament, envelopes: dict[str, int], actor: Any, now: datetime
 ) -> Event:
     """Publish the envelope list; it must add up to the bounty pool exactly (§10.2)."""
-    tournament = _lock(tournament)
+    tournament = locks.tournament_for_update(tournament)
     if tournament.bounty_format != "mystery":
         raise DomainError(_("This event has no mystery bounties."))
     if tournament.envelopes.exclude(drawn_for=None).exists():
@@ -560,7 +557,7 @@ def mystery_draw_record(
     Physical draws name the envelope picked; electronic draws pick one at random from the
     undrawn envelopes with `rng` (a cryptographically secure generator by default).
     """
-    tournament = _lock(tournament)
+    tournament = locks.tournament_for_update(tournament)
     if tournament.bounty_format != "mystery":
         raise DomainError(_("This event has no mystery bounties."))
     eliminated, portions = _fresh(eliminated, portions)
@@ -782,7 +779,7 @@ def satellite_award(
     A player who already holds a seat in the target event gets its value instead, as the
     event's `duplicate_seat_award` says. Each prize is a ticket with a code.
     """
-    tournament = _lock(tournament)
+    tournament = locks.tournament_for_update(tournament)
     figures = satellite_figures(tournament, now)
     if figures is None:
         raise DomainError(_("This event is not a satellite with a seat value."))

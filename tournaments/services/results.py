@@ -14,15 +14,12 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from tables import services as table_services
 from tables.models import Seat, Table
+from tables.services import seats as seat_services
 from tournaments import errors, payouts, placements, realtime, selectors
 from tournaments.events import event_log, undoes
 from tournaments.models import Deal, Entry, Event, Tournament
-
-
-def _lock(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+from tournaments.services import locks
 
 
 @dataclass(frozen=True)
@@ -152,7 +149,7 @@ def eliminations_record(
     settled again together with these (their places and prizes may change; undo restores
     them). `hand_for_hand`/`announcement_hand` force the flags outside that state.
     """
-    tournament = _lock(tournament)
+    tournament = locks.tournament_for_update(tournament)
     h4h_hand = _h4h_hand(tournament)
     if h4h_hand is not None:
         if h4h_hand[1] == 0:
@@ -226,7 +223,7 @@ def eliminations_record(
     stacks = {b.entry.pk: b.start_stack for b in busts}
     reasons = {b.entry.pk: placements.EliminationReason(b.reason) for b in busts}
     for pk, entry in entries.items():
-        held = table_services.seat_free(entry=entry)
+        held = seat_services.seat_free(entry=entry)
         if held:
             freed[str(pk)] = list(held)
         places = settlement.place_of(str(pk))
@@ -297,7 +294,7 @@ def eliminations_record(
         tables=tuple(sorted({seat[0] for seat in freed.values()})),
     )
     if settlement.winner is None:
-        from tournaments.services.room import auto_apply
+        from tables.services.room import auto_apply
 
         auto_apply(tournament=tournament, actor=actor, now=now)
     return settlement
@@ -333,7 +330,7 @@ def _undo_eliminate(event: Event, actor, now: datetime) -> None:
         seat = (event.data.get("seats") or {}).get(str(pk)) or event.data.get("seat")
         if seat:
             table = Table.objects.get(tournament_id=entry.tournament_id, number=seat[0])
-            table_services.seat_place(entry=entry, table=table, seat=seat[1], now=now)
+            seat_services.seat_place(entry=entry, table=table, seat=seat[1], now=now)
     for pk, before in (event.data.get("regrouped") or {}).items():
         # Players reported earlier in the same hand-for-hand hand get their places back.
         entry = Entry.objects.select_for_update().get(pk=int(pk))
@@ -363,7 +360,7 @@ def payouts_generate(
 ) -> list[int]:
     """Store a payout table generated for the field as it stands (§16.2: at least 10% of
     entries paid, decreasing, amounts rounded to the unit with the remainder to first)."""
-    tournament = _lock(tournament)
+    tournament = locks.tournament_for_update(tournament)
     _check_payouts_editable(tournament)
     pool = selectors.prize_pool(tournament).prize_pool
     entries = selectors.buy_ins(tournament)
@@ -392,7 +389,7 @@ def payouts_generate(
 def payouts_set(*, tournament: Tournament, actor, amounts: list[int], now: datetime) -> list[int]:
     """Store a payout table written by the TD: decreasing amounts that sum to the pool, at
     least 10% of the entries paid (003 Art.8); refused once the money is reached."""
-    tournament = _lock(tournament)
+    tournament = locks.tournament_for_update(tournament)
     _check_payouts_editable(tournament)
     pool = selectors.prize_pool(tournament).prize_pool
     amounts = [int(a) for a in amounts if int(a) > 0]
@@ -482,7 +479,7 @@ def deal_record(
 ) -> Deal:
     """Record the deal the players accepted: each takes his amount when he finishes, the
     winner adds what was left to play for (§16.3, house procedure)."""
-    tournament = _lock(tournament)
+    tournament = locks.tournament_for_update(tournament)
     proposal = deal_propose(
         tournament=tournament, stacks=stacks, method=method, left_to_play_for=left_to_play_for
     )

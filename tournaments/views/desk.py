@@ -16,8 +16,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tables.models import Seat
-from tournaments import permissions, selectors, services
+from tournaments import permissions, selectors
 from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
+from tournaments.services import entries as entry_services
 from tournaments.services import formats as format_services
 from tournaments.views.core import run
 
@@ -156,7 +157,7 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
             )
     ok, player = run(
         request,
-        services.player_create,
+        entry_services.player_create,
         tournament=tournament,
         actor=request.user,
         **form.cleaned_data,
@@ -172,7 +173,7 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
 def _register(request, tournament: Tournament, player: Player, *, forfeit: bool) -> HttpResponse:
     ok, registration = run(
         request,
-        services.entry_register,
+        entry_services.entry_register,
         tournament=tournament,
         player=player,
         actor=request.user,
@@ -210,7 +211,7 @@ def check_id(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     tournament = _desk(request, slug)
     player = get_object_or_404(Player, pk=player_id)
     ok, _check = run(
-        request, services.id_check, tournament=tournament, player=player, actor=request.user
+        request, entry_services.id_check, tournament=tournament, player=player, actor=request.user
     )
     if ok:
         messages.success(request, _("Photo ID checked for %(player)s.") % {"player": player})
@@ -228,7 +229,7 @@ def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpRes
         if form.is_valid():
             ok, bought = run(
                 request,
-                services.entry_purchase,
+                entry_services.entry_purchase,
                 tournament=tournament,
                 entry=entry,
                 kind=kind,
@@ -292,7 +293,11 @@ def eliminate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
     entry = get_object_or_404(tournament.entries.select_related("player"), number=number)
     ok, _entry = run(
-        request, services.entry_eliminate, tournament=tournament, entry=entry, actor=request.user
+        request,
+        entry_services.entry_eliminate,
+        tournament=tournament,
+        entry=entry,
+        actor=request.user,
     )
     if ok:
         messages.success(request, _("%(player)s is out.") % {"player": entry.player})

@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables.models import Seat, Table
+from tables.services import room as room_services
+from tables.services.seats import seat_move
 from tournaments import labels, permissions
 from tournaments.models import Entry, Tournament
-from tournaments.services import room as room_services
-from tournaments.services import seat_move
 from tournaments.views.core import run
 
 MAX_NUMBER = 9999

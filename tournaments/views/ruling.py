@@ -21,11 +21,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from tables import ruling_tool as tool
-from tables import services as table_services
 from tables.engine import EngineError, Hand
 from tables.engine.phh import export_phh
 from tables.engine.pots import clockwise_from
 from tables.models import Ruling, Seat, Table
+from tables.services import rulings as ruling_services
 from tournaments import permissions, selectors
 from tournaments.models import Tournament
 from tournaments.views.core import run
@@ -193,7 +193,7 @@ def _save(
     else:
         ok, ruling = run(
             request,
-            table_services.ruling_save,
+            ruling_services.ruling_save,
             tournament=tournament,
             actor=request.user,
             hand=hand.to_dict(),

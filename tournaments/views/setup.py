@@ -25,8 +25,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from tables.models import Table
-from tournaments import permissions, presets, services
+from tables.services import layout as layout_services
+from tournaments import permissions, presets
 from tournaments.models import AnteMode, Role, StructureItem, Tournament
+from tournaments.services import setup as setup_services
 from tournaments.views.core import run
 
 # Upper bounds keep absurd numbers out of the database's integer columns (a 500 otherwise)
@@ -298,7 +300,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             ok, tournament = run(
                 request,
-                services.tournament_create,
+                setup_services.tournament_create,
                 actor=request.user,
                 fields=dict(form.cleaned_data),
             )
@@ -327,7 +329,7 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("tournament_edit", slug)
             ok, _updated = run(
                 request,
-                services.tournament_update,
+                setup_services.tournament_update,
                 tournament=Tournament.objects.get(pk=tournament.pk),
                 actor=request.user,
                 fields=fields,
@@ -420,9 +422,9 @@ class LevelRowForm(forms.Form):
             self.add_error("ante_mode", _("Choose who pays the ante."))
         return data
 
-    def spec(self) -> services.ItemSpec:
+    def spec(self) -> setup_services.ItemSpec:
         d = self.cleaned_data
-        return services.ItemSpec(
+        return setup_services.ItemSpec(
             kind=StructureItem.Kind.LEVEL,
             small_blind=d["small_blind"],
             big_blind=d["big_blind"],
@@ -444,9 +446,9 @@ class BreakRowForm(forms.Form):
             self.add_error("minutes", _("A break lasts at least one minute."))
         return data
 
-    def spec(self) -> services.ItemSpec:
+    def spec(self) -> setup_services.ItemSpec:
         d = self.cleaned_data
-        return services.ItemSpec(
+        return setup_services.ItemSpec(
             kind=StructureItem.Kind.BREAK, minutes=d["minutes"], color_up=d["color_up"]
         )
 
@@ -462,7 +464,7 @@ def _posted_rows(post) -> list[dict[str, str]]:
     ]
 
 
-def _rows_from_specs(specs: Iterable[services.ItemSpec]) -> list[dict[str, str]]:
+def _rows_from_specs(specs: Iterable[setup_services.ItemSpec]) -> list[dict[str, str]]:
     return [
         {
             "kind": spec.kind,
@@ -595,7 +597,7 @@ def structure_edit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _td(request, slug)
     if request.method == "GET":
         rows = _rows_from_specs(
-            services.ItemSpec(
+            setup_services.ItemSpec(
                 kind=item.kind,
                 small_blind=item.small_blind,
                 big_blind=item.big_blind,
@@ -629,7 +631,7 @@ def structure_edit(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         ok, _items = run(
             request,
-            services.structure_set,
+            setup_services.structure_set,
             tournament=tournament,
             actor=request.user,
             items=[form.spec() for form in row_forms],
@@ -744,7 +746,7 @@ def _table_update(request: HttpRequest, tournament: Tournament) -> bool:
         return False
     ok, table = run(
         request,
-        services.table_update,
+        layout_services.table_update,
         tournament=tournament,
         actor=request.user,
         **form.cleaned_data,
@@ -769,7 +771,7 @@ def tables_edit(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             ok, added = run(
                 request,
-                services.tables_add,
+                layout_services.tables_add,
                 tournament=tournament,
                 actor=request.user,
                 **form.cleaned_data,
@@ -805,7 +807,7 @@ def staff_edit(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             ok, assignment = run(
                 request,
-                services.staff_assign,
+                setup_services.staff_assign,
                 tournament=tournament,
                 actor=request.user,
                 username=form.cleaned_data["username"].strip(),
@@ -866,7 +868,7 @@ def tournament_clone(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             ok, clone = run(
                 request,
-                services.tournament_clone,
+                setup_services.tournament_clone,
                 tournament=tournament,
                 actor=request.user,
                 **form.cleaned_data,

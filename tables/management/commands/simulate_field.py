@@ -24,9 +24,12 @@ from django.utils import timezone
 
 from tables import balancing
 from tables.models import Seat
-from tournaments import services
+from tables.services import layout as layout_services
+from tables.services import room as room_services
+from tables.services import seats as seat_services
 from tournaments.models import Entry, Player
-from tournaments.services import room as room_services
+from tournaments.services import entries as entry_services
+from tournaments.services import setup as setup_services
 
 
 class Command(BaseCommand):
@@ -56,13 +59,13 @@ class Command(BaseCommand):
             return
         now = timezone.now()
         actor = self._td()
-        tournament = services.tournament_create(
+        tournament = setup_services.tournament_create(
             actor=actor,
             fields={"name": f"Simulation {entries}", "date": now.date(), "seats_per_table": seats},
             now=now,
         )
         tables = math.ceil(entries / seats)
-        services.tables_add(
+        layout_services.tables_add(
             tournament=tournament,
             actor=actor,
             first=1,
@@ -86,7 +89,7 @@ class Command(BaseCommand):
                 )
                 for n, player in enumerate(players, start=1)
             )
-        services.seats_draw_all(tournament=tournament, actor=actor, now=now, rng=rng)
+        seat_services.seats_draw_all(tournament=tournament, actor=actor, now=now, rng=rng)
         room_services.buttons_draw(tournament=tournament, actor=actor, now=now, rng=rng)
         seated = time.perf_counter()
         self.stdout.write(f"Seated {entries} entries at {tables} tables in {seated - started:.1f}s")
@@ -108,7 +111,7 @@ class Command(BaseCommand):
             busts = self._busts(room, open_numbers, rng, options["bust_rate"])
             busts = busts[: max(0, left - final_size)]
             if busts:
-                services.entries_eliminate(
+                entry_services.entries_eliminate(
                     tournament=tournament, entries=busts, actor=actor, now=now
                 )
                 figures["eliminations"] += len(busts)

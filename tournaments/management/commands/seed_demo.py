@@ -5,8 +5,10 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import services
+from tables.services import layout as layout_services
 from tournaments.models import DisplayScreen, Player, Role, StaffAssignment, Tournament
+from tournaments.services import entries as entry_services
+from tournaments.services import setup as setup_services
 
 FIRST = [
     "Marco",
@@ -88,7 +90,7 @@ class Command(BaseCommand):
         now = timezone.now()
         from tournaments.presets import PRESETS
 
-        tournament = services.tournament_create(
+        tournament = setup_services.tournament_create(
             actor=td,
             fields={
                 "name": "Torneo Demo",
@@ -104,10 +106,10 @@ class Command(BaseCommand):
         )
         tournament.slug = DEMO_SLUG
         tournament.save(update_fields=["slug"])
-        services.structure_set(
+        setup_services.structure_set(
             tournament=tournament, actor=td, items=list(PRESETS["club"].items), now=now
         )
-        services.tables_add(
+        layout_services.tables_add(
             tournament=tournament,
             actor=td,
             first=1,
@@ -123,9 +125,9 @@ class Command(BaseCommand):
                 last_name=f"{LAST[(i // len(FIRST)) % len(LAST)]}",
                 document_number=f"DEMO{i + 1:05d}",
             )
-            services.entry_register(tournament=tournament, player=player, actor=td, now=now)
+            entry_services.entry_register(tournament=tournament, player=player, actor=td, now=now)
         # The draw spread evenly over the fewest tables before the start (§6.1).
-        from tournaments.services import room
+        from tables.services import room
 
         room.seats_even_out(tournament=tournament, actor=td, now=now)
         return tournament

@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from config.asgi import application
 from tests.conftest import NOW, make_player
-from tests.tournaments.test_consumers import _cookie
-from tournaments import services
+from tests.tournaments.sockets.test_consumer import _cookie
 from tournaments.models import DisplayScreen, Event, StaffAssignment, TimeCall
+from tournaments.services import entries as entry_services
 from tournaments.services import timecalls as tc
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,7 +26,7 @@ SOCKETS = ("anonymous", "outsider", "desk", "floor", "td", "clock_screen", "tabl
 
 @pytest.fixture
 def room(tournament, td):
-    reg = services.entry_register(
+    reg = entry_services.entry_register(
         tournament=tournament, player=make_player("Ada", "Verdi"), actor=td, now=NOW
     )
     other_table = 2 if reg.table == 1 else 1

@@ -22,7 +22,7 @@ Robustness:
 - a bad message is logged and skipped; the pump goes on;
 - when the last local socket of a group leaves, the process's channel leaves the group;
 - memberships expire in the layer (`group_expiry`): they are renewed while in use;
-- when the layer fails (a receive raises) or Redis restarts (tournaments/layerwatch.py
+- when the layer fails (a receive raises) or Redis restarts (tournaments/sockets/layerwatch.py
   calls `reset`), the subscriptions are dropped and their sockets closed with 1012: the
   screens reconnect, which subscribes afresh.
 """
@@ -37,11 +37,11 @@ from collections import deque
 from collections.abc import Coroutine, Iterable
 from typing import Any, Protocol
 
+from tournaments.sockets.codes import REVOKED, SERVICE_RESTART, TRY_AGAIN_LATER
+
 logger = logging.getLogger(__name__)
 
-REVOKED = 4403  # the screen was revoked: do not come back
-SERVICE_RESTART = 1012  # the layer failed: come back in a moment, resync
-TRY_AGAIN_LATER = 1013  # this socket fell too far behind
+
 BACKLOG = 64  # messages a slow socket may fall behind before it is closed
 DEFAULT_GROUP_EXPIRY = 86400
 

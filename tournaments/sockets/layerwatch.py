@@ -10,7 +10,7 @@ on connect:
   (`RoomConsumer.__call__`);
 - one watcher task per server process asks Redis for its run id every WATCH_SECONDS and,
   when the id changes or Redis does not answer, drops the process hub's subscriptions
-  (tournaments/hub.py) and closes every socket of the process.
+  (tournaments/sockets/hub.py) and closes every socket of the process.
 
 Only channels_redis's layer has a Redis to watch; the in-memory layer has nothing to lose.
 """
@@ -22,12 +22,12 @@ import logging
 import weakref
 from typing import Any, Protocol
 
-from tournaments import hub
+from tournaments.sockets import hub
+from tournaments.sockets.codes import SERVICE_RESTART
 
 logger = logging.getLogger(__name__)
 
 WATCH_SECONDS = 1.0
-SERVICE_RESTART = 1012  # WebSocket close code: "come back in a moment"
 
 
 class Closable(Protocol):

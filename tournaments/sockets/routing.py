@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.consumers import RoomConsumer
+from tournaments.sockets.consumer import RoomConsumer
 
 websocket_urlpatterns: list = [
     path("ws/screens/<uuid:token>/", RoomConsumer.as_asgi()),

@@ -18,8 +18,8 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tables import balancing, buttons, draw
-from tables import services as table_services
 from tables.models import Seat, Table
+from tables.services import seats as seat_services
 from tournaments import errors, realtime
 from tournaments.events import event_log, undoes
 from tournaments.models import Entry, Event, Tournament
@@ -376,7 +376,7 @@ def buttons_draw(
     tournament: Tournament,
     actor,
     now: datetime,
-    rng: Random = table_services.SYSTEM_RANDOM,
+    rng: Random = seat_services.SYSTEM_RANDOM,
     table_numbers: Sequence[int] | None = None,
 ) -> dict[int, int]:
     """Draw the button by high card at every open table whose button is unknown (or at the
@@ -634,7 +634,7 @@ def plan_apply(
     tournament: Tournament,
     actor,
     now: datetime,
-    rng: Random = table_services.SYSTEM_RANDOM,
+    rng: Random = seat_services.SYSTEM_RANDOM,
 ) -> Applied:
     """Carry out what the planner says now: form the final table, break the next table by
     seat cards, or make the balancing moves (tournament.md §8-§10). Moves whose table has
@@ -649,7 +649,7 @@ def plan_apply_all(
     tournament: Tournament,
     actor,
     now: datetime,
-    rng: Random = table_services.SYSTEM_RANDOM,
+    rng: Random = seat_services.SYSTEM_RANDOM,
     limit: int = 10_000,
 ) -> list[Applied]:
     """Apply the plan again and again until nothing is left to do (each break, balance and

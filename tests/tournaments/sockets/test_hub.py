@@ -19,9 +19,9 @@ from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 
 from tests.production.cluster import REDIS_SERVER, PrivateRedis
-from tournaments import hub as hub_module
-from tournaments.hub import REVOKED, SERVICE_RESTART, TRY_AGAIN_LATER, Hub
-from tournaments.layers import InMemoryChannelLayer
+from tournaments.sockets import hub as hub_module
+from tournaments.sockets.hub import REVOKED, SERVICE_RESTART, TRY_AGAIN_LATER, Hub
+from tournaments.sockets.layers import InMemoryChannelLayer
 
 LAYERS = ["memory", "redis"] if settings.REDIS_URL else ["memory"]
 

@@ -13,12 +13,12 @@ or a staff console when the session holds a role). Messages from the client:
   "facing_bet": bool, "seconds_used": N, "call": id}` from a table tablet: the clock on
   a seat of its own table (tournament.md §18).
 
-Pushes reach the socket through the process's hub (tournaments/hub.py): one channel-layer
+Pushes reach the socket through the process's hub (tournaments/sockets/hub.py): one channel-layer
 subscription per group per process, written to every local socket, rather than one
 channel-layer membership per socket.
 
 When the channel layer fails (Redis down or restarted) the socket is closed with 1012:
-the screen reconnects and gets the whole state again (tournaments/layerwatch.py).
+the screen reconnects and gets the whole state again (tournaments/sockets/layerwatch.py).
 """
 
 from __future__ import annotations
@@ -34,15 +34,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
-from tournaments import layerwatch, permissions, realtime, selectors
+from tournaments import permissions, realtime, selectors
 from tournaments.controls import TIMECALL_ACTIONS, control_action
 from tournaments.errors import DomainError
-from tournaments.hub import REVOKED as _REVOKED
-from tournaments.hub import Hub, hub_for
 from tournaments.models import DisplayScreen, Role, Tournament
-
-REVOKED = _REVOKED  # a revoked screen's socket is closed with this code (tournaments/hub.py)
-NOT_FOUND = 4404
+from tournaments.sockets import layerwatch
+from tournaments.sockets.codes import NOT_FOUND, SERVICE_RESTART
+from tournaments.sockets.hub import Hub, hub_for
 
 logger = logging.getLogger(__name__)
 
@@ -118,7 +116,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             logger.warning("closing a socket: the channel layer failed (%r)", exc)
             layerwatch.forget(self)
             with contextlib.suppress(Exception):
-                await send({"type": "websocket.close", "code": layerwatch.SERVICE_RESTART})
+                await send({"type": "websocket.close", "code": SERVICE_RESTART})
         finally:
             # However the socket ends (a handler may raise), it leaves the hub's groups.
             if self.hub is not None:

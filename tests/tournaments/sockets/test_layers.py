@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tournaments.layers import InMemoryChannelLayer
+from tournaments.sockets.layers import InMemoryChannelLayer
 
 
 class CountingLayer(InMemoryChannelLayer):

@@ -1,0 +1,298 @@
+"""Every write to a seat: the draw of one seat or all, a seat's place and release, moves."""
+
+from __future__ import annotations
+
+# --- Tournaments ----------------------------------------------------------------------
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from random import Random
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count
+from django.utils.translation import gettext as _
+
+from tables import draw
+from tables.models import Seat, Table
+from tournaments import errors, realtime
+from tournaments.events import event_log, undoes
+from tournaments.models import (
+    Entry,
+    Event,
+    Tournament,
+)
+from tournaments.services import locks
+
+
+@transaction.atomic
+def seat_move(
+    *,
+    tournament: Tournament,
+    entry: Entry,
+    table_number: int,
+    seat: int,
+    actor,
+    now: datetime,
+    reason: str = "",
+) -> None:
+    """Move a player to a named seat (a TD override or a wrong-seat correction, §6.1-6.2);
+    his chips go with him unchanged."""
+    tournament = locks.tournament_for_update(tournament)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
+    if entry.status != Entry.Status.ACTIVE:
+        raise errors.NotPlaying(player=str(entry.player))
+    table = Table.objects.filter(tournament=tournament, number=table_number).first()
+    if table is None or table.status == Table.Status.CLOSED:
+        raise errors.DomainError(_("Table %(table)s is not in play."), table=table_number)
+    before = Seat.objects.select_related("table").filter(entry=entry).first()
+    seat_place(entry=entry, table=table, seat=seat, now=now)
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="seat.move",
+        data={
+            "entry": entry.pk,
+            "name": str(entry.player),
+            "from": [before.table.number, before.number] if before else None,
+            "to": [table_number, seat],
+            "reason": reason,
+        },
+        now=now,
+    )
+    realtime.broadcast(
+        tournament.pk,
+        {
+            "type": "move",
+            "entry": entry.pk,
+            "name": str(entry.player),
+            "from": {"table": before.table.number, "seat": before.number} if before else None,
+            "to": {"table": table_number, "seat": seat},
+        },
+        tables=tuple({table_number, *([before.table.number] if before else [])}),
+    )
+
+
+@undoes("seat.move")
+def _undo_seat_move(event: Event, actor, now: datetime) -> None:
+    entry = Entry.objects.get(pk=event.data["entry"])
+    if event.data["from"] is None:
+        seat_free(entry=entry)
+        return
+    table_number, seat = event.data["from"]
+    table = Table.objects.get(tournament_id=event.tournament_id, number=table_number)
+    seat_place(entry=entry, table=table, seat=seat, now=now)
+
+
+@transaction.atomic
+def seats_draw_all(
+    *, tournament: Tournament, actor, now: datetime, rng=None
+) -> dict[int, tuple[int, int]]:
+    """Seat every unseated active entry at once (the start-of-event draw, §6.1): as few
+    tables as needed, counts differing by at most one, the permutation recorded."""
+
+    tournament = locks.tournament_for_update(tournament)
+    rng = rng or SYSTEM_RANDOM
+    unseated = list(
+        tournament.entries.filter(status=Entry.Status.ACTIVE, seat__isnull=True)
+        .order_by("number")
+        .values_list("pk", "player__needs_accessible_seat")
+    )
+    if not unseated:
+        return {}
+    tables = list(tournament.tables.exclude(status=Table.Status.CLOSED))
+    states = table_states(tournament)
+    try:
+        result = draw.initial_draw(
+            [pk for pk, _needs in unseated],
+            states,
+            rng,
+            accessible_needed=frozenset(pk for pk, needs in unseated if needs),
+        )
+    except draw.RoomFull:
+        raise errors.RoomFull from None
+    by_number = {t.number: t for t in tables}
+    Seat.objects.bulk_create(
+        Seat(table=by_number[table], number=seat, entry_id=entry_id, assigned_at=now)
+        for entry_id, (table, seat) in result.assignments.items()
+    )
+    Table.objects.filter(tournament=tournament, number__in=result.opened_tables).update(
+        status=Table.Status.OPEN
+    )
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="seats.draw",
+        data={
+            "method": "SystemRandom",
+            "seated": len(result.assignments),
+            "assignments": {str(k): list(v) for k, v in result.assignments.items()},
+        },
+        now=now,
+    )
+    realtime.broadcast(tournament.pk, {"type": "seating"})
+    return result.assignments
+
+
+@undoes("seats.draw")
+def _undo_seats_draw(event: Event, actor, now: datetime) -> None:
+    entry_ids = [int(k) for k in event.data["assignments"]]
+    Seat.objects.filter(entry_id__in=entry_ids, entry__tournament_id=event.tournament_id).delete()
+
+
+# A cryptographic generator for every real draw (tournament.md §6.1: uniform, auditable).
+SYSTEM_RANDOM: Random = secrets.SystemRandom()
+
+
+SEAT_RETRIES = 5
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    table: int
+    seat: int
+    dealt_in: str
+    opened_table: bool
+
+
+def _out_of_draw(table: Table) -> frozenset[int]:
+    """Seats no draw may give: reserved ones and those the floor locked."""
+    return frozenset(table.reserved_seats) | frozenset(table.locked_seats)
+
+
+def table_loads(tournament: Tournament) -> list[draw.TableLoad]:
+    """Every usable table with its player count and free drawable seats, in one query."""
+    rows = (
+        Table.objects.filter(tournament=tournament)
+        .exclude(status=Table.Status.CLOSED)
+        .annotate(players=Count("seats"))
+        .values_list(
+            "number",
+            "max_seats",
+            "reserved_seats",
+            "locked_seats",
+            "status",
+            "opening_order",
+            "players",
+        )
+    )
+    return [
+        draw.TableLoad(
+            number=number,
+            players=players,
+            # Out-of-draw seats are assumed empty here; the exact check follows the choice.
+            free=max(0, max_seats - len(set(reserved) | set(locked)) - players),
+            is_open=status == Table.Status.OPEN,
+            opening_order=opening_order,
+        )
+        for number, max_seats, reserved, locked, status, opening_order, players in rows
+    ]
+
+
+def table_states(tournament: Tournament) -> list[draw.TableState]:
+    """Every usable table with its taken seats, in two queries."""
+    taken: dict[int, set[int]] = {}
+    for table_id, number in Seat.objects.filter(table__tournament=tournament).values_list(
+        "table_id", "number"
+    ):
+        taken.setdefault(table_id, set()).add(number)
+    return [
+        draw.TableState(
+            number=table.number,
+            max_seats=table.max_seats,
+            taken=frozenset(taken.get(table.pk, ())),
+            reserved=frozenset(table.reserved_seats),
+            accessible=frozenset(table.accessible_seats),
+            is_open=table.status == Table.Status.OPEN,
+            opening_order=table.opening_order,
+        )
+        for table in Table.objects.filter(tournament=tournament).exclude(status=Table.Status.CLOSED)
+    ]
+
+
+def table_state(table: Table) -> draw.TableState:
+    """A table with its taken seats, as the draw needs it."""
+    return draw.TableState(
+        number=table.number,
+        max_seats=table.max_seats,
+        taken=frozenset(table.seats.values_list("number", flat=True)),
+        reserved=_out_of_draw(table),
+        accessible=frozenset(table.accessible_seats),
+        is_open=table.status == Table.Status.OPEN,
+        opening_order=table.opening_order,
+    )
+
+
+def _choose(tournament: Tournament, rng: Random, accessible_needed: bool, excluded: set[int]):
+    if accessible_needed:
+        states = [t for t in table_states(tournament) if t.number not in excluded]
+        return draw.choose_seat(states, rng, accessible_needed=True)
+    loads = [load for load in table_loads(tournament) if load.number not in excluded]
+    number, opened = draw.choose_table(loads, rng)
+    seats = table_state(Table.objects.get(tournament=tournament, number=number)).free_seats()
+    if not seats:
+        excluded.add(number)  # its reserved seats are taken by overrides: try the next one
+        return None
+    return draw.SeatChoice(number, seats[rng.randrange(len(seats))], opened)
+
+
+def seat_assign(
+    *,
+    tournament: Tournament,
+    entry: Entry,
+    now: datetime,
+    rng: Random = SYSTEM_RANDOM,
+    dealt_in: str = Seat.DealtIn.NEXT_HAND,
+) -> SeatResult:
+    """Draw a seat for an entry: fewest-players table, random free seat; open the next
+    table when all are full. Retries when another desk took the seat first.
+
+    Call inside a transaction holding the tournament row lock.
+    """
+    excluded: set[int] = set()
+    for _attempt in range(SEAT_RETRIES):
+        try:
+            choice = _choose(tournament, rng, entry.player.needs_accessible_seat, excluded)
+        except draw.RoomFull:
+            raise errors.RoomFull from None
+        except draw.NoAccessibleSeat:
+            raise errors.NoAccessibleSeat from None
+        if choice is None:
+            continue
+        table = Table.objects.get(tournament=tournament, number=choice.table)
+        try:
+            with transaction.atomic():
+                Seat.objects.create(
+                    table=table, number=choice.seat, entry=entry, dealt_in=dealt_in, assigned_at=now
+                )
+        except IntegrityError:
+            continue  # another desk took it between our read and our write: draw again
+        if choice.opened_table:
+            table.status = Table.Status.OPEN
+            table.save(update_fields=["status"])
+        return SeatResult(choice.table, choice.seat, dealt_in, choice.opened_table)
+    raise errors.RoomFull
+
+
+def seat_place(*, entry: Entry, table: Table, seat: int, now: datetime) -> None:
+    """Put an entry in a named seat (TD override, undo, wrong-seat correction)."""
+    if not 1 <= seat <= table.max_seats:
+        raise errors.SeatTaken(table=table.number, seat=seat)
+    try:
+        with transaction.atomic():
+            Seat.objects.filter(entry=entry).delete()
+            Seat.objects.create(table=table, number=seat, entry=entry, assigned_at=now)
+    except IntegrityError:
+        raise errors.SeatTaken(table=table.number, seat=seat) from None
+    if table.status != Table.Status.OPEN:
+        table.status = Table.Status.OPEN
+        table.save(update_fields=["status"])
+
+
+def seat_free(*, entry: Entry) -> tuple[int, int] | None:
+    """Free an entry's seat; return (table, seat) it held."""
+    seat = Seat.objects.select_related("table").filter(entry=entry).first()
+    if seat is None:
+        return None
+    held = (seat.table.number, seat.number)
+    seat.delete()
+    return held

@@ -1,0 +1,395 @@
+"""Entries: new players, registration, re-entry, rebuys and add-ons, eliminations, ID checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tables.models import Seat, Table
+from tables.services import room as room_services
+from tables.services import seats as seat_services
+from tournaments import entry_rules, errors, realtime, selectors
+from tournaments.events import event_log, undoes
+from tournaments.models import (
+    Entry,
+    Event,
+    IdCheck,
+    Player,
+    Purchase,
+    Tournament,
+)
+from tournaments.services import locks, results
+
+# --- Tournaments ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def player_create(
+    *,
+    tournament: Tournament,
+    actor,
+    first_name: str,
+    last_name: str,
+    document_number: str = "",
+    nationality: str = "",
+    needs_accessible_seat: bool = False,
+    now: datetime,
+) -> Player:
+    """Record a new player (names are trimmed; a document number may be registered once)."""
+    first_name, last_name = first_name.strip(), last_name.strip()
+    document_number = document_number.strip().upper()
+    if not first_name or not last_name:
+        raise errors.DomainError(_("Write the player's first and last name."))
+    if document_number and Player.objects.filter(document_number=document_number).exists():
+        raise errors.DomainError(
+            _("Document %(document)s belongs to a player already registered: search for it."),
+            document=document_number,
+        )
+    player = Player.objects.create(
+        first_name=first_name,
+        last_name=last_name,
+        document_number=document_number,
+        nationality=nationality.strip(),
+        needs_accessible_seat=needs_accessible_seat,
+    )
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="player.create",
+        data={"player": player.pk, "name": str(player)},
+        now=now,
+        undoable=False,
+    )
+    return player
+
+
+@dataclass(frozen=True)
+class Registration:
+    entry: Entry
+    table: int
+    seat: int
+    dealt_in: str
+    opened_table: bool
+    forfeited: Entry | None
+
+
+@transaction.atomic
+def entry_register(
+    *, tournament: Tournament, player: Player, actor, now: datetime, forfeit: bool = False
+) -> Registration:
+    """Sell an entry (or a re-entry) and draw its seat at once (tournament.md §5, §6.1).
+
+    Refused with a DomainError, changing nothing, when registration is closed, the player
+    is already playing (unless `forfeit` and the event allows forfeit-and-re-enter), the
+    entry limit is reached, or the room is full.
+    """
+    tournament = locks.tournament_for_update(tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.TournamentFinished
+    if not selectors.registration_open(tournament, now):
+        raise errors.LateRegistrationClosed
+    entries = list(tournament.entries.filter(player=player).exclude(status=Entry.Status.VOIDED))
+    active = next((e for e in entries if e.status == Entry.Status.ACTIVE), None)
+    if entries and not tournament.reentry_allowed:
+        if active is not None:
+            raise _already_active(active)
+        raise errors.ReentryNotAllowed
+    if active is not None and not forfeit:
+        raise _already_active(active)
+    if active is not None and not tournament.reentry_forfeit_allowed:
+        raise errors.ForfeitNotAllowed
+    limit = tournament.max_entries if tournament.reentry_allowed else 1
+    if len(entries) >= limit:
+        raise errors.EntryLimitReached(player=str(player), limit=limit)
+
+    forfeited_seat = None
+    if active is not None:
+        # TDA-8b: the surrendered chips leave play; they go to nobody.
+        forfeited_seat = seat_services.seat_free(entry=active)
+        active.status = Entry.Status.FORFEITED
+        active.chips_removed = active.chips
+        active.ended_at = now
+        active.save(update_fields=["status", "chips_removed", "ended_at"])
+    number = (tournament.entries.aggregate(n=Max("number"))["n"] or 0) + 1
+    entry = Entry.objects.create(
+        tournament=tournament,
+        player=player,
+        number=number,
+        kind=Entry.Kind.REENTRY if entries else Entry.Kind.ENTRY,
+        chips=tournament.starting_stack,
+        paid=tournament.buy_in_total,
+        created_at=now,
+    )
+    # The new entry finishes above everyone already out: their places move down one, so
+    # two busts from different hands never share a place (issue 13).
+
+    shifted = results.places_make_room(tournament=tournament, by=1)
+    seat = seat_services.seat_assign(
+        tournament=tournament, entry=entry, now=now, dealt_in=_dealt_in(tournament)
+    )
+    if seat.dealt_in == Seat.DealtIn.ASK_DEALER:
+        seat = _deal_in_known(tournament, entry, seat)
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="entry.register",
+        data={
+            "entry": entry.pk,
+            "number": entry.number,
+            "player": player.pk,
+            "name": str(player),
+            "kind": entry.kind,
+            "table": seat.table,
+            "seat": seat.seat,
+            "dealt_in": seat.dealt_in,
+            "opened_table": seat.opened_table,
+            "forfeited_entry": active.pk if active else None,
+            "forfeited_seat": list(forfeited_seat) if forfeited_seat else None,
+            "chips_removed": active.chips if active else 0,
+            "places_shifted": shifted,
+        },
+        now=now,
+    )
+    realtime.broadcast(
+        tournament.pk,
+        {
+            "type": "seat",
+            "entry": entry.pk,
+            "name": str(player),
+            "table": seat.table,
+            "seat": seat.seat,
+            "dealt_in": seat.dealt_in,
+        },
+        tables=(seat.table,),
+    )
+    return Registration(entry, seat.table, seat.seat, seat.dealt_in, seat.opened_table, active)
+
+
+def _already_active(entry: Entry) -> errors.PlayerAlreadyActive:
+    seat = Seat.objects.select_related("table").filter(entry=entry).first()
+    return errors.PlayerAlreadyActive(
+        player=str(entry.player),
+        table=seat.table.number if seat else "-",
+        seat=seat.number if seat else "-",
+    )
+
+
+def _dealt_in(tournament: Tournament) -> str:
+    """Before the first hand everyone is dealt in; once play runs, the seat decides
+    (§7.4) and the table tablet reports the button: until then the desk is told the rule."""
+    if tournament.clock_status in {"not_started", "scheduled"}:
+        return Seat.DealtIn.NEXT_HAND
+    return Seat.DealtIn.ASK_DEALER
+
+
+def _deal_in_known(tournament: Tournament, entry: Entry, seat):
+    """Answer "dealt in now?" from the table's last-hand positions when the tablet or the
+    floor has reported them (tournament.md §7.4, setting deal_in_exclusion)."""
+    from dataclasses import replace
+
+    table = Table.objects.get(tournament=tournament, number=seat.table)
+    occupied = table.seats.values_list("number", flat=True)
+    answer = room_services.dealt_in_for(table, seat.seat, occupied, tournament.deal_in_exclusion)
+    if answer != seat.dealt_in:
+        Seat.objects.filter(entry=entry).update(dealt_in=answer)
+    return replace(seat, dealt_in=answer)
+
+
+@undoes("entry.register")
+def _undo_entry_register(event: Event, actor, now: datetime) -> None:
+    entry = Entry.objects.select_for_update().get(pk=event.data["entry"])
+    if entry.status != Entry.Status.ACTIVE:
+        raise errors.CannotUndo(reason=_("the entry is no longer playing"))
+    if entry.purchases.filter(voided=False).exists():
+        raise errors.CannotUndo(reason=_("undo its rebuys and add-ons first"))
+    shifted = event.data.get("places_shifted") or []
+    if (
+        shifted
+        and Entry.objects.filter(
+            tournament_id=event.tournament_id, status=Entry.Status.ELIMINATED, ended_at__gt=event.at
+        ).exists()
+    ):
+        raise errors.CannotUndo(reason=_("players went out after it: undo their bust-outs first"))
+    seat_services.seat_free(entry=entry)
+    entry.status = Entry.Status.VOIDED
+    entry.ended_at = now
+    entry.save(update_fields=["status", "ended_at"])
+    if shifted:
+        results.places_make_room(tournament=entry.tournament, by=-1, entries=shifted)
+    if event.data.get("forfeited_entry"):
+        old = Entry.objects.get(pk=event.data["forfeited_entry"])
+        old.status = Entry.Status.ACTIVE
+        old.chips_removed = 0
+        old.ended_at = None
+        old.save(update_fields=["status", "chips_removed", "ended_at"])
+        table_number, seat_number = event.data["forfeited_seat"] or (event.data["table"], None)
+        table = Table.objects.get(tournament_id=event.tournament_id, number=table_number)
+        seat_services.seat_place(
+            entry=old, table=table, seat=seat_number or event.data["seat"], now=now
+        )
+
+
+def entry_eliminate(
+    *, tournament: Tournament, entry: Entry, actor, now: datetime, start_stack: int = 0
+) -> Entry:
+    """Record a lone bust-out: the entry takes its finishing place and prize (§15.1)."""
+
+    results.eliminations_record(
+        tournament=tournament,
+        busts=[results.Bust(entry=entry, start_stack=start_stack)],
+        actor=actor,
+        now=now,
+    )
+    return Entry.objects.get(pk=entry.pk)
+
+
+def entries_eliminate(
+    *, tournament: Tournament, entries: list[Entry], actor, now: datetime
+) -> list[Entry]:
+    """Record the bust-outs of one hand, at one table or many, in one settlement."""
+
+    results.eliminations_record(
+        tournament=tournament,
+        busts=[results.Bust(entry=entry, start_stack=0) for entry in entries],
+        actor=actor,
+        now=now,
+    )
+    return list(Entry.objects.filter(pk__in=[e.pk for e in entries]))
+
+
+def _purchase_window_reason(tournament: Tournament, kind: str, now: datetime) -> str | None:
+    spot = selectors.clock_spot(tournament, now)
+    if kind == Purchase.Kind.REBUY:
+        if not entry_rules.rebuy_window_open(spot, until_level=tournament.rebuy_until_level):
+            return _("the rebuy period ended with level %(level)s") % {
+                "level": tournament.rebuy_until_level
+            }
+        return None
+    if not entry_rules.addon_window_open(
+        spot, break_after_level=tournament.addon_break_after_level
+    ):
+        return _("add-ons are sold at the break after level %(level)s") % {
+            "level": tournament.addon_break_after_level
+        }
+    return None
+
+
+@transaction.atomic
+def entry_purchase(
+    *,
+    tournament: Tournament,
+    entry: Entry,
+    kind: str,
+    actor,
+    now: datetime,
+    stack: int | None = None,
+    declared_before_hand: bool = False,
+) -> Purchase:
+    """Sell a rebuy or an add-on on an active entry (tournament.md §5.5, §5.6).
+
+    A rebuy declared before the hand (§5.5) is charged at once and cannot be refused by
+    the hand's outcome: the chips count as in play for that hand.
+    """
+    tournament = locks.tournament_for_update(tournament)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
+    if entry.status != Entry.Status.ACTIVE:
+        raise errors.NotPlaying(player=str(entry.player))
+    bought = entry.purchases.filter(kind=kind, voided=False).count()
+    if kind == Purchase.Kind.REBUY:
+        reason = None
+        if not tournament.rebuys_allowed:
+            reason = _("this tournament has no rebuys")
+        elif bought >= tournament.rebuy_max:
+            reason = _("%(player)s has had all %(limit)s rebuys") % {
+                "player": entry.player,
+                "limit": tournament.rebuy_max,
+            }
+        elif (
+            tournament.rebuy_stack_threshold is not None
+            and not declared_before_hand
+            and (stack is None or stack > tournament.rebuy_stack_threshold)
+        ):
+            reason = _("the stack must be %(limit)s or less (write the current stack)") % {
+                "limit": tournament.rebuy_stack_threshold
+            }
+        reason = reason or _purchase_window_reason(tournament, kind, now)
+        if reason:
+            raise errors.RebuyNotAllowed(reason=reason)
+        price, chips = tournament.rebuy_price, tournament.rebuy_chips
+    else:
+        reason = None
+        if not tournament.addon_allowed:
+            reason = _("this tournament has no add-on")
+        elif bought >= 1:
+            reason = _("%(player)s has already had the add-on") % {"player": entry.player}
+        reason = reason or _purchase_window_reason(tournament, kind, now)
+        if reason:
+            raise errors.AddonNotAllowed(reason=reason)
+        price, chips = tournament.addon_price, tournament.addon_chips
+    purchase = Purchase.objects.create(
+        entry=entry,
+        kind=kind,
+        price=price,
+        chips=chips,
+        declared_before_hand=declared_before_hand,
+        created_at=now,
+    )
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action=f"entry.{kind}",
+        data={
+            "purchase": purchase.pk,
+            "entry": entry.pk,
+            "name": str(entry.player),
+            "chips": chips,
+            "price": price,
+            "declared_before_hand": declared_before_hand,
+        },
+        now=now,
+    )
+    realtime.broadcast(tournament.pk, {"type": "figures"})
+    return purchase
+
+
+def _undo_purchase(event: Event, actor, now: datetime) -> None:
+    purchase = Purchase.objects.select_for_update().get(pk=event.data["purchase"])
+    purchase.voided = True
+    purchase.save(update_fields=["voided"])
+
+
+undoes("entry.rebuy")(_undo_purchase)
+
+
+undoes("entry.addon")(_undo_purchase)
+
+
+@transaction.atomic
+def id_check(
+    *, tournament: Tournament, player: Player, actor, now: datetime, day: int = 1
+) -> IdCheck:
+    """Record that the player's photo ID was checked for this playing day (FIGP §50)."""
+    check, created = IdCheck.objects.get_or_create(
+        tournament=tournament,
+        player=player,
+        day=day,
+        defaults={"checked_at": now, "checked_by": actor},
+    )
+    if created:
+        event_log(
+            tournament=tournament,
+            actor=actor,
+            action="id.check",
+            data={"check": check.pk, "player": player.pk, "name": str(player), "day": day},
+            now=now,
+        )
+    return check
+
+
+@undoes("id.check")
+def _undo_id_check(event: Event, actor, now: datetime) -> None:
+    IdCheck.objects.filter(pk=event.data["check"]).delete()

@@ -1,0 +1,257 @@
+"""Setting an event up: the tournament, its structure, a clone, its staff."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from tables.models import Table
+from tournaments import errors, realtime
+from tournaments.events import event_log, undoes
+from tournaments.models import (
+    Event,
+    Role,
+    StaffAssignment,
+    StructureItem,
+    Tournament,
+)
+
+# --- Tournaments ----------------------------------------------------------------------
+
+
+def _unique_slug(name: str, date) -> str:
+    base = slugify(f"{name}-{date:%Y-%m-%d}")[:70] or "torneo"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+@transaction.atomic
+def tournament_create(*, actor, fields: dict[str, Any], now: datetime) -> Tournament:
+    """Create a tournament; its creator becomes its TD."""
+    tournament = Tournament(**fields)
+    tournament.slug = _unique_slug(tournament.name, tournament.date)
+    tournament.save()
+    StaffAssignment.objects.create(tournament=tournament, user=actor, role=Role.TD)
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="tournament.create",
+        data={"name": tournament.name},
+        now=now,
+    )
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(
+    *, tournament: Tournament, actor, fields: dict[str, Any], now: datetime
+) -> Tournament:
+    """Change the settings of a tournament; the old values are logged for undo."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = {name: _jsonable(getattr(locked, name)) for name in fields}
+    for name, value in fields.items():
+        setattr(locked, name, value)
+    locked.save(update_fields=list(fields))
+    changed = {k: _jsonable(v) for k, v in fields.items() if before[k] != _jsonable(v)}
+    if changed:
+        event_log(
+            tournament=locked,
+            actor=actor,
+            action="tournament.update",
+            data={"before": {k: before[k] for k in changed}, "after": changed},
+            now=now,
+        )
+    return locked
+
+
+@undoes("tournament.update")
+def _undo_tournament_update(event: Event, actor, now: datetime) -> None:
+    tournament = Tournament.objects.select_for_update().get(pk=event.tournament_id)
+    for name, value in event.data["before"].items():
+        field = Tournament._meta.get_field(name)
+        setattr(tournament, field.attname, field.to_python(value))  # attname: FKs by pk
+    tournament.save(update_fields=list(event.data["before"]))
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "_meta") and hasattr(value, "pk"):
+        return value.pk  # a related row (a satellite's target event) is logged by its key
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if value.__class__.__name__ == "Decimal":
+        return str(value)
+    return value
+
+
+@dataclass(frozen=True)
+class ItemSpec:
+    """One row of the structure editor."""
+
+    kind: str
+    small_blind: int = 0
+    big_blind: int = 0
+    ante: int = 0
+    ante_mode: str = "none"
+    minutes: int = 20
+    color_up: int | None = None
+
+
+def structure_validate(items: list[ItemSpec]) -> None:
+    """Refuse a structure a clock could not run or a TD would not mean."""
+    levels = [i for i in items if i.kind == StructureItem.Kind.LEVEL]
+    if not levels:
+        raise errors.InvalidStructure(reason=_("it needs at least one level"))
+    previous = None
+    number = 0
+    for position, item in enumerate(items, start=1):
+        if item.minutes <= 0:
+            raise errors.InvalidStructure(
+                reason=_("row %(row)s: the duration must be at least one minute")
+                % {"row": position}
+            )
+        if item.kind != StructureItem.Kind.LEVEL:
+            continue
+        number += 1
+        if item.small_blind <= 0 or item.big_blind <= 0:
+            raise errors.InvalidStructure(
+                reason=_("level %(level)s: blinds must be positive") % {"level": number}
+            )
+        if item.big_blind < item.small_blind:
+            raise errors.InvalidStructure(
+                reason=_("level %(level)s: the big blind is smaller than the small blind")
+                % {"level": number}
+            )
+        if item.ante < 0:
+            raise errors.InvalidStructure(
+                reason=_("level %(level)s: the ante cannot be negative") % {"level": number}
+            )
+        if item.ante and item.ante_mode == "none":
+            raise errors.InvalidStructure(
+                reason=_("level %(level)s: an ante needs an ante mode") % {"level": number}
+            )
+        if previous is not None and (
+            item.small_blind < previous.small_blind or item.big_blind < previous.big_blind
+        ):
+            raise errors.InvalidStructure(
+                reason=_("level %(level)s: blinds go down from the level before")
+                % {"level": number}
+            )
+        previous = item
+
+
+@transaction.atomic
+def structure_set(
+    *, tournament: Tournament, actor, items: list[ItemSpec], now: datetime
+) -> list[StructureItem]:
+    """Replace the whole structure (the editor sends every row, in order)."""
+    structure_validate(items)
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = [_item_data(i) for i in locked.items.all()]
+    locked.items.all().delete()
+    rows = StructureItem.objects.bulk_create(
+        StructureItem(tournament=locked, position=p, **vars(spec))
+        for p, spec in enumerate(items, start=1)
+    )
+    event_log(
+        tournament=locked,
+        actor=actor,
+        action="structure.set",
+        data={"before": before, "after": [vars(spec) for spec in items]},
+        now=now,
+    )
+    realtime.broadcast(locked.pk, {"type": "structure", "version": locked.clock_version})
+    return rows
+
+
+def _item_data(item: StructureItem) -> dict[str, Any]:
+    return {
+        "kind": item.kind,
+        "small_blind": item.small_blind,
+        "big_blind": item.big_blind,
+        "ante": item.ante,
+        "ante_mode": item.ante_mode,
+        "minutes": item.minutes,
+        "color_up": item.color_up,
+    }
+
+
+@undoes("structure.set")
+def _undo_structure_set(event: Event, actor, now: datetime) -> None:
+    tournament = Tournament.objects.select_for_update().get(pk=event.tournament_id)
+    tournament.items.all().delete()
+    StructureItem.objects.bulk_create(
+        StructureItem(tournament=tournament, position=p, **data)
+        for p, data in enumerate(event.data["before"], start=1)
+    )
+
+
+@transaction.atomic
+def tournament_clone(
+    *, tournament: Tournament, actor, name: str, date, now: datetime
+) -> Tournament:
+    """Copy a tournament's settings, structure and tables (no players) under a new name."""
+    skip = {"id", "slug", "name", "date", "status", "created_at"}
+    fields = {
+        f.name: getattr(tournament, f.name)
+        for f in Tournament._meta.concrete_fields
+        if f.name not in skip and not f.name.startswith("clock_")
+    }
+    clone = tournament_create(actor=actor, fields={**fields, "name": name, "date": date}, now=now)
+    StructureItem.objects.bulk_create(
+        StructureItem(tournament=clone, position=i.position, **_item_data(i))
+        for i in tournament.items.all()
+    )
+    Table.objects.bulk_create(
+        Table(
+            tournament=clone,
+            number=t.number,
+            max_seats=t.max_seats,
+            opening_order=t.opening_order,
+            break_order=t.break_order,
+            accessible_seats=t.accessible_seats,
+            reserved_seats=t.reserved_seats,
+        )
+        for t in tournament.tables.all()
+    )
+    event_log(
+        tournament=clone,
+        actor=actor,
+        action="tournament.clone",
+        data={"from": tournament.slug},
+        now=now,
+        undoable=False,
+    )
+    return clone
+
+
+@transaction.atomic
+def staff_assign(
+    *, tournament: Tournament, actor, username: str, role: str, now: datetime
+) -> StaffAssignment:
+    """Give a staff account a role in this tournament (replacing any earlier one)."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise errors.DomainError(_("No staff account is called %(name)s."), name=username)
+    if role not in Role.values:
+        raise errors.DomainError(_("Unknown role."))
+    assignment, _created = StaffAssignment.objects.update_or_create(
+        tournament=tournament, user=user, defaults={"role": role}
+    )
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="staff.assign",
+        data={"username": username, "role": role},
+        now=now,
+        undoable=False,
+    )
+    return assignment
