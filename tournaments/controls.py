@@ -21,8 +21,9 @@ from tournaments.services import timecalls as timecall_services
 
 def control_action(
     *, tournament: Tournament, role: str | None, actor, message: dict[str, Any]
-) -> None:
-    """Run one console action for `role`; raise DomainError when refused.
+) -> Any:
+    """Run one console action for `role` and return what its service returns; raise
+    DomainError when refused.
 
     Shared by the console's POST view and the socket, so both obey the same rules.
     """
@@ -34,7 +35,11 @@ def control_action(
     if role not in roles:
         raise DomainError(_("Your role may not do this."))
     kwargs = arguments(message)
-    service(tournament=tournament, actor=actor, now=timezone.now(), **kwargs)
+    now = timezone.now()
+    if action.startswith("timecall_"):
+        # A write is expected: record a call whose time ran out with nobody to say so.
+        timecall_services.timecall_catch_up(tournament=tournament, now=now)
+    return service(tournament=tournament, actor=actor, now=now, **kwargs)
 
 
 def _int(message: dict[str, Any], key: str) -> int:

@@ -8,6 +8,7 @@ token), public (anyone). Views and consumers fetch through these helpers and nev
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from tournaments.models import DisplayScreen, Role, StaffAssignment, Tournament
@@ -40,9 +41,25 @@ def role_for(user, tournament: Tournament) -> str | None:
 def get_tournament_for(user, slug: str, *, roles: frozenset[str]) -> Tournament:
     """Return the tournament if the user holds one of `roles` in it; 404 if it does not
     exist, 403 if the user may not act (anonymous users are sent to log in by the view)."""
-    tournament = Tournament.objects.filter(slug=slug).first()
+    found = Tournament.objects.filter(slug=slug)
+    staff = user is not None and user.is_authenticated and not user.is_superuser
+    if staff:
+        # The user's role comes with the row: one query for both on every staff page.
+        found = found.annotate(
+            user_role=Subquery(
+                StaffAssignment.objects.filter(tournament=OuterRef("pk"), user=user).values("role")[
+                    :1
+                ]
+            )
+        )
+    tournament = found.first()
     if tournament is None:
         raise Http404
+    if staff:
+        cache = getattr(user, "_torneo_roles", None)
+        if cache is None:
+            cache = user._torneo_roles = {}
+        cache[tournament.pk] = tournament.user_role
     if role_for(user, tournament) not in roles:
         raise PermissionDenied
     return tournament

@@ -97,25 +97,6 @@ def test_desk_cannot_call_the_clock(client, tournament, desk, seated):
     assert not TimeCall.objects.exists()
 
 
-def test_the_console_shows_the_ruling_of_a_call_whose_time_ran_out(client, tournament, td, seated):
-    call = tc.timecall_start(
-        tournament=tournament,
-        actor=td,
-        now=timezone.now() - dt.timedelta(seconds=40),
-        table_number=seated.table,
-        seat_number=seated.seat,
-        facing_bet=True,
-    )
-    client.force_login(td)
-    # No worker, no tablet: reading the console records it.
-    html = client.get(reverse("clock_console", args=[tournament.slug])).content.decode()
-    call.refresh_from_db()
-    assert (call.outcome, call.ruling) == ("expired", "dead_hand")
-    assert "<strong>Dead hand</strong> (TDA-29, TDA-30)" in html
-    log = client.get(reverse("event_log", args=[tournament.slug])).content.decode()
-    assert "Time ran out: Dead hand (TDA-29, TDA-30)" in log
-
-
 def test_the_tablet_shows_the_shot_clock_then_the_ruling(client, tournament, td, seated):
     screen = DisplayScreen.objects.create(
         tournament=tournament, name="T", kind="table", table_number=seated.table

@@ -103,9 +103,12 @@ def _store(tournament: Tournament, state: clock.ClockState) -> None:
     tournament.save()
 
 
-def _publish(tournament: Tournament, now: datetime) -> None:
+def _publish(
+    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
+) -> None:
     """Broadcast the clock after commit and schedule the next boundary's announcement."""
-    structure = selectors.clock_structure(tournament)  # read once for both
+    if structure is None:
+        structure = selectors.clock_structure(tournament)  # read once for both
     realtime.broadcast(tournament.pk, selectors.clock_payload(tournament, now, structure=structure))
     _schedule_announcement(tournament, now, structure=structure)
 
@@ -160,6 +163,8 @@ def _change(
 ) -> Tournament:
     locked = locks.tournament_for_update(tournament)
     structure = _structure(locked)
+    # A boundary passed with nobody to announce it (no broker) is logged before the change.
+    _catch_up_locked(locked, structure, now)
     before = _snapshot(locked)
     try:
         state = operation(structure, selectors.clock_state(locked))
@@ -173,8 +178,33 @@ def _change(
         data={**(data or {}), "before": before, "version": state.version},
         now=now,
     )
-    _publish(locked, now)
+    _publish(locked, now, structure=structure)
+    # One pass per change: the caller (a view's response) reuses what was read here.
+    locked.clock_structure_read = structure
     return locked
+
+
+def _catch_up_locked(tournament: Tournament, structure: list[clock.Item], now: datetime) -> None:
+    """`clock_catch_up` for a row already locked and read: a query only when a boundary
+    really went unannounced."""
+    state = selectors.clock_state(tournament)
+    try:
+        view = clock.clock_view(structure, state, now)
+    except (clock.ClockError, ValueError, IndexError):
+        return
+    if view.status is not clock.ClockStatus.RUNNING:
+        return
+    started_by_schedule = tournament.clock_status == clock.ClockStatus.SCHEDULED
+    if view.index <= tournament.clock_index and not started_by_schedule:
+        return
+    clock_announce(
+        tournament_id=tournament.pk,
+        version=tournament.clock_version,
+        index=view.index,
+        now=now,
+        catch_up=True,
+    )
+    tournament.refresh_from_db(fields=["clock_announced_version", "clock_announced_index"])
 
 
 # --- Clock operations ------------------------------------------------------------------
@@ -493,6 +523,8 @@ def _floor_change(
 ) -> Tournament:
     locked = locks.tournament_for_update(tournament)
     structure = _structure(locked)
+    # A boundary passed with nobody to announce it (no broker) is logged before the change.
+    _catch_up_locked(locked, structure, now)
     before = _snapshot(locked)
     data = apply(locked, structure) or {}
     locked.clock_version += 1

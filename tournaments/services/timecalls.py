@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q, Subquery
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -274,6 +275,32 @@ def running_calls(tournament: Tournament, *, table_number: int | None = None) ->
     if table_number is not None:
         calls = calls.filter(table_number=table_number)
     return list(calls.order_by("table_number"))
+
+
+def console_calls(
+    tournament: Tournament, *, limit: int = 5
+) -> tuple[list[TimeCall], list[TimeCall]]:
+    """The running calls and the last `limit` that ended, newest first, in one query."""
+    ended = (
+        TimeCall.objects.filter(tournament=tournament)
+        .exclude(outcome=TimeCall.Outcome.RUNNING)
+        .order_by("-ended_at", "-pk")
+        .values("pk")[:limit]
+    )
+    calls = list(
+        TimeCall.objects.filter(tournament=tournament).filter(
+            Q(outcome=TimeCall.Outcome.RUNNING) | Q(pk__in=Subquery(ended))
+        )
+    )
+    running = sorted(
+        (c for c in calls if c.outcome == TimeCall.Outcome.RUNNING), key=lambda c: c.table_number
+    )
+    finished = sorted(
+        (c for c in calls if c.outcome != TimeCall.Outcome.RUNNING),
+        key=lambda c: (c.ended_at, c.pk),
+        reverse=True,
+    )
+    return running, finished
 
 
 def recent_calls(

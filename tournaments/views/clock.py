@@ -16,26 +16,28 @@ from tournaments import events, permissions, selectors, timecalls
 from tournaments.controls import CONTROLS, control_action
 from tournaments.errors import DomainError
 from tournaments.models import DisplayScreen, Tournament
-from tournaments.services import clock as clock_services
 from tournaments.services import screens as screen_services
 from tournaments.services import timecalls as timecall_services
 from tournaments.views.core import run
 
 
 def _console_context(request: HttpRequest, tournament: Tournament) -> dict:
+    """What the console shows. A read only: a boundary nobody announced is logged by the
+    next clock change or the console's socket (tournaments/sockets/consumer.py), never by
+    a GET. A clock change hands over the structure it read (`clock_structure_read`)."""
     now = timezone.now()
-    clock_services.clock_catch_up(tournament=tournament, now=now)
-    timecall_services.timecall_catch_up(tournament=tournament, now=now)
-    tournament.refresh_from_db()
-    structure = selectors.clock_structure(tournament)
+    structure = getattr(tournament, "clock_structure_read", None)
+    if structure is None:
+        structure = selectors.clock_structure(tournament)
+    running, ended = timecall_services.console_calls(tournament)
     return {
-        "timecalls": timecall_services.running_calls(tournament),
-        "timecalls_ended": timecall_services.recent_calls(tournament),
+        "timecalls": running,
+        "timecalls_ended": ended,
         "timecall_rules": timecalls.profile_rules(tournament.time_call_profile),
         "tournament": tournament,
         "role": permissions.role_for(request.user, tournament),
-        "view": selectors.clock_view_for(tournament, now),
-        "payload": selectors.clock_payload(tournament, now),
+        "view": selectors.clock_view_for(tournament, now, structure=structure),
+        "payload": selectors.clock_payload(tournament, now, structure=structure),
         "structure": list(enumerate(structure)),
         "tables": list(
             Table.objects.filter(tournament=tournament, status=Table.Status.OPEN).values_list(
@@ -69,7 +71,7 @@ def control(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     else:
         message = {"action": action, **request.POST.dict()}
         try:
-            control_action(
+            result = control_action(
                 tournament=tournament,
                 role=permissions.role_for(request.user, tournament),
                 actor=request.user,
@@ -77,8 +79,12 @@ def control(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             )
         except DomainError as exc:
             messages.error(request, str(exc))
+        else:
+            if isinstance(result, Tournament):
+                tournament = result  # the row as the change left it, with its structure
     if request.htmx:
-        tournament.refresh_from_db()
+        if not hasattr(tournament, "clock_structure_read"):
+            tournament.refresh_from_db()
         return render(request, "clock/console.html#panel", _console_context(request, tournament))
     return redirect("clock_console", slug)
 

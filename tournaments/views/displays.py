@@ -22,7 +22,6 @@ from tournaments import permissions, ratelimit, selectors, timecalls
 from tournaments.controls import control_action
 from tournaments.errors import DomainError
 from tournaments.models import DisplayScreen, Role, Tournament
-from tournaments.services import clock as clock_services
 from tournaments.services import formats as format_services
 from tournaments.services import timecalls as timecall_services
 
@@ -32,9 +31,7 @@ RULING_SHOWN_MINUTES = 5
 
 
 def _clock_context(request: HttpRequest, tournament: Tournament, socket_url: str) -> dict:
-    now = timezone.now()
-    clock_services.clock_catch_up(tournament=tournament, now=now)
-    tournament.refresh_from_db()
+    now = timezone.now()  # a read only: screens roll levels over by themselves
     return {
         "tournament": tournament,
         "payload": selectors.clock_payload(tournament, now),
@@ -61,7 +58,6 @@ def screen(request: HttpRequest, token) -> HttpResponse:
     if display.kind == DisplayScreen.Kind.TABLE:
         context = _clock_context(request, tournament, socket_url)
         number = display.table_number or 0
-        timecall_services.timecall_catch_up(tournament=tournament, now=timezone.now())
         running = timecall_services.running_calls(tournament, table_number=number)
         ended = timecall_services.recent_calls(tournament, table_number=number, limit=1)
         recent = timezone.now() - timedelta(minutes=RULING_SHOWN_MINUTES)

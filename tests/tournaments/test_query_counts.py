@@ -1,0 +1,80 @@
+"""One pass per change: what a clock change and a registration cost the database.
+
+Counted as statements the database runs, without the transaction's own BEGIN, COMMIT and
+savepoints (SQLite logs them, PostgreSQL does not). Run with real transactions so the
+service's atomic block is the outermost one, as in a request.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.conftest import NOW, make_player
+from tournaments.models import Event
+from tournaments.services import clock as clock_services
+from tournaments.services import entries as entry_services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HX = {"HTTP_HX_REQUEST": "true"}
+CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
+
+
+def statements(ctx: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in ctx.captured_queries if not q["sql"].startswith(CONTROL)]
+
+
+def test_a_clock_pause_from_the_console_reads_the_structure_once(client, tournament, td):
+    for _n in range(5):
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        )
+    clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
+    client.force_login(td)
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post(reverse("clock_control", args=[tournament.slug, "pause"]), **HX)
+    assert response.status_code == 200
+    assert 'data-testid="status">' in response.content.decode()
+    sql = statements(ctx)
+    structure_reads = [s for s in sql if 'FROM "tournaments_structureitem"' in s]
+    assert len(sql) <= 10, "\n".join(sql)
+    assert len(structure_reads) <= 2
+    tournament.refresh_from_db()
+    assert tournament.clock_status == "paused"
+
+
+def test_a_registration_costs_at_most_fifteen_statements(tournament, td):
+    for _n in range(20):
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        )
+    player = make_player()
+    with CaptureQueriesContext(connection) as ctx:
+        entry = entry_services.entry_register(
+            tournament=tournament, player=player, actor=td, now=NOW
+        ).entry
+    assert entry.seat.table.number >= 1
+    sql = statements(ctx)
+    assert len(sql) <= 15, "\n".join(sql)
+
+
+def test_the_console_page_writes_nothing_and_the_next_change_logs_the_level(client, tournament, td):
+    clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
+    client.force_login(td)
+    later = NOW + dt.timedelta(minutes=21)  # level 1 lasts 20 minutes: level 2 runs
+    with time_machine.travel(later, tick=False):
+        with CaptureQueriesContext(connection) as ctx:
+            page = client.get(reverse("clock_console", args=[tournament.slug]))
+        assert page.status_code == 200
+        writes = [s for s in statements(ctx) if s.startswith(("INSERT", "UPDATE", "DELETE"))]
+        assert writes == []
+        assert not Event.objects.filter(tournament=tournament, action="clock.level").exists()
+        client.post(reverse("clock_control", args=[tournament.slug, "pause"]))
+    level = Event.objects.get(tournament=tournament, action="clock.level")
+    assert level.data["index"] == 1
