@@ -1,5 +1,5 @@
 """Backup pages: a TD downloads the tournament as JSON; a user who may create tournaments
-uploads such a file to create it here (tournaments/backup.py does the work)."""
+uploads such a file to create it here (tournaments/services/backup.py does the work)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournaments import backup, permissions
+from tournaments import permissions
 from tournaments.errors import DomainError
+from tournaments.services import backup
 
 
 @login_required

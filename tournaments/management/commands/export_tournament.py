@@ -6,8 +6,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments import backup
 from tournaments.models import Tournament
+from tournaments.services import backup
 
 
 class Command(BaseCommand):

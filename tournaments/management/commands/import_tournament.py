@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from tournaments import backup
 from tournaments.errors import DomainError
+from tournaments.services import backup
 
 
 class Command(BaseCommand):

@@ -31,7 +31,7 @@ from tables.services import room
 from tables.services import seats as seat_services
 from tables.services.rulings import ruling_save
 from tests.conftest import NOW, make_player, make_tournament, make_user
-from tournaments import backup, errors, events, reports, selectors
+from tournaments import errors, events, reports, selectors
 from tournaments.events import event_undo
 from tournaments.models import (
     DisplayScreen,
@@ -43,9 +43,9 @@ from tournaments.models import (
     StaffAssignment,
     Tournament,
 )
+from tournaments.services import backup, days, results, screens
 from tournaments.services import chips as chip_services
 from tournaments.services import clock as clock_services
-from tournaments.services import days, results, screens
 from tournaments.services import entries as entry_services
 from tournaments.services import penalties as penalty_services
 from tournaments.services import setup as setup_services
@@ -630,7 +630,7 @@ def test_every_logged_action_has_its_payload_ids_listed():
     import pathlib
     import re
 
-    root = pathlib.Path(__file__).resolve().parents[2]
+    root = pathlib.Path(__file__).resolve().parents[3]
     logged = set(events.ACTION_LABELS)
     for path in [*root.glob("tournaments/**/*.py"), *root.glob("tables/**/*.py")]:
         logged |= set(re.findall(r'action="([a-z0-9_]+\.[a-z0-9_]+)"', path.read_text()))
