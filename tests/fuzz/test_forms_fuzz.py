@@ -16,9 +16,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from bench import fuzzing
-from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.models import Player
+from tournaments.services import entries as entry_services
 
 EXAMPLES = 4  # per route: ~70 routes x 4 cases cost ~15 s on SQLite
 CI = os.environ.get("CI") == "true"
@@ -81,7 +81,7 @@ def test_a_refusal_after_a_write_is_a_partial_write(world, catalog, monkeypatch)
         Player.objects.create(first_name="Half", last_name="Done")
         raise DomainError(_("Write the player's first and last name."))
 
-    monkeypatch.setattr(services, "player_create", half_done)
+    monkeypatch.setattr(entry_services, "player_create", half_done)
     outcome = fuzzing.run_form_case(world, _player_new(world), catalog)
     assert outcome.refused and "but changed ['tournaments.Player']" in outcome.partial_write
     assert not Player.objects.filter(first_name="Half").exists()  # rolled back
@@ -90,7 +90,7 @@ def test_a_refusal_after_a_write_is_a_partial_write(world, catalog, monkeypatch)
 @pytest.mark.django_db
 def test_a_write_without_an_event_is_a_partial_write(world, catalog, monkeypatch):
     monkeypatch.setattr(
-        services,
+        entry_services,
         "player_create",
         lambda **kwargs: Player.objects.create(first_name="No", last_name="Log"),
     )
@@ -103,7 +103,7 @@ def test_an_exception_is_a_server_error(world, catalog, monkeypatch):
     def broken(**kwargs):
         raise ZeroDivisionError
 
-    monkeypatch.setattr(services, "player_create", broken)
+    monkeypatch.setattr(entry_services, "player_create", broken)
     outcome = fuzzing.run_form_case(world, _player_new(world), catalog)
     assert "500" in outcome.server_error and "ZeroDivisionError" in outcome.server_error
 
@@ -113,7 +113,7 @@ def test_an_english_message_for_an_italian_user_is_untranslated(world, catalog, 
     def refuse(**kwargs):
         raise DomainError("Write the player's first and last name.")  # not through gettext
 
-    monkeypatch.setattr(services, "player_create", refuse)
+    monkeypatch.setattr(entry_services, "player_create", refuse)
     outcome = fuzzing.run_form_case(world, _player_new(world), catalog)
     assert outcome.refused and "is English" in outcome.untranslated
 
@@ -123,7 +123,7 @@ def test_the_same_refusal_in_italian_passes(world, catalog, monkeypatch):
     def refuse(**kwargs):
         raise DomainError(_("Write the player's first and last name."))
 
-    monkeypatch.setattr(services, "player_create", refuse)
+    monkeypatch.setattr(entry_services, "player_create", refuse)
     outcome = fuzzing.run_form_case(world, _player_new(world), catalog)
     assert outcome.refused and outcome.message == "Scrivi nome e cognome del giocatore."
     assert not outcome.problems
