@@ -12,17 +12,9 @@ from tournaments.conformance import floor_handlers, run_case
 from tournaments.conformance.compare import compare
 from tournaments.conformance.formats import HANDLERS
 
-
-def _shared() -> Path:
-    """Find the shared specs beside the checkout (main or a worktree)."""
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / "shared" / "conformance" / "formats.json"
-        if candidate.exists():
-            return candidate
-    return Path("/work/shared/conformance/formats.json")
-
-
-CASES: list[dict[str, Any]] = json.loads(_shared().read_text(encoding="utf-8"))
+# The specs sit beside the checkout (../shared), as on CI.
+CASES_FILE = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "formats.json"
+CASES: list[dict[str, Any]] = json.loads(CASES_FILE.read_text(encoding="utf-8"))
 
 
 def test_every_topic_has_public_cases() -> None:
