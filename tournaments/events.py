@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -48,6 +49,60 @@ def event_log(
     )
 
 
+# --- What an undo may read and write ---------------------------------------------------
+# An event's payload may come from an imported file: an undo handler never trusts it. It
+# reads ids through `logged_id(s)` (ints only) and rows through `scoped(Model, event)`
+# (only the event's own tournament), and restores only fields its service logs.
+
+_SCOPE = {
+    "Tournament": "pk",
+    "Entry": "tournament_id",
+    "Purchase": "entry__tournament_id",
+    "IdCheck": "tournament_id",
+    "Deal": "tournament_id",
+    "Penalty": "tournament_id",
+    "TimeCall": "tournament_id",
+    "ChipAdjustment": "tournament_id",
+    "ChipDenomination": "tournament_id",
+    "Table": "tournament_id",
+    "Seat": "table__tournament_id",
+    "Ruling": "tournament_id",
+    "SeatTicket": "satellite_id",
+    "BountyAward": "tournament_id",
+    "Envelope": "tournament_id",
+}
+
+
+def scoped(model: Any, event: Event) -> Any:
+    """`model`'s rows that belong to the event's tournament (a queryset)."""
+    return model.objects.filter(**{_SCOPE[model.__name__]: event.tournament_id})
+
+
+def logged_id(event: Event, key: str) -> int:
+    """The id the event logged under `key`; refuse anything but a whole number."""
+    value = event.data.get(key) if isinstance(event.data, dict) else None
+    if type(value) is not int:
+        raise CannotUndo(reason=_("its log row is damaged"))
+    return value
+
+
+def logged_ids(event: Event, key: str) -> list[int]:
+    """The ids the event logged under `key` (a list); refuse anything but whole numbers."""
+    values = event.data.get(key) if isinstance(event.data, dict) else None
+    if not isinstance(values, list) or any(type(v) is not int for v in values):
+        raise CannotUndo(reason=_("its log row is damaged"))
+    return values
+
+
+def logged_fields(event: Event, key: str, allowed: Iterable[str]) -> dict[str, Any]:
+    """The field values the event logged under `key`, only among `allowed` (never a key,
+    a slug, a parent, a player or a tournament)."""
+    values = event.data.get(key) if isinstance(event.data, dict) else None
+    if not isinstance(values, dict) or not set(values) <= set(allowed):
+        raise CannotUndo(reason=_("its log row is damaged"))
+    return values
+
+
 def can_undo(event: Event) -> bool:
     return event.undoable and event.undone_at is None and event.action in _UNDO
 
@@ -62,7 +117,12 @@ def event_undo(*, event_id: int, tournament: Tournament, actor: Any, now: dateti
         raise CannotUndo(reason=_("it was already undone"))
     if not can_undo(event):
         raise CannotUndo(reason=_("this kind of action is not undoable"))
-    _UNDO[event.action](event, actor, now)
+    try:
+        _UNDO[event.action](event, actor, now)
+    except (ObjectDoesNotExist, KeyError, TypeError, ValueError, AttributeError):
+        # A payload that names rows of another tournament, or no row at all (an imported
+        # file): nothing is changed (the transaction rolls back).
+        raise CannotUndo(reason=_("its log row does not match this tournament")) from None
     event.undone_at = now
     event.undone_by = actor if actor is not None and actor.is_authenticated else None
     event.save(update_fields=["undone_at", "undone_by"])

@@ -10,11 +10,14 @@ from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
 from tournaments import errors
-from tournaments.events import event_log, undoes
+from tournaments.events import event_log, logged_fields, logged_id, undoes
 from tournaments.models import (
     Event,
     Tournament,
 )
+
+# What table_update changes and logs: all its undo may restore.
+TABLE_SETTINGS = ("opening_order", "break_order", "accessible_seats", "reserved_seats")
 
 
 @transaction.atomic
@@ -97,7 +100,7 @@ def table_update(
             table=number,
             seat=taken[0],
         )
-    names = ("opening_order", "break_order", "accessible_seats", "reserved_seats")
+    names = TABLE_SETTINGS
     before = {name: getattr(table, name) for name in names}
     table.opening_order, table.break_order = opening_order, break_order
     table.accessible_seats = sorted(set(accessible_seats))
@@ -117,9 +120,10 @@ def table_update(
 
 @undoes("table.update")
 def _undo_table_update(event: Event, actor, now: datetime) -> None:
-    Table.objects.filter(tournament_id=event.tournament_id, number=event.data["table"]).update(
-        **event.data["before"]
-    )
+    before = logged_fields(event, "before", TABLE_SETTINGS)
+    Table.objects.filter(
+        tournament_id=event.tournament_id, number=logged_id(event, "table")
+    ).update(**before)
 
 
 def tables_create(

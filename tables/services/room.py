@@ -21,7 +21,7 @@ from tables import balancing, buttons, draw
 from tables.models import Seat, Table
 from tables.services import seats as seat_services
 from tournaments import errors, realtime
-from tournaments.events import event_log, undoes
+from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import Entry, Event, Tournament
 
 RANKS = "23456789TJQKA"
@@ -920,9 +920,13 @@ def _undo_moves(event: Event, actor, now: datetime) -> None:
         _restore_positions(table, event.data["table_before"])
         table.save(update_fields=["status", *POSITION_FIELDS])
     entries = [m["entry"] for m in moves]
+    if any(type(e) is not int for e in entries):
+        raise errors.CannotUndo(reason=_("its log row is damaged"))
+    if scoped(Entry, event).filter(pk__in=entries).count() != len(set(entries)):
+        raise errors.CannotUndo(reason=_("its log row does not match this tournament"))
     current = {
         s.entry_id: (s.table.number, s.number)
-        for s in Seat.objects.filter(entry_id__in=entries).select_related("table")
+        for s in scoped(Seat, event).filter(entry_id__in=entries).select_related("table")
     }
     for move in moves:
         if current.get(move["entry"]) != tuple(move["to"]):
@@ -1028,7 +1032,9 @@ def move_confirm(
 
 @undoes("seat.arrive")
 def _undo_arrive(event: Event, actor, now: datetime) -> None:
-    Seat.objects.filter(entry_id=event.data["entry"]).update(arrived=False, chips_carried_by="")
+    scoped(Seat, event).filter(entry_id=logged_id(event, "entry")).update(
+        arrived=False, chips_carried_by=""
+    )
 
 
 # --- manual control -------------------------------------------------------------------

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from tables import draw
 from tables.models import Seat, Table
 from tournaments import errors, realtime
-from tournaments.events import event_log, undoes
+from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import (
     Entry,
     Event,
@@ -74,7 +74,7 @@ def seat_move(
 
 @undoes("seat.move")
 def _undo_seat_move(event: Event, actor, now: datetime) -> None:
-    entry = Entry.objects.get(pk=event.data["entry"])
+    entry = scoped(Entry, event).get(pk=logged_id(event, "entry"))
     if event.data["from"] is None:
         seat_free(entry=entry)
         return

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
 from tournaments import chips, errors, realtime
-from tournaments.events import event_log, undoes
+from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import ChipAdjustment, ChipDenomination, Entry, Event, Tournament
 
 SYSTEM_RANDOM = random.SystemRandom()
@@ -223,7 +223,7 @@ def chip_race_record(
 
 @undoes("chips.race")
 def _undo_race(event: Event, actor, now: datetime) -> None:
-    ChipAdjustment.objects.filter(pk=event.data["adjustment"]).update(voided=True)
+    scoped(ChipAdjustment, event).filter(pk=logged_id(event, "adjustment")).update(voided=True)
 
 
 @transaction.atomic
@@ -295,7 +295,7 @@ def chips_remove(
 
 @undoes("chips.remove")
 def _undo_remove(event: Event, actor, now: datetime) -> None:
-    ChipAdjustment.objects.filter(pk=event.data["adjustment"]).update(voided=True)
+    scoped(ChipAdjustment, event).filter(pk=logged_id(event, "adjustment")).update(voided=True)
 
 
 @transaction.atomic
@@ -345,4 +345,4 @@ def leftovers_clear(
 @undoes("chips.leftovers")
 def _undo_leftovers(event: Event, actor, now: datetime) -> None:
     if event.data.get("adjustment"):
-        ChipAdjustment.objects.filter(pk=event.data["adjustment"]).update(voided=True)
+        scoped(ChipAdjustment, event).filter(pk=logged_id(event, "adjustment")).update(voided=True)

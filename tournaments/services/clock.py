@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy
 from tables.models import Table
 from tables.services import room
 from tournaments import clock, endofday, errors, realtime, scheduling, selectors
-from tournaments.events import event_log, undoes
+from tournaments.events import event_log, logged_fields, undoes
 from tournaments.models import Event, Tournament
 from tournaments.services import locks
 
@@ -321,7 +321,7 @@ def clock_jump(*, tournament: Tournament, actor, index: int, now: datetime) -> T
 def _restore(event: Event, actor, now: datetime) -> None:
     """Put back the stored state from before the action, with a new version."""
     tournament = Tournament.objects.select_for_update().get(pk=event.tournament_id)
-    for name, value in event.data["before"].items():
+    for name, value in logged_fields(event, "before", SNAPSHOT_FIELDS).items():
         if name in _DATETIMES and value is not None:
             value = parse_datetime(value)
         setattr(tournament, name, value)

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from tables.models import Seat, Table
 from tables.services import seats as seat_services
 from tournaments import errors, realtime, selectors
-from tournaments.events import event_log, undoes
+from tournaments.events import event_log, logged_id, undoes
 from tournaments.models import ChipCount, ChipDenomination, Entry, Event, Tournament
 from tournaments.services import setup as setup_services
 
@@ -222,7 +222,8 @@ def _undo_merge(event: Event, actor, now: datetime) -> None:
         raise errors.CannotUndo(reason=_("Day 2 play has started"))
     Seat.objects.filter(entry__in=carried).delete()
     carried.delete()
-    Tournament.objects.filter(slug__in=event.data["flights"]).update(
+    # Only this event's own flights (a crafted payload may name any slug).
+    Tournament.objects.filter(parent_id=event.tournament_id, slug__in=event.data["flights"]).update(
         status=Tournament.Status.RUNNING
     )
 
@@ -314,6 +315,5 @@ def day_next(*, tournament: Tournament, actor, now: datetime) -> int:
 
 @undoes("day.next")
 def _undo_day_next(event: Event, actor, now: datetime) -> None:
-    Tournament.objects.filter(pk=event.tournament_id, day=event.data["day"]).update(
-        day=event.data["day"] - 1
-    )
+    day = logged_id(event, "day")
+    Tournament.objects.filter(pk=event.tournament_id, day=day).update(day=day - 1)

@@ -13,7 +13,7 @@ from tables.models import Seat, Table
 from tables.services import room as room_services
 from tables.services import seats as seat_services
 from tournaments import entry_rules, errors, realtime, selectors
-from tournaments.events import event_log, undoes
+from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import (
     Entry,
     Event,
@@ -201,7 +201,7 @@ def _deal_in_known(tournament: Tournament, entry: Entry, seat):
 
 @undoes("entry.register")
 def _undo_entry_register(event: Event, actor, now: datetime) -> None:
-    entry = Entry.objects.select_for_update().get(pk=event.data["entry"])
+    entry = scoped(Entry, event).select_for_update().get(pk=logged_id(event, "entry"))
     if entry.status != Entry.Status.ACTIVE:
         raise errors.CannotUndo(reason=_("the entry is no longer playing"))
     if entry.purchases.filter(voided=False).exists():
@@ -221,7 +221,7 @@ def _undo_entry_register(event: Event, actor, now: datetime) -> None:
     if shifted:
         results.places_make_room(tournament=entry.tournament, by=-1, entries=shifted)
     if event.data.get("forfeited_entry"):
-        old = Entry.objects.get(pk=event.data["forfeited_entry"])
+        old = scoped(Entry, event).get(pk=logged_id(event, "forfeited_entry"))
         old.status = Entry.Status.ACTIVE
         old.chips_removed = 0
         old.ended_at = None
@@ -357,7 +357,7 @@ def entry_purchase(
 
 
 def _undo_purchase(event: Event, actor, now: datetime) -> None:
-    purchase = Purchase.objects.select_for_update().get(pk=event.data["purchase"])
+    purchase = scoped(Purchase, event).select_for_update().get(pk=logged_id(event, "purchase"))
     purchase.voided = True
     purchase.save(update_fields=["voided"])
 
@@ -392,4 +392,4 @@ def id_check(
 
 @undoes("id.check")
 def _undo_id_check(event: Event, actor, now: datetime) -> None:
-    IdCheck.objects.filter(pk=event.data["check"]).delete()
+    scoped(IdCheck, event).filter(pk=logged_id(event, "check")).delete()

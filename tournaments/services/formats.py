@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from tables.models import Seat
 from tournaments import bounties, placements, realtime, satellites, selectors
 from tournaments.errors import CannotUndo, DomainError
-from tournaments.events import event_log, undoes
+from tournaments.events import event_log, logged_id, logged_ids, scoped, undoes
 from tournaments.models import BountyAward, Entry, Envelope, Event, SeatTicket, Tournament
 from tournaments.services import locks
 
@@ -879,7 +879,7 @@ def satellite_award(
 
 @undoes("satellite.award")
 def _undo_satellite_award(event: Event, actor: Any, now: datetime) -> None:
-    tickets = SeatTicket.objects.filter(pk__in=event.data["tickets"])
+    tickets = scoped(SeatTicket, event).filter(pk__in=logged_ids(event, "tickets"))
     if tickets.exclude(redeemed_entry=None).exists():
         raise CannotUndo(reason=_("a seat has been used in the target event"))
     tickets.update(voided=True)
@@ -950,7 +950,9 @@ def ticket_redeem(
 
 @undoes("ticket.redeem")
 def _undo_redeem(event: Event, actor: Any, now: datetime) -> None:
-    SeatTicket.objects.filter(pk=event.data["ticket"]).update(redeemed_entry=None)
+    SeatTicket.objects.filter(target_id=event.tournament_id, pk=logged_id(event, "ticket")).update(
+        redeemed_entry=None
+    )
 
 
 # --- Reports ---------------------------------------------------------------------------

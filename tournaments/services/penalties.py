@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
 from tournaments import errors, penalties, placements, realtime, selectors
-from tournaments.events import event_log, undoes
+from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import Entry, Event, Penalty, Player, Tournament
 
 
@@ -140,7 +140,7 @@ _ENDING = frozenset({penalties.PenaltyKind.ELIMINATION, penalties.PenaltyKind.DI
 
 @undoes("penalty.give")
 def _undo_penalty(event: Event, actor, now: datetime) -> None:
-    penalty = Penalty.objects.select_for_update().get(pk=event.data["penalty"])
+    penalty = scoped(Penalty, event).select_for_update().get(pk=logged_id(event, "penalty"))
     if (
         penalty.kind in _ENDING
         and Entry.objects.filter(

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from tables.models import Seat, Table
 from tables.services import seats as seat_services
 from tournaments import errors, payouts, placements, realtime, selectors
-from tournaments.events import event_log, undoes
+from tournaments.events import event_log, logged_id, logged_ids, scoped, undoes
 from tournaments.models import Deal, Entry, Event, Tournament
 from tournaments.services import locks
 
@@ -302,9 +302,9 @@ def eliminations_record(
 
 @undoes("entry.eliminate")
 def _undo_eliminate(event: Event, actor, now: datetime) -> None:
-    ids = event.data.get("entries") or [event.data["entry"]]
+    ids = logged_ids(event, "entries") if "entries" in event.data else [logged_id(event, "entry")]
     for pk in ids:
-        entry = Entry.objects.select_for_update().get(pk=pk)
+        entry = scoped(Entry, event).select_for_update().get(pk=pk)
         if entry.status != Entry.Status.ELIMINATED:
             raise errors.CannotUndo(reason=_("the entry is no longer marked eliminated"))
         if Entry.objects.filter(
@@ -321,6 +321,8 @@ def _undo_eliminate(event: Event, actor, now: datetime) -> None:
             raise errors.CannotUndo(reason=_("undo the later eliminations first"))
         before = (event.data.get("before") or {}).get(str(pk))
         if before:
+            if not isinstance(before, dict) or not set(before) <= {*_SNAPSHOT, "ended_at"}:
+                raise errors.CannotUndo(reason=_("its log row is damaged"))
             for name, value in before.items():
                 setattr(entry, name, Entry._meta.get_field(name).to_python(value))
         else:
@@ -333,13 +335,13 @@ def _undo_eliminate(event: Event, actor, now: datetime) -> None:
             seat_services.seat_place(entry=entry, table=table, seat=seat[1], now=now)
     for pk, before in (event.data.get("regrouped") or {}).items():
         # Players reported earlier in the same hand-for-hand hand get their places back.
-        entry = Entry.objects.select_for_update().get(pk=int(pk))
+        entry = scoped(Entry, event).select_for_update().get(pk=int(pk))
         for name in ("place", "place_last", "prize"):
             setattr(entry, name, Entry._meta.get_field(name).to_python(before[name]))
         entry.save(update_fields=["place", "place_last", "prize"])
     winner = event.data.get("winner")
     if winner:
-        Entry.objects.filter(pk=winner["entry"]).update(
+        scoped(Entry, event).filter(pk=int(winner["entry"])).update(
             place=winner["place"], prize=winner["prize"]
         )
         Tournament.objects.filter(pk=event.tournament_id).update(status=Tournament.Status.RUNNING)
@@ -510,7 +512,7 @@ def deal_record(
 
 @undoes("deal.record")
 def _undo_deal(event: Event, actor, now: datetime) -> None:
-    deal = Deal.objects.select_for_update().get(pk=event.data["deal"])
+    deal = scoped(Deal, event).select_for_update().get(pk=logged_id(event, "deal"))
     pks = [s["entry"] for s in deal.shares]
     if Entry.objects.filter(pk__in=pks).exclude(status=Entry.Status.ACTIVE).exists():
         raise errors.CannotUndo(reason=_("a player in the deal has finished since"))

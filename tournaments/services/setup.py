@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tables.models import Table
 from tournaments import errors, realtime
-from tournaments.events import event_log, undoes
+from tournaments.events import event_log, logged_fields, undoes
 from tournaments.models import (
     Event,
     Role,
@@ -51,11 +51,41 @@ def tournament_create(*, actor, fields: dict[str, Any], now: datetime) -> Tourna
     return tournament
 
 
+# What the settings can change, and so all that undoing a change may restore: never a key,
+# the slug, the parent event, or state that other services own (clock, days, payouts).
+PROTECTED_FIELDS = frozenset(
+    {
+        "id",
+        "slug",
+        "parent",
+        "created_at",
+        "status",
+        "day",
+        "payouts",
+        "mystery_permutation",
+        "mystery_fingerprint",
+        "h4h_active",
+        "h4h_hands",
+        "h4h_tables_done",
+        "eod_card",
+        "eod_remaining",
+    }
+)
+SETTINGS_FIELDS = frozenset(
+    f.name
+    for f in Tournament._meta.concrete_fields
+    if f.name not in PROTECTED_FIELDS and not f.name.startswith("clock_")
+)
+
+
 @transaction.atomic
 def tournament_update(
     *, tournament: Tournament, actor, fields: dict[str, Any], now: datetime
 ) -> Tournament:
     """Change the settings of a tournament; the old values are logged for undo."""
+    unknown = set(fields) - SETTINGS_FIELDS
+    if unknown:
+        raise ValueError(f"not a setting: {sorted(unknown)}")
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     before = {name: _jsonable(getattr(locked, name)) for name in fields}
     for name, value in fields.items():
@@ -76,10 +106,11 @@ def tournament_update(
 @undoes("tournament.update")
 def _undo_tournament_update(event: Event, actor, now: datetime) -> None:
     tournament = Tournament.objects.select_for_update().get(pk=event.tournament_id)
-    for name, value in event.data["before"].items():
+    before = logged_fields(event, "before", SETTINGS_FIELDS)
+    for name, value in before.items():
         field = Tournament._meta.get_field(name)
         setattr(tournament, field.attname, field.to_python(value))  # attname: FKs by pk
-    tournament.save(update_fields=list(event.data["before"]))
+    tournament.save(update_fields=list(before))
 
 
 def _jsonable(value: Any) -> Any:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from tables.models import Seat, Table
 from tournaments import errors, realtime, scheduling, timecalls
-from tournaments.events import event_log, undoes
+from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import Entry, Event, TimeCall, Tournament
 
 
@@ -317,7 +317,7 @@ def recent_calls(
 
 
 def _call_for_undo(event: Event) -> TimeCall:
-    call = TimeCall.objects.select_for_update().filter(pk=event.data["call"]).first()
+    call = scoped(TimeCall, event).select_for_update().filter(pk=logged_id(event, "call")).first()
     if call is None:
         raise errors.CannotUndo(reason=_("the time call is gone"))
     return call
