@@ -1032,9 +1032,12 @@ def move_confirm(
 
 @undoes("seat.arrive")
 def _undo_arrive(event: Event, actor, now: datetime) -> None:
-    scoped(Seat, event).filter(entry_id=logged_id(event, "entry")).update(
-        arrived=False, chips_carried_by=""
-    )
+    if (
+        not scoped(Seat, event)
+        .filter(entry_id=logged_id(event, "entry"))
+        .update(arrived=False, chips_carried_by="")
+    ):
+        raise errors.CannotUndo(reason=_("the player is no longer in that seat"))
 
 
 # --- manual control -------------------------------------------------------------------

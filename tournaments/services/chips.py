@@ -62,6 +62,12 @@ def chipset_set(
     return rows
 
 
+def _void_adjustment(event: Event) -> None:
+    adjustments = scoped(ChipAdjustment, event).filter(pk=logged_id(event, "adjustment"))
+    if not adjustments.update(voided=True):
+        raise errors.CannotUndo(reason=_("its log row does not match this tournament"))
+
+
 @undoes("chips.set")
 def _undo_chipset(event: Event, actor, now: datetime) -> None:
     ChipDenomination.objects.filter(tournament_id=event.tournament_id).delete()
@@ -223,7 +229,7 @@ def chip_race_record(
 
 @undoes("chips.race")
 def _undo_race(event: Event, actor, now: datetime) -> None:
-    scoped(ChipAdjustment, event).filter(pk=logged_id(event, "adjustment")).update(voided=True)
+    _void_adjustment(event)
 
 
 @transaction.atomic
@@ -295,7 +301,7 @@ def chips_remove(
 
 @undoes("chips.remove")
 def _undo_remove(event: Event, actor, now: datetime) -> None:
-    scoped(ChipAdjustment, event).filter(pk=logged_id(event, "adjustment")).update(voided=True)
+    _void_adjustment(event)
 
 
 @transaction.atomic
@@ -345,4 +351,4 @@ def leftovers_clear(
 @undoes("chips.leftovers")
 def _undo_leftovers(event: Event, actor, now: datetime) -> None:
     if event.data.get("adjustment"):
-        scoped(ChipAdjustment, event).filter(pk=logged_id(event, "adjustment")).update(voided=True)
+        _void_adjustment(event)

@@ -217,6 +217,12 @@ def flights_merge(*, event: Tournament, actor, now: datetime) -> MergeResult:
 
 @undoes("flights.merge")
 def _undo_merge(event: Event, actor, now: datetime) -> None:
+    flights = event.data.get("flights")
+    own = set(
+        Tournament.objects.filter(parent_id=event.tournament_id).values_list("slug", flat=True)
+    )
+    if not isinstance(flights, list) or not flights or not set(flights) <= own:
+        raise errors.CannotUndo(reason=_("its log row does not match this tournament"))
     carried = Entry.objects.filter(tournament_id=event.tournament_id, kind=Entry.Kind.CARRIED)
     if carried.exclude(status=Entry.Status.ACTIVE).exists():
         raise errors.CannotUndo(reason=_("Day 2 play has started"))

@@ -392,4 +392,5 @@ def id_check(
 
 @undoes("id.check")
 def _undo_id_check(event: Event, actor, now: datetime) -> None:
-    scoped(IdCheck, event).filter(pk=logged_id(event, "check")).delete()
+    if not scoped(IdCheck, event).filter(pk=logged_id(event, "check")).delete()[0]:
+        raise errors.CannotUndo(reason=_("its log row does not match this tournament"))
