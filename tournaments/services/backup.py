@@ -312,6 +312,23 @@ def _walk(node: Any, parts: list[str], swap: Callable[[Any], Any]) -> Any:
     return node
 
 
+def _values_at(node: Any, parts: list[str]) -> Iterable[Any]:
+    """The values a payload holds at a ref path (as `_walk` visits them; "{}" gives keys)."""
+    if not parts:
+        yield node
+        return
+    head, rest = parts[0], parts[1:]
+    if head == "[]":
+        if isinstance(node, list):
+            for item in node:
+                yield from _values_at(item, rest)
+    elif head == "{}":
+        if isinstance(node, dict):
+            yield from node.keys()
+    elif isinstance(node, dict) and head in node:
+        yield from _values_at(node[head], rest)
+
+
 def _swap_key(key: str, swap: Callable[[Any], Any]) -> str:
     try:
         number = int(key)
@@ -759,7 +776,30 @@ class _Importer:
         if refs is None:
             raise _broken(where, _("unknown action “%(action)s”") % {"action": action})
         own = tuple(ref for ref in refs if ref[1] is Event)
+        for path, model in refs:
+            keys = path.endswith("{}")  # a dict's keys hold the ids as text
+            for value in _values_at(data, path.split(".")):
+                if not self._names_a_row(model, value, key=keys):
+                    raise _broken(
+                        where,
+                        _("its payload holds %(id)s where a row's number belongs")
+                        % {"id": repr(value)[:40]},
+                    )
         return remap(data, [ref for ref in refs if ref[1] is not Event], self.map), own
+
+    def _names_a_row(self, model: Any, value: Any, *, key: bool = False) -> bool:
+        """Whether a payload reference is well formed: a whole number (never text or a
+        float, which would slip past the remapping and name a row of another tournament),
+        or a slug this file defines."""
+        if value is None:  # no row named (an optional reference)
+            return True
+        if model == SLUG:
+            return value == "" or (isinstance(value, str) and self.map(SLUG, value) is not None)
+        if key:  # a dict key ("{}" paths) holds the id as text
+            return isinstance(value, str) and value.isascii() and value.lstrip("-").isdigit()
+        # A whole number; one of a row the file does not hold (deleted since, e.g. an undone
+        # registration's entry) is imported as its negative and matches no row (`remap`).
+        return type(value) is int
 
     def _finish(self) -> None:
         result = self.result

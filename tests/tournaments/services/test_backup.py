@@ -827,3 +827,18 @@ def test_import_is_for_those_who_may_create_tournaments(client, floor, tournamen
     )
     assert response.status_code == 403
     assert Tournament.objects.count() == 1
+
+
+@pytest.mark.parametrize("crafted", ["1", 1.0, True, [1]], ids=["text", "float", "bool", "list"])
+def test_a_payload_id_that_is_not_a_whole_number_refuses_the_file(small, td, crafted):
+    """Issue 12, item 1b: an id written as text or a float would slip past the remapping
+    and, undone, name a row of another tournament. The file is refused; nothing written."""
+    document = copy.deepcopy(backup.export_tournament(small))
+    registrations = [e for e in document["events"] if e["action"] == "entry.register"]
+    assert registrations
+    registrations[0]["data"]["entry"] = crafted
+    before = counts()
+    with pytest.raises(errors.BadBackup) as refused:
+        backup.import_document(document, actor=td, now=LATER)
+    assert "where a row's number belongs" in str(refused.value)
+    assert counts() == before
