@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Entry, Role, Tournament
+from tournaments.models import Entry, LoggedAction, Role, Tournament
 
 
 class Table(models.Model):
@@ -120,28 +120,9 @@ class RoomStaff(models.Model):
         return f"{self.user_id} {self.role} @ room"
 
 
-class RoomEvent(models.Model):
-    """One room-level action (cash room, pit rulings): who, when, what, enough to undo it.
-    The room's counterpart of `tournaments.models.Event`."""
+class RoomEvent(LoggedAction):
+    """One room-level action (cash room, pit): the room's counterpart of
+    `tournaments.models.Event`."""
 
-    at = models.DateTimeField()
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    action = models.CharField(max_length=40)
-    data = models.JSONField(default=dict)
-    undoable = models.BooleanField(default=True)
-    undone_at = models.DateTimeField(null=True, blank=True)
-    undone_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    undo_of = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-
-    class Meta:
-        ordering = ["-at", "-id"]
+    class Meta(LoggedAction.Meta):
         indexes = [models.Index(fields=["-at"])]
-
-    def __str__(self) -> str:
-        return f"{self.at:%H:%M:%S} {self.action}"

@@ -550,10 +550,10 @@ class DisplayScreen(models.Model):
         return self.name
 
 
-class Event(models.Model):
-    """One floor action: who, when, what, and enough to undo it."""
+class LoggedAction(models.Model):
+    """One logged action: who, when, what, and enough to undo it (the tournament's log,
+    `Event`, and the room's, `tables.models.RoomEvent`)."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
     at = models.DateTimeField()
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
@@ -570,11 +570,20 @@ class Event(models.Model):
     )
 
     class Meta:
+        abstract = True
         ordering = ["-at", "-id"]
-        indexes = [models.Index(fields=["tournament", "-at"])]
 
     def __str__(self) -> str:
         return f"{self.at:%H:%M:%S} {self.action}"
+
+
+class Event(LoggedAction):
+    """One floor action of a tournament."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
+
+    class Meta(LoggedAction.Meta):
+        indexes = [models.Index(fields=["tournament", "-at"])]
 
 
 class ChipDenomination(models.Model):
