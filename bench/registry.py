@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bench import balance, entries, fanout, fuzz, load
+from bench import balance, engine, entries, fanout, fuzz, load
 from bench.common import Summary
 
 Bench = Callable[..., Summary]
@@ -20,4 +20,5 @@ BENCHES: dict[str, Bench] = {
     "fanout": fanout.fanout,
     "fuzz": fuzz.fuzz,
     "balance": balance.run,
+    "engine": engine.run,
 }

@@ -12,6 +12,13 @@ from itertools import combinations
 
 from phevaluator import evaluate_cards, evaluate_omaha_cards  # type: ignore[import-untyped]
 
+# The native 5/6/7-card evaluators behind evaluate_cards (phevaluator is pinned).
+from phevaluator._pheval import (  # type: ignore[import-untyped]
+    evaluate_5cards,
+    evaluate_6cards,
+    evaluate_7cards,
+)
+
 from .cards import RANKS, parse_cards
 from .errors import InvalidCards
 
@@ -53,11 +60,26 @@ def category(rank: int) -> Category:
     raise ValueError(f"rank {rank} outside 1..{WORST_RANK}")
 
 
+# phevaluator's card numbers (rank * 4 + suit, suits c d h s) for the canonical spellings:
+# the engine's cards go to the native evaluator without being parsed again (a ranking is
+# called for every contender of every pot; parsing, not evaluating, was the cost).
+_CARD_ID: dict[str, int] = {
+    r + s: 4 * i + j for i, r in enumerate(RANKS) for j, s in enumerate("cdhs")
+}
+_NATIVE = {5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards}
+
+
 def holdem_rank(hole: Sequence[str], board: Sequence[str]) -> int:
     """Return the rank of the best five of hole + board, any combination (R-RANK-2).
 
     Preconditions: 5 to 7 distinct cards in total.
     """
+    ids = [_CARD_ID.get(c, -1) for c in hole]
+    ids += [_CARD_ID.get(c, -1) for c in board]
+    if -1 not in ids and len(set(ids)) == len(ids) and 5 <= len(ids) <= 7:
+        return int(_NATIVE[len(ids)](*ids))
+    # Anything else (another spelling, a repeated or malformed card, a wrong count): the
+    # careful way, which says what is wrong.
     cards = parse_cards([*hole, *board])
     if not 5 <= len(cards) <= 7:
         raise InvalidCards(f"hold'em ranks 5 to 7 cards, got {len(cards)}")

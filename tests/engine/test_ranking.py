@@ -130,3 +130,28 @@ def test_malformed_and_duplicate_cards_are_refused():
         holdem_rank(["As", "As"], ["2c", "3c", "4c"])
     with pytest.raises(InvalidCards):
         omaha_rank(["As", "Ks"], ["2c", "3c", "4c", "5d", "9h"])
+
+
+def test_the_fast_path_ranks_exactly_as_phevaluator_and_still_refuses_bad_cards():
+    """holdem_rank sends canonical cards straight to the native evaluator (issue 15):
+    the same ranks as phevaluator's own call, and the same refusals for bad input."""
+    import random
+
+    from phevaluator import evaluate_cards
+
+    from tables.engine.errors import InvalidCards
+    from tables.engine.ranking import holdem_rank
+
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    rng = random.Random(15)
+    for size in (5, 6, 7):
+        for _ in range(3000):
+            cards = rng.sample(deck, size)
+            assert holdem_rank(cards[:2], cards[2:]) == evaluate_cards(*cards)
+    for hole, board in (
+        (["As", "As"], ["Kd", "Qh", "2c"]),
+        (["As", "Kd"], ["Qh", "2c"]),
+        (["As", "Xx"], ["Kd", "Qh", "2c"]),
+    ):
+        with pytest.raises(InvalidCards):
+            holdem_rank(hole, board)

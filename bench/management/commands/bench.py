@@ -18,6 +18,7 @@ class Command(BaseCommand):
         parser.add_argument("--clients", type=int, default=1000)
         parser.add_argument("--changes", type=int, default=20)
         parser.add_argument("--tables", type=int, default=1112)
+        parser.add_argument("--rounds", type=int, default=5)
         parser.add_argument(
             "--layer", choices=["memory", "redis"], default=None, help="default: from REDIS_URL"
         )
