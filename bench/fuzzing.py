@@ -105,8 +105,8 @@ def _form_kinds(form_class) -> dict[str, str]:
 
 
 def _tournament_base(world: World) -> dict[str, Any]:
+    from tournaments.forms import TournamentForm
     from tournaments.models import Tournament
-    from tournaments.views.setup import TournamentForm
 
     form = TournamentForm(instance=Tournament.objects.get(pk=world.tournament_id))
     data: dict[str, Any] = {}
@@ -221,16 +221,17 @@ def _clock_base(world: World) -> dict[str, Any]:
 def targets() -> dict[str, Target]:
     """Every URL name of the project, with its fuzz spec."""
     from tournaments.controls import CONTROLS
-    from tournaments.models import ChipAdjustment, DisplayScreen, Purchase, Role
-    from tournaments.penalties import PenaltyKind, TableEvent
-    from tournaments.reports import REPORTS
-    from tournaments.views.desk import PlayerForm, PurchaseForm
-    from tournaments.views.setup import (
+    from tournaments.forms import (
         CloneForm,
+        PlayerForm,
+        PurchaseForm,
         TablesAddForm,
         TableUpdateForm,
         TournamentForm,
     )
+    from tournaments.models import ChipAdjustment, DisplayScreen, Purchase, Role
+    from tournaments.penalties import PenaltyKind, TableEvent
+    from tournaments.reports import REPORTS
 
     def choice(values: Iterable[str]) -> str:
         return "choice:" + "|".join(values)

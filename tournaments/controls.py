@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import permissions
 from tournaments.errors import DomainError
+from tournaments.forms import whole_number
 from tournaments.models import Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import timecalls as timecall_services
@@ -43,11 +44,10 @@ def control_action(
 
 
 def _int(message: dict[str, Any], key: str) -> int:
-    value = message.get(key)
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        raise DomainError(_("Give a whole number.")) from None
+    number = whole_number(message.get(key), low=-(10**9), high=10**9)
+    if number is None:
+        raise DomainError(_("Give a whole number."))
+    return number
 
 
 def _start(message: dict[str, Any]) -> dict[str, Any]:

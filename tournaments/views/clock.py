@@ -15,6 +15,7 @@ from tables.models import Table
 from tournaments import events, permissions, selectors, timecalls
 from tournaments.controls import CONTROLS, control_action
 from tournaments.errors import DomainError
+from tournaments.forms import whole_number
 from tournaments.models import DisplayScreen, Tournament
 from tournaments.services import screens as screen_services
 from tournaments.services import timecalls as timecall_services
@@ -102,7 +103,7 @@ def screens(request: HttpRequest, slug: str) -> HttpResponse:
             actor=request.user,
             name=request.POST.get("name", ""),
             kind=request.POST.get("kind", ""),
-            table_number=int(table) if table.isdigit() and len(table) <= 6 else None,
+            table_number=whole_number(table, low=1, high=999_999),
         )
         if ok:
             messages.success(request, _("Screen created: open its link on the screen."))

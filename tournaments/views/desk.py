@@ -4,7 +4,6 @@ check IDs, and show the drawn seat in large type."""
 from __future__ import annotations
 
 import segno
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -12,34 +11,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tables.models import Seat
 from tournaments import permissions, selectors
+from tournaments.forms import PlayerForm, PurchaseForm
 from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournaments.services import entries as entry_services
 from tournaments.services import formats as format_services
 from tournaments.views.core import run
-
-
-class PlayerForm(forms.Form):
-    first_name = forms.CharField(label=gettext_lazy("First name"), max_length=60)
-    last_name = forms.CharField(label=gettext_lazy("Last name"), max_length=60)
-    document_number = forms.CharField(
-        label=gettext_lazy("Document number"), max_length=40, required=False
-    )
-    nationality = forms.CharField(label=gettext_lazy("Nationality"), max_length=60, required=False)
-    needs_accessible_seat = forms.BooleanField(
-        label=gettext_lazy("Needs an accessible seat"), required=False
-    )
-
-
-class PurchaseForm(forms.Form):
-    stack = forms.IntegerField(label=gettext_lazy("Current stack"), min_value=0, required=False)
-    declared_before_hand = forms.BooleanField(
-        label=gettext_lazy("Declared before the hand"), required=False
-    )
 
 
 def _desk(request: HttpRequest, slug: str) -> Tournament:

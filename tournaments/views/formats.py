@@ -6,9 +6,6 @@ redirect. An elimination's award is shown before it is confirmed (formats.md §1
 
 from __future__ import annotations
 
-import re
-from decimal import Decimal, InvalidOperation
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -17,85 +14,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournaments import permissions
 from tournaments.errors import DomainError
+from tournaments.forms import AwardForm, EnvelopesForm, ForfeitForm, _numbers
 from tournaments.models import BountyAward, Entry, Event, Tournament
 from tournaments.services import formats as format_services
 from tournaments.views.core import run
 
-MAX_NUMBER = 1_000_000
 SLIP_ACTIONS = ("bounty.award", "mystery.draw", "bounty.own")
-
-
-class AwardForm(forms.Form):
-    eliminated = forms.IntegerField(
-        label=gettext_lazy("Eliminated player (entry number)"), min_value=1, max_value=MAX_NUMBER
-    )
-    winners = forms.CharField(
-        label=gettext_lazy("Who won his last pot (entry numbers)"), max_length=200
-    )
-    low_winners = forms.CharField(
-        label=gettext_lazy("Who won the low half of that pot (hi/lo only)"),
-        max_length=200,
-        required=False,
-    )
-    envelope = forms.CharField(label=gettext_lazy("Envelope drawn"), max_length=20, required=False)
-    confirm = forms.BooleanField(required=False)
-
-    def clean_winners(self) -> list[int]:
-        return _numbers(self.cleaned_data["winners"], required=True)
-
-    def clean_low_winners(self) -> list[int]:
-        return _numbers(self.cleaned_data.get("low_winners", ""), required=False)
-
-
-def _numbers(text: str, *, required: bool) -> list[int]:
-    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
-    if not parts and required:
-        raise forms.ValidationError(_("Write at least one entry number."))
-    if any(not p.isdigit() or int(p) > MAX_NUMBER for p in parts):
-        raise forms.ValidationError(_("Write entry numbers separated by commas."))
-    return [int(p) for p in dict.fromkeys(parts)]
-
-
-class ForfeitForm(forms.Form):
-    entry = forms.IntegerField(min_value=1, max_value=MAX_NUMBER)
-
-
-class EnvelopesForm(forms.Form):
-    envelopes = forms.CharField(
-        label=gettext_lazy("Envelopes, one a line: code = value"),
-        widget=forms.Textarea(attrs={"rows": 8}),
-        max_length=20000,
-    )
-
-    def clean_envelopes(self) -> dict[str, int]:
-        result: dict[str, int] = {}
-        for line in self.cleaned_data["envelopes"].splitlines():
-            if not line.strip():
-                continue
-            match = re.fullmatch(
-                r"\s*([A-Za-z0-9_-]{1,20})\s*[=:]\s*([0-9]+(?:[.,][0-9]{1,2})?)\s*", line
-            )
-            if match is None:
-                raise forms.ValidationError(
-                    _("Write each envelope as code = value, like E01 = 1500.00.")
-                )
-            try:
-                cents = int(Decimal(match[2].replace(",", ".")) * 100)
-            except InvalidOperation as exc:  # pragma: no cover - the pattern rules it out
-                raise forms.ValidationError(_("Write each envelope as code = value.")) from exc
-            if match[1] in result:
-                raise forms.ValidationError(
-                    _("Envelope %(code)s is listed twice.") % {"code": match[1]}
-                )
-            result[match[1]] = cents
-        if not result:
-            raise forms.ValidationError(_("Write at least one envelope."))
-        return result
 
 
 def _get(request: HttpRequest, slug: str, roles: frozenset[str]) -> tuple[Tournament, str | None]:

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from tables.models import Seat, Table
 from tournaments import penalties, permissions, reports, selectors
 from tournaments.errors import DomainError
+from tournaments.forms import whole_number
 from tournaments.models import ChipAdjustment, Entry, Role, Tournament
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results
@@ -29,16 +30,14 @@ from tournaments.services import penalties as penalty_services
 from tournaments.views.core import run
 
 MAX_CHIPS = 16  # rows of the chip-set form
-INT = re.compile(r"^\s*\d{1,12}\s*$")
 # Far above any stack, count or prize, and within the database's integer columns.
 MAX_INT = 2_000_000_000
 
 
 def _int(value, default: int | None = None) -> int | None:
     """A whole number typed by staff, or `default` for anything else."""
-    if value is None or not INT.match(str(value)) or int(value) > MAX_INT:
-        return default
-    return int(value)
+    number = whole_number(value, high=MAX_INT)
+    return default if number is None else number
 
 
 def _get(request: HttpRequest, slug: str, roles) -> tuple[Tournament, str | None]:

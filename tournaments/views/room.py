@@ -18,6 +18,7 @@ from tables.models import Seat, Table
 from tables.services import room as room_services
 from tables.services.seats import seat_move
 from tournaments import labels, permissions
+from tournaments.forms import whole_number
 from tournaments.models import Entry, Tournament
 from tournaments.views.core import run
 
@@ -30,11 +31,7 @@ def _floor(request: HttpRequest, slug: str) -> Tournament:
 
 def _int(value: str | None, *, low: int = 1, high: int = MAX_NUMBER) -> int | None:
     """Read a whole number in range from a form field, or None (never a 500)."""
-    try:
-        number = int((value or "").strip())
-    except ValueError:
-        return None
-    return number if low <= number <= high else None
+    return whole_number(value, low=low, high=high)
 
 
 def _room_context(tournament: Tournament) -> dict:

@@ -1,0 +1,46 @@
+"""The one integer parser every form and control reads numbers through."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tournaments.forms import whole_number
+from tournaments.models import DisplayScreen
+
+
+@pytest.mark.parametrize(
+    ("typed", "low", "high", "read"),
+    [
+        ("12", 0, 100, 12),
+        (" 7 ", 1, 10, 7),
+        ("0", 1, 10, None),
+        ("11", 1, 10, None),
+        ("-5", -10, 10, -5),
+        ("-5", 0, 10, None),
+        ("²", 0, 10, None),  # str.isdigit() says yes, int() says no: a 500 once
+        ("٣", 0, 10, None),  # int() reads Arabic-Indic digits: not what staff typed
+        ("1_000", 0, 10_000, None),  # int() reads underscores
+        ("+3", 0, 10, None),
+        ("3.0", 0, 10, None),
+        ("", 0, 10, None),
+        (None, 0, 10, None),
+        ("9" * 13, 0, 10**14, None),
+    ],
+)
+def test_whole_numbers_are_ascii_digits_in_range(typed, low, high, read):
+    assert whole_number(typed, low=low, high=high) == read
+
+
+@pytest.mark.django_db
+def test_a_superscript_table_number_on_the_screens_form_is_a_refusal_not_a_500(
+    client, tournament, td
+):
+    client.force_login(td)
+    response = client.post(
+        reverse("screens", args=[tournament.slug]),
+        {"name": "T2", "kind": "table", "table_number": "²"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert not DisplayScreen.objects.filter(name="T2").exists()
