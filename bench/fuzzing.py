@@ -548,9 +548,9 @@ def targets() -> dict[str, Target]:
 
 
 def _engine_settings() -> list[str]:
-    from tables import ruling_tool
+    from tables.ruling import forms as ruling_forms
 
-    return [name for name, _choices, _default in ruling_tool.setting_choices()]
+    return [name for name, _choices, _default in ruling_forms.setting_choices()]
 
 
 def url_names() -> set[str]:

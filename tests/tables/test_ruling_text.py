@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from tables import engine
-from tables import ruling_tool as tool
+from tables.ruling import forms as ruling_forms
+from tables.ruling import labels as ruling_labels
 
 ENGINE_DIR = Path(engine.__file__).parent
 
@@ -24,26 +25,26 @@ ENGINE_DIR = Path(engine.__file__).parent
     ],
 )
 def test_chip_pushes_are_read(text, chips):
-    assert tool.parse_chips(text) == chips
+    assert ruling_forms.parse_chips(text) == chips
 
 
 @pytest.mark.parametrize("text", ["1000 lots", "x500", "2x", "0", "500x0", "999x100", "1e3", "²"])
 def test_unreadable_chips_are_refused(text):
-    with pytest.raises(tool.InputError):
-        tool.parse_chips(text)
+    with pytest.raises(ruling_labels.InputError):
+        ruling_forms.parse_chips(text)
 
 
 @pytest.mark.parametrize(
     ("text", "amount"), [("1200", 1200), ("1.200", 1200), ("12 000", 12000), ("", None)]
 )
 def test_amounts_are_read(text, amount):
-    assert tool.parse_amount(text, "x") == amount
+    assert ruling_forms.parse_amount(text, "x") == amount
 
 
 @pytest.mark.parametrize("text", ["12abc", "-5", "²", "1,5", "٣"])
 def test_unreadable_amounts_are_refused(text):
-    with pytest.raises(tool.InputError):
-        tool.parse_amount(text, "x")
+    with pytest.raises(ruling_labels.InputError):
+        ruling_forms.parse_amount(text, "x")
 
 
 @pytest.mark.parametrize(
@@ -51,14 +52,14 @@ def test_unreadable_amounts_are_refused(text):
     [("Ah 7c 2d", ("Ah", "7c", "2d")), ("Ah7c2d", ("Ah", "7c", "2d")), ("as,kd", ("as", "kd"))],
 )
 def test_cards_are_split(text, cards):
-    assert tool.parse_cards(text) == cards
+    assert ruling_forms.parse_cards(text) == cards
 
 
 def test_every_rule_id_the_engine_returns_has_a_title():
     source = "".join(p.read_text() for p in ENGINE_DIR.glob("*.py"))
     ids = set(re.findall(r'"(R-[A-Z]+-\d+)"', source))
     assert ids, "the engine names its rules"
-    assert sorted(ids - set(tool.RULE_TITLES)) == []
+    assert sorted(ids - set(ruling_labels.RULE_TITLES)) == []
 
 
 def test_every_engine_error_has_its_own_message():
@@ -70,11 +71,11 @@ def test_every_engine_error_has_its_own_message():
     messages = {}
     for cls in classes:
         exc = cls("x", options=("complete_call",)) if cls is engine.DecisionRequired else cls("x")
-        messages[cls] = tool.engine_error_message(exc)
+        messages[cls] = ruling_labels.engine_error_message(exc)
     assert len(set(messages.values())) == len(classes)
     assert "the player completes the call" in messages[engine.DecisionRequired]
 
 
 def test_error_message_cites_the_rules():
     exc = engine.IllegalAction("no", rules=("R-FLOW-9",))
-    assert tool.engine_error_message(exc).endswith("Rules: R-FLOW-9.")
+    assert ruling_labels.engine_error_message(exc).endswith("Rules: R-FLOW-9.")

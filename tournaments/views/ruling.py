@@ -20,11 +20,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tables import ruling_tool as tool
 from tables.engine import EngineError, Hand
 from tables.engine.phh import export_phh
 from tables.engine.pots import clockwise_from
 from tables.models import Ruling, Seat, Table
+from tables.ruling import forms as ruling_forms
+from tables.ruling import labels as ruling_labels
+from tables.ruling import presentation as ruling_presentation
 from tables.services import rulings as ruling_services
 from tournaments import permissions, selectors
 from tournaments.models import Tournament
@@ -66,7 +68,7 @@ def _default_values(tournament: Tournament, table_number: str | None) -> dict[st
             table__tournament=tournament, table__number=int(table_number)
         ).select_related("entry__player")
         for seat in seats:
-            if seat.number <= tool.MAX_SEATS:
+            if seat.number <= ruling_labels.MAX_SEATS:
                 values[f"name_{seat.number}"] = str(seat.entry.player)
     return values
 
@@ -80,21 +82,21 @@ def _context(tournament: Tournament, request: HttpRequest, **extra: Any) -> dict
         "settings_fields": [
             (
                 name,
-                tool.SETTING_LABELS.get(name, name),
+                ruling_labels.SETTING_LABELS.get(name, name),
                 choices,
                 (extra.get("values") or {}).get(f"setting_{name}", default),
             )
-            for name, choices, default in tool.setting_choices()
+            for name, choices, default in ruling_forms.setting_choices()
         ],
-        "act_labels": tool.ACT_LABELS,
-        "declared_labels": tool.DECLARED_LABELS,
+        "act_labels": ruling_labels.ACT_LABELS,
+        "declared_labels": ruling_labels.DECLARED_LABELS,
         "recent": Ruling.objects.filter(tournament=tournament).select_related("created_by")[:10],
         **extra,
     }
     values = context.get("values") or {}
     context["seat_rows"] = [
         (n, values.get(f"name_{n}", ""), values.get(f"stack_{n}", ""))
-        for n in range(1, tool.MAX_SEATS + 1)
+        for n in range(1, ruling_labels.MAX_SEATS + 1)
     ]
     return context
 
@@ -102,7 +104,7 @@ def _context(tournament: Tournament, request: HttpRequest, **extra: Any) -> dict
 def _hand_context(hand: Hand, names: dict[str, str], table: str = "") -> dict[str, Any]:
     return {
         "hand": hand,
-        "view": tool.hand_view(hand, names),
+        "view": ruling_presentation.hand_view(hand, names),
         "hand_json": json.dumps(hand.to_dict()),
         "names_json": json.dumps(names),
         "table": table,
@@ -118,22 +120,24 @@ def _apply(hand: Hand, op: str, data: Any) -> Hand:
     """Apply one step of the page to a copy of the hand (an error leaves it unchanged)."""
     if op == "back":
         if not hand.log:
-            raise tool.InputError(_("There is no step to take back."))
+            raise ruling_labels.InputError(_("There is no step to take back."))
         return Hand.from_dict({**hand.to_dict(), "log": hand.log[:-1]})
     new = Hand.from_dict(hand.to_dict())
     if op == "act":
-        new.act(tool.action_from_form(data))
+        new.act(ruling_forms.action_from_form(data))
     elif op == "board":
-        cards = tool.parse_cards(data.get("cards"))
+        cards = ruling_forms.parse_cards(data.get("cards"))
         if not cards:
-            raise tool.InputError(_("Write the board cards, e.g. Ah 7c 2d."))
+            raise ruling_labels.InputError(_("Write the board cards, e.g. Ah 7c 2d."))
         new.deal_board(cards)
     elif op == "hole":
-        new.deal_hole(tool.parse_seat(data.get("seat")), tool.parse_cards(data.get("cards")))
+        new.deal_hole(
+            ruling_forms.parse_seat(data.get("seat")), ruling_forms.parse_cards(data.get("cards"))
+        )
     elif op == "muck":
-        new.muck(tool.parse_seat(data.get("seat")))
+        new.muck(ruling_forms.parse_seat(data.get("seat")))
     else:
-        raise tool.InputError(_("Unknown step."))
+        raise ruling_labels.InputError(_("Unknown step."))
     return new
 
 
@@ -148,16 +152,16 @@ def ruling_tool(request: HttpRequest, slug: str) -> HttpResponse:
     table = (request.POST.get("table") or "").strip()
     if op == "start":
         try:
-            setup, names = tool.setup_from_form(request.POST)
-            hand = Hand(setup, tool.settings_from_form(request.POST))
-        except (tool.InputError, EngineError) as exc:
+            setup, names = ruling_forms.setup_from_form(request.POST)
+            hand = Hand(setup, ruling_forms.settings_from_form(request.POST))
+        except (ruling_labels.InputError, EngineError) as exc:
             _refuse(request, exc)
             return _render(request, _context(tournament, request, values=request.POST.dict()))
         return _render(request, _context(tournament, request, **_hand_context(hand, names, table)))
-    names = tool.names_from_json(request.POST.get("names"))
+    names = ruling_forms.names_from_json(request.POST.get("names"))
     try:
-        hand = tool.hand_from_json(request.POST.get("hand"))
-    except (tool.InputError, EngineError) as exc:
+        hand = ruling_forms.hand_from_json(request.POST.get("hand"))
+    except (ruling_labels.InputError, EngineError) as exc:
         _refuse(request, exc)
         values = _default_values(tournament, None)
         return _render(request, _context(tournament, request, values=values))
@@ -165,7 +169,7 @@ def ruling_tool(request: HttpRequest, slug: str) -> HttpResponse:
         return _save(request, tournament, hand, names, table)
     try:
         hand = _apply(hand, op, request.POST)
-    except (tool.InputError, EngineError) as exc:
+    except (ruling_labels.InputError, EngineError) as exc:
         _refuse(request, exc)
         context = _context(
             tournament, request, **_hand_context(hand, names, table), last=request.POST.dict()
@@ -176,7 +180,7 @@ def ruling_tool(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _refuse(request: HttpRequest, exc: Exception) -> None:
     if isinstance(exc, EngineError):
-        messages.error(request, tool.engine_error_message(exc))
+        messages.error(request, ruling_labels.engine_error_message(exc))
     else:
         messages.error(request, str(exc))
 
@@ -185,8 +189,8 @@ def _save(
     request: HttpRequest, tournament: Tournament, hand: Hand, names: dict[str, str], table: str
 ) -> HttpResponse:
     try:
-        table_number = tool.parse_amount(table, _("the table number"))
-    except tool.InputError as exc:
+        table_number = ruling_forms.parse_amount(table, _("the table number"))
+    except ruling_labels.InputError as exc:
         table_number = None
         messages.error(request, str(exc))
         ok = False
@@ -225,7 +229,7 @@ def ruling_detail(request: HttpRequest, slug: str, ruling_id: int) -> HttpRespon
         hand = Hand.from_dict(ruling.hand)
         export_phh(hand)
     except EngineError as exc:
-        phh_error = tool.engine_error_message(exc)
+        phh_error = ruling_labels.engine_error_message(exc)
     if hand is None:
         # Saved hands replay by construction; one this engine no longer reads is shown bare.
         messages.error(request, phh_error)
@@ -236,7 +240,7 @@ def ruling_detail(request: HttpRequest, slug: str, ruling_id: int) -> HttpRespon
             "tournament": tournament,
             "role": permissions.role_for(request.user, tournament),
             "ruling": ruling,
-            "view": tool.hand_view(hand, ruling.names) if hand is not None else None,
+            "view": ruling_presentation.hand_view(hand, ruling.names) if hand is not None else None,
             "phh_error": phh_error,
         },
     )
@@ -258,7 +262,7 @@ def ruling_phh(request: HttpRequest, slug: str, ruling_id: int) -> HttpResponse:
         ]
         text = export_phh(hand, names=names)
     except EngineError as exc:
-        messages.error(request, tool.engine_error_message(exc))
+        messages.error(request, ruling_labels.engine_error_message(exc))
         return redirect("ruling_detail", slug, ruling.pk)
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="ruling-{ruling.pk}.phh"'
@@ -279,7 +283,7 @@ def _dealer_context(
         table_obj=dealt,
         table=str(dealt.number),
         action_url=reverse("dealer_tablet", args=[tournament.slug, dealt.number]),
-        dealer_acts=[(a, tool.ACT_LABELS[a]) for a in _DEALER_ACTS],
+        dealer_acts=[(a, ruling_labels.ACT_LABELS[a]) for a in _DEALER_ACTS],
     )
     return context
 
@@ -299,7 +303,7 @@ def dealer_tablet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     seated = {
         str(s.number): str(s.entry.player)
         for s in table.seats.select_related("entry__player")
-        if s.number <= tool.MAX_SEATS
+        if s.number <= ruling_labels.MAX_SEATS
     }
     if request.method == "GET":
         # Stacks are not tracked by the app: the dealer counts them (none is guessed).
@@ -309,19 +313,19 @@ def dealer_tablet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     op = request.POST.get("op", "")
     if op == "start":
         try:
-            setup, names = tool.setup_from_form(request.POST)
+            setup, names = ruling_forms.setup_from_form(request.POST)
             hand = Hand(setup)
-        except (tool.InputError, EngineError) as exc:
+        except (ruling_labels.InputError, EngineError) as exc:
             _refuse(request, exc)
             values = request.POST.dict()
             context = _dealer_context(request, tournament, table, values=values, seated=seated)
             return _render_dealer(request, context)
         context = _dealer_context(request, tournament, table, **_hand_context(hand, names))
         return _render_dealer(request, context)
-    names = tool.names_from_json(request.POST.get("names"))
+    names = ruling_forms.names_from_json(request.POST.get("names"))
     try:
-        hand = tool.hand_from_json(request.POST.get("hand"))
-    except (tool.InputError, EngineError) as exc:
+        hand = ruling_forms.hand_from_json(request.POST.get("hand"))
+    except (ruling_labels.InputError, EngineError) as exc:
         _refuse(request, exc)
         values = _default_values(tournament, str(number))
         context = _dealer_context(request, tournament, table, values=values, seated=seated)
@@ -336,7 +340,7 @@ def dealer_tablet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         }
     try:
         hand = _apply(hand, op, data)
-    except (tool.InputError, EngineError) as exc:
+    except (ruling_labels.InputError, EngineError) as exc:
         _refuse(request, exc)
     context = _dealer_context(request, tournament, table, **_hand_context(hand, names))
     return _render_dealer(request, context)
