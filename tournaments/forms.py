@@ -6,6 +6,7 @@ for what a form can hold."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -443,9 +444,27 @@ class CloneForm(forms.Form):
         return name
 
 
+def person_name(value: str) -> str:
+    """A name as people read it: NFC, no invisible or bidi-control characters, spaces
+    collapsed, and at least one letter (issue 12, item 8)."""
+    text = unicodedata.normalize("NFC", value)
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in {"Cf", "Cc", "Co", "Cs"})
+    text = " ".join(text.split())
+    if not any(ch.isalpha() for ch in text):
+        raise forms.ValidationError(gettext_lazy("A name needs at least one letter."))
+    return text
+
+
 class PlayerForm(forms.Form):
     first_name = forms.CharField(label=gettext_lazy("First name"), max_length=60)
     last_name = forms.CharField(label=gettext_lazy("Last name"), max_length=60)
+
+    def clean_first_name(self) -> str:
+        return person_name(self.cleaned_data["first_name"])
+
+    def clean_last_name(self) -> str:
+        return person_name(self.cleaned_data["last_name"])
+
     document_number = forms.CharField(
         label=gettext_lazy("Document number"), max_length=40, required=False
     )

@@ -145,13 +145,27 @@ REPORTS: dict[str, Callable[[Tournament], Table]] = {
 }
 
 
+# A cell a spreadsheet would read as a formula (OWASP "CSV injection"): =, +, -, @, and a
+# tab or carriage return before one.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: object) -> object:
+    """A cell that opens as text in a spreadsheet: text starting like a formula gets a
+    leading apostrophe. Numbers stay numbers (a negative amount is not a formula)."""
+    if isinstance(value, str) and value != "-" and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
 def as_csv(table: Table) -> bytes:
-    """The table as UTF-8 CSV with a BOM, so spreadsheets read accents right."""
+    """The table as UTF-8 CSV with a BOM, so spreadsheets read accents right; every cell
+    safe to open (names are typed by players and staff)."""
     out = io.StringIO()
     writer = csv.writer(out)
     head, rows = table
-    writer.writerow(head)
-    writer.writerows(rows)
+    writer.writerow([safe_cell(cell) for cell in head])
+    writer.writerows([safe_cell(cell) for cell in row] for row in rows)
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 

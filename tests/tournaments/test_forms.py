@@ -44,3 +44,29 @@ def test_a_superscript_table_number_on_the_screens_form_is_a_refusal_not_a_500(
     )
     assert response.status_code == 200
     assert not DisplayScreen.objects.filter(name="T2").exists()
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("Ana\u0301", "Aná"),  # NFC
+        ("Ma\u200brio", "Mario"),  # zero-width space
+        ("\u202eoiraM", "oiraM"),  # right-to-left override
+        ("  Van   der  Berg ", "Van der Berg"),
+    ],
+)
+def test_names_are_normalised(typed, read):
+    from tournaments.forms import PlayerForm
+
+    form = PlayerForm({"first_name": typed, "last_name": "Rossi"})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["first_name"] == read
+
+
+@pytest.mark.parametrize("typed", ["123", "\u200b\u200b", "--", "\u202e"])
+def test_a_name_without_a_letter_is_refused(typed):
+    from tournaments.forms import PlayerForm
+
+    form = PlayerForm({"first_name": typed, "last_name": "Rossi"})
+    assert not form.is_valid()
+    assert "first_name" in form.errors

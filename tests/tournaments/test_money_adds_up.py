@@ -174,3 +174,13 @@ def test_pdf_reports_carry_venue_date_totals_page_numbers_and_when_made(tourname
     assert "Casino di Sanremo" in text and "2026-11-21" in text
     assert "Entries: 3" in text and "Prize pool: 300" in text
     assert "Page 1" in text and "made " in text
+
+
+def test_a_csv_report_never_opens_a_name_as_a_formula():
+    """Issue 12, item 7: a player named "=HYPERLINK(...)" is text in the spreadsheet."""
+    from tournaments import reports
+
+    table = (["Place", "Player"], [[1, '=HYPERLINK("http://x")'], [2, "+39 Rossi"], [3, "@Bo"]])
+    text = reports.as_csv(table).decode("utf-8-sig")
+    assert "'=HYPERLINK" in text and "'+39 Rossi" in text and "'@Bo" in text
+    assert reports.safe_cell(-150) == -150 and reports.safe_cell("Ada") == "Ada"

@@ -818,3 +818,20 @@ def test_addon_break_must_follow_its_level(td_client, tournament, kinds, warned)
 def test_clone_form_suggests_next_week(td_client, tournament):
     response = td_client.get(_url("tournament_clone", tournament))
     assert response.context["form"].initial["date"] == tournament.date + dt.timedelta(days=7)
+
+
+def test_cloning_needs_the_right_to_create_a_tournament(client, tournament):
+    """Issue 12, item 8: a TD of this event who may not create events may not clone it."""
+    from tests.conftest import make_user
+    from tournaments.models import Role, StaffAssignment, Tournament
+
+    assigned = make_user("assigned-td")  # not staff: may not create tournaments
+    StaffAssignment.objects.create(tournament=tournament, user=assigned, role=Role.TD)
+    client.force_login(assigned)
+    before = Tournament.objects.count()
+    response = client.post(
+        reverse("tournament_clone", args=[tournament.slug]),
+        {"name": "Copy", "date": "2026-12-01"},
+    )
+    assert response.status_code == 403
+    assert Tournament.objects.count() == before

@@ -473,6 +473,9 @@ def _clone_initial(tournament: Tournament) -> dict[str, Any]:
 @require_http_methods(["GET", "POST"])
 def tournament_clone(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _td(request, slug)
+    if not permissions.can_create_tournaments(request.user):
+        raise PermissionDenied  # a clone is a new tournament: the right to create one
+
     form = CloneForm(request.POST or None, initial=_clone_initial(tournament))
     if request.method == "POST":
         if form.is_valid():
