@@ -26,11 +26,13 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from importlib import import_module
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
@@ -87,11 +89,34 @@ def _catch_up(tournament_id: int) -> None:
 
 @database_sync_to_async
 def _control(
-    tournament_id: int, role: str | None, user, message: dict[str, Any], language: str
+    tournament_id: int,
+    role: str | None,
+    user,
+    message: dict[str, Any],
+    language: str,
+    session_key: str | None = None,
 ) -> None:
     tournament = Tournament.objects.get(pk=tournament_id)
+    if user is not None:
+        # A staff socket acts with the person's rights now, not those it connected with:
+        # a TD demoted or logged out since is refused (issue 12, item 3).
+        role = current_role(user, tournament, session_key)
     with translation.override(language):
         control_action(tournament=tournament, role=role, actor=user, message=message)
+
+
+def current_role(user, tournament: Tournament, session_key: str | None) -> str | None:
+    """The user's role in the tournament as the database says now, or None once the
+    session that opened the socket is gone (logged out) or the account is disabled."""
+    if not getattr(user, "is_authenticated", False) or not session_key:
+        return None
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
+    if str(store.get(SESSION_KEY)) != str(user.pk):
+        return None
+    fresh = get_user_model().objects.filter(pk=user.pk, is_active=True).first()
+    if fresh is None:
+        return None
+    return permissions.role_for(fresh, tournament)
 
 
 def language_from_scope(scope: dict[str, Any]) -> str:
@@ -239,8 +264,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def _run(self, role: str | None, message: dict[str, Any]) -> None:
         user = self.scope.get("user") if self.screen is None else None
+        session = self.scope.get("session")
+        session_key = getattr(session, "session_key", None)
         try:
-            await _control(self.tournament_id, role, user, message, translation.get_language())
+            await _control(
+                self.tournament_id, role, user, message, translation.get_language(), session_key
+            )
         except DomainError as exc:
             await self.send_json({"type": "error", "message": str(exc)})
             return
