@@ -100,7 +100,7 @@ ROWS: dict[str, Row] = {
 
 
 # Time calls need a seated player and a running call, so their socket-by-socket matrix
-# lives beside them: tests/tournaments/test_timecall_consumers.py (every socket kind tries
+# lives beside them: tests/tournaments/sockets/test_timecall_consumer.py (every socket kind tries
 # each action; only floor/TD consoles and the table's own tablet succeed).
 ELSEWHERE = {"timecall_start", "timecall_acted", "timecall_cancel", "timecall_expire"}
 MESSAGE_TYPES_ELSEWHERE = {"timecall"}

@@ -9,7 +9,7 @@ from django.urls import reverse
 from tables.models import Seat, Table
 from tables.services import room
 from tests.conftest import NOW, make_player, make_tournament
-from tests.tables.test_room_services import seat_players, started
+from tests.tables.services.test_room import seat_players, started
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from tables.models import Seat, Table
 from tables.services import room
 from tests.conftest import NOW
-from tests.tables.test_room_services import seat_players, started, where
+from tests.tables.services.test_room import seat_players, started, where
 
 pytestmark = pytest.mark.django_db
 
