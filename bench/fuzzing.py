@@ -573,6 +573,21 @@ def url_names() -> set[str]:
 _READ = re.compile(r"\b(?:POST|GET)\.(?:get|getlist)\(\s*f?\"([^\"]*)\"")
 _HELPER = re.compile(r"\b(_\w+)\(")
 _SLOT = re.compile(r"\{[^}]*\}")
+_FORM = re.compile(r"\b(\w*forms)\.(\w+Form)\(")
+_MADE = re.compile(r"self\.fields\[\s*f?\"([^\"]*)\"\s*\]\s*=")
+
+
+def _form_fields(form_class) -> set[str]:
+    """What a Django form reads: its declared fields and those its __init__ makes per
+    player, seat or chip (``stack_{n}``)."""
+    import inspect
+
+    names = set(getattr(form_class, "base_fields", {}))
+    for klass in form_class.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is not None and klass.__module__.startswith(("tournaments.", "tables.")):
+            names |= {_SLOT.sub("{}", n) for n in _MADE.findall(inspect.getsource(init))}
+    return names
 
 
 def fields_read(name: str) -> set[str]:
@@ -605,6 +620,10 @@ def fields_read(name: str) -> set[str]:
         seen.add(function)
         source = inspect.getsource(function)
         reads |= {_SLOT.sub("{}", field) for field in _READ.findall(source)}
+        for alias, form_name in _FORM.findall(source):
+            form_class = getattr(getattr(module, alias, None), form_name, None)
+            if form_class is not None:
+                reads |= _form_fields(form_class)
         for helper in _HELPER.findall(source):
             found = getattr(module, helper, None)
             if inspect.isfunction(found) and found.__module__ == module.__name__:

@@ -800,6 +800,7 @@ def format_clock(delta: timedelta) -> str:
 def parse_clock(value: str) -> timedelta:
     """Parse a "mm:ss" clock value (minutes may exceed 59)."""
     minutes, _, seconds = value.partition(":")
-    if not seconds or not minutes.isdigit() or not seconds.isdigit() or int(seconds) > 59:
+    ascii_digits = all(part.isascii() and part.isdigit() for part in (minutes, seconds))
+    if not seconds or not ascii_digits or len(minutes) > 6 or int(seconds) > 59:
         raise ValueError(f"not a mm:ss clock value: {value!r}")
     return timedelta(minutes=int(minutes), seconds=int(seconds))

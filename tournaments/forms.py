@@ -40,6 +40,36 @@ MAX_TABLE_NUMBER = 9999
 MIN_SEATS, MAX_SEATS = 2, 10
 
 
+def whole_number(
+    value: object, *, low: int = 0, high: int = 2_000_000_000, max_digits: int = 12
+) -> int | None:
+    """The one integer parser: a whole number typed by a person, within [low, high], or
+    None. ASCII digits only (str.isdigit() takes "²" and int() takes "٣" and "1_000"),
+    a minus sign only where `low` allows it, surrounding spaces ignored."""
+    text = str(value).strip() if value is not None else ""
+    negative = text.startswith("-") and low < 0
+    digits = text[1:] if negative else text
+    if not digits or len(digits) > max_digits or not (digits.isascii() and digits.isdigit()):
+        return None
+    number = -int(digits) if negative else int(digits)
+    return number if low <= number <= high else None
+
+
+class WholeNumberField(forms.IntegerField):
+    """Django's IntegerField read through `whole_number`: "²", "٣" and "1_000" are not
+    numbers here, whatever int() thinks; bounds and their messages stay Django's."""
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        # Wide bounds here: the field's own validators then say "at most ..." in Django's
+        # words (translated) rather than "not a number" for a number that is too big.
+        number = whole_number(value, low=-(10**17), high=10**17, max_digits=17)
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
+
+
 SECTIONS: list[tuple[Any, list[str]]] = [
     (gettext_lazy("General"), ["name", "date", "venue", "game"]),
     (
@@ -285,11 +315,11 @@ class TournamentForm(forms.ModelForm):
 class LevelRowForm(forms.Form):
     """One level of the structure editor (tournament.md §11.1)."""
 
-    small_blind = forms.IntegerField(min_value=0, max_value=MAX_CHIPS)
-    big_blind = forms.IntegerField(min_value=0, max_value=MAX_CHIPS)
-    ante = forms.IntegerField(min_value=0, max_value=MAX_CHIPS, required=False)
+    small_blind = WholeNumberField(min_value=0, max_value=MAX_CHIPS)
+    big_blind = WholeNumberField(min_value=0, max_value=MAX_CHIPS)
+    ante = WholeNumberField(min_value=0, max_value=MAX_CHIPS, required=False)
     ante_mode = forms.ChoiceField(choices=AnteMode.choices)
-    minutes = forms.IntegerField(min_value=0, max_value=600)
+    minutes = WholeNumberField(min_value=0, max_value=600)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -323,8 +353,8 @@ class LevelRowForm(forms.Form):
 class BreakRowForm(forms.Form):
     """One break, with the denomination coloured up during it, if any (§12.2)."""
 
-    minutes = forms.IntegerField(min_value=0, max_value=600)
-    color_up = forms.IntegerField(min_value=1, max_value=MAX_CHIPS, required=False)
+    minutes = WholeNumberField(min_value=0, max_value=600)
+    color_up = WholeNumberField(min_value=1, max_value=MAX_CHIPS, required=False)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -337,19 +367,6 @@ class BreakRowForm(forms.Form):
         return setup_services.ItemSpec(
             kind=StructureItem.Kind.BREAK, minutes=d["minutes"], color_up=d["color_up"]
         )
-
-
-def whole_number(value: object, *, low: int = 0, high: int = 2_000_000_000) -> int | None:
-    """The one integer parser: a whole number typed by a person, within [low, high], or
-    None. ASCII digits only (str.isdigit() takes "²" and int() takes "٣" and "1_000"),
-    a minus sign only where `low` allows it, surrounding spaces ignored."""
-    text = str(value).strip() if value is not None else ""
-    negative = text.startswith("-") and low < 0
-    digits = text[1:] if negative else text
-    if not digits or len(digits) > 12 or not (digits.isascii() and digits.isdigit()):
-        return None
-    number = -int(digits) if negative else int(digits)
-    return number if low <= number <= high else None
 
 
 def _is_number(text: str) -> bool:
@@ -370,13 +387,11 @@ class SeatListField(forms.CharField):
 
 
 class TablesAddForm(forms.Form):
-    first = forms.IntegerField(
+    first = WholeNumberField(
         label=gettext_lazy("From table"), min_value=1, max_value=MAX_TABLE_NUMBER
     )
-    last = forms.IntegerField(
-        label=gettext_lazy("To table"), min_value=1, max_value=MAX_TABLE_NUMBER
-    )
-    max_seats = forms.IntegerField(
+    last = WholeNumberField(label=gettext_lazy("To table"), min_value=1, max_value=MAX_TABLE_NUMBER)
+    max_seats = WholeNumberField(
         label=gettext_lazy("Seats per table"), min_value=MIN_SEATS, max_value=MAX_SEATS
     )
     accessible_seats = SeatListField(
@@ -410,11 +425,11 @@ class TablesAddForm(forms.Form):
 class TableUpdateForm(forms.Form):
     """One row of the tables list: its opening and break order, accessible and reserved seats."""
 
-    number = forms.IntegerField(min_value=1, max_value=MAX_TABLE_NUMBER, widget=forms.HiddenInput)
-    opening_order = forms.IntegerField(
+    number = WholeNumberField(min_value=1, max_value=MAX_TABLE_NUMBER, widget=forms.HiddenInput)
+    opening_order = WholeNumberField(
         label=gettext_lazy("Opening order"), min_value=0, max_value=MAX_TABLE_NUMBER
     )
-    break_order = forms.IntegerField(
+    break_order = WholeNumberField(
         label=gettext_lazy("Break order"), min_value=0, max_value=MAX_TABLE_NUMBER
     )
     accessible_seats = SeatListField(
@@ -475,7 +490,7 @@ class PlayerForm(forms.Form):
 
 
 class PurchaseForm(forms.Form):
-    stack = forms.IntegerField(label=gettext_lazy("Current stack"), min_value=0, required=False)
+    stack = WholeNumberField(label=gettext_lazy("Current stack"), min_value=0, required=False)
     declared_before_hand = forms.BooleanField(
         label=gettext_lazy("Declared before the hand"), required=False
     )
@@ -485,7 +500,7 @@ MAX_NUMBER = 1_000_000
 
 
 class AwardForm(forms.Form):
-    eliminated = forms.IntegerField(
+    eliminated = WholeNumberField(
         label=gettext_lazy("Eliminated player (entry number)"), min_value=1, max_value=MAX_NUMBER
     )
     winners = forms.CharField(
@@ -510,13 +525,14 @@ def _numbers(text: str, *, required: bool) -> list[int]:
     parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
     if not parts and required:
         raise forms.ValidationError(_("Write at least one entry number."))
-    if any(not p.isdigit() or int(p) > MAX_NUMBER for p in parts):
+    numbers = [whole_number(p, low=1, high=MAX_NUMBER) for p in parts]
+    if None in numbers:
         raise forms.ValidationError(_("Write entry numbers separated by commas."))
-    return [int(p) for p in dict.fromkeys(parts)]
+    return [n for n in dict.fromkeys(numbers) if n is not None]
 
 
 class ForfeitForm(forms.Form):
-    entry = forms.IntegerField(min_value=1, max_value=MAX_NUMBER)
+    entry = WholeNumberField(min_value=1, max_value=MAX_NUMBER)
 
 
 class EnvelopesForm(forms.Form):
@@ -550,3 +566,277 @@ class EnvelopesForm(forms.Form):
         if not result:
             raise forms.ValidationError(_("Write at least one envelope."))
         return result
+
+
+# --- Money and the floor's records (tournaments/views/money.py) -----------------------
+#
+# Several of these forms carry one field per player, seat or chip (``stack_12``,
+# ``held_3``): the view passes the numbers the page showed and the form makes the fields.
+
+
+def first_error(form: forms.Form) -> str:
+    """The form's first complaint, with the field's label: what the message bar shows."""
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        label = field.label if field is not None and field.label else ""
+        return f"{label}: {errors[0]}" if label and name != "__all__" else str(errors[0])
+    return ""
+
+
+def _count_field(label: Any = None) -> WholeNumberField:
+    return WholeNumberField(label=label, min_value=0, max_value=MAX_CHIPS, required=False)
+
+
+class PaidPlacesForm(forms.Form):
+    paid_places = WholeNumberField(
+        label=gettext_lazy("Paid places"), min_value=1, max_value=MAX_NUMBER, required=False
+    )
+
+
+class PayoutAmountsForm(forms.Form):
+    amounts = forms.CharField(label=gettext_lazy("Prizes"), max_length=20000)
+
+    def clean_amounts(self) -> list[int]:
+        words = [w for w in re.split(r"[\s,;]+", self.cleaned_data["amounts"].strip()) if w]
+        amounts = [whole_number(w, high=MAX_CHIPS) for w in words]
+        if not amounts or None in amounts:
+            raise forms.ValidationError(_("Write the prizes as whole numbers, first place first."))
+        return [a for a in amounts if a is not None]
+
+
+class DealForm(forms.Form):
+    """The deal calculator: each player's stack, the method, what is left to play for."""
+
+    method = forms.CharField(max_length=20, required=False)
+    left_to_play_for = WholeNumberField(
+        label=gettext_lazy("Left to play for"), min_value=0, max_value=MAX_CHIPS, required=False
+    )
+    action = forms.CharField(max_length=20, required=False)
+
+    def __init__(self, *args: Any, numbers: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.numbers = list(numbers)
+        for n in self.numbers:
+            self.fields[f"stack_{n}"] = _count_field(_("Stack of entry %(n)s") % {"n": n})
+
+    def stacks(self) -> dict[int, int]:
+        """Stacks by entry number (a blank one is 0)."""
+        return {n: self.cleaned_data.get(f"stack_{n}") or 0 for n in self.numbers}
+
+
+class EliminationsForm(forms.Form):
+    """Who is out: ticked entry numbers and/or "table/seat" spots, each with his stack at
+    the start of the hand."""
+
+    out = forms.MultipleChoiceField(choices=(), required=False)
+    seats = forms.CharField(label=gettext_lazy("Seats"), max_length=2000, required=False)
+
+    def __init__(self, *args: Any, numbers: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.numbers = list(numbers)
+        self.fields["out"].choices = [(str(n), str(n)) for n in self.numbers]
+        self.fields["out"].error_messages["invalid_choice"] = _("Choose players who are still in.")
+        for n in self.numbers:
+            self.fields[f"stack_{n}"] = _count_field(_("Stack of entry %(n)s") % {"n": n})
+
+    def clean_seats(self) -> list[tuple[int, int]]:
+        spots = []
+        for spot in re.split(r"[\s,;]+", self.cleaned_data["seats"].strip()):
+            if not spot:
+                continue
+            match = re.fullmatch(r"([0-9]{1,6})[/.-]([0-9]{1,2})", spot)
+            if match is None:
+                raise forms.ValidationError(
+                    _("Write a seat as table/seat, like 4/7 (%(spot)s).") % {"spot": spot}
+                )
+            spots.append((int(match[1]), int(match[2])))
+        return spots
+
+    def out_numbers(self) -> list[int]:
+        return [int(n) for n in self.cleaned_data.get("out") or []]
+
+    def stack(self, number: int) -> int:
+        return self.cleaned_data.get(f"stack_{number}") or 0
+
+
+class PenaltyForm(forms.Form):
+    kind = forms.CharField(label=gettext_lazy("Penalty"), max_length=30)
+    entry = WholeNumberField(label=gettext_lazy("Player"), min_value=1, max_value=MAX_NUMBER)
+    rounds = WholeNumberField(
+        label=gettext_lazy("Rounds"), min_value=0, max_value=100, required=False
+    )
+    hands = WholeNumberField(
+        label=gettext_lazy("Hands"), min_value=0, max_value=1000, required=False
+    )
+    offence = forms.CharField(label=gettext_lazy("Offence"), max_length=120, required=False)
+    stack = _count_field(gettext_lazy("Stack"))
+
+
+class HandDealtForm(forms.Form):
+    table = WholeNumberField(label=gettext_lazy("Table"), min_value=1, max_value=MAX_TABLE_NUMBER)
+    event = forms.CharField(max_length=20, required=False)
+
+
+class ChipRowsForm(forms.Form):
+    """The chip set: up to `rows` lines of value, colour and count in the starting stack."""
+
+    def __init__(self, *args: Any, rows: int = 16, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rows = rows
+        for i in range(rows):
+            self.fields[f"value_{i}"] = WholeNumberField(
+                label=_("Chip value (row %(n)s)") % {"n": i + 1},
+                min_value=1,
+                max_value=MAX_CHIPS,
+                required=False,
+            )
+            self.fields[f"colour_{i}"] = forms.CharField(max_length=30, required=False)
+            self.fields[f"count_{i}"] = _count_field(
+                _("Chips in the starting stack (row %(n)s)") % {"n": i + 1}
+            )
+
+    def rows_given(self) -> list[tuple[int, str, int]]:
+        """(value, colour, count) for each row with a value."""
+        data = self.cleaned_data
+        return [
+            (data[f"value_{i}"], data.get(f"colour_{i}") or "", data.get(f"count_{i}") or 0)
+            for i in range(self.rows)
+            if data.get(f"value_{i}") is not None
+        ]
+
+
+class ColorUpPreviewForm(forms.Form):
+    """The chips page's own query: a table, the chip coloured up, what each seat holds."""
+
+    table = WholeNumberField(min_value=1, max_value=MAX_TABLE_NUMBER, required=False)
+    removed = WholeNumberField(min_value=0, max_value=MAX_CHIPS, required=False)
+
+    def __init__(self, *args: Any, seats: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = list(seats)
+        for s in self.seats:
+            self.fields[f"held_{s}"] = _count_field(_("Seat %(n)s holds") % {"n": s})
+
+    def held(self) -> dict[int, int]:
+        data = self.cleaned_data if self.is_bound and self.is_valid() else {}
+        return {s: data.get(f"held_{s}") or 0 for s in self.seats}
+
+
+class ChipRaceForm(ColorUpPreviewForm):
+    """A chip race at one table: what each seat holds, the cards dealt (or "draw them"),
+    and who has nothing but the chip raced."""
+
+    draw = forms.CharField(max_length=1, required=False)
+
+    def __init__(self, *args: Any, seats: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, seats=seats, **kwargs)
+        for s in self.seats:
+            self.fields[f"cards_{s}"] = forms.CharField(max_length=60, required=False)
+            self.fields[f"only_{s}"] = forms.CharField(max_length=1, required=False)
+
+    def cards(self) -> dict[int, list[str]] | None:
+        if self.cleaned_data.get("draw") == "1":
+            return None
+        return {
+            s: self.cleaned_data[f"cards_{s}"].split()
+            for s in self.seats
+            if (self.cleaned_data.get(f"cards_{s}") or "").strip()
+        }
+
+    def nothing_else(self) -> frozenset[int]:
+        return frozenset(s for s in self.seats if self.cleaned_data.get(f"only_{s}") == "1")
+
+
+class ColorUpForm(forms.Form):
+    """A discretionary colour-up of one player: how many of each smaller chip he has."""
+
+    entry = WholeNumberField(label=gettext_lazy("Player"), min_value=1, max_value=MAX_NUMBER)
+    target = WholeNumberField(label=gettext_lazy("Colour up to"), min_value=0, max_value=MAX_CHIPS)
+
+    def __init__(self, *args: Any, values: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.values = list(values)
+        for v in self.values:
+            self.fields[f"count_{v}"] = _count_field(_("Chips of %(v)s") % {"v": v})
+
+    def stack(self) -> dict[int, int]:
+        counts = {v: self.cleaned_data.get(f"count_{v}") or 0 for v in self.values}
+        return {v: c for v, c in counts.items() if c}
+
+
+class LeftoversForm(forms.Form):
+    entry = WholeNumberField(label=gettext_lazy("Player"), min_value=1, max_value=MAX_NUMBER)
+    # 0 and other values outside the set are the service's to refuse (it names the chip).
+    removed = WholeNumberField(label=gettext_lazy("Retired chip"), min_value=0, max_value=MAX_CHIPS)
+    count = _count_field(gettext_lazy("How many"))
+
+
+class ChipsRemoveForm(forms.Form):
+    amount = _count_field(gettext_lazy("Chips"))
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=40, required=False)
+    note = forms.CharField(label=gettext_lazy("Note"), max_length=200, required=False)
+
+
+class BagForm(forms.Form):
+    """End of day: each player's bagged chips (a blank line is not counted)."""
+
+    def __init__(self, *args: Any, numbers: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.numbers = list(numbers)
+        for n in self.numbers:
+            self.fields[f"chips_{n}"] = _count_field(_("Chips of entry %(n)s") % {"n": n})
+
+    def counts(self) -> dict[int, int]:
+        return {
+            n: self.cleaned_data[f"chips_{n}"]
+            for n in self.numbers
+            if self.cleaned_data.get(f"chips_{n}") is not None
+        }
+
+
+class FlightForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    date = forms.DateField(label=gettext_lazy("Date"))
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError(_("Give the flight a name and a date."))
+        return name
+
+
+# --- The room: tables, seats, moves (tournaments/views/room.py) -------------------------
+
+MAX_SEAT = 22  # tournament.md §3: a table has at most 22 seats
+
+
+class ButtonForm(forms.Form):
+    button = WholeNumberField(label=gettext_lazy("Button"), min_value=1, max_value=MAX_SEAT)
+
+
+class TableStatusForm(forms.Form):
+    status = forms.ChoiceField(choices=[("open", "open"), ("closed", "closed")])
+
+
+class TableRenumberForm(forms.Form):
+    number = WholeNumberField(
+        label=gettext_lazy("Table number"), min_value=1, max_value=MAX_TABLE_NUMBER
+    )
+
+
+class SeatLockForm(forms.Form):
+    locked = forms.CharField(max_length=1, required=False)
+
+    def is_locked(self) -> bool:
+        return self.cleaned_data.get("locked") != "0"
+
+
+class PlayerMoveForm(forms.Form):
+    entry = WholeNumberField(label=gettext_lazy("Entry"), min_value=1, max_value=10**9)
+    table = WholeNumberField(label=gettext_lazy("Table"), min_value=1, max_value=MAX_TABLE_NUMBER)
+    seat = WholeNumberField(label=gettext_lazy("Seat"), min_value=1, max_value=MAX_SEAT)
+    back_table = WholeNumberField(min_value=1, max_value=MAX_TABLE_NUMBER, required=False)
+
+
+class MoveConfirmForm(forms.Form):
+    carried_by = forms.CharField(max_length=120, required=False)

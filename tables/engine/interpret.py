@@ -306,12 +306,12 @@ def _undercall(view: BettingView, settings: EngineSettings, rules: tuple[str, ..
     )
 
 
-_AMOUNT = re.compile(r"^\d[\d,._ ]*$")
+_AMOUNT = re.compile(r"^[0-9][0-9,._ ]*$")
 
 
 def _parse_amount(text: str) -> int:
     digits = re.sub(r"[,._ ]", "", text)
-    if not digits.isdigit():
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 15:
         raise InvalidAmount(f"cannot read the amount {text!r}")
     return int(digits)
 

@@ -8,6 +8,7 @@ import re
 from dataclasses import fields
 from typing import Any, get_args, get_type_hints
 
+from django import forms
 from django.utils.translation import gettext as _
 
 from tables.engine import Action, EngineError, EngineSettings, Hand, SeatStack, TableSetup
@@ -19,6 +20,7 @@ from tables.ruling.labels import (
     MAX_SEATS,
     SETTING_LABELS,
     InputError,
+    engine_error_message,
 )
 from tournaments.forms import whole_number
 
@@ -192,3 +194,61 @@ def names_from_json(text: str | None) -> dict[str, str]:
     if not isinstance(data, dict):
         return {}
     return {str(k): str(v)[:60] for k, v in data.items() if str(k).isdigit()}
+
+
+# --- The page's forms: every press of the ruling tool and of the dealer tablet ----------
+
+
+def _message(exc: Exception) -> str:
+    return engine_error_message(exc) if isinstance(exc, EngineError) else str(exc)
+
+
+class SetupForm(forms.Form):
+    """The table as the floor types it (seats, names, stacks, blinds, game) and, on the
+    ruling tool, the engine's settings. The per-seat fields are read by `setup_from_form`,
+    the one reader of this form; what it refuses is the form's error."""
+
+    def __init__(self, *args: Any, with_settings: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.with_settings = with_settings
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        try:
+            setup, names = setup_from_form(self.data)
+            settings = settings_from_form(self.data) if self.with_settings else None
+            hand = Hand(setup, settings) if settings is not None else Hand(setup)
+        except (InputError, EngineError) as exc:
+            raise forms.ValidationError(_message(exc)) from exc
+        data.update(hand=hand, names=names)
+        return data
+
+
+class StepForm(forms.Form):
+    """One step on a hand in progress: the hand and the names the page carries, the step
+    (`op`), the table and, when saving, the note."""
+
+    op = forms.CharField(max_length=10, required=False)
+    table = forms.CharField(max_length=10, required=False)
+    names = forms.CharField(max_length=MAX_HAND_JSON, required=False)
+    hand = forms.CharField(required=False)  # its size is hand_from_json's to judge
+    note = forms.CharField(max_length=4000, required=False)
+
+    def clean_names(self) -> dict[str, str]:
+        return names_from_json(self.cleaned_data.get("names"))
+
+    def clean_hand(self) -> Hand:
+        try:
+            return hand_from_json(self.cleaned_data.get("hand"))
+        except (InputError, EngineError) as exc:
+            raise forms.ValidationError(_message(exc)) from exc
+
+    def clean_table(self) -> str:
+        return (self.cleaned_data.get("table") or "").strip()
+
+    def problem(self) -> str:
+        """Why the step cannot be read (the hand's reason first), or ""."""
+        for name in ("hand", "note", "op", "table", "names"):
+            if name in self.errors:
+                return str(self.errors[name][0])
+        return ""

@@ -185,15 +185,20 @@ def test_a_colour_up_to_a_chip_not_in_the_set_is_refused(world, catalog, target)
 
 @pytest.mark.django_db
 def test_a_bag_count_beyond_any_stack_is_not_recorded(world, client):
-    """999,999,999,999 chips overflowed PostgreSQL's integer column: a 500."""
+    """999,999,999,999 chips overflowed PostgreSQL's integer column: a 500. Now the bag
+    sheet is refused whole, naming the line, and nothing is recorded (a half-saved sheet
+    would hide the slip)."""
     from tournaments.models import ChipCount
 
     client.force_login(world.users["floor"])
     response = client.post(
-        reverse("bag", args=[world.slug]), {"chips_1": "999999999999", "chips_2": "20000"}
+        reverse("bag", args=[world.slug]),
+        {"chips_1": "999999999999", "chips_2": "20000"},
+        follow=True,
     )
-    assert response.status_code == 302
-    assert list(ChipCount.objects.values_list("entry__number", "chips")) == [(2, 20000)]
+    assert response.status_code == 200
+    assert "Chips of entry 1" in response.content.decode()
+    assert not ChipCount.objects.exists()
 
 
 @pytest.mark.django_db

@@ -70,3 +70,32 @@ def test_a_name_without_a_letter_is_refused(typed):
     form = PlayerForm({"first_name": typed, "last_name": "Rossi"})
     assert not form.is_valid()
     assert "first_name" in form.errors
+
+
+@pytest.mark.parametrize("typed", ["٣", "²", "1_000", "3.0", "+3"])
+def test_every_form_number_goes_through_the_one_parser(typed):
+    """Django's IntegerField takes "٣" (int() does); the forms' fields do not."""
+    from tournaments.forms import LeftoversForm, PenaltyForm
+
+    form = PenaltyForm({"kind": "warning", "entry": "3", "hands": typed})
+    assert not form.is_valid() and "hands" in form.errors
+    assert not LeftoversForm({"entry": typed, "removed": "25"}).is_valid()
+
+
+@pytest.mark.django_db
+def test_a_penalty_with_arabic_digits_is_refused_with_the_field_named(client, tournament, floor):
+    from tests.conftest import NOW, make_player
+    from tournaments.models import Entry, Penalty
+
+    entry = Entry.objects.create(
+        tournament=tournament, player=make_player(), number=1, chips=20000, created_at=NOW
+    )
+    client.force_login(floor)
+    response = client.post(
+        reverse("penalty_give", args=[tournament.slug]),
+        {"kind": "rounds", "entry": str(entry.number), "rounds": "١"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert "Rounds" in response.content.decode()
+    assert not Penalty.objects.exists()

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from tournaments import permissions, ratelimit, selectors, timecalls
 from tournaments.controls import control_action
 from tournaments.errors import DomainError
+from tournaments.forms import whole_number
 from tournaments.models import DisplayScreen, Role, Tournament
 from tournaments.services import formats as format_services
 from tournaments.services import timecalls as timecall_services
@@ -94,10 +95,7 @@ def public_clock(request: HttpRequest, slug: str) -> HttpResponse:
 def _seating(
     request: HttpRequest, tournament: Tournament, display: DisplayScreen, socket_url: str
 ) -> HttpResponse:
-    try:
-        page = int(request.GET.get("page", "1"))
-    except ValueError:
-        page = 1
+    page = whole_number(request.GET.get("page"), low=1, high=10**6) or 1
     rows, pages = selectors.seating_page(tournament, page=page, with_entry=True)
     page = min(max(page, 1), pages)
     context = {

@@ -7,21 +7,17 @@ junk input becomes a message, never a 500.
 
 from __future__ import annotations
 
-import re
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables.models import Seat, Table
-from tournaments import penalties, permissions, reports, selectors
+from tournaments import forms, penalties, permissions, reports, selectors
 from tournaments.errors import DomainError
-from tournaments.forms import whole_number
 from tournaments.models import ChipAdjustment, Entry, Role, Tournament
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results
@@ -30,14 +26,14 @@ from tournaments.services import penalties as penalty_services
 from tournaments.views.core import run
 
 MAX_CHIPS = 16  # rows of the chip-set form
-# Far above any stack, count or prize, and within the database's integer columns.
-MAX_INT = 2_000_000_000
 
 
-def _int(value, default: int | None = None) -> int | None:
-    """A whole number typed by staff, or `default` for anything else."""
-    number = whole_number(value, high=MAX_INT)
-    return default if number is None else number
+def _refused(request: HttpRequest, form) -> bool:
+    """True (after saying why) when the form does not hold what staff meant to type."""
+    if form.is_valid():
+        return False
+    messages.error(request, forms.first_error(form))
+    return True
 
 
 def _get(request: HttpRequest, slug: str, roles) -> tuple[Tournament, str | None]:
@@ -105,12 +101,15 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
 @require_POST
 def payouts_generate(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.TD)
+    form = forms.PaidPlacesForm(request.POST)
+    if _refused(request, form):
+        return redirect("money", slug)
     ok, _amounts = run(
         request,
         results.payouts_generate,
         tournament=tournament,
         actor=request.user,
-        paid_places=_int(request.POST.get("paid_places")),
+        paid_places=form.cleaned_data["paid_places"],
     )
     if ok:
         messages.success(request, _("Payout table generated."))
@@ -121,13 +120,16 @@ def payouts_generate(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def payouts_edit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.TD)
-    words = re.split(r"[\s,;]+", request.POST.get("amounts", "").strip())
-    amounts = [_int(w) for w in words if w]
-    if not amounts or None in amounts:
+    form = forms.PayoutAmountsForm(request.POST)
+    if not form.is_valid():
         messages.error(request, _("Write the prizes as whole numbers, first place first."))
         return redirect("money", slug)
     ok, _amounts = run(
-        request, results.payouts_set, tournament=tournament, actor=request.user, amounts=amounts
+        request,
+        results.payouts_set,
+        tournament=tournament,
+        actor=request.user,
+        amounts=form.cleaned_data["amounts"],
     )
     if ok:
         messages.success(request, _("Payout table saved."))
@@ -139,10 +141,13 @@ def payouts_edit(request: HttpRequest, slug: str) -> HttpResponse:
 def deal(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.TD)
     active = _active_by_number(tournament)
-    stacks = {e.pk: _int(request.POST.get(f"stack_{n}"), 0) or 0 for n, e in active.items()}
-    method = request.POST.get("method", "icm")
-    left = _int(request.POST.get("left_to_play_for"), 0) or 0
-    if request.POST.get("action") == "accept":
+    form = forms.DealForm(request.POST, numbers=active)
+    if _refused(request, form):
+        return money(request, slug) if request.htmx else redirect("money", slug)
+    stacks = {active[n].pk: stack for n, stack in form.stacks().items()}
+    method = form.cleaned_data["method"] or "icm"
+    left = form.cleaned_data["left_to_play_for"] or 0
+    if form.cleaned_data["action"] == "accept":
         ok, _deal = run(
             request,
             results.deal_record,
@@ -213,28 +218,29 @@ def eliminations_record(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _record_eliminations(request: HttpRequest, tournament: Tournament) -> None:
     active = _active_by_number(tournament)
-    numbers = [_int(n) for n in request.POST.getlist("out")]
+    form = forms.EliminationsForm(request.POST, numbers=active)
+    if _refused(request, form):
+        return
+    numbers = form.out_numbers()
     # By seat: "table/seat" typed by the floor.
-    for spot in re.split(r"[\s,;]+", request.POST.get("seats", "").strip()):
-        match = re.fullmatch(r"(\d{1,6})[/.-](\d{1,2})", spot)
-        if match:
-            seat = Seat.objects.filter(
-                table__tournament=tournament,
-                table__number=int(match[1]),
-                number=int(match[2]),
-            ).first()
-            if seat is None:
-                messages.error(request, _("Nobody sits at %(spot)s.") % {"spot": spot})
-                return
-            numbers.append(seat.entry.number)
+    for table_number, seat_number in form.cleaned_data["seats"]:
+        seat = Seat.objects.filter(
+            table__tournament=tournament, table__number=table_number, number=seat_number
+        ).first()
+        if seat is None:
+            messages.error(
+                request,
+                _("Nobody sits at %(spot)s.") % {"spot": f"{table_number}/{seat_number}"},
+            )
+            return
+        numbers.append(seat.entry.number)
     busts = []
     for number in dict.fromkeys(numbers):
-        entry = active.get(number) if number is not None else None
+        entry = active.get(number)
         if entry is None:
             messages.error(request, _("Choose players who are still in."))
             return
-        stack = _int(request.POST.get(f"stack_{number}"), 0) or 0
-        busts.append(results.Bust(entry=entry, start_stack=stack))
+        busts.append(results.Bust(entry=entry, start_stack=form.stack(number)))
     if not busts:
         messages.error(request, _("Choose at least one player who is out."))
         return
@@ -299,11 +305,15 @@ def penalty_list(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def penalty_give(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, role = _get(request, slug, permissions.FLOOR)
-    kind = request.POST.get("kind", "")
-    if kind in {"elimination", "disqualification"} and role != Role.TD:
+    form = forms.PenaltyForm(request.POST)
+    valid = form.is_valid()
+    if form.cleaned_data.get("kind") in {"elimination", "disqualification"} and role != Role.TD:
         messages.error(request, _("Only the TD may eliminate or disqualify a player."))
         return redirect("penalties", slug)
-    entry = _active_by_number(tournament).get(_int(request.POST.get("entry"), -1))
+    if not valid and "entry" not in form.errors:
+        messages.error(request, forms.first_error(form))
+        return redirect("penalties", slug)
+    entry = _active_by_number(tournament).get(form.cleaned_data.get("entry"))
     if entry is None:
         messages.error(request, _("Choose a player who is still in."))
         return redirect("penalties", slug)
@@ -312,11 +322,11 @@ def penalty_give(request: HttpRequest, slug: str) -> HttpResponse:
         penalty_services.penalty_give,
         tournament=tournament,
         entry=entry,
-        kind=kind,
-        rounds=_int(request.POST.get("rounds"), 0) or 0,
-        hands=_int(request.POST.get("hands"), 0) or 0,
-        offence=request.POST.get("offence", "")[:120],
-        stack=_int(request.POST.get("stack"), 0) or 0,
+        kind=form.cleaned_data["kind"],
+        rounds=form.cleaned_data["rounds"] or 0,
+        hands=form.cleaned_data["hands"] or 0,
+        offence=form.cleaned_data["offence"],
+        stack=form.cleaned_data["stack"] or 0,
         actor=request.user,
     )
     if ok:
@@ -333,9 +343,12 @@ def penalty_give(request: HttpRequest, slug: str) -> HttpResponse:
 def penalty_hand(request: HttpRequest, slug: str) -> HttpResponse:
     """The floor (or a tablet) reports a hand dealt at a table."""
     tournament, _role = _get(request, slug, permissions.FLOOR)
-    table = Table.objects.filter(
-        tournament=tournament, number=_int(request.POST.get("table"), -1)
-    ).first()
+    form = forms.HandDealtForm(request.POST)
+    table = (
+        Table.objects.filter(tournament=tournament, number=form.cleaned_data["table"]).first()
+        if form.is_valid()
+        else None
+    )
     if table is None:
         messages.error(request, _("Choose a table."))
         return redirect("penalties", slug)
@@ -343,7 +356,7 @@ def penalty_hand(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         penalty_services.penalty_hand_dealt,
         table=table,
-        event=request.POST.get("event", "hand"),
+        event=form.cleaned_data["event"] or "hand",
     )
     if ok:
         messages.success(request, _("Hand counted for %(n)s penalties.") % {"n": len(moved)})
@@ -356,16 +369,18 @@ def penalty_hand(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def chips_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, role = _get(request, slug, permissions.STAFF)
-    table_number = _int(request.GET.get("table"))
-    removed = _int(request.GET.get("removed"))
+    query = forms.ColorUpPreviewForm(request.GET)
+    query.is_valid()  # a junk table or chip reads as none chosen
+    table_number = query.cleaned_data.get("table")
+    removed = query.cleaned_data.get("removed")
     table = (
         tournament.tables.filter(number=table_number).first() if table_number is not None else None
     )
     seats = list(table.seats.select_related("entry__player")) if table else []
+    held = forms.ColorUpPreviewForm(request.GET, seats=[s.number for s in seats]).held()
     denominations = list(tournament.denominations.all())
     plan = None
     if table is not None and removed is not None and "preview" in request.GET:
-        held = {s.number: _int(request.GET.get(f"held_{s.number}"), 0) or 0 for s in seats}
         try:
             plan = chip_services.color_up_plan(
                 tournament=tournament, table_number=table.number, removed=removed, held=held
@@ -381,7 +396,7 @@ def chips_page(request: HttpRequest, slug: str) -> HttpResponse:
             "role": role,
             "denominations": denominations,
             "plan": plan,
-            "held": {s.number: _int(request.GET.get(f"held_{s.number}"), 0) or 0 for s in seats},
+            "held": held,
             "blank_rows": range(len(denominations), min(len(denominations) + 4, MAX_CHIPS)),
             "tables": list(tournament.tables.exclude(status=Table.Status.CLOSED)),
             "table": table,
@@ -406,18 +421,13 @@ def chips_page(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def chipset(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.TD)
-    specs = []
-    for i in range(MAX_CHIPS):
-        value = _int(request.POST.get(f"value_{i}"))
-        if value is None:
-            continue
-        specs.append(
-            chip_services.DenominationSpec(
-                value=value,
-                colour=request.POST.get(f"colour_{i}", "")[:30],
-                in_starting_stack=_int(request.POST.get(f"count_{i}"), 0) or 0,
-            )
-        )
+    form = forms.ChipRowsForm(request.POST, rows=MAX_CHIPS)
+    if _refused(request, form):
+        return redirect("chips", slug)
+    specs = [
+        chip_services.DenominationSpec(value=value, colour=colour, in_starting_stack=count)
+        for value, colour, count in form.rows_given()
+    ]
     ok, _rows = run(
         request,
         chip_services.chipset_set,
@@ -434,22 +444,17 @@ def chipset(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def chip_race(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.FLOOR)
-    table_number = _int(request.POST.get("table"))
-    removed = _int(request.POST.get("removed"))
+    query = forms.ColorUpPreviewForm(request.POST)
+    query.is_valid()
+    table_number, removed = query.cleaned_data.get("table"), query.cleaned_data.get("removed")
     table = tournament.tables.filter(number=table_number).first() if table_number else None
     if table is None or removed is None:
         messages.error(request, _("Choose a table and the chip being coloured up."))
         return redirect("chips", slug)
-    seats = list(table.seats.values_list("number", flat=True))
-    held = {s: _int(request.POST.get(f"held_{s}"), 0) or 0 for s in seats}
-    cards = None
-    if request.POST.get("draw") != "1":
-        cards = {
-            s: request.POST.get(f"cards_{s}", "").split()
-            for s in seats
-            if request.POST.get(f"cards_{s}", "").strip()
-        }
-    nothing_else = frozenset(s for s in seats if request.POST.get(f"only_{s}") == "1")
+    form = forms.ChipRaceForm(request.POST, seats=table.seats.values_list("number", flat=True))
+    if _refused(request, form):
+        return redirect(f"{_chips_url(slug)}?table={table.number}&removed={removed}")
+    held, cards, nothing_else = form.held(), form.cards(), form.nothing_else()
     ok, outcome = run(
         request,
         chip_services.chip_race_record,
@@ -485,16 +490,18 @@ def _chips_url(slug: str) -> str:
 def color_up(request: HttpRequest, slug: str) -> HttpResponse:
     """A discretionary colour-up of one player, announced (TDA-25.5, FIGP §68)."""
     tournament, _role = _get(request, slug, permissions.FLOOR)
-    entry = _active_by_number(tournament).get(_int(request.POST.get("entry"), -1))
-    target = _int(request.POST.get("target"))
+    values = tournament.denominations.values_list("value", flat=True)
+    form = forms.ColorUpForm(request.POST, values=values)
+    valid = form.is_valid()
+    entry = _active_by_number(tournament).get(form.cleaned_data.get("entry"))
+    target = form.cleaned_data.get("target")
     if entry is None or target is None:
         messages.error(request, _("Choose a player and the chip to colour up to."))
         return redirect("chips", slug)
-    stack = {}
-    for d in tournament.denominations.filter(value__lt=target):
-        count = _int(request.POST.get(f"count_{d.value}"), 0) or 0
-        if count:
-            stack[d.value] = count
+    if not valid:
+        messages.error(request, forms.first_error(form))
+        return redirect("chips", slug)
+    stack = {v: c for v, c in form.stack().items() if v < target}
     ok, result = run(
         request,
         chip_services.color_up_discretionary,
@@ -518,10 +525,15 @@ def color_up(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def leftovers(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.FLOOR)
-    entry = _active_by_number(tournament).get(_int(request.POST.get("entry"), -1))
-    removed = _int(request.POST.get("removed"))
+    form = forms.LeftoversForm(request.POST)
+    valid = form.is_valid()
+    entry = _active_by_number(tournament).get(form.cleaned_data.get("entry"))
+    removed = form.cleaned_data.get("removed")
     if entry is None or removed is None:
         messages.error(request, _("Choose a player and the retired chip."))
+        return redirect("chips", slug)
+    if not valid:
+        messages.error(request, forms.first_error(form))
         return redirect("chips", slug)
     ok, result = run(
         request,
@@ -529,7 +541,7 @@ def leftovers(request: HttpRequest, slug: str) -> HttpResponse:
         tournament=tournament,
         entry=entry,
         removed=removed,
-        count=_int(request.POST.get("count"), 0) or 0,
+        count=form.cleaned_data["count"] or 0,
         actor=request.user,
     )
     if ok:
@@ -549,13 +561,16 @@ def leftovers(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def chips_remove(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.FLOOR)
+    form = forms.ChipsRemoveForm(request.POST)
+    if _refused(request, form):
+        return redirect("chips", slug)
     ok, _adj = run(
         request,
         chip_services.chips_remove,
         tournament=tournament,
-        amount=_int(request.POST.get("amount"), 0) or 0,
-        reason=request.POST.get("reason", ""),
-        note=request.POST.get("note", "")[:200],
+        amount=form.cleaned_data["amount"] or 0,
+        reason=form.cleaned_data["reason"],
+        note=form.cleaned_data["note"],
         actor=request.user,
     )
     if ok:
@@ -595,11 +610,11 @@ def days_page(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def bag(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.FLOOR)
-    counts = {}
-    for number, entry in _active_by_number(tournament).items():
-        chips = _int(request.POST.get(f"chips_{number}"))
-        if chips is not None:
-            counts[entry.pk] = chips
+    active = _active_by_number(tournament)
+    form = forms.BagForm(request.POST, numbers=active)
+    if _refused(request, form):
+        return redirect("days", slug)
+    counts = {active[n].pk: chips for n, chips in form.counts().items()}
     ok, check = run(
         request, days.chips_bag, tournament=tournament, counts=counts, actor=request.user
     )
@@ -629,16 +644,17 @@ def day_next(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def flight_new(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.TD)
-    name = request.POST.get("name", "").strip()[:120]
-    try:
-        date = parse_date(request.POST.get("date", ""))
-    except ValueError:  # well formed but not a day, like 2026-02-30
-        date = None
-    if not name or date is None:
+    form = forms.FlightForm(request.POST)
+    if not form.is_valid():
         messages.error(request, _("Give the flight a name and a date."))
         return redirect("days", slug)
     ok, flight = run(
-        request, days.flight_create, event=tournament, actor=request.user, name=name, date=date
+        request,
+        days.flight_create,
+        event=tournament,
+        actor=request.user,
+        name=form.cleaned_data["name"],
+        date=form.cleaned_data["date"],
     )
     if ok:
         messages.success(request, _("Flight %(name)s created.") % {"name": flight.name})

@@ -17,21 +17,13 @@ from django.views.decorators.http import require_POST
 from tables.models import Seat, Table
 from tables.services import room as room_services
 from tables.services.seats import seat_move
-from tournaments import labels, permissions
-from tournaments.forms import whole_number
+from tournaments import forms, labels, permissions
 from tournaments.models import Entry, Tournament
 from tournaments.views.core import run
-
-MAX_NUMBER = 9999
 
 
 def _floor(request: HttpRequest, slug: str) -> Tournament:
     return permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
-
-
-def _int(value: str | None, *, low: int = 1, high: int = MAX_NUMBER) -> int | None:
-    """Read a whole number in range from a form field, or None (never a 500)."""
-    return whole_number(value, low=low, high=high)
 
 
 def _room_context(tournament: Tournament) -> dict:
@@ -167,7 +159,8 @@ def room_table(request: HttpRequest, slug: str, table: int) -> HttpResponse:
 @require_POST
 def table_button(request: HttpRequest, slug: str, table: int) -> HttpResponse:
     tournament = _floor(request, slug)
-    seat = _int(request.POST.get("button"), high=22)
+    form = forms.ButtonForm(request.POST)
+    seat = form.cleaned_data["button"] if form.is_valid() else None
     if seat is None:
         messages.error(request, _("Choose the seat with the button."))
     else:
@@ -215,10 +208,11 @@ def table_hand(request: HttpRequest, slug: str, table: int) -> HttpResponse:
 @require_POST
 def table_status(request: HttpRequest, slug: str, table: int) -> HttpResponse:
     tournament = _floor(request, slug)
-    status = request.POST.get("status", "")
-    if status not in (Table.Status.OPEN, Table.Status.CLOSED):
+    form = forms.TableStatusForm(request.POST)
+    if not form.is_valid():
         messages.error(request, _("Choose to open or to close the table."))
         return redirect("room", slug)
+    status = form.cleaned_data["status"]
     ok, _t = run(
         request,
         room_services.table_set_status,
@@ -240,7 +234,8 @@ def table_status(request: HttpRequest, slug: str, table: int) -> HttpResponse:
 @require_POST
 def table_renumber(request: HttpRequest, slug: str, table: int) -> HttpResponse:
     tournament = _floor(request, slug)
-    new_number = _int(request.POST.get("number"))
+    form = forms.TableRenumberForm(request.POST)
+    new_number = form.cleaned_data["number"] if form.is_valid() else None
     if new_number is None:
         messages.error(request, _("Give a table number from 1 to 9999."))
         return redirect("room", slug)
@@ -264,13 +259,15 @@ def table_renumber(request: HttpRequest, slug: str, table: int) -> HttpResponse:
 @require_POST
 def seat_lock(request: HttpRequest, slug: str, table: int, seat: int) -> HttpResponse:
     tournament = _floor(request, slug)
+    form = forms.SeatLockForm(request.POST)
+    form.is_valid()  # one optional character: anything but "0" locks, as the button sends
     ok, _t = run(
         request,
         room_services.seat_lock,
         tournament=tournament,
         table_number=table,
         seat=seat,
-        locked=request.POST.get("locked") != "0",
+        locked=form.is_locked(),
         actor=request.user,
     )
     if ok:
@@ -282,12 +279,17 @@ def seat_lock(request: HttpRequest, slug: str, table: int, seat: int) -> HttpRes
 @require_POST
 def player_move(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _floor(request, slug)
-    number = _int(request.POST.get("entry"), high=10**9)
-    table = _int(request.POST.get("table"))
-    seat = _int(request.POST.get("seat"), high=22)
-    back = _int(request.POST.get("back_table"))
+    form = forms.PlayerMoveForm(request.POST)
+    form.is_valid()
+    number, table, seat, back = (
+        form.cleaned_data.get(name) for name in ("entry", "table", "seat", "back_table")
+    )
     target = ("room_table", slug, back) if back is not None else ("room", slug)
-    entry = tournament.entries.select_related("player").filter(number=number).first()
+    entry = (
+        tournament.entries.select_related("player").filter(number=number).first()
+        if number is not None
+        else None
+    )
     if entry is None or table is None or seat is None:
         messages.error(request, _("Give the entry number, the table and the seat."))
         return redirect(*target)
@@ -324,13 +326,17 @@ def move_confirm(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     entry = tournament.entries.select_related("player").filter(number=number).first()
     if entry is None:
         raise Http404
+    form = forms.MoveConfirmForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, forms.first_error(form))
+        return redirect("room", slug)
     ok, seat = run(
         request,
         room_services.move_confirm,
         tournament=tournament,
         entry=entry,
         actor=request.user,
-        carried_by=request.POST.get("carried_by", ""),
+        carried_by=form.cleaned_data["carried_by"],
     )
     if ok:
         messages.success(

@@ -148,25 +148,24 @@ def ruling_tool(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "GET":
         values = _default_values(tournament, request.GET.get("table"))
         return _render(request, _context(tournament, request, values=values))
-    op = request.POST.get("op", "")
-    table = (request.POST.get("table") or "").strip()
+    step = ruling_forms.StepForm(request.POST)
+    step.is_valid()
+    op, table = step.cleaned_data.get("op") or "", step.cleaned_data.get("table") or ""
     if op == "start":
-        try:
-            setup, names = ruling_forms.setup_from_form(request.POST)
-            hand = Hand(setup, ruling_forms.settings_from_form(request.POST))
-        except (ruling_labels.InputError, EngineError) as exc:
-            _refuse(request, exc)
+        setup = ruling_forms.SetupForm(request.POST)
+        if not setup.is_valid():
+            messages.error(request, setup.non_field_errors()[0])
             return _render(request, _context(tournament, request, values=request.POST.dict()))
+        hand, names = setup.cleaned_data["hand"], setup.cleaned_data["names"]
         return _render(request, _context(tournament, request, **_hand_context(hand, names, table)))
-    names = ruling_forms.names_from_json(request.POST.get("names"))
-    try:
-        hand = ruling_forms.hand_from_json(request.POST.get("hand"))
-    except (ruling_labels.InputError, EngineError) as exc:
-        _refuse(request, exc)
+    names = step.cleaned_data.get("names") or {}
+    if "hand" in step.errors:
+        messages.error(request, step.problem())
         values = _default_values(tournament, None)
         return _render(request, _context(tournament, request, values=values))
+    hand = step.cleaned_data["hand"]
     if op == "save":
-        return _save(request, tournament, hand, names, table)
+        return _save(request, tournament, hand, names, table, step)
     try:
         hand = _apply(hand, op, request.POST)
     except (ruling_labels.InputError, EngineError) as exc:
@@ -186,9 +185,16 @@ def _refuse(request: HttpRequest, exc: Exception) -> None:
 
 
 def _save(
-    request: HttpRequest, tournament: Tournament, hand: Hand, names: dict[str, str], table: str
+    request: HttpRequest,
+    tournament: Tournament,
+    hand: Hand,
+    names: dict[str, str],
+    table: str,
+    step: ruling_forms.StepForm,
 ) -> HttpResponse:
     try:
+        if step.errors:
+            raise ruling_labels.InputError(step.problem())
         table_number = ruling_forms.parse_amount(table, _("the table number"))
     except ruling_labels.InputError as exc:
         table_number = None
@@ -203,7 +209,7 @@ def _save(
             hand=hand.to_dict(),
             names=names,
             table_number=table_number,
-            note=request.POST.get("note", "")[:4000],
+            note=step.cleaned_data["note"],
         )
     if not ok:
         context = _context(
@@ -310,27 +316,27 @@ def dealer_tablet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         values = _default_values(tournament, str(number))
         context = _dealer_context(request, tournament, table, values=values, seated=seated)
         return _render_dealer(request, context)
-    op = request.POST.get("op", "")
+    step = ruling_forms.StepForm(request.POST)
+    step.is_valid()
+    op = step.cleaned_data.get("op") or ""
     if op == "start":
-        try:
-            setup, names = ruling_forms.setup_from_form(request.POST)
-            hand = Hand(setup)
-        except (ruling_labels.InputError, EngineError) as exc:
-            _refuse(request, exc)
+        setup = ruling_forms.SetupForm(request.POST, with_settings=False)
+        if not setup.is_valid():
+            messages.error(request, setup.non_field_errors()[0])
             values = request.POST.dict()
             context = _dealer_context(request, tournament, table, values=values, seated=seated)
             return _render_dealer(request, context)
+        hand, names = setup.cleaned_data["hand"], setup.cleaned_data["names"]
         context = _dealer_context(request, tournament, table, **_hand_context(hand, names))
         return _render_dealer(request, context)
-    names = ruling_forms.names_from_json(request.POST.get("names"))
-    try:
-        hand = ruling_forms.hand_from_json(request.POST.get("hand"))
-    except (ruling_labels.InputError, EngineError) as exc:
-        _refuse(request, exc)
+    names = step.cleaned_data.get("names") or {}
+    if "hand" in step.errors:
+        messages.error(request, step.problem())
         values = _default_values(tournament, str(number))
         context = _dealer_context(request, tournament, table, values=values, seated=seated)
         return _render_dealer(request, context)
-    data = request.POST
+    hand = step.cleaned_data["hand"]
+    data: Any = request.POST  # the step's own fields: ruling_forms.action_from_form reads them
     if op == "act":
         kind = request.POST.get("kind", "")
         data = {
