@@ -14,7 +14,8 @@ from datetime import datetime
 from random import Random
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from tables import balancing, buttons, draw
@@ -82,7 +83,6 @@ def _positions_data(table: Table) -> dict[str, Any]:
 
 
 def _restore_positions(table: Table, data: dict[str, Any]) -> None:
-    from django.utils.dateparse import parse_datetime
 
     for name in ("button", "sb", "bb", "button_dead", "sb_dead", "heads_up", "hands"):
         setattr(table, name, data[name])
@@ -94,7 +94,6 @@ def _save_positions(tables: Sequence[Table]) -> None:
     """Write many tables' positions in one executemany (bulk_update's CASE is slow at 1,000+)."""
     if not tables:
         return
-    from django.db import connection
 
     columns = ", ".join(f"{name} = %s" for name in POSITION_FIELDS)
     with connection.cursor() as cursor:

@@ -90,6 +90,7 @@ from tournaments.models import (
     TimeCall,
     Tournament,
 )
+from tournaments.services.clock import _schedule_announcement
 
 FORMAT = "torneo-tournament"
 VERSION = 1
@@ -827,7 +828,6 @@ class _Importer:
             now=self.now,
             undoable=False,
         )
-        from tournaments.services.clock import _schedule_announcement
 
         for tournament in everything:
             tournament.refresh_from_db()

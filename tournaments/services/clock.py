@@ -22,6 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -720,7 +721,6 @@ def eod_stop(*, tournament: Tournament, actor, now: datetime) -> Tournament:
 
 def parse_start_time(value: str, *, now: datetime) -> datetime | None:
     """Read the console's "HH:MM" start time as the next such moment in local time."""
-    from django.utils import timezone
 
     value = value.strip()
     if not value:

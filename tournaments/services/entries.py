@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.db import transaction
@@ -189,7 +189,6 @@ def _dealt_in(tournament: Tournament) -> str:
 def _deal_in_known(tournament: Tournament, entry: Entry, seat):
     """Answer "dealt in now?" from the table's last-hand positions when the tablet or the
     floor has reported them (tournament.md §7.4, setting deal_in_exclusion)."""
-    from dataclasses import replace
 
     table = Table.objects.get(tournament=tournament, number=seat.table)
     occupied = table.seats.values_list("number", flat=True)

@@ -15,6 +15,7 @@ from tables.models import Seat, Table
 from tournaments import errors, penalties, placements, realtime, selectors
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import Entry, Event, Penalty, Player, Tournament
+from tournaments.services import results
 
 
 def _as_rule(p: Penalty) -> penalties.Penalty:
@@ -114,8 +115,6 @@ def penalty_give(
         now=now,
     )
     if penalty_kind in _ENDING:
-        from tournaments.services import results
-
         reason = (
             placements.EliminationReason.DISQUALIFICATION
             if penalty_kind is penalties.PenaltyKind.DISQUALIFICATION

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
 from tables.services import seats as seat_services
+from tables.services.room import auto_apply
 from tournaments import errors, payouts, placements, realtime, selectors
 from tournaments.events import event_log, logged_id, logged_ids, scoped, undoes
 from tournaments.models import Deal, Entry, Event, Tournament
@@ -294,8 +295,6 @@ def eliminations_record(
         tables=tuple(sorted({seat[0] for seat in freed.values()})),
     )
     if settlement.winner is None:
-        from tables.services.room import auto_apply
-
         auto_apply(tournament=tournament, actor=actor, now=now)
     return settlement
 

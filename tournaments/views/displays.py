@@ -18,12 +18,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tables.models import Table
 from tournaments import permissions, ratelimit, selectors, timecalls
 from tournaments.controls import control_action
 from tournaments.errors import DomainError
 from tournaments.forms import whole_number
 from tournaments.models import DisplayScreen, Role, Tournament
 from tournaments.services import formats as format_services
+from tournaments.services import penalties as penalty_services
 from tournaments.services import timecalls as timecall_services
 
 SEARCHES_PER_MINUTE = ratelimit.SEAT_SEARCH.limit
@@ -128,8 +130,6 @@ def tablet_hand(request: HttpRequest, token) -> HttpResponse:
     error = None
     if report == "dealt":
         # A hand dealt at this table counts against the penalties of those sitting out.
-        from tables.models import Table
-        from tournaments.services import penalties as penalty_services
 
         table = Table.objects.filter(
             tournament=display.tournament, number=display.table_number

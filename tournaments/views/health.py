@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
+from urllib.parse import urlparse
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -33,8 +34,6 @@ def _describe(exc: BaseException) -> str:
 
 
 def _secrets() -> list[str]:
-    from urllib.parse import urlparse
-
     found = [settings.SECRET_KEY]
     for url in (getattr(settings, "DATABASE_URL", ""), getattr(settings, "REDIS_URL", "")):
         password = urlparse(url).password if url else None
@@ -69,7 +68,7 @@ async def _channel_layer() -> None:
 def _broker() -> str:
     if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
         return "not used: embedded mode runs tasks in-process"
-    from config.celery import app
+    from config.celery import app  # only here: embedded mode never loads Celery's app
 
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=TIMEOUT)

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -18,7 +19,7 @@ from django.views.decorators.http import require_POST
 from tables.models import Seat, Table
 from tournaments import forms, penalties, permissions, reports, selectors
 from tournaments.errors import DomainError
-from tournaments.models import ChipAdjustment, Entry, Role, Tournament
+from tournaments.models import ChipAdjustment, ChipCount, Entry, Penalty, Role, Tournament
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results
 from tournaments.services import formats as format_services
@@ -283,7 +284,6 @@ def _record_eliminations(request: HttpRequest, tournament: Tournament) -> None:
 def penalty_list(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, role = _get(request, slug, permissions.STAFF)
     family = selectors.tournament_family(tournament)
-    from tournaments.models import Penalty
 
     return render(
         request,
@@ -480,7 +480,6 @@ def chip_race(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _chips_url(slug: str) -> str:
-    from django.urls import reverse
 
     return reverse("chips", args=[slug])
 
@@ -584,7 +583,6 @@ def chips_remove(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def days_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, role = _get(request, slug, permissions.STAFF)
-    from tournaments.models import ChipCount
 
     counts = dict(
         ChipCount.objects.filter(tournament=tournament, day=tournament.day).values_list(
