@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import labels, selectors
 from tournaments.models import BountyAward, ChipCount, Entry, Penalty, Tournament
+from tournaments.services.formats import results_with_bounties
 
 Table = tuple[list[str], list[list[str]]]
 
@@ -56,7 +57,6 @@ def results_table(tournament: Tournament) -> Table:
 
 def _results_with_bounties(tournament: Tournament) -> Table:
     """Prize and bounty money separately and in total (formats.md §12)."""
-    from tournaments.services.formats import results_with_bounties
 
     head = [_("Place"), _("Player"), _("Entry"), _("Prize"), _("Bounties"), _("Total")]
     rows = [
@@ -186,6 +186,7 @@ def _totals(tournament: Tournament) -> str:
 def as_pdf(tournament: Tournament, title: str, table: Table, *, now=None) -> bytes:
     """The table as an A4 PDF: the tournament, venue and date, the totals, and on every
     page its number and when the report was made (in the event's time zone)."""
+    # reportlab is loaded when a PDF is asked for, not by every process that reads reports.
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import getSampleStyleSheet

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -12,11 +13,13 @@ from tournaments import clock, entry_rules, payouts
 from tournaments.models import (
     ChipAdjustment,
     Entry,
+    Penalty,
     Player,
     Purchase,
     StructureItem,
     Tournament,
 )
+from tournaments.penalties import HAND_KINDS
 
 
 def clock_structure(tournament: Tournament) -> list[clock.Item]:
@@ -126,7 +129,6 @@ def registration_open(tournament: Tournament, now: datetime) -> bool:
 
 def _fold(text: str) -> str:
     """A name as the desk compares it: no accents, no case, single spaces."""
-    import unicodedata
 
     plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return " ".join(plain.casefold().split())
@@ -536,8 +538,6 @@ def recent_moves(tournament: Tournament, now: datetime, *, minutes: int = 15) ->
 def table_seats(tournament: Tournament, number: int) -> list[dict[str, Any]]:
     """A table's seats, 1..max, with the player on each (None when empty) and the hands
     left of any penalty he is sitting out (tournament.md §19.2)."""
-    from tournaments.models import Penalty
-    from tournaments.penalties import HAND_KINDS
 
     table = Table.objects.filter(tournament=tournament, number=number).first()
     if table is None:
