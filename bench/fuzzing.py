@@ -583,10 +583,17 @@ def _form_fields(form_class) -> set[str]:
     import inspect
 
     names = set(getattr(form_class, "base_fields", {}))
+    if "keys" in inspect.signature(form_class.__init__).parameters or any(
+        "keys" in inspect.signature(k.__init__).parameters
+        for k in form_class.__mro__
+        if "__init__" in k.__dict__ and k.__module__.startswith("tournaments.")
+    ):
+        names |= set(form_class(keys=["{}"]).fields)  # one field per key: "stack_{}"
     for klass in form_class.__mro__:
         init = klass.__dict__.get("__init__")
         if init is not None and klass.__module__.startswith(("tournaments.", "tables.")):
-            names |= {_SLOT.sub("{}", n) for n in _MADE.findall(inspect.getsource(init))}
+            made = {_SLOT.sub("{}", n) for n in _MADE.findall(inspect.getsource(init))}
+            names |= {n for n in made if not n.startswith("{")}  # keyed: named below
     return names
 
 

@@ -587,6 +587,32 @@ def _count_field(label: Any = None) -> WholeNumberField:
     return WholeNumberField(label=label, min_value=0, max_value=MAX_CHIPS, required=False)
 
 
+class KeyedCountsForm(forms.Form):
+    """A form with one count field per key (entry number, seat, chip value): ``stack_12``.
+    Subclasses name the prefix and the label; the view passes the keys the page showed."""
+
+    prefix_of_counts = "count"
+    label_of_counts: Any = gettext_lazy("Count of %(n)s")
+
+    def __init__(self, *args: Any, keys: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.keys = list(keys)
+        for key in self.keys:
+            self.fields[f"{self.prefix_of_counts}_{key}"] = _count_field(
+                self.label_of_counts % {"n": key}
+            )
+
+    def counts(self, *, blank: int | None = 0) -> dict[Any, int]:
+        """Counts by key; a blank field reads as `blank` (None: left out)."""
+        data = self.cleaned_data if self.is_bound and self.is_valid() else {}
+        found = {k: data.get(f"{self.prefix_of_counts}_{k}") for k in self.keys}
+        return {
+            k: blank if v is None else v
+            for k, v in found.items()
+            if v is not None or blank is not None
+        }
+
+
 class PaidPlacesForm(forms.Form):
     paid_places = WholeNumberField(
         label=gettext_lazy("Paid places"), min_value=1, max_value=MAX_NUMBER, required=False
@@ -604,8 +630,11 @@ class PayoutAmountsForm(forms.Form):
         return [a for a in amounts if a is not None]
 
 
-class DealForm(forms.Form):
+class DealForm(KeyedCountsForm):
     """The deal calculator: each player's stack, the method, what is left to play for."""
+
+    prefix_of_counts = "stack"
+    label_of_counts = gettext_lazy("Stack of entry %(n)s")
 
     method = forms.CharField(max_length=20, required=False)
     left_to_play_for = WholeNumberField(
@@ -613,31 +642,23 @@ class DealForm(forms.Form):
     )
     action = forms.CharField(max_length=20, required=False)
 
-    def __init__(self, *args: Any, numbers: Any = (), **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.numbers = list(numbers)
-        for n in self.numbers:
-            self.fields[f"stack_{n}"] = _count_field(_("Stack of entry %(n)s") % {"n": n})
 
-    def stacks(self) -> dict[int, int]:
-        """Stacks by entry number (a blank one is 0)."""
-        return {n: self.cleaned_data.get(f"stack_{n}") or 0 for n in self.numbers}
-
-
-class EliminationsForm(forms.Form):
+class EliminationsForm(KeyedCountsForm):
     """Who is out: ticked entry numbers and/or "table/seat" spots, each with his stack at
     the start of the hand."""
+
+    prefix_of_counts = "stack"
+    label_of_counts = gettext_lazy("Stack of entry %(n)s")
 
     out = forms.MultipleChoiceField(choices=(), required=False)
     seats = forms.CharField(label=gettext_lazy("Seats"), max_length=2000, required=False)
 
-    def __init__(self, *args: Any, numbers: Any = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.numbers = list(numbers)
-        self.fields["out"].choices = [(str(n), str(n)) for n in self.numbers]
-        self.fields["out"].error_messages["invalid_choice"] = _("Choose players who are still in.")
-        for n in self.numbers:
-            self.fields[f"stack_{n}"] = _count_field(_("Stack of entry %(n)s") % {"n": n})
+        out = self.fields["out"]
+        assert isinstance(out, forms.MultipleChoiceField)
+        out.choices = [(str(n), str(n)) for n in self.keys]
+        out.error_messages["invalid_choice"] = _("Choose players who are still in.")
 
     def clean_seats(self) -> list[tuple[int, int]]:
         spots = []
@@ -654,9 +675,6 @@ class EliminationsForm(forms.Form):
 
     def out_numbers(self) -> list[int]:
         return [int(n) for n in self.cleaned_data.get("out") or []]
-
-    def stack(self, number: int) -> int:
-        return self.cleaned_data.get(f"stack_{number}") or 0
 
 
 class PenaltyForm(forms.Form):
@@ -705,21 +723,13 @@ class ChipRowsForm(forms.Form):
         ]
 
 
-class ColorUpPreviewForm(forms.Form):
+class ColorUpPreviewForm(KeyedCountsForm):
     """The chips page's own query: a table, the chip coloured up, what each seat holds."""
 
+    prefix_of_counts = "held"
+    label_of_counts = gettext_lazy("Seat %(n)s holds")
     table = WholeNumberField(min_value=1, max_value=MAX_TABLE_NUMBER, required=False)
     removed = WholeNumberField(min_value=0, max_value=MAX_CHIPS, required=False)
-
-    def __init__(self, *args: Any, seats: Any = (), **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.seats = list(seats)
-        for s in self.seats:
-            self.fields[f"held_{s}"] = _count_field(_("Seat %(n)s holds") % {"n": s})
-
-    def held(self) -> dict[int, int]:
-        data = self.cleaned_data if self.is_bound and self.is_valid() else {}
-        return {s: data.get(f"held_{s}") or 0 for s in self.seats}
 
 
 class ChipRaceForm(ColorUpPreviewForm):
@@ -728,9 +738,9 @@ class ChipRaceForm(ColorUpPreviewForm):
 
     draw = forms.CharField(max_length=1, required=False)
 
-    def __init__(self, *args: Any, seats: Any = (), **kwargs: Any) -> None:
-        super().__init__(*args, seats=seats, **kwargs)
-        for s in self.seats:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for s in self.keys:
             self.fields[f"cards_{s}"] = forms.CharField(max_length=60, required=False)
             self.fields[f"only_{s}"] = forms.CharField(max_length=1, required=False)
 
@@ -739,29 +749,24 @@ class ChipRaceForm(ColorUpPreviewForm):
             return None
         return {
             s: self.cleaned_data[f"cards_{s}"].split()
-            for s in self.seats
+            for s in self.keys
             if (self.cleaned_data.get(f"cards_{s}") or "").strip()
         }
 
     def nothing_else(self) -> frozenset[int]:
-        return frozenset(s for s in self.seats if self.cleaned_data.get(f"only_{s}") == "1")
+        return frozenset(s for s in self.keys if self.cleaned_data.get(f"only_{s}") == "1")
 
 
-class ColorUpForm(forms.Form):
+class ColorUpForm(KeyedCountsForm):
     """A discretionary colour-up of one player: how many of each smaller chip he has."""
+
+    label_of_counts = gettext_lazy("Chips of %(n)s")
 
     entry = WholeNumberField(label=gettext_lazy("Player"), min_value=1, max_value=MAX_NUMBER)
     target = WholeNumberField(label=gettext_lazy("Colour up to"), min_value=0, max_value=MAX_CHIPS)
 
-    def __init__(self, *args: Any, values: Any = (), **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.values = list(values)
-        for v in self.values:
-            self.fields[f"count_{v}"] = _count_field(_("Chips of %(v)s") % {"v": v})
-
     def stack(self) -> dict[int, int]:
-        counts = {v: self.cleaned_data.get(f"count_{v}") or 0 for v in self.values}
-        return {v: c for v, c in counts.items() if c}
+        return {v: c for v, c in self.counts().items() if c}
 
 
 class LeftoversForm(forms.Form):
@@ -777,21 +782,11 @@ class ChipsRemoveForm(forms.Form):
     note = forms.CharField(label=gettext_lazy("Note"), max_length=200, required=False)
 
 
-class BagForm(forms.Form):
+class BagForm(KeyedCountsForm):
     """End of day: each player's bagged chips (a blank line is not counted)."""
 
-    def __init__(self, *args: Any, numbers: Any = (), **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.numbers = list(numbers)
-        for n in self.numbers:
-            self.fields[f"chips_{n}"] = _count_field(_("Chips of entry %(n)s") % {"n": n})
-
-    def counts(self) -> dict[int, int]:
-        return {
-            n: self.cleaned_data[f"chips_{n}"]
-            for n in self.numbers
-            if self.cleaned_data.get(f"chips_{n}") is not None
-        }
+    prefix_of_counts = "chips"
+    label_of_counts = gettext_lazy("Chips of entry %(n)s")
 
 
 class FlightForm(forms.Form):

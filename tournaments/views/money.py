@@ -142,10 +142,10 @@ def payouts_edit(request: HttpRequest, slug: str) -> HttpResponse:
 def deal(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.TD)
     active = _active_by_number(tournament)
-    form = forms.DealForm(request.POST, numbers=active)
+    form = forms.DealForm(request.POST, keys=active)
     if _refused(request, form):
         return money(request, slug) if request.htmx else redirect("money", slug)
-    stacks = {active[n].pk: stack for n, stack in form.stacks().items()}
+    stacks = {active[n].pk: stack for n, stack in form.counts().items()}
     method = form.cleaned_data["method"] or "icm"
     left = form.cleaned_data["left_to_play_for"] or 0
     if form.cleaned_data["action"] == "accept":
@@ -219,7 +219,7 @@ def eliminations_record(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _record_eliminations(request: HttpRequest, tournament: Tournament) -> None:
     active = _active_by_number(tournament)
-    form = forms.EliminationsForm(request.POST, numbers=active)
+    form = forms.EliminationsForm(request.POST, keys=active)
     if _refused(request, form):
         return
     numbers = form.out_numbers()
@@ -241,7 +241,7 @@ def _record_eliminations(request: HttpRequest, tournament: Tournament) -> None:
         if entry is None:
             messages.error(request, _("Choose players who are still in."))
             return
-        busts.append(results.Bust(entry=entry, start_stack=form.stack(number)))
+        busts.append(results.Bust(entry=entry, start_stack=form.counts().get(number, 0)))
     if not busts:
         messages.error(request, _("Choose at least one player who is out."))
         return
@@ -377,7 +377,7 @@ def chips_page(request: HttpRequest, slug: str) -> HttpResponse:
         tournament.tables.filter(number=table_number).first() if table_number is not None else None
     )
     seats = list(table.seats.select_related("entry__player")) if table else []
-    held = forms.ColorUpPreviewForm(request.GET, seats=[s.number for s in seats]).held()
+    held = forms.ColorUpPreviewForm(request.GET, keys=[s.number for s in seats]).counts()
     denominations = list(tournament.denominations.all())
     plan = None
     if table is not None and removed is not None and "preview" in request.GET:
@@ -451,10 +451,10 @@ def chip_race(request: HttpRequest, slug: str) -> HttpResponse:
     if table is None or removed is None:
         messages.error(request, _("Choose a table and the chip being coloured up."))
         return redirect("chips", slug)
-    form = forms.ChipRaceForm(request.POST, seats=table.seats.values_list("number", flat=True))
+    form = forms.ChipRaceForm(request.POST, keys=table.seats.values_list("number", flat=True))
     if _refused(request, form):
         return redirect(f"{_chips_url(slug)}?table={table.number}&removed={removed}")
-    held, cards, nothing_else = form.held(), form.cards(), form.nothing_else()
+    held, cards, nothing_else = form.counts(), form.cards(), form.nothing_else()
     ok, outcome = run(
         request,
         chip_services.chip_race_record,
@@ -490,7 +490,7 @@ def color_up(request: HttpRequest, slug: str) -> HttpResponse:
     """A discretionary colour-up of one player, announced (TDA-25.5, FIGP §68)."""
     tournament, _role = _get(request, slug, permissions.FLOOR)
     values = tournament.denominations.values_list("value", flat=True)
-    form = forms.ColorUpForm(request.POST, values=values)
+    form = forms.ColorUpForm(request.POST, keys=values)
     valid = form.is_valid()
     entry = _active_by_number(tournament).get(form.cleaned_data.get("entry"))
     target = form.cleaned_data.get("target")
@@ -609,10 +609,10 @@ def days_page(request: HttpRequest, slug: str) -> HttpResponse:
 def bag(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.FLOOR)
     active = _active_by_number(tournament)
-    form = forms.BagForm(request.POST, numbers=active)
+    form = forms.BagForm(request.POST, keys=active)
     if _refused(request, form):
         return redirect("days", slug)
-    counts = {active[n].pk: chips for n, chips in form.counts().items()}
+    counts = {active[n].pk: chips for n, chips in form.counts(blank=None).items()}
     ok, check = run(
         request, days.chips_bag, tournament=tournament, counts=counts, actor=request.user
     )
