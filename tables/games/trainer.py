@@ -53,7 +53,7 @@ def question(kind: str, seed: int) -> Question:
         box = next(b for b in boxes if any(x.bet_id == bet.bet_id for x in b.bets))
         shown = {"dealer": _str(result.dealer.cards)}
         for n, h in enumerate(box.hands, start=1):
-            shown[f"hand {n}{' x2' if h.double else ''}"] = _str(h.cards)
+            shown[f"hand:{n}:{'x2' if h.double else ''}"] = _str(h.cards)
         placed = next(x for x in box.bets if x.bet_id == bet.bet_id)
         info = {
             "box": str(box.box),

@@ -245,9 +245,17 @@ def _question_context(q: trainer.Question) -> dict[str, Any]:
     return {
         "q": q,
         "kind_text": TRAINER_KINDS[q.kind],
-        "shown": list(q.shown.items()),
+        "shown": [(_shown_label(k), v) for k, v in q.shown.items()],
         "info": info,
     }
+
+
+def _shown_label(key: str) -> str:
+    if key.startswith("hand:"):
+        _hand, number, double = key.split(":")
+        label = _("Hand %(n)s") % {"n": number}
+        return f"{label} ({_('doubled')})" if double else label
+    return str(labels.WORDS.get(key, _("Banco")))
 
 
 def gf_option(code: str) -> str:

@@ -131,7 +131,8 @@ def test_blackjack_round_in_italian(pit):
     assert "<html" in page  # the full page without htmx
     assert "BJ Art.6.8" in page and "BJ Art.1.2" in page and "BJ niWin.4" in page
     assert "180" in page  # niWin 25 pays 18:1
-    assert "Il Banco" in page or "Banco" in page
+    assert "Il Banco sballa con 25." in page  # the step, in Italian
+    assert "Il Banco oltre 21: ogni puntata ancora in gioco è pagata 1:1." in page  # Art.6.8
 
 
 def test_split_and_double_are_read_from_the_cards_line(pit):
