@@ -115,6 +115,10 @@ RULES: dict[str, Any] = {
 
 STEPS: dict[str, Any] = {
     "bj.deal": gettext_lazy("Banco's up card {up}; no hole card."),
+    "bj.offer_surrender": gettext_lazy("Surrender is offered first, against any up card."),
+    "bj.offer_insurance": gettext_lazy("Ace up: insurance is offered, after surrender."),
+    "bj.offer_even_money": gettext_lazy("Black-Jack boxes are offered even money at once."),
+    "bj.blackjack_paid_now": gettext_lazy("Up card 2 to 9: Black-Jacks are paid 3:2 at once."),
     "bj.surrender": gettext_lazy("Box {box}: the titolare surrenders; the whole box follows."),
     "bj.surrender_behind": gettext_lazy("Box {box}: bet {bet} behind surrenders."),
     "bj.insurance": gettext_lazy("Box {box}: bet {bet} takes insurance (half the bet)."),

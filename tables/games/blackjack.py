@@ -452,6 +452,16 @@ def settle_round(
         raise InvalidRound("the round can't be settled as given", reasons=tuple(reasons))
     up = dealer[0]
     steps: list[Step] = [Step("bj.deal", "BJ Art.6.2", {"up": str(up)})]
+    # the options offered, in order (BJ Art.6.3, Art.6.10, Art.6.11)
+    steps.append(Step("bj.offer_surrender", "BJ Art.6.3", {}))
+    if up.is_ace:
+        steps.append(Step("bj.offer_insurance", "BJ Art.6.10", {}))
+    if any(box.blackjack for box in boxes):
+        if up.is_ace or up.bj_value == 10:
+            rule = "BJ Art.6.11b" if up.is_ace else "BJ Art.6.11a"
+            steps.append(Step("bj.offer_even_money", rule, {}))
+        else:
+            steps.append(Step("bj.blackjack_paid_now", "BJ Art.6.11", {}))
     hands: list[HandView] = []
     works: list[_BetWork] = []
     for box in boxes:
