@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from tables.games.money import BetResult, Line
 from tables.games.trail import Step
@@ -189,7 +189,7 @@ PARTS: dict[str, Any] = {
     "hand": gettext_lazy("hand"),
     "insurance": gettext_lazy("insurance"),
     "niwin": gettext_lazy("niWin"),
-    "bet": gettext_lazy("bet"),
+    "bet": pgettext_lazy("a punto banco bet line", "bet"),
     "excess": gettext_lazy("over the maximum"),
 }
 
