@@ -16,6 +16,7 @@ from .cards import Card
 from .deal import blackjack_round, punto_banco_coup
 from .money import BetResult
 from .shoe import Shoe
+from .trail import Step
 
 KINDS = ("pb_banco_draws", "pb_payout", "bj_payout")
 
@@ -30,6 +31,7 @@ class Question:
     rule: str
     params: dict[str, str]
     bet_info: dict[str, str] | None = None  # the bet asked about, as placed
+    steps: tuple[Step, ...] = ()  # the whole coup's trail, shown after an answer
 
 
 def _str(cards: tuple[Card, ...] | list[Card]) -> list[str]:
@@ -48,7 +50,9 @@ def question(kind: str, seed: int) -> Question:
     shoe = Shoe.shuffled(rng)
     if kind == "bj_payout":
         dealer, boxes, niwin = blackjack_round(rng, shoe)
-        result = bj.settle_round(dealer, boxes, niwin)
+        # only the cards the Banco took: the trainee sees no annulled cards
+        dealt = bj.settle_round(dealer, boxes, niwin).dealer.cards
+        result = bj.settle_round(dealt, boxes, niwin)
         bet = rng.choice([r for r in result.results if r.bet_id.startswith("B")])
         box = next(b for b in boxes if any(x.bet_id == bet.bet_id for x in b.bets))
         shown = {"dealer": _str(result.dealer.cards)}
@@ -70,7 +74,7 @@ def question(kind: str, seed: int) -> Question:
             "follow_double": "yes" if placed.follow_double else "no",
         }
         main = bet.lines[0]
-        return Question(kind, seed, shown, bet, _money(bet.net), main.rule, {}, info)
+        return Question(kind, seed, shown, bet, _money(bet.net), main.rule, {}, info, result.steps)
     cards, bets = punto_banco_coup(rng, shoe)
     coup = pb.settle_coup(cards, bets)
     d = coup.deal
@@ -81,7 +85,8 @@ def question(kind: str, seed: int) -> Question:
         column = str(d.punto.cards[2].pb_value) if d.punto.drew else "NO"
         rule = "PB Art.5.7" if natural else "PB Art.14"
         answer = "yes" if d.banco.drew else "no"
-        return Question(kind, seed, shown, None, answer, rule, {"total": str(b2), "column": column})
+        params = {"total": str(b2), "column": column}
+        return Question(kind, seed, shown, None, answer, rule, params, None, coup.steps)
     bet = rng.choice(coup.results)
     pb_bet = next(x for x in bets if x.bet_id == bet.bet_id)
     info = {
@@ -90,7 +95,8 @@ def question(kind: str, seed: int) -> Question:
         "amount": _money(pb_bet.amount),
     }
     shown = {"punto": _str(d.punto.cards), "banco": _str(d.banco.cards)}
-    return Question(kind, seed, shown, bet, _money(bet.net), bet.lines[0].rule, {}, info)
+    rule = bet.lines[0].rule
+    return Question(kind, seed, shown, bet, _money(bet.net), rule, {}, info, coup.steps)
 
 
 def check(q: Question, given: str) -> bool:

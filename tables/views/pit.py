@@ -25,8 +25,6 @@ from tables.games import GameError, trainer
 from tables.games import blackjack as bj
 from tables.games import punto_banco as pb
 from tables.games.cards import names
-from tables.games.deal import blackjack_round, punto_banco_coup
-from tables.games.shoe import Shoe
 from tables.models import RoomEvent
 from tables.permissions import FLOOR, require_room_role
 from tables.services import pit as pit_services
@@ -286,19 +284,8 @@ def pit_trainer(request: HttpRequest) -> HttpResponse:
                 "given": answer,
                 **_question_context(q),
                 "rule_text": labels.rule_text(q.rule),
-                "steps": labels.worded({"steps": labels.steps_data(_steps_of(q))})["steps"],
+                "steps": labels.worded({"steps": labels.steps_data(q.steps)})["steps"],
             }
     q = trainer.question(kind, _SEEDS.randrange(2**32))
     context.update(_question_context(q))
     return _render(request, "tables/pit/trainer.html", context)
-
-
-def _steps_of(q: trainer.Question) -> tuple:
-    """The whole trail of the question's coup, shown after an answer."""
-    rng = random.Random(q.seed)
-    shoe = Shoe.shuffled(rng)
-    if q.kind == "bj_payout":
-        dealer, boxes, niwin = blackjack_round(rng, shoe)
-        return bj.settle_round(dealer, boxes, niwin).steps
-    cards, bets = punto_banco_coup(rng, shoe)
-    return pb.settle_coup(cards, bets).steps
