@@ -323,5 +323,18 @@ def worded(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def summary_text(data: Mapping[str, Any]) -> str:
+    """One line for the list of saved rulings, in the reader's language."""
+    if data.get("game") == "blackjack":
+        dealer = data.get("dealer") or {}
+        boxes = len({h.get("box") for h in data.get("hands", [])})
+        return _("Banco %(cards)s, %(boxes)d boxes") % {
+            "cards": " ".join(dealer.get("cards", [])),
+            "boxes": boxes,
+        }
+    winner = str(WORDS.get(data.get("winner", ""), data.get("winner", "")))
+    return f"{' '.join(data.get('cards', []))} → {winner}"
+
+
 def game_name(game: str) -> str:
     return _("Blackjack") if game == "blackjack" else _("Punto banco")

@@ -44,7 +44,7 @@ def pit_home(request: HttpRequest) -> HttpResponse:
         {
             "event": e,
             "game": labels.game_name(e.data.get("game", "")),
-            "summary": e.data.get("summary", ""),
+            "summary": labels.summary_text(e.data),
         }
         for e in recent
     ]
@@ -70,7 +70,6 @@ def _pb_ruling(form: gf.PuntoBancoForm, bets: list[pb.PBBet]) -> dict[str, Any]:
         "steps": labels.steps_data(coup.steps),
         "results": labels.results_data(coup.results),
         "house": labels.money(coup.house_net),
-        "summary": f"{' '.join(names(form.cleaned_data['cards']))} → {coup.winner}",
     }
 
 
@@ -136,8 +135,6 @@ def _bj_ruling(form: gf.BlackjackForm, boxes: list[bj.Box], niwin: list[bj.Niwin
         "steps": labels.steps_data(result.steps),
         "results": labels.results_data(result.results),
         "house": labels.money(result.house_net),
-        "summary": _("Banco %(cards)s, %(boxes)d boxes")
-        % {"cards": " ".join(names(dealer.cards)), "boxes": len(boxes)},
     }
 
 
@@ -221,8 +218,21 @@ def pit_ruling(request: HttpRequest, event_id: int) -> HttpResponse:
         "ruling": labels.worded(event.data),
         "game": labels.game_name(event.data.get("game", "")),
         "source": labels.SOURCE,
+        "settings": _settings_texts(event.data.get("settings") or {}),
     }
     return render(request, "tables/pit/ruling.html", context)
+
+
+def _settings_texts(settings: dict[str, str]) -> list[str]:
+    """The table-games.md §7.4 settings the ruling was computed with, in words."""
+    out = []
+    for key, choices in (
+        ("bj_dealer_blackjack_vs_21", gf.SETTING_VS_21),
+        ("bj_live_insurance_dealer_draw", gf.SETTING_INSURANCE),
+    ):
+        if key in settings:
+            out.append(str(dict(choices).get(settings[key], settings[key])))
+    return out
 
 
 # --- dealer trainer (optional) ------------------------------------------------------------

@@ -169,6 +169,22 @@ def test_save_logs_the_ruling_and_prints_it(pit):
     assert reverse("pit_ruling", args=[event.pk]) in pit.get(reverse("pit_home")).content.decode()
 
 
+def test_a_saved_blackjack_ruling_prints_its_settings(pit):
+    data = bj_post(
+        "Kc Ad",
+        [{"hands": "5c 6h Ts", "amount": "100"}, {"hands": "Th 9d", "amount": "50"}],
+        vs_21="push",
+        op="save",
+    )
+    pit.post(reverse("pit_blackjack"), data)
+    event = RoomEvent.objects.get()
+    assert event.data["settings"]["bj_dealer_blackjack_vs_21"] == "push"
+    assert event.data["results"][1]["lines"][0]["outcome"] == "push"  # B1, paid after B2
+    page = pit.get(reverse("pit_ruling", args=[event.pk])).content.decode()
+    assert "A player&#x27;s 21 ties the Banco&#x27;s Black-Jack" in page
+    assert "Banco Kc Ad, 2 boxes" in pit.get(reverse("pit_home")).content.decode()
+
+
 def test_save_over_htmx_redirects_the_browser(pit):
     data = pb_post("9c 2h Kd 5s", [{"on": "punto", "amount": "10"}], op="save")
     response = pit.post(reverse("pit_punto_banco"), data, **HX)
