@@ -282,3 +282,15 @@ def test_trainer_checks_an_answer_and_shows_the_rule(pit):
     assert "Right." in right
     junk = pit.post(reverse("pit_trainer"), {"kind": "pb_payout", "seed": "x", "answer": "?"})
     assert junk.status_code == 200 and "expired" in junk.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_pit_is_reached_from_the_staff_home_page_by_floor_only(client):
+    floor = make_user("pit-floor")
+    RoomStaff.objects.create(user=floor, role=Role.FLOOR)
+    desk = make_user("pit-desk")
+    RoomStaff.objects.create(user=desk, role=Role.DESK)
+    client.force_login(floor)
+    assert reverse("pit_home") in client.get(reverse("tournament_list")).content.decode()
+    client.force_login(desk)
+    assert reverse("pit_home") not in client.get(reverse("tournament_list")).content.decode()
