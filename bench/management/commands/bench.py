@@ -24,6 +24,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--desks", type=int, default=20)
         parser.add_argument("--per-desk", type=int, default=50)
+        parser.add_argument("--repeat", type=int, default=3, help="rounds, medians reported")
 
     def handle(self, *args, name: str | None, **options):
         if options.pop("list"):
