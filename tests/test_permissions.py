@@ -96,6 +96,13 @@ MATRIX = {
     "day_redraw": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "report": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "public_results": ("get", row(OK, OK, OK, OK, OK)),
+    # The pit (room level, tables/permissions.py): a tournament's staff hold no room role,
+    # so every one of them is refused; room roles: tests/tables/test_pit_views.py.
+    "pit_home": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "pit_blackjack": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "pit_punto_banco": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "pit_trainer": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "pit_ruling": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
     "room": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "room_apply": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     "room_buttons": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
