@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bench import balance, engine, entries, fanout, fuzz, load
+from bench import balance, engine, entries, fanout, fuzz, load, pages
 from bench.common import Summary
 
 Bench = Callable[..., Summary]
@@ -21,4 +21,5 @@ BENCHES: dict[str, Bench] = {
     "fuzz": fuzz.fuzz,
     "balance": balance.run,
     "engine": engine.run,
+    "pages": pages.run,
 }
