@@ -636,3 +636,15 @@ def table_chip_race(tournament: Tournament, number: int, now: datetime) -> dict[
             for seat in seats
         ],
     }
+
+
+def tables_in_play(tournament: Tournament) -> list[dict[str, int]]:
+    """Each table with players on it, and how many (one query): a floor page's table
+    picker for a big field."""
+    rows = (
+        Seat.objects.filter(table__tournament=tournament)
+        .values("table__number")
+        .annotate(players=Count("id"))
+        .order_by("table__number")
+    )
+    return [{"number": r["table__number"], "players": r["players"]} for r in rows]

@@ -49,14 +49,22 @@ def _active_by_number(tournament: Tournament) -> dict[int, Entry]:
     }
 
 
-def _seated(tournament: Tournament) -> list[dict]:
-    """Players still in, by table and seat, for the floor's forms."""
-    seats = {
-        s.entry_id: s
-        for s in Seat.objects.select_related("table").filter(entry__tournament=tournament)
-    }
+# Up to this many players still in, the floor's forms list them all; beyond it (a big
+# field) the floor picks a table first: nobody ticks a box among 9,000 rows.
+LIST_ALL_UP_TO = 60
+
+
+def _seated(tournament: Tournament, *, table: int | None = None) -> list[dict]:
+    """Players still in, by table and seat, for the floor's forms (one table's when
+    `table` is given)."""
+    seat_rows = Seat.objects.select_related("table").filter(entry__tournament=tournament)
+    entries = tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player")
+    if table is not None:
+        seat_rows = seat_rows.filter(table__number=table)
+        entries = entries.filter(seat__table__number=table)
+    seats = {s.entry_id: s for s in seat_rows}
     rows = []
-    for entry in tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player"):
+    for entry in entries:
         seat = seats.get(entry.pk)
         rows.append(
             {
@@ -194,13 +202,21 @@ def eliminations(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> HttpResponse:
     template = "money/eliminations.html#floor" if request.htmx else "money/eliminations.html"
+    query = forms.TableChoiceForm(request.GET if request.method == "GET" else request.POST)
+    chosen = query.cleaned_data.get("view_table") if query.is_valid() else None
+    left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    by_table = left > LIST_ALL_UP_TO
+    players = _seated(tournament, table=chosen) if chosen or not by_table else []
     return render(
         request,
         template,
         {
             "tournament": tournament,
             "role": role,
-            "players": _seated(tournament),
+            "players": players,
+            "by_table": by_table,
+            "chosen_table": chosen,
+            "tables": selectors.tables_in_play(tournament) if by_table else [],
             "board": selectors.payouts_board(tournament),
             "recent": _recent_busts(tournament),
         },
