@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from datetime import timedelta
 from collections.abc import Callable
 from typing import Any
 
@@ -58,7 +59,7 @@ def build_event(entries: int) -> Tournament:
             Event(
                 tournament=tournament,
                 actor=actor,
-                at=now,
+                at=now - timedelta(seconds=rows - i),  # a night's log, oldest first
                 action="entry.register",
                 data={"entry": numbers[i % len(numbers)], "player": "Bench"},
                 undoable=False,
