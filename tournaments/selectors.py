@@ -363,6 +363,26 @@ def results(tournament: Tournament) -> list[Entry]:
     return sorted(entries, key=key)
 
 
+def finished(tournament: Tournament) -> list[Entry]:
+    """The entries with a place (or disqualified), best first, as `results` orders and
+    marks them, without reading the field still playing (9,000 rows at 10,000 entries)."""
+    entries = list(
+        tournament.entries.exclude(status__in=[Entry.Status.VOIDED, Entry.Status.FORFEITED])
+        .filter(Q(place__isnull=False) | Q(disqualified=True))
+        .select_related("player")
+    )
+    playing = set(
+        tournament.entries.filter(
+            status=Entry.Status.ACTIVE, player_id__in={e.player_id for e in entries}
+        ).values_list("player_id", flat=True)
+    )
+    for e in entries:
+        e.playing_again = e.status != Entry.Status.ACTIVE and e.player_id in playing  # type: ignore[attr-defined]
+    return sorted(
+        entries, key=lambda e: (1, 0, e.number) if e.disqualified else (0, e.place, e.number)
+    )
+
+
 def _item_payload(item: clock.Item) -> dict[str, Any]:
     if isinstance(item, clock.Break):
         return {"break": True, "duration": item.duration, "color_up": item.color_up}

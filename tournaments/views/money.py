@@ -85,6 +85,7 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
     tournament, role = _get(request, slug, permissions.STAFF)
     # An htmx request from the deal calculator gets its own card back (STYLE.md 13, 20).
     template = "money/money.html#deal" if request.htmx and role == Role.TD else "money/money.html"
+    left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     return render(
         request,
         template,
@@ -95,11 +96,14 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
             "pool_lines": selectors.prize_pool_lines(tournament),
             "board": selectors.payouts_board(tournament),
             "editable": not selectors.money_reached(tournament),
-            "players": _seated(tournament),
+            # The deal calculator lists the players left once they are few (a deal is
+            # made at the last tables, and nobody types 9,000 stacks).
+            "players": _seated(tournament) if left <= LIST_ALL_UP_TO else [],
+            "deal_open": left <= LIST_ALL_UP_TO,
             "proposal": proposal,
             "stacks": stacks or {},
             "deal": tournament.deals.filter(voided=False).order_by("-created_at").first(),
-            "results": [e for e in selectors.results(tournament) if e.place or e.disqualified],
+            "results": selectors.finished(tournament),
             "format_board": format_services.bounty_board(tournament),
             "satellite": format_services.satellite_figures(tournament, timezone.now()),
         },
@@ -750,8 +754,9 @@ def public_results(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = permissions.get_public_tournament(slug)
     # One row per player, for his live entry: a player who re-entered and plays on is not
     # shown out; a finished player shows his best entry (results come best first).
+    finished = selectors.finished(tournament)
     rows, shown = [], set()
-    for e in selectors.results(tournament):
+    for e in finished:
         if e.player_id in shown or e.playing_again:
             continue
         shown.add(e.player_id)
@@ -761,7 +766,7 @@ def public_results(request: HttpRequest, slug: str) -> HttpResponse:
         # Prize and bounty money separately and in total, in cents (formats.md §12), for
         # the same live entries.
         rows, shown = [], set()
-        for r in format_services.results_with_bounties(tournament):
+        for r in format_services.results_with_bounties(tournament, finished):
             e = r["entry"]
             if e.player_id in shown or getattr(e, "playing_again", False):
                 continue
