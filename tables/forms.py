@@ -1,0 +1,114 @@
+"""What the cash room's staff type, read through Django forms (bad input: a message, no change)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tables.models import CashGame, CashSeat, CashTable
+from tournaments.models import Player
+
+MAX_CHIPS = 10**9
+
+
+class CashGameForm(forms.ModelForm):
+    class Meta:
+        model = CashGame
+        fields = [
+            "variant",
+            "structure",
+            "sb",
+            "bb",
+            "min_buy_in",
+            "max_buy_in",
+            "max_seats",
+            "rake_percent",
+            "rake_cap",
+            "active",
+        ]
+
+    def clean_max_seats(self) -> int:
+        seats = self.cleaned_data["max_seats"]
+        if not 2 <= seats <= 10:
+            raise forms.ValidationError(_("A cash table has 2 to 10 seats."))
+        return seats
+
+    def clean_bb(self) -> int:
+        bb = self.cleaned_data["bb"]
+        if bb < 1:
+            raise forms.ValidationError(_("The big blind must be at least 1."))
+        return bb
+
+
+class ListAddForm(forms.Form):
+    card = forms.CharField(label=_("Player card"), max_length=40, required=False)
+    first_name = forms.CharField(label=_("First name"), max_length=60, required=False)
+    last_name = forms.CharField(label=_("Last name"), max_length=60, required=False)
+    games = forms.ModelMultipleChoiceField(
+        label=_("Lists"), queryset=CashGame.objects.filter(active=True)
+    )
+    present = forms.BooleanField(label=_("The player is here in person"), required=False)
+
+    def clean(self) -> dict:
+        data = super().clean() or {}
+        if not data.get("card", "").strip() and not data.get("first_name", "").strip():
+            raise forms.ValidationError(_("Give the player's card or name."))
+        return data
+
+
+class SeatNumberForm(forms.Form):
+    seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=10)
+
+
+class SeatFromListForm(forms.Form):
+    table = forms.ModelChoiceField(
+        label=_("Table"), queryset=CashTable.objects.filter(status=CashTable.Status.OPEN)
+    )
+    seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=10)
+    buy_in = forms.IntegerField(label=_("Buy-in"), min_value=0, max_value=MAX_CHIPS)
+
+
+class MoveForm(forms.Form):
+    table = forms.ModelChoiceField(
+        label=_("To table"), queryset=CashTable.objects.filter(status=CashTable.Status.OPEN)
+    )
+    seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=10)
+    by_house = forms.BooleanField(label=_("Moved by the house"), required=False)
+
+
+class RequestForm(forms.Form):
+    request = forms.ChoiceField(
+        label=_("Request"), choices=CashSeat.Request.choices, required=False
+    )
+
+
+class AnswerForm(forms.Form):
+    takes_seat = forms.TypedChoiceField(
+        choices=[("yes", _("Coming")), ("no", _("Declines"))], coerce=lambda v: v == "yes"
+    )
+
+
+class OpenTableForm(forms.Form):
+    number = forms.IntegerField(label=_("Table number"), min_value=1, max_value=999)
+    present = forms.ModelMultipleChoiceField(
+        label=_("Here in the cash area"),
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, game: CashGame, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["present"].queryset = Player.objects.filter(cash_lists__game=game)
+
+
+class RakeForm(forms.Form):
+    pot = forms.IntegerField(label=_("Pot"), min_value=0, max_value=MAX_CHIPS)
+    flop_dealt = forms.BooleanField(label=_("Flop dealt"), required=False)
+    dealer = forms.CharField(label=_("Dealer"), max_length=60, required=False)
+    shift = forms.CharField(label=_("Shift"), max_length=20, required=False)
+
+
+class ShiftReportForm(forms.Form):
+    shift = forms.CharField(label=_("Shift"), max_length=20, required=False)
+    day = forms.DateField(label=_("Day"), required=False)
