@@ -590,12 +590,12 @@ def seat_move(
 
 
 @transaction.atomic
-def seat_request(*, actor: Any, seat: CashSeat, request: str, now: datetime) -> CashSeat:
+def seat_request(*, actor: Any, seat: CashSeat, kind: str, now: datetime) -> CashSeat:
     """File or withdraw a seated player's seat-change or main-table request (§8.1)."""
     change = _Change(seat.table.game_id)
-    seat.request = request
+    seat.request = kind
     seat.save(update_fields=["request"])
-    change.log(actor=actor, action="cash.request", now=now, player=seat.player_id, request=request)
+    change.log(actor=actor, action="cash.request", now=now, player=seat.player_id, request=kind)
     return seat
 
 

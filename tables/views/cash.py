@@ -418,7 +418,7 @@ def seat_request(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         _form_errors(request, form)
         return _back(request)
-    _run(request, services.seat_request, seat=_seat(pk), request=form.cleaned_data["request"])
+    _run(request, services.seat_request, seat=_seat(pk), kind=form.cleaned_data["request"])
     return _back(request)
 
 
