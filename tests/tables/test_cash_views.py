@@ -240,12 +240,11 @@ def test_no_answer_goes_to_the_bottom_only_after_the_call_window(
         actor=room_floor,
         game=game,
         number=1,
-        present={
-            p
-            for p in WaitEntry.objects.filter(player__first_name__in=["Anna", "Bruno"]).values_list(
+        present=set(
+            WaitEntry.objects.filter(player__first_name__in=["Anna", "Bruno"]).values_list(
                 "player_id", flat=True
             )
-        },
+        ),
         now=NOW,
         rng=random.Random(1),
     )
@@ -281,12 +280,23 @@ def test_phone_shows_the_seat_ready_and_the_player_answers(client, room_floor, r
     assert client.get(reverse("cash_phone", args=["forged"])).status_code == 404
 
 
-def test_phone_in_italian(client, room_desk, game):
-    anna = listed(game, ["Anna"], room_desk)[0]
+def test_phone_in_italian(client, room_floor, room_desk, game):
+    anna, bruno, carla = listed(game, ["Anna", "Bruno", "Carla"], room_desk)
+    table = services.table_open(
+        actor=room_floor,
+        game=game,
+        number=2,
+        present={anna.pk, bruno.pk},
+        now=NOW,
+        rng=random.Random(3),
+    )
+    free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
+    services.list_call(actor=room_floor, table=table, seat=free, now=NOW)
     html = client.get(
-        reverse("cash_phone", args=[phone_token(anna)]), HTTP_ACCEPT_LANGUAGE="it"
+        reverse("cash_phone", args=[phone_token(carla)]), HTTP_ACCEPT_LANGUAGE="it"
     ).content.decode()
-    assert "<html" in html
+    assert f"Il tuo posto è pronto: tavolo 2 posto {free} — rispondi entro 15 minuti" in html
+    assert "Le tue liste" in html
 
 
 def test_brush_board_uses_initials_when_the_room_says_so(client, room_desk, game):
