@@ -17,3 +17,31 @@
   document.addEventListener("htmx:afterSwap", tick);
   setInterval(tick, 1000);
 })();
+
+// Live: pages marked data-cash-live listen on ws/cash/ and refresh their htmx part
+// (hx-trigger "cash from:body") whenever the room changes; polling stays as the fallback.
+(() => {
+  let delay = 1000;
+  const connect = () => {
+    if (!document.querySelector("[data-cash-live]")) return;
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    let socket;
+    try {
+      socket = new WebSocket(`${scheme}${location.host}/ws/cash/`);
+    } catch (e) {
+      setTimeout(connect, delay);
+      return;
+    }
+    socket.addEventListener("open", () => {
+      delay = 1000;
+    });
+    socket.addEventListener("message", () => {
+      if (window.htmx) window.htmx.trigger(document.body, "cash");
+    });
+    socket.addEventListener("close", () => {
+      delay = Math.min(delay * 2, 30000);
+      setTimeout(connect, delay);
+    });
+  };
+  document.addEventListener("DOMContentLoaded", connect);
+})();

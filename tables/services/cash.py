@@ -25,6 +25,7 @@ from tables.events import room_event_log, undoes
 from tables.models import CashGame, CashRoom, CashSeat, CashTable, RakeRecord, RoomEvent, WaitEntry
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import Player
+from tournaments.realtime import broadcast_cash
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -198,6 +199,7 @@ def _undo_state(event: RoomEvent, actor: Any, now: datetime) -> None:
         if games & set(other.data.get("before", {}).get("games", [])):
             raise CannotUndo(reason=_("a later action changed the same game; undo that first"))
     _restore(event.data["before"])
+    broadcast_cash("undo")
 
 
 for _action in STATE_ACTIONS:
@@ -212,9 +214,11 @@ class _Change:
         self.before = _snapshot(self.games)
 
     def log(self, *, actor: Any, action: str, now: datetime, **data: Any) -> RoomEvent:
-        return room_event_log(
+        event = room_event_log(
             actor=actor, action=action, data={**data, "before": self.before}, now=now
         )
+        broadcast_cash(action)
+        return event
 
 
 # --- games ------------------------------------------------------------------------------
@@ -261,6 +265,7 @@ def game_save(
         data={"game": game.pk, "label": str(game), "before_game": before},
         now=now,
     )
+    broadcast_cash("cash.game")
     return game
 
 
@@ -911,9 +916,11 @@ def rake_record(
         },
         now=now,
     )
+    broadcast_cash("cash.rake")
     return record
 
 
 @undoes("cash.rake")
 def _undo_rake(event: RoomEvent, actor: Any, now: datetime) -> None:
     RakeRecord.objects.filter(pk=event.data["record"]).delete()
+    broadcast_cash("undo")
