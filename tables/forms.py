@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tables.models import CashGame, CashSeat, CashTable
+from tables.models import CashGame, CashRoom, CashSeat, CashTable
 from tournaments.models import Player
 
 MAX_CHIPS = 10**9
@@ -112,3 +112,15 @@ class RakeForm(forms.Form):
 class ShiftReportForm(forms.Form):
     shift = forms.CharField(label=_("Shift"), max_length=20, required=False)
     day = forms.DateField(label=_("Day"), required=False)
+
+
+class CashRoomForm(forms.ModelForm):
+    class Meta:
+        model = CashRoom
+        fields = ["public_name_format", "answer_minutes"]
+
+    def clean_answer_minutes(self) -> int:
+        minutes = self.cleaned_data["answer_minutes"]
+        if not 1 <= minutes <= 120:
+            raise forms.ValidationError(_("Between 1 and 120 minutes."))
+        return minutes

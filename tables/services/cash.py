@@ -269,6 +269,29 @@ def game_save(
     return game
 
 
+@transaction.atomic
+def room_settings_save(
+    *, actor: Any, public_name_format: str, answer_minutes: int, now: datetime
+) -> CashRoom:
+    """Change the room's public name format and call window (the TD's, §3)."""
+    room = cash_room()
+    before = {"public_name_format": room.public_name_format, "answer_minutes": room.answer_minutes}
+    room.public_name_format, room.answer_minutes = public_name_format, answer_minutes
+    room.save()
+    room_event_log(actor=actor, action="cash.settings", data={"before_room": before}, now=now)
+    broadcast_cash("cash.settings")
+    return room
+
+
+@undoes("cash.settings")
+def _undo_settings(event: RoomEvent, actor: Any, now: datetime) -> None:
+    room = cash_room()
+    for key, value in event.data["before_room"].items():
+        setattr(room, key, value)
+    room.save()
+    broadcast_cash("undo")
+
+
 @undoes("cash.game")
 def _undo_game(event: RoomEvent, actor: Any, now: datetime) -> None:
     game = CashGame.objects.filter(pk=event.data["game"]).first()
@@ -355,12 +378,13 @@ def list_remove(*, actor: Any, entry: WaitEntry, now: datetime) -> None:
     change.log(actor=actor, action="cash.list_remove", now=now, player=entry.player_id)
 
 
-def _left_table_at(number: int) -> dict[str, datetime]:
-    """Who left table `number` today, and when (for the 30-minute return rule, §6.6)."""
+def _left_table_at(number: int, now: datetime) -> dict[str, datetime]:
+    """Who left table `number` lately, and when (for the 30-minute return rule, §6.6)."""
     left: dict[str, datetime] = {}
-    for event in RoomEvent.objects.filter(action="cash.leave", undone_at__isnull=True).only(
-        "at", "data"
-    ):
+    recent = RoomEvent.objects.filter(
+        action="cash.leave", undone_at__isnull=True, at__gte=now - timedelta(hours=12)
+    ).only("at", "data")
+    for event in recent:
         if event.data.get("table") == number:
             left[str(event.data["player"])] = max(
                 event.at, left.get(str(event.data["player"]), event.at)
@@ -392,7 +416,7 @@ def list_call(*, actor: Any, table: CashTable, seat: int, now: datetime) -> Wait
         [str(e.player_id) for e in entries],
         at=now,
         table_players=at_table,
-        left_table_at=_left_table_at(table.number),
+        left_table_at=_left_table_at(table.number, now),
         declined_at={
             str(e.player_id): e.locked_out_until
             - timedelta(minutes=game_settings(game).decline_lockout_minutes)

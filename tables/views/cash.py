@@ -7,6 +7,7 @@ with a message; a refusal is a message and changes nothing. Screens refresh with
 
 from __future__ import annotations
 
+import csv
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -155,6 +156,7 @@ def cash_board(request: HttpRequest) -> HttpResponse:
         is_td=role in permissions.TD,
         is_floor=role in permissions.FLOOR,
         game_form=forms.CashGameForm(),
+        room_form=forms.CashRoomForm(instance=services.cash_room()),
         list_form=forms.ListAddForm(),
         log=RoomEvent.objects.filter(action__startswith="cash.")
         .select_related("actor")
@@ -178,6 +180,19 @@ def game_add(request: HttpRequest) -> HttpResponse:
     ok, game = _run(request, services.game_save, game=None, values=values)
     if ok:
         messages.success(request, _("Game %(game)s added.") % {"game": game})
+    return _back(request)
+
+
+@require_POST
+def room_settings(request: HttpRequest) -> HttpResponse:
+    _role(request, permissions.TD)
+    form = forms.CashRoomForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    ok, _room = _run(request, services.room_settings_save, **form.cleaned_data)
+    if ok:
+        messages.success(request, _("Room settings saved."))
     return _back(request)
 
 
@@ -523,6 +538,26 @@ def rake_report(request: HttpRequest) -> HttpResponse:
         "by_dealer": group("dealer"),
         "total": records.aggregate(rake_total=Sum("rake"), hands=Count("id")),
     }
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="rake.csv"'
+        writer = csv.writer(response)
+        writer.writerow(["time", "table", "game", "hand", "dealer", "shift", "flop", "pot", "rake"])
+        for r in records.select_related("table", "game").order_by("at", "id"):
+            writer.writerow(
+                [
+                    r.at.isoformat(),
+                    r.table.number,
+                    str(r.game),
+                    r.hand,
+                    r.dealer,
+                    r.shift,
+                    int(r.flop_dealt),
+                    r.pot,
+                    r.rake,
+                ]
+            )
+        return response
     return render(request, "tables/cash/rake_report.html", context)
 
 

@@ -413,3 +413,44 @@ def test_the_desk_cannot_seat_move_or_undo(client, room_desk, room_floor, game):
     event = RoomEvent.objects.filter(action="cash.open").get()
     assert client.post(reverse("cash_undo", args=[event.pk])).status_code == 403
     assert CashSeat.objects.count() == 2
+
+
+def test_the_td_sets_initials_on_the_public_board_and_can_undo_it(client, room_td, room_desk, game):
+    listed(game, ["Anna"], room_desk)
+    client.force_login(room_td)
+    client.post(
+        reverse("cash_room_settings"), {"public_name_format": "initials", "answer_minutes": 10}
+    )
+    assert "A.R." in client.get(reverse("cash_brush")).content.decode()
+    event = RoomEvent.objects.get(action="cash.settings")
+    client.post(reverse("cash_undo", args=[event.pk]))
+    assert services.cash_room().public_name_format == "first_name"
+
+
+def test_only_the_td_changes_the_room_settings(client, room_floor):
+    client.force_login(room_floor)
+    response = client.post(
+        reverse("cash_room_settings"), {"public_name_format": "initials", "answer_minutes": 10}
+    )
+    assert response.status_code == 403
+    assert services.cash_room().public_name_format == "first_name"
+
+
+def test_rake_report_exports_csv(client, room_floor, room_desk, game):
+    players = listed(game, ["Anna", "Bruno"], room_desk)
+    table = services.table_open(
+        actor=room_floor,
+        game=game,
+        number=8,
+        present={p.pk for p in players},
+        now=NOW,
+        rng=random.Random(4),
+    )
+    services.rake_record(
+        actor=room_floor, table=table, pot=200, flop_dealt=True, dealer="Mara", shift="day", now=NOW
+    )
+    client.force_login(room_floor)
+    response = client.get(reverse("cash_rake_report"), {"format": "csv"})
+    lines = response.content.decode().strip().splitlines()
+    assert response["Content-Type"].startswith("text/csv")
+    assert lines[0].startswith("time,table,game") and lines[1].endswith(",Mara,day,1,200,10")
