@@ -124,3 +124,24 @@ class CashRoomForm(forms.ModelForm):
         if not 1 <= minutes <= 120:
             raise forms.ValidationError(_("Between 1 and 120 minutes."))
         return minutes
+
+
+class KeepApartForm(forms.Form):
+    card_a = forms.CharField(label=_("Player card"), max_length=40)
+    card_b = forms.CharField(label=_("Other player's card"), max_length=40)
+    reason = forms.CharField(label=_("Reason (private)"), max_length=200, required=False)
+
+    def _player(self, field: str) -> Player:
+        card = self.cleaned_data[field].strip()
+        player = Player.objects.filter(document_number=card).first()
+        if player is None:
+            raise forms.ValidationError(
+                _("No player has the card %(card)s."), params={"card": card}
+            )
+        return player
+
+    def clean_card_a(self) -> Player:
+        return self._player("card_a")
+
+    def clean_card_b(self) -> Player:
+        return self._player("card_b")

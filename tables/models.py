@@ -292,3 +292,20 @@ class RakeRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} {self.at:%H:%M} {self.rake}"
+
+
+class KeepApart(models.Model):
+    """Two players the house keeps at different tables (§6.7). Private: never on a screen."""
+
+    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player_a", "player_b"], name="cash_keep_apart_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_a_id} / {self.player_b_id}"

@@ -13,6 +13,7 @@ urlpatterns: list = [
     path("cash/me/<str:token>/answer/<int:pk>/", cash.phone_answer, name="cash_phone_answer"),
     path("cash/games/add/", cash.game_add, name="cash_game_add"),
     path("cash/settings/", cash.room_settings, name="cash_room_settings"),
+    path("cash/keep-apart/", cash.keep_apart, name="cash_keep_apart"),
     path("cash/lists/add/", cash.list_add, name="cash_list_add"),
     path("cash/lists/<int:pk>/remove/", cash.entry_remove, name="cash_entry_remove"),
     path("cash/lists/<int:pk>/answer/", cash.entry_answer, name="cash_entry_answer"),

@@ -22,7 +22,16 @@ from django.utils.translation import gettext_lazy
 from tables.cash import absence, buyin, changes, closing, opening, rake, waitlist
 from tables.cash.settings import CashSettings
 from tables.events import room_event_log, undoes
-from tables.models import CashGame, CashRoom, CashSeat, CashTable, RakeRecord, RoomEvent, WaitEntry
+from tables.models import (
+    CashGame,
+    CashRoom,
+    CashSeat,
+    CashTable,
+    KeepApart,
+    RakeRecord,
+    RoomEvent,
+    WaitEntry,
+)
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import Player
 from tournaments.realtime import broadcast_cash
@@ -308,6 +317,40 @@ def _undo_game(event: RoomEvent, actor: Any, now: datetime) -> None:
     game.save()
 
 
+# --- keep-apart pairs (§6.7) ------------------------------------------------------------
+
+
+def keep_apart_pairs() -> list[tuple[str, str]]:
+    return [(str(a), str(b)) for a, b in KeepApart.objects.values_list("player_a", "player_b")]
+
+
+def _check_not_kept_apart(player_id: int, table: CashTable, *, ignore: int | None = None) -> None:
+    others = [str(p) for p in table.seats.exclude(pk=ignore).values_list("player_id", flat=True)]
+    if waitlist.kept_apart(str(player_id), others, keep_apart_pairs()):
+        raise CashRefused(
+            reason=_("the house keeps this player apart from someone at table %(table)s")
+            % {"table": table.number}
+        )
+
+
+@transaction.atomic
+def keep_apart_add(*, actor: Any, a: Player, b: Player, reason: str, now: datetime) -> KeepApart:
+    """Keep two players at different tables from now on (the TD's, §6.7)."""
+    if a.pk == b.pk:
+        raise CashRefused(reason=_("a player cannot be kept apart from himself"))
+    first, second = sorted((a, b), key=lambda p: p.pk)
+    pair, _created = KeepApart.objects.get_or_create(
+        player_a=first, player_b=second, defaults={"reason": reason.strip(), "created_at": now}
+    )
+    room_event_log(actor=actor, action="cash.keep_apart", data={"pair": pair.pk}, now=now)
+    return pair
+
+
+@undoes("cash.keep_apart")
+def _undo_keep_apart(event: RoomEvent, actor: Any, now: datetime) -> None:
+    KeepApart.objects.filter(pk=event.data["pair"]).delete()
+
+
 # --- waiting lists ----------------------------------------------------------------------
 
 
@@ -417,6 +460,7 @@ def list_call(*, actor: Any, table: CashTable, seat: int, now: datetime) -> Wait
         at=now,
         table_players=at_table,
         left_table_at=_left_table_at(table.number, now),
+        keep_apart=keep_apart_pairs(),
         declined_at={
             str(e.player_id): e.locked_out_until
             - timedelta(minutes=game_settings(game).decline_lockout_minutes)
@@ -531,6 +575,7 @@ def seat_player(
     if entry.game_id != game.pk:
         raise CashRefused(reason=_("this table plays another game"))
     _check_seat_free(table, seat, for_player=entry.player_id)
+    _check_not_kept_apart(entry.player_id, table)
     kind: buyin.BuyInKind = "from_closed_table" if entry.from_closed_table else "new"
     decision = buyin.check_buy_in(
         game=_game_rules(game), kind=kind, stack=0, amount=buy_in, settings=game_settings(game)
@@ -580,6 +625,7 @@ def seat_move(
     if to_table.game_id != table.game_id:
         raise CashRefused(reason=_("a move to another game goes through its waiting list"))
     _check_seat_free(to_table, to_seat)
+    _check_not_kept_apart(seat.player_id, to_table, ignore=seat.pk)
     change = _Change(table.game_id)
     posts = "none"
     if to_table.pk == table.pk:
@@ -658,6 +704,17 @@ def seat_fill(
         main_table=None if main is None else str(main.number),
         requests=requests,
         waiting=[],
+        players_at={
+            str(t): {str(s.pk) for s in seats if s.table.number == t}
+            for t in {s.table.number for s in seats}
+        },
+        keep_apart=[
+            (str(sa.pk), str(sb.pk))
+            for a, b in keep_apart_pairs()
+            for sa in seats
+            for sb in seats
+            if str(sa.player_id) == a and str(sb.player_id) == b
+        ],
         settings=game_settings(game),
     )
     tables = {str(t.number): t for t in game.tables.filter(status=CashTable.Status.OPEN)}
@@ -792,8 +849,9 @@ def table_open(
     seat_cards = list(range(1, game.max_seats + 1))
     rng.shuffle(seat_cards)
     deck = _deck(rng)
+    pairs = keep_apart_pairs()
     chosen = opening.choose_opening_players(
-        waiting=names, present={str(p) for p in present}, max_seats=game.max_seats
+        waiting=names, present={str(p) for p in present}, max_seats=game.max_seats, keep_apart=pairs
     )
     if len(chosen) < 2:
         raise CashRefused(reason=_("at least two players on the list must be here"))
@@ -804,6 +862,7 @@ def table_open(
         max_seats=game.max_seats,
         seat_card_stack=seat_cards,
         button_cards={name: deck[k] for k, name in enumerate(chosen)},
+        keep_apart=pairs,
         settings=game_settings(game),
     )
     table = CashTable.objects.create(

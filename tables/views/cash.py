@@ -157,6 +157,7 @@ def cash_board(request: HttpRequest) -> HttpResponse:
         is_floor=role in permissions.FLOOR,
         game_form=forms.CashGameForm(),
         room_form=forms.CashRoomForm(instance=services.cash_room()),
+        keep_apart_form=forms.KeepApartForm(),
         list_form=forms.ListAddForm(),
         log=RoomEvent.objects.filter(action__startswith="cash.")
         .select_related("actor")
@@ -193,6 +194,22 @@ def room_settings(request: HttpRequest) -> HttpResponse:
     ok, _room = _run(request, services.room_settings_save, **form.cleaned_data)
     if ok:
         messages.success(request, _("Room settings saved."))
+    return _back(request)
+
+
+@require_POST
+def keep_apart(request: HttpRequest) -> HttpResponse:
+    _role(request, permissions.TD)
+    form = forms.KeepApartForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    data = form.cleaned_data
+    ok, _pair = _run(
+        request, services.keep_apart_add, a=data["card_a"], b=data["card_b"], reason=data["reason"]
+    )
+    if ok:
+        messages.success(request, _("The two players will not sit at the same table."))
     return _back(request)
 
 

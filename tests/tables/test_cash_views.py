@@ -454,3 +454,47 @@ def test_rake_report_exports_csv(client, room_floor, room_desk, game):
     lines = response.content.decode().strip().splitlines()
     assert response["Content-Type"].startswith("text/csv")
     assert lines[0].startswith("time,table,game") and lines[1].endswith(",Mara,day,1,200,10")
+
+
+def test_kept_apart_players_never_share_a_table(client, room_td, room_floor, room_desk, game):
+    anna, bruno, carla, dario = listed(game, ["Anna", "Bruno", "Carla", "Dario"], room_desk)
+    for player, card in ((anna, "A-1"), (carla, "C-3")):
+        player.document_number = card
+        player.save()
+    client.force_login(room_td)
+    response = client.post(
+        reverse("cash_keep_apart"),
+        {"card_a": "A-1", "card_b": "C-3", "reason": "married"},
+        follow=True,
+    )
+    assert "will not sit at the same table" in response.content.decode()
+    # The opening passes Carla over (kept apart from Anna); she keeps her place.
+    table = services.table_open(
+        actor=room_floor,
+        game=game,
+        number=1,
+        present={anna.pk, bruno.pk, carla.pk, dario.pk},
+        now=NOW,
+        rng=random.Random(9),
+    )
+    assert set(table.seats.values_list("player__first_name", flat=True)) == {
+        "Anna",
+        "Bruno",
+        "Dario",
+    }
+    assert names_on_list(game) == ["Carla"]
+    # Seating her there by hand is refused; the call finds nobody.
+    entry = WaitEntry.objects.get(player=carla)
+    free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
+    client.force_login(room_floor)
+    response = client.post(
+        reverse("cash_entry_seat", args=[entry.pk]),
+        {"table": table.pk, "seat": free, "buy_in": 300},
+        follow=True,
+    )
+    assert "keeps this player apart" in response.content.decode()
+    response = client.post(reverse("cash_table_call", args=[table.pk]), {"seat": free}, follow=True)
+    assert "nobody on the list can take this seat now" in response.content.decode()
+    # The pair is private: not on the public board.
+    client.logout()
+    assert "married" not in client.get(reverse("cash_brush")).content.decode()
