@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables import events, forms, permissions
+from tables.cash import absence
 from tables.models import CashGame, CashSeat, CashTable, RakeRecord, RoomEvent, WaitEntry
 from tables.services import cash as services
 from tournaments.errors import DomainError
@@ -73,6 +74,20 @@ def public_name(player: Player, name_format: str) -> str:
     return f"{first} {last[:1]}." if last else first
 
 
+def _releasable(seat: CashSeat, waiting: int, settings: Any, now: Any) -> bool:
+    """The floor's flag: a second marker with a list waiting (§11.4), or a sit-out past its
+    time (§11.2). The app never frees the seat itself."""
+    on_sit_out = seat.sit_out_until is not None and now <= seat.sit_out_until
+    markers = absence.missed_blind_event(
+        event="list_joined",
+        markers=seat.markers,
+        on_sit_out=on_sit_out,
+        waiting_list_length=waiting,
+        settings=settings,
+    )
+    return markers.seat_released or bool(seat.sit_out_until and now > seat.sit_out_until)
+
+
 def _board_context(*, public: bool) -> dict[str, Any]:
     now = timezone.now()
     room = services.cash_room()
@@ -110,6 +125,8 @@ def _board_context(*, public: bool) -> dict[str, Any]:
                                 and now > taken[n].sit_out_until
                             ),
                             "button": n == table.button,
+                            "releasable": n in taken
+                            and _releasable(taken[n], len(waiting[game.pk]), settings, now),
                         }
                         for n in range(1, table.max_seats + 1)
                     ],

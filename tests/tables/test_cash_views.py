@@ -498,3 +498,26 @@ def test_kept_apart_players_never_share_a_table(client, room_td, room_floor, roo
     # The pair is private: not on the public board.
     client.logout()
     assert "married" not in client.get(reverse("cash_brush")).content.decode()
+
+
+def test_second_marker_with_a_list_flags_the_seat_for_the_floor(
+    client, room_floor, room_desk, game
+):
+    players = listed(game, ["Anna", "Bruno", "Carla"], room_desk)
+    table = services.table_open(
+        actor=room_floor,
+        game=game,
+        number=2,
+        present={p.pk for p in players[:2]},
+        now=NOW,
+        rng=random.Random(6),
+    )
+    seat = table.seats.first()
+    client.force_login(room_floor)
+    client.post(reverse("cash_seat_marker", args=[seat.pk]))
+    flag = f'data-testid="releasable-2-{seat.number}"'
+    assert flag not in client.get(reverse("cash_board")).content.decode()
+    response = client.post(reverse("cash_seat_marker", args=[seat.pk]), follow=True)
+    html = response.content.decode()
+    assert "the seat may be released" in html and flag in html
+    assert CashSeat.objects.filter(pk=seat.pk).exists()  # the floor decides, not the app
