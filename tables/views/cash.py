@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.db.models import Count, Sum
 from django.http import Http404, HttpRequest, HttpResponse
@@ -163,9 +164,8 @@ def _board_context(*, public: bool) -> dict[str, Any]:
 # --- the floor's board ------------------------------------------------------------------
 
 
+@login_required
 def cash_board(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={request.path}")
     role = _role(request, permissions.STAFF)
     context = _board_context(public=False)
     context.update(
@@ -187,6 +187,7 @@ def cash_board(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/cash/board.html", context)
 
 
+@login_required
 @require_POST
 def game_add(request: HttpRequest) -> HttpResponse:
     _role(request, permissions.TD)
@@ -201,6 +202,7 @@ def game_add(request: HttpRequest) -> HttpResponse:
     return _back(request)
 
 
+@login_required
 @require_POST
 def room_settings(request: HttpRequest) -> HttpResponse:
     _role(request, permissions.TD)
@@ -214,6 +216,7 @@ def room_settings(request: HttpRequest) -> HttpResponse:
     return _back(request)
 
 
+@login_required
 @require_POST
 def keep_apart(request: HttpRequest) -> HttpResponse:
     _role(request, permissions.TD)
@@ -230,6 +233,7 @@ def keep_apart(request: HttpRequest) -> HttpResponse:
     return _back(request)
 
 
+@login_required
 @require_POST
 def list_add(request: HttpRequest) -> HttpResponse:
     _role(request, permissions.STAFF)
@@ -263,6 +267,7 @@ def _entry(pk: int) -> WaitEntry:
     return get_object_or_404(WaitEntry.objects.select_related("game", "player"), pk=pk)
 
 
+@login_required
 @require_POST
 def entry_remove(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.STAFF)
@@ -270,6 +275,7 @@ def entry_remove(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(request)
 
 
+@login_required
 @require_POST
 def entry_answer(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.FLOOR)
@@ -283,6 +289,7 @@ def entry_answer(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(request)
 
 
+@login_required
 @require_POST
 def entry_no_answer(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.FLOOR)
@@ -290,6 +297,7 @@ def entry_no_answer(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(request)
 
 
+@login_required
 @require_POST
 def entry_seat(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.FLOOR)
@@ -321,6 +329,7 @@ def _open_table(pk: int) -> CashTable:
     )
 
 
+@login_required
 @require_POST
 def table_call(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.FLOOR)
@@ -340,6 +349,7 @@ def table_call(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(request)
 
 
+@login_required
 @require_POST
 def table_fill(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.FLOOR)
@@ -365,6 +375,7 @@ def table_fill(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(request)
 
 
+@login_required
 @require_POST
 def table_open(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.FLOOR)
@@ -389,6 +400,7 @@ def table_open(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(request)
 
 
+@login_required
 @require_POST
 def table_close(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.FLOOR)
@@ -398,6 +410,7 @@ def table_close(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(request)
 
 
+@login_required
 @require_POST
 def table_rake(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.FLOOR)
@@ -431,6 +444,7 @@ def _seat(pk: int) -> CashSeat:
     return get_object_or_404(CashSeat.objects.select_related("table__game", "player"), pk=pk)
 
 
+@login_required
 @require_POST
 def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.FLOOR)
@@ -460,6 +474,7 @@ def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(request)
 
 
+@login_required
 @require_POST
 def seat_request(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.FLOOR)
@@ -472,6 +487,7 @@ def seat_request(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _seat_action(service: Callable[..., Any]) -> Callable[[HttpRequest, int], HttpResponse]:
+    @login_required
     @require_POST
     def view(request: HttpRequest, pk: int) -> HttpResponse:
         _role(request, permissions.FLOOR)
@@ -497,6 +513,7 @@ seat_marker = _seat_action(services.marker_add)
 seat_leave = _seat_action(services.seat_leave)
 
 
+@login_required
 @require_POST
 def cash_undo(request: HttpRequest, event_id: int) -> HttpResponse:
     _role(request, permissions.FLOOR)
@@ -512,10 +529,9 @@ def cash_undo(request: HttpRequest, event_id: int) -> HttpResponse:
 # --- the dealer tablet and the rake report ------------------------------------------------
 
 
+@login_required
 def cash_tablet(request: HttpRequest, pk: int) -> HttpResponse:
     """A cash table's tablet: seats, missed-blind markers, sit-out clocks, rake per hand."""
-    if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={request.path}")
     _role(request, permissions.FLOOR)
     table = _open_table(pk)
     now = timezone.now()
@@ -541,10 +557,9 @@ def cash_tablet(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tables/cash/tablet.html", context)
 
 
+@login_required
 def rake_report(request: HttpRequest) -> HttpResponse:
     """Rake by table, game and dealer for a shift and/or day (§12.8)."""
-    if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={request.path}")
     _role(request, permissions.STAFF)
     form = forms.ShiftReportForm(request.GET or None)
     records = RakeRecord.objects.all()
