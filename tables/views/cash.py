@@ -21,6 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tables import events, forms, permissions
@@ -31,6 +32,29 @@ from tournaments.errors import DomainError
 from tournaments.models import Player
 
 PHONE_SALT = "cash.phone"
+
+# The log shows words, never codes.
+ACTION_LABELS = {
+    "cash.game": gettext_lazy("Game saved"),
+    "cash.settings": gettext_lazy("Room settings"),
+    "cash.keep_apart": gettext_lazy("Players kept apart"),
+    "cash.list_add": gettext_lazy("Added to a list"),
+    "cash.list_remove": gettext_lazy("Removed from a list"),
+    "cash.call": gettext_lazy("Called for a seat"),
+    "cash.answer": gettext_lazy("Answer to a call"),
+    "cash.no_answer": gettext_lazy("No answer: to the bottom"),
+    "cash.seat": gettext_lazy("Seated from the list"),
+    "cash.move": gettext_lazy("Seat or table change"),
+    "cash.request": gettext_lazy("Change request"),
+    "cash.fill": gettext_lazy("Seat filled by priority"),
+    "cash.sit_out": gettext_lazy("Sit-out"),
+    "cash.sit_back": gettext_lazy("Back from a sit-out"),
+    "cash.marker": gettext_lazy("Missed big blind"),
+    "cash.leave": gettext_lazy("Seat freed"),
+    "cash.open": gettext_lazy("Table opened"),
+    "cash.close": gettext_lazy("Table closed"),
+    "cash.rake": gettext_lazy("Rake recorded"),
+}
 
 
 def phone_token(player: Player) -> str:
@@ -181,7 +205,9 @@ def cash_board(request: HttpRequest) -> HttpResponse:
         .order_by("-at", "-id")[:15],
         can_undo=events.can_undo,
     )
-    context["log_rows"] = [(e, events.can_undo(e)) for e in context["log"]]
+    context["log_rows"] = [
+        (e, events.can_undo(e), ACTION_LABELS.get(e.action, e.action)) for e in context["log"]
+    ]
     if request.htmx:
         return render(request, "tables/cash/board.html#board", context)
     return render(request, "tables/cash/board.html", context)

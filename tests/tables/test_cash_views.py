@@ -521,3 +521,13 @@ def test_second_marker_with_a_list_flags_the_seat_for_the_floor(
     html = response.content.decode()
     assert "the seat may be released" in html and flag in html
     assert CashSeat.objects.filter(pk=seat.pk).exists()  # the floor decides, not the app
+
+
+@pytest.mark.parametrize(
+    ("language", "words"), [("en", "Added to a list"), ("it", "Aggiunto a una lista")]
+)
+def test_the_log_reads_as_words(client, room_floor, room_desk, game, language, words):
+    listed(game, ["Anna"], room_desk)
+    client.force_login(room_floor)
+    html = client.get(reverse("cash_board"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert words in html and "cash.list_add" not in html
