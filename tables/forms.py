@@ -145,3 +145,14 @@ class KeepApartForm(forms.Form):
 
     def clean_card_b(self) -> Player:
         return self._player("card_b")
+
+
+class LeaveForm(forms.Form):
+    stack = forms.IntegerField(
+        label=_("Stake he leaves with"), min_value=0, max_value=MAX_CHIPS, required=False
+    )
+
+
+class BuyForm(forms.Form):
+    stack = forms.IntegerField(label=_("Stack now"), min_value=0, max_value=MAX_CHIPS)
+    amount = forms.IntegerField(label=_("Buys"), min_value=1, max_value=MAX_CHIPS)

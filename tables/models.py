@@ -236,6 +236,7 @@ class CashSeat(models.Model):
     sit_out_until = models.DateTimeField(null=True, blank=True)
     sit_outs_today = models.PositiveSmallIntegerField(default=0)
     markers = models.PositiveSmallIntegerField(_("missed-blind markers"), default=0)
+    short_buy_ins = models.PositiveSmallIntegerField(default=0)  # this session (§10.2)
     request = models.CharField(max_length=12, choices=Request.choices, default="", blank=True)
 
     class Meta:
@@ -309,3 +310,18 @@ class KeepApart(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_a_id} / {self.player_b_id}"
+
+
+class CashOut(models.Model):
+    """A player's table stake when he left a game (§10.3: not back with less the same day)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="cash_outs")
+    game = models.ForeignKey(CashGame, on_delete=models.CASCADE, related_name="cash_outs")
+    stack = models.PositiveIntegerField(_("stack"))
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.stack} @ {self.game_id}"

@@ -31,6 +31,7 @@ urlpatterns: list = [
     path("cash/seats/<int:pk>/sit-back/", cash.seat_sit_back, name="cash_seat_sit_back"),
     path("cash/seats/<int:pk>/marker/", cash.seat_marker, name="cash_seat_marker"),
     path("cash/seats/<int:pk>/leave/", cash.seat_leave, name="cash_seat_leave"),
+    path("cash/seats/<int:pk>/buy/", cash.seat_buy, name="cash_seat_buy"),
     path("cash/undo/<int:event_id>/", cash.cash_undo, name="cash_undo"),
     path("cash/rake/", cash.rake_report, name="cash_rake_report"),
 ]

@@ -146,6 +146,7 @@ MATRIX = {
             "cash_seat_sit_back",
             "cash_seat_marker",
             "cash_seat_leave",
+            "cash_seat_buy",
             "cash_undo",
         )
     },

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Min
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -24,6 +25,7 @@ from tables.cash.settings import CashSettings
 from tables.events import room_event_log, undoes
 from tables.models import (
     CashGame,
+    CashOut,
     CashRoom,
     CashSeat,
     CashTable,
@@ -118,8 +120,10 @@ SEAT_FIELDS = (
     "sit_out_until",
     "sit_outs_today",
     "markers",
+    "short_buy_ins",
     "request",
 )
+CASH_OUT_FIELDS = ("id", "player_id", "game_id", "stack", "at")
 ENTRY_FIELDS = (
     "id",
     "game_id",
@@ -134,7 +138,15 @@ ENTRY_FIELDS = (
     "from_closed_table",
 )
 TABLE_FIELDS = ("id", "status", "closed_at", "button", "sb", "bb")
-TIMES = {"seated_at", "sit_out_until", "joined_at", "called_at", "locked_out_until", "closed_at"}
+TIMES = {
+    "at",
+    "seated_at",
+    "sit_out_until",
+    "joined_at",
+    "called_at",
+    "locked_out_until",
+    "closed_at",
+}
 
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
@@ -161,6 +173,9 @@ def _snapshot(game_ids: set[int]) -> dict[str, Any]:
         "waiting": [
             _plain(r) for r in WaitEntry.objects.filter(game_id__in=ids).values(*ENTRY_FIELDS)
         ],
+        "cash_outs": [
+            _plain(r) for r in CashOut.objects.filter(game_id__in=ids).values(*CASH_OUT_FIELDS)
+        ],
     }
 
 
@@ -178,6 +193,8 @@ def _restore(snapshot: dict[str, Any]) -> None:
         CashTable.objects.filter(id=values.pop("id")).update(**values)
     CashSeat.objects.bulk_create(CashSeat(**_typed(r)) for r in snapshot["seats"])
     WaitEntry.objects.bulk_create(WaitEntry(**_typed(r)) for r in snapshot["waiting"])
+    CashOut.objects.filter(game_id__in=ids).delete()
+    CashOut.objects.bulk_create(CashOut(**_typed(r)) for r in snapshot.get("cash_outs", []))
 
 
 STATE_ACTIONS = (
@@ -194,6 +211,7 @@ STATE_ACTIONS = (
     "cash.sit_back",
     "cash.marker",
     "cash.leave",
+    "cash.buy",
     "cash.open",
     "cash.close",
 )
@@ -578,7 +596,12 @@ def seat_player(
     _check_not_kept_apart(entry.player_id, table)
     kind: buyin.BuyInKind = "from_closed_table" if entry.from_closed_table else "new"
     decision = buyin.check_buy_in(
-        game=_game_rules(game), kind=kind, stack=0, amount=buy_in, settings=game_settings(game)
+        game=_game_rules(game),
+        kind=kind,
+        stack=0,
+        amount=buy_in,
+        earlier_cash_out=earlier_cash_out(player_id=entry.player_id, game=game, now=now),
+        settings=game_settings(game),
     )
     if not decision.allowed:
         raise CashRefused(reason=BUY_IN_REFUSALS[decision.reason or "below_min_buy_in"])
@@ -807,11 +830,59 @@ def marker_add(*, actor: Any, seat: CashSeat, now: datetime) -> absence.MarkerDe
     return decision
 
 
+def gaming_day_start(now: datetime, settings: CashSettings) -> datetime:
+    """The start of the gaming day `now` belongs to (`gaming_day_start`, default 06:00)."""
+    local = timezone.localtime(now)
+    start = local.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(
+        minutes=settings.gaming_day_start_minutes
+    )
+    return start if local >= start else start - timedelta(days=1)
+
+
+def earlier_cash_out(*, player_id: int, game: CashGame, now: datetime) -> int | None:
+    """The largest stake the player left this game with today, or None (§10.3)."""
+    since = gaming_day_start(now, game_settings(game))
+    stacks = CashOut.objects.filter(player_id=player_id, game=game, at__gte=since, at__lte=now)
+    return stacks.aggregate(m=Max("stack"))["m"]
+
+
 @transaction.atomic
-def seat_leave(*, actor: Any, seat: CashSeat, now: datetime) -> None:
-    """Free a seat: the player left, or the floor released it (§11)."""
+def seat_buy(*, actor: Any, seat: CashSeat, stack: int, amount: int, now: datetime) -> CashSeat:
+    """A seated player buys chips between hands: the buy-in check for `seated` (§10.2)."""
+    game = seat.table.game
+    decision = buyin.check_buy_in(
+        game=_game_rules(game),
+        kind="seated",
+        stack=stack,
+        amount=amount,
+        short_buy_ins_used=seat.short_buy_ins,
+        settings=game_settings(game),
+    )
+    if not decision.allowed:
+        raise CashRefused(reason=BUY_IN_REFUSALS[decision.reason or "below_min_buy_in"])
+    change = _Change(game.pk)
+    seat.buy_in += amount
+    seat.short_buy_ins += 1 if decision.short_buy_in else 0
+    seat.save(update_fields=["buy_in", "short_buy_ins"])
+    change.log(
+        actor=actor,
+        action="cash.buy",
+        now=now,
+        player=seat.player_id,
+        amount=amount,
+        short=decision.short_buy_in,
+        rule=decision.rule,
+    )
+    return seat
+
+
+@transaction.atomic
+def seat_leave(*, actor: Any, seat: CashSeat, now: datetime, stack: int | None = None) -> None:
+    """Free a seat: the player left (with `stack`, his cash-out), or the floor released it."""
     change = _Change(seat.table.game_id)
     number, table = seat.number, seat.table.number
+    if stack is not None:
+        CashOut.objects.create(player_id=seat.player_id, game=seat.table.game, stack=stack, at=now)
     seat.delete()
     change.log(
         actor=actor, action="cash.leave", now=now, player=seat.player_id, table=table, seat=number

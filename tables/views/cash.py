@@ -51,6 +51,7 @@ ACTION_LABELS = {
     "cash.sit_back": gettext_lazy("Back from a sit-out"),
     "cash.marker": gettext_lazy("Missed big blind"),
     "cash.leave": gettext_lazy("Seat freed"),
+    "cash.buy": gettext_lazy("Chips bought"),
     "cash.open": gettext_lazy("Table opened"),
     "cash.close": gettext_lazy("Table closed"),
     "cash.rake": gettext_lazy("Rake recorded"),
@@ -536,7 +537,36 @@ def _seat_action(service: Callable[..., Any]) -> Callable[[HttpRequest, int], Ht
 seat_sit_out = _seat_action(services.sit_out)
 seat_sit_back = _seat_action(services.sit_back)
 seat_marker = _seat_action(services.marker_add)
-seat_leave = _seat_action(services.seat_leave)
+
+
+@login_required
+@require_POST
+def seat_leave(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    form = forms.LeaveForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    _run(request, services.seat_leave, seat=_seat(pk), stack=form.cleaned_data["stack"])
+    return _back(request)
+
+
+@login_required
+@require_POST
+def seat_buy(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.STAFF)
+    form = forms.BuyForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    ok, seat = _run(request, services.seat_buy, seat=_seat(pk), **form.cleaned_data)
+    if ok:
+        messages.success(
+            request,
+            _("%(player)s buys %(amount)s.")
+            % {"player": seat.player, "amount": form.cleaned_data["amount"]},
+        )
+    return _back(request)
 
 
 @login_required

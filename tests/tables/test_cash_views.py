@@ -531,3 +531,42 @@ def test_the_log_reads_as_words(client, room_floor, room_desk, game, language, w
     client.force_login(room_floor)
     html = client.get(reverse("cash_board"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert words in html and "cash.list_add" not in html
+
+
+def test_short_buy_in_once_and_no_rathole_the_same_day(client, room_floor, room_desk, game):
+    anna, bruno, carla = listed(game, ["Anna", "Bruno", "Carla"], room_desk)
+    table = services.table_open(
+        actor=room_floor,
+        game=game,
+        number=9,
+        present={anna.pk, bruno.pk},
+        now=NOW,
+        rng=random.Random(8),
+    )
+    seat = table.seats.get(player=anna)
+    client.force_login(room_floor)
+    response = client.post(
+        reverse("cash_seat_buy", args=[seat.pk]), {"stack": 40, "amount": 100}, follow=True
+    )
+    assert "buys 100" in response.content.decode()
+    response = client.post(
+        reverse("cash_seat_buy", args=[seat.pk]), {"stack": 20, "amount": 100}, follow=True
+    )
+    assert "short buy-in of this session is used" in response.content.decode()
+    # Bruno leaves with 900 and lists again: back the same day with 300 is refused.
+    bseat = table.seats.get(player=bruno)
+    client.post(reverse("cash_seat_leave", args=[bseat.pk]), {"stack": 900})
+    services.list_add(actor=room_desk, player=bruno, games=[game], present=True, now=NOW)
+    entry = WaitEntry.objects.get(player=bruno)
+    free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
+    response = client.post(
+        reverse("cash_entry_seat", args=[entry.pk]),
+        {"table": table.pk, "seat": free, "buy_in": 300},
+        follow=True,
+    )
+    assert "must come back with at least as much" in response.content.decode()
+    client.post(
+        reverse("cash_entry_seat", args=[entry.pk]),
+        {"table": table.pk, "seat": free, "buy_in": 900},
+    )
+    assert CashSeat.objects.get(player=bruno).buy_in == 900
