@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tables.cash.rake import Contribution
 from tables.models import CashGame, CashRoom, CashSeat, CashTable
 from tournaments.models import Player
 
@@ -103,10 +104,51 @@ class OpenTableForm(forms.Form):
 
 
 class RakeForm(forms.Form):
-    pot = forms.IntegerField(label=_("Pot"), min_value=0, max_value=MAX_CHIPS)
+    """A hand's rake from its total pot, or from what each seat put in (then the pots, the
+    uncalled bet and the rake by pot are worked out as in cash-room.md §12.5)."""
+
+    pot = forms.IntegerField(label=_("Pot"), min_value=0, max_value=MAX_CHIPS, required=False)
+    contributions = forms.CharField(
+        label=_("Or each seat's chips, one per line: seat amount [fold] [allin]"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=2000,
+        required=False,
+    )
     flop_dealt = forms.BooleanField(label=_("Flop dealt"), required=False)
     dealer = forms.CharField(label=_("Dealer"), max_length=60, required=False)
     shift = forms.CharField(label=_("Shift"), max_length=20, required=False)
+
+    def clean_contributions(self) -> list[Contribution]:
+        found: list[Contribution] = []
+        for number, line in enumerate(self.cleaned_data["contributions"].splitlines(), start=1):
+            words = line.lower().split()
+            if not words:
+                continue
+            flags = set(words[2:])
+            if (
+                len(words) < 2
+                or not (words[0].isascii() and words[0].isdigit())
+                or not (words[1].isascii() and words[1].isdigit())
+                or not flags <= {"fold", "allin"}
+            ):
+                raise forms.ValidationError(
+                    _("Line %(line)s: write the seat, the amount, then fold or allin if so."),
+                    params={"line": number},
+                )
+            if any(c.player == words[0] for c in found):
+                raise forms.ValidationError(
+                    _("Seat %(seat)s is written twice."), params={"seat": words[0]}
+                )
+            found.append(Contribution(words[0], int(words[1]), "fold" in flags, "allin" in flags))
+        if len(found) == 1:
+            raise forms.ValidationError(_("A pot needs at least two seats."))
+        return found
+
+    def clean(self) -> dict:
+        data = super().clean() or {}
+        if not self.errors and data.get("pot") is None and not data.get("contributions"):
+            raise forms.ValidationError(_("Give the pot or each seat's chips."))
+        return data
 
 
 class ShiftReportForm(forms.Form):

@@ -570,3 +570,32 @@ def test_short_buy_in_once_and_no_rathole_the_same_day(client, room_floor, room_
         {"table": table.pk, "seat": free, "buy_in": 900},
     )
     assert CashSeat.objects.get(player=bruno).buy_in == 900
+
+
+def test_the_tablet_rakes_a_hand_from_each_seats_chips(client, room_floor, room_desk, game):
+    players = listed(game, ["Anna", "Bruno"], room_desk)
+    table = services.table_open(
+        actor=room_floor,
+        game=game,
+        number=5,
+        present={p.pk for p in players},
+        now=NOW,
+        rng=random.Random(11),
+    )
+    client.force_login(room_floor)
+    # cash-room.md RK-01: 100 main pot, 200 and 1,000 side pots -> 5 + 10 + 15.
+    client.post(
+        reverse("cash_table_rake", args=[table.pk]),
+        {
+            "contributions": "1 20 allin\n2 70 allin\n3 570\n4 570\n5 70 fold",
+            "flop_dealt": "on",
+            "next": "tablet",
+        },
+    )
+    record = RakeRecord.objects.get()
+    assert (record.pot, record.rake, record.rake_by_pot) == (1300, 30, [5, 10, 15])
+    response = client.post(
+        reverse("cash_table_rake", args=[table.pk]), {"contributions": "1 20 maybe"}, follow=True
+    )
+    assert "Line 1: write the seat, the amount" in response.content.decode()
+    assert RakeRecord.objects.count() == 1
