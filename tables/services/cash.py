@@ -181,6 +181,14 @@ def _snapshot(game_ids: set[int]) -> dict[str, Any]:
 
 def _restore(snapshot: dict[str, Any]) -> None:
     ids = snapshot["games"]
+    players = [row["player_id"] for row in snapshot["seats"]]
+    if CashSeat.objects.filter(player_id__in=players).exclude(table__game_id__in=ids).exists():
+        raise CannotUndo(reason=_("a player it would seat again now sits in another game"))
+    reopened = [row["id"] for row in snapshot["tables"] if row["status"] == CashTable.Status.OPEN]
+    numbers = CashTable.objects.filter(id__in=reopened).values_list("number", flat=True)
+    clash = CashTable.objects.filter(number__in=list(numbers), status=CashTable.Status.OPEN)
+    if clash.exclude(game_id__in=ids).exists():
+        raise CannotUndo(reason=_("another game has opened a table with the same number"))
     CashSeat.objects.filter(table__game_id__in=ids).delete()
     WaitEntry.objects.filter(game_id__in=ids).delete()
     known = {row["id"] for row in snapshot["tables"]}

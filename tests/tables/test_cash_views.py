@@ -599,3 +599,40 @@ def test_the_tablet_rakes_a_hand_from_each_seats_chips(client, room_floor, room_
     )
     assert "Line 1: write the seat, the amount" in response.content.decode()
     assert RakeRecord.objects.count() == 1
+
+
+def test_undo_that_would_seat_a_player_twice_is_refused(
+    client, room_td, room_floor, room_desk, game
+):
+    other = services.game_save(
+        actor=room_td,
+        game=None,
+        values={**{f: getattr(game, f) for f in services.GAME_FIELDS}, "sb": 5, "bb": 10},
+        now=NOW,
+    )
+    anna, bruno = listed(game, ["Anna", "Bruno"], room_desk)
+    table = services.table_open(
+        actor=room_floor,
+        game=game,
+        number=1,
+        present={anna.pk, bruno.pk},
+        now=NOW,
+        rng=random.Random(12),
+    )
+    services.seat_leave(actor=room_floor, seat=table.seats.get(player=anna), now=NOW)
+    leave = RoomEvent.objects.get(action="cash.leave")
+    carla, dario = listed(other, ["Carla", "Dario"], room_desk)
+    services.list_add(actor=room_desk, player=anna, games=[other], present=True, now=NOW)
+    services.table_open(
+        actor=room_floor,
+        game=other,
+        number=2,
+        present={carla.pk, anna.pk, dario.pk},
+        now=NOW,
+        rng=random.Random(13),
+    )
+    client.force_login(room_floor)
+    response = client.post(reverse("cash_undo", args=[leave.pk]), follow=True)
+    assert response.status_code == 200
+    assert "now sits in another game" in response.content.decode()
+    assert CashSeat.objects.get(player=anna).table.number == 2
