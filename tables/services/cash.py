@@ -75,8 +75,10 @@ class CashRefused(DomainError):
 
 
 def cash_room() -> CashRoom:
-    room = CashRoom.objects.first()
-    return room if room is not None else CashRoom.objects.create()
+    """The room's settings row; unsaved defaults until the TD first saves them (a page that
+    only reads never writes)."""
+    room = CashRoom.objects.order_by("pk").first()
+    return room if room is not None else CashRoom()
 
 
 def room_settings() -> CashSettings:
