@@ -172,6 +172,7 @@ def _board_context(*, public: bool) -> dict[str, Any]:
                     else None,
                     "overdue": bool(deadline and now > deadline and not entry.coming),
                     "locked_out": bool(entry.locked_out_until and now < entry.locked_out_until),
+                    "phone": None if public else phone_token(entry.player),
                 }
             )
         rows.append(
@@ -181,6 +182,7 @@ def _board_context(*, public: bool) -> dict[str, Any]:
                 "tables": game_tables,
                 "waiting": entries,
                 "open_form": None if public else forms.OpenTableForm(game=game),
+                "suggest_open": len(entries) >= settings.open_table_suggest_at,
             }
         )
     return {"rows": rows, "room": room, "now": now}

@@ -636,3 +636,16 @@ def test_undo_that_would_seat_a_player_twice_is_refused(
     assert response.status_code == 200
     assert "now sits in another game" in response.content.decode()
     assert CashSeat.objects.get(player=anna).table.number == 2
+
+
+def test_board_links_each_phone_and_suggests_opening_at_six_names(
+    client, room_floor, room_desk, game
+):
+    players = listed(game, ["A1", "A2", "A3", "A4", "A5"], room_desk)
+    client.force_login(room_floor)
+    html = client.get(reverse("cash_board")).content.decode()
+    assert reverse("cash_phone", args=[phone_token(players[0])]) in html
+    assert f'data-testid="suggest-open-{game.pk}"' not in html
+    listed(game, ["A6"], room_desk)
+    html = client.get(reverse("cash_board")).content.decode()
+    assert "6 names on the list: open a table?" in html
