@@ -668,6 +668,8 @@ def seat_move(
             decision = changes.seat_change_post(
                 max_seats=table.max_seats,
                 occupied=occupied,
+                # The next hand's button is this hand's small-blind seat (dead-button rule,
+                # tournament.md §7.1); positions are those recorded at the opening draw.
                 next_button=table.sb or table.button,
                 from_seat=seat.number,
                 to_seat=to_seat,
