@@ -576,6 +576,7 @@ def _cash_targets() -> dict[str, Target]:
         "cash_table_call": Target("post", room, {"seat": "seat"}, pk),
         "cash_table_fill": Target("post", room, {"seat": "seat"}, pk),
         "cash_table_close": Target("post", room, kwargs=pk),
+        "cash_table_hand": Target("post", room, kwargs=pk),
         "cash_table_rake": Target("post", room, {**_form_kinds(cash.RakeForm), "next": "text"}, pk),
         "cash_tablet": Target("get", room, kwargs=pk),
         "cash_seat_move": Target("post", room, _form_kinds(cash.MoveForm), pk),

@@ -23,6 +23,7 @@ urlpatterns: list = [
     path("cash/tables/<int:pk>/call/", cash.table_call, name="cash_table_call"),
     path("cash/tables/<int:pk>/fill/", cash.table_fill, name="cash_table_fill"),
     path("cash/tables/<int:pk>/close/", cash.table_close, name="cash_table_close"),
+    path("cash/tables/<int:pk>/hand/", cash.table_hand, name="cash_table_hand"),
     path("cash/tables/<int:pk>/rake/", cash.table_rake, name="cash_table_rake"),
     path("cash/tables/<int:pk>/tablet/", cash.cash_tablet, name="cash_tablet"),
     path("cash/seats/<int:pk>/move/", cash.seat_move, name="cash_seat_move"),

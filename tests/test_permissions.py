@@ -139,6 +139,7 @@ MATRIX = {
             "cash_table_call",
             "cash_table_fill",
             "cash_table_close",
+            "cash_table_hand",
             "cash_table_rake",
             "cash_seat_move",
             "cash_seat_request",

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tables.buttons import Positions, next_hand
 from tables.cash import absence, buyin, changes, closing, opening, rake, waitlist
 from tables.cash.settings import CashSettings
 from tables.events import room_event_log, undoes
@@ -224,6 +225,7 @@ STATE_ACTIONS = (
     "cash.buy",
     "cash.open",
     "cash.close",
+    "cash.hand",
 )
 
 
@@ -1028,6 +1030,32 @@ def table_close(
         rule=result.rule,
     )
     return [int(n) for n in result.order]
+
+
+@transaction.atomic
+def table_hand_done(*, actor: Any, table: CashTable, now: datetime) -> CashTable:
+    """Move the button and blinds on after a hand ("the BB always advances", dead button)."""
+    occupied = list(table.seats.values_list("number", flat=True))
+    if table.button is None or table.sb is None or table.bb is None or len(occupied) < 2:
+        raise CashRefused(reason=_("a hand needs the positions and at least two players"))
+    change = _Change(table.game_id)
+    hand = next_hand(
+        max_seats=table.max_seats,
+        occupied=occupied,
+        last_hand=Positions(button=table.button, sb=table.sb, bb=table.bb),
+    )
+    table.button, table.sb, table.bb = hand.positions.button, hand.positions.sb, hand.positions.bb
+    table.save(update_fields=["button", "sb", "bb"])
+    change.log(
+        actor=actor,
+        action="cash.hand",
+        now=now,
+        table=table.number,
+        button=table.button,
+        bb=table.bb,
+        rules=list(hand.rules),
+    )
+    return table
 
 
 # --- rake -------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ ACTION_LABELS = {
     "cash.open": gettext_lazy("Table opened"),
     "cash.close": gettext_lazy("Table closed"),
     "cash.rake": gettext_lazy("Rake recorded"),
+    "cash.hand": gettext_lazy("Hand done"),
 }
 
 
@@ -427,6 +428,20 @@ def table_open(request: HttpRequest, pk: int) -> HttpResponse:
             % {"table": table.number, "seat": table.button},
         )
     return _back(request)
+
+
+@login_required
+@require_POST
+def table_hand(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    ok, table = _run(request, services.table_hand_done, table=_open_table(pk))
+    if ok:
+        messages.success(
+            request,
+            _("Next hand: button on seat %(button)s, big blind on seat %(bb)s.")
+            % {"button": table.button, "bb": table.bb},
+        )
+    return redirect("cash_tablet", pk)
 
 
 @login_required

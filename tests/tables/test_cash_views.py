@@ -649,3 +649,26 @@ def test_board_links_each_phone_and_suggests_opening_at_six_names(
     listed(game, ["A6"], room_desk)
     html = client.get(reverse("cash_board")).content.decode()
     assert "6 names on the list: open a table?" in html
+
+
+def test_hand_done_moves_the_button_on_the_tablet_and_undo_puts_it_back(
+    client, room_floor, room_desk, game
+):
+    players = listed(game, ["Anna", "Bruno", "Carla"], room_desk)
+    table = services.table_open(
+        actor=room_floor,
+        game=game,
+        number=3,
+        present={p.pk for p in players},
+        now=NOW,
+        rng=random.Random(14),
+    )
+    first = (table.button, table.sb, table.bb)
+    client.force_login(room_floor)
+    response = client.post(reverse("cash_table_hand", args=[table.pk]), follow=True)
+    table.refresh_from_db()
+    assert (table.button, table.sb) == (first[1], first[2])  # every seat taken: all move on
+    assert f"button on seat {table.button}" in response.content.decode()
+    client.post(reverse("cash_undo", args=[RoomEvent.objects.get(action="cash.hand").pk]))
+    table.refresh_from_db()
+    assert (table.button, table.sb, table.bb) == first
