@@ -465,6 +465,19 @@ def _left_table_at(number: int, now: datetime) -> dict[str, datetime]:
     return left
 
 
+def _declined_at(game: CashGame, players: list[int], now: datetime) -> dict[str, datetime]:
+    """When each player last declined a seat at this buy-in: the lockout covers every game
+    with the same minimum buy-in (§6.5)."""
+    lockout = timedelta(minutes=game_settings(game).decline_lockout_minutes)
+    declined: dict[str, datetime] = {}
+    locked = WaitEntry.objects.filter(
+        player_id__in=players, game__min_buy_in=game.min_buy_in, locked_out_until__gt=now
+    ).values_list("player_id", "locked_out_until")
+    for player, until in locked:
+        declined[str(player)] = max(until - lockout, declined.get(str(player), until - lockout))
+    return declined
+
+
 def free_seats(table: CashTable) -> list[int]:
     taken = set(table.seats.values_list("number", flat=True))
     called = set(
@@ -491,12 +504,7 @@ def list_call(*, actor: Any, table: CashTable, seat: int, now: datetime) -> Wait
         table_players=at_table,
         left_table_at=_left_table_at(table.number, now),
         keep_apart=keep_apart_pairs(),
-        declined_at={
-            str(e.player_id): e.locked_out_until
-            - timedelta(minutes=game_settings(game).decline_lockout_minutes)
-            for e in entries
-            if e.locked_out_until is not None
-        },
+        declined_at=_declined_at(game, [e.player_id for e in entries], now),
         settings=game_settings(game),
     )
     if name is None:

@@ -672,3 +672,46 @@ def test_hand_done_moves_the_button_on_the_tablet_and_undo_puts_it_back(
     client.post(reverse("cash_undo", args=[RoomEvent.objects.get(action="cash.hand").pk]))
     table.refresh_from_db()
     assert (table.button, table.sb, table.bb) == first
+
+
+def test_a_declined_seat_locks_out_every_game_at_the_same_buy_in(
+    room_td, room_floor, room_desk, game
+):
+    plo = services.game_save(
+        actor=room_td,
+        game=None,
+        values={**{f: getattr(game, f) for f in services.GAME_FIELDS}, "variant": "Omaha"},
+        now=NOW,
+    )
+    anna, bruno, carla = listed(game, ["Anna", "Bruno", "Carla"], room_desk)
+    services.list_add(actor=room_desk, player=carla, games=[plo], present=True, now=NOW)
+    dario, elena = listed(plo, ["Dario", "Elena"], room_desk)
+    nlh = services.table_open(
+        actor=room_floor,
+        game=game,
+        number=1,
+        present={anna.pk, bruno.pk},
+        now=NOW,
+        rng=random.Random(15),
+    )
+    free = next(s for s in range(1, 10) if not nlh.seats.filter(number=s).exists())
+    entry = services.list_call(actor=room_floor, table=nlh, seat=free, now=NOW)
+    services.list_answer(actor=room_floor, entry=entry, takes_seat=False, now=NOW)
+    # Omaha at the same minimum buy-in: Carla is passed over for 30 minutes, then called.
+    plo_table = services.table_open(
+        actor=room_floor,
+        game=plo,
+        number=2,
+        present={dario.pk, elena.pk},
+        now=NOW,
+        rng=random.Random(16),
+    )
+    free = next(s for s in range(1, 10) if not plo_table.seats.filter(number=s).exists())
+    with pytest.raises(services.CashRefused):
+        services.list_call(
+            actor=room_floor, table=plo_table, seat=free, now=NOW + timedelta(minutes=29)
+        )
+    later = services.list_call(
+        actor=room_floor, table=plo_table, seat=free, now=NOW + timedelta(minutes=31)
+    )
+    assert later.player == carla
