@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from datetime import timedelta
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.db import connection

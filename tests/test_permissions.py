@@ -123,6 +123,41 @@ MATRIX = {
     "tablet_hand": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
     "public_clock": ("get", row(OK, OK, OK, OK, OK)),
     "seat_finder": ("get", row(OK, OK, OK, OK, OK)),
+    # The cash room (issue 19): room-level roles only, so tournament staff are refused
+    # (tests/tables/test_cash_views.py holds the room roles' matrix); public screens.
+    "cash_board": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "cash_brush": ("get", row(OK, OK, OK, OK, OK)),
+    "cash_phone": ("get", row(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
+    "cash_phone_answer": ("post", row(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
+    "cash_rake_report": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "cash_tablet": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    **{
+        name: ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN))
+        for name in (
+            "cash_game_add",
+            "cash_room_settings",
+            "cash_keep_apart",
+            "cash_list_add",
+            "cash_entry_remove",
+            "cash_entry_answer",
+            "cash_entry_no_answer",
+            "cash_entry_seat",
+            "cash_table_open",
+            "cash_table_call",
+            "cash_table_fill",
+            "cash_table_close",
+            "cash_table_hand",
+            "cash_table_rake",
+            "cash_seat_move",
+            "cash_seat_request",
+            "cash_seat_sit_out",
+            "cash_seat_sit_back",
+            "cash_seat_marker",
+            "cash_seat_leave",
+            "cash_seat_buy",
+            "cash_undo",
+        )
+    },
 }
 
 
@@ -154,6 +189,7 @@ def world(tournament, td, floor, desk, outsider, display):
             "action": "pause",
             "screen_id": display.pk,
             "token": display.token,
+            "pk": 1,  # the cash room's objects (issue 19)
         },
     }
 

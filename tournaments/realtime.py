@@ -83,3 +83,17 @@ def screen_group(screen_id: int) -> str:
 def broadcast_to_screen(screen_id: int, payload: dict[str, Any]) -> None:
     """Send `payload` to one screen's sockets after commit."""
     transaction.on_commit(lambda: _send(screen_group(screen_id), payload))
+
+
+# --- the cash room (issue 19): one room-wide group, no tournament -------------------------
+
+CASH_GROUP = "cash.room"
+
+
+def broadcast_cash(action: str) -> None:
+    """Tell every cash screen, after commit, that the room changed (`action` names what)."""
+
+    def send() -> None:
+        _send(CASH_GROUP, {"type": "cash", "v": 1, "action": action})
+
+    transaction.on_commit(send)

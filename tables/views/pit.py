@@ -28,6 +28,7 @@ from tables.games.cards import names
 from tables.models import RoomEvent
 from tables.permissions import FLOOR, require_room_role
 from tables.services import pit as pit_services
+from tournaments.forms import whole_number
 
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200):
@@ -279,11 +280,8 @@ def pit_trainer(request: HttpRequest) -> HttpResponse:
     kind = data.get("kind") if data.get("kind") in TRAINER_KINDS else "pb_banco_draws"
     context: dict[str, Any] = {"kinds": list(TRAINER_KINDS.items()), "kind": kind}
     if request.method == "POST":
-        try:
-            seed = int(request.POST.get("seed", ""))
-        except ValueError:
-            seed = -1
-        if not 0 <= seed < 2**32:
+        seed = whole_number(request.POST.get("seed"), high=2**32 - 1)
+        if seed is None:
             messages.error(request, _("This question has expired; here is a new one."))
         else:
             q = trainer.question(kind, seed)

@@ -25,6 +25,7 @@ FLOOR_ADAPTERS = (
     "tournaments.conformance.money",
     "tournaments.conformance.formats",
     "tournaments.conformance.tablegames",
+    "tournaments.conformance.cash",
 )
 ENGINE_ADAPTER = "tournaments.conformance.engine"
 
