@@ -644,6 +644,13 @@ class Hand:
         """Limit only: whether a short all-in bet may be completed (§9.2)."""
         return self._complete_to(self._state) is not None and self._default_seat(seat) is not None
 
+    def complete_to(self, seat: int | None = None) -> int | None:
+        """Limit only: the total a completion brings the bet to (§9.2); None if none is open."""
+        seat = self._default_seat(seat)
+        if seat is None:
+            return None
+        return self._complete_to(self._state)
+
     def min_raise_to(self, seat: int | None = None) -> int | None:
         """Smallest legal total for a bet or raise (ignores the stack); None if he may not."""
         if not self.can_raise(seat):

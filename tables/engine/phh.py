@@ -3,8 +3,8 @@
 PHH lists players p1..pN in posting order: p1 is the small blind and pN the button; heads-up,
 p1 is the big blind and p2 the button/small blind (as pokerkit reads it). Here pK sits in
 seat K. Supported variants: NT (no-limit hold'em), FT (fixed-limit hold'em), PO (pot-limit
-Omaha). A replay passes when each finishing stack is within half a chip of the record and the
-totals are equal (records split odd chips as x.5; the engine awards them by TDA-20).
+Omaha), FO/8 (fixed-limit Omaha hi/lo eight or better). A replay passes when each finishing
+stack is within half a chip of the record and the totals are equal (records split odd chips as x.5; the engine awards them by TDA-20).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ _VARIANTS: dict[str, tuple[str, str]] = {
     "NT": ("NL", "holdem"),
     "FT": ("L", "holdem"),
     "PO": ("PL", "omaha"),
+    "FO/8": ("L", "omaha_hilo"),
 }
 _CODES = {v: k for k, v in _VARIANTS.items()}
 
@@ -58,7 +59,7 @@ def setup_from_phh(data: dict[str, Any]) -> TableSetup:
     """Build the table setup of a PHH hand: pK in seat K, the button on pN (heads-up: p2)."""
     code = str(data.get("variant", ""))
     if code not in _VARIANTS:
-        raise InvalidSetup(f"PHH variant {code!r} is not supported (NT, FT, PO)")
+        raise InvalidSetup(f"PHH variant {code!r} is not supported (NT, FT, PO, FO/8)")
     game, variant = _VARIANTS[code]
     stacks = [int(s) for s in data["starting_stacks"]]
     n = len(stacks)
@@ -73,6 +74,7 @@ def setup_from_phh(data: dict[str, Any]) -> TableSetup:
         ante_mode, ante = "bba", antes[1]  # the big blind's position posts the table ante
     else:
         raise InvalidSetup(f"unsupported ante layout {antes}")
+    _check_ante_trimming(data, ante_mode, ante, stacks)
     posts = tuple(
         ExtraPost(seat=i + 1, live=blinds[i], kind="straddle") for i in range(2, n) if blinds[i] > 0
     )
@@ -91,6 +93,30 @@ def setup_from_phh(data: dict[str, Any]) -> TableSetup:
         big_bet=None if big_bet is None else int(big_bet),
         extra_posts=posts,
     )
+
+
+def _check_ante_trimming(data: dict[str, Any], mode: str, ante: int, stacks: list[int]) -> None:
+    """Refuse an `ante_trimming_status` that contradicts R-ANTE-1 / R-ANTE-3.
+
+    Trimmed antes are part of each player's contribution and the unmatched part comes back
+    (R-ANTE-1, per-player antes); untrimmed antes are dead money in the main pot (R-ANTE-3,
+    the big-blind ante). With equal full antes the two give the same pots.
+    """
+    trimmed = data.get("ante_trimming_status", False)
+    if not isinstance(trimmed, bool):
+        raise InvalidSetup(f"ante_trimming_status must be true or false, not {trimmed!r}")
+    if mode == "bba" and trimmed:
+        raise InvalidSetup(
+            "ante_trimming_status = true with a big-blind ante would return the ante to the big "
+            "blind as unmatched; the engine keeps it as dead money in the main pot (R-ANTE-3): "
+            "write ante_trimming_status = false"
+        )
+    if mode == "each" and not trimmed and any(s < ante for s in stacks):
+        raise InvalidSetup(
+            "ante_trimming_status = false with a partial ante makes every ante dead money; "
+            "the engine counts each ante in the player's contribution, so a player all-in on "
+            "the ante wins only what he matched (R-ANTE-1): write ante_trimming_status = true"
+        )
 
 
 def _seat(token: str, n: int) -> int:
@@ -130,10 +156,18 @@ def _replay_player_action(hand: Hand, seat: int, parts: list[str]) -> None:
     if op == "f":
         hand.act(Action(seat=seat, kind="fold"))
     elif op == "cc":
+        if _redundant_check(hand, seat):
+            return  # R-FLOW-10 (c): the betting is already closed; the check changes nothing
         hand.act(Action(seat=seat, kind="call"))
     elif op == "cbr":
         amount = int(parts[1])
-        ruling = hand.act(Action(seat=seat, kind="raise", to=amount))
+        # "cbr" is "complete, bet or raise to": in limit, facing a short all-in, the amount
+        # may be the completion the engine allows rather than a raise (R-LIMIT-3, §9.2).
+        complete = hand.complete_to(seat)
+        if complete is not None and amount <= complete and hand.next_to_act == seat:
+            ruling = hand.act(Action(seat=seat, kind="complete"))
+        else:
+            ruling = hand.act(Action(seat=seat, kind="raise", to=amount))
         if ruling.to != amount:
             raise ReplayError(f"engine made it {ruling.act} to {ruling.to}, record says {amount}")
     elif op == "sm":
@@ -147,6 +181,17 @@ def _replay_player_action(hand: Hand, seat: int, parts: list[str]) -> None:
         raise ReplayError("draw games are not supported")
     else:
         raise ReplayError(f"unknown action {op!r}")
+
+
+def _redundant_check(hand: Hand, seat: int) -> bool:
+    """A check recorded by the only player who could still act, owing nothing (R-FLOW-10 c).
+
+    pokerkit and other writers let him check; the engine has already closed the betting.
+    """
+    if not hand.betting_over or hand.is_folded(seat) or hand.stack(seat) == 0:
+        return False
+    others = [s for s in hand.seats if s != seat and not hand.is_folded(s)]
+    return bool(others) and all(hand.stack(s) == 0 for s in others)
 
 
 def compare_stacks(expected: Sequence[float], got: Sequence[int]) -> bool:
@@ -201,7 +246,7 @@ def export_phh(hand: Hand, *, names: Sequence[str] | None = None) -> str:
     """Write a judged hand as PHH text (the betting as the engine interpreted it).
 
     Preconditions: a preflop hand with the default blind seats and no out-of-turn fold;
-    variant NT, FT or PO. Hole cards and board not known are written as "??".
+    variant NT, FT, PO or FO/8. Hole cards and board not known are written as "??".
     """
     setup = hand.setup
     key = (setup.game, setup.variant)
@@ -252,7 +297,9 @@ def export_phh(hand: Hand, *, names: Sequence[str] | None = None) -> str:
             actions.append(f"p{index[seat]} sm {cards}".rstrip())
     lines = [
         f"variant = '{_CODES[key]}'",
-        "ante_trimming_status = true",
+        # Per-player antes are contributions (R-ANTE-1: trimmed); the BBA is dead money
+        # (R-ANTE-3: untrimmed), as the PHH standard and pokerkit read the field.
+        f"ante_trimming_status = {'true' if setup.ante_mode == 'each' else 'false'}",
         f"antes = {_toml_list(antes)}",
         f"blinds_or_straddles = {_toml_list(blinds)}",
     ]
