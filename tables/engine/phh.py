@@ -72,8 +72,22 @@ def setup_from_phh(data: dict[str, Any]) -> TableSetup:
         ante_mode, ante = "each", antes[0]
     elif [i for i, a in enumerate(antes) if a] == [1]:
         ante_mode, ante = "bba", antes[1]  # the big blind's position posts the table ante
+    elif [i for i, a in enumerate(antes) if a] == [n - 1] and n > 2:
+        raise InvalidSetup(
+            f"antes = {antes}: a button ante is not played by the engine (in-hand.md §4.2 "
+            "knows per-player antes, R-ANTE-1, and the big-blind ante, R-ANTE-2)"
+        )
     else:
-        raise InvalidSetup(f"unsupported ante layout {antes}")
+        raise InvalidSetup(
+            f"antes = {antes}: uneven antes are not played by the engine (in-hand.md §4.2 "
+            "knows one ante for every player, R-ANTE-1, or the big-blind ante, R-ANTE-2)"
+        )
+    min_bet = data.get("min_bet")
+    if code in ("NT", "PO") and min_bet is not None and int(min_bet) != blinds[1]:
+        raise InvalidSetup(
+            f"min_bet = {min_bet} differs from the big blind {blinds[1]}: the engine's minimum "
+            "bet is the big blind (R-RAISE-1, TDA-43)"
+        )
     _check_ante_trimming(data, ante_mode, ante, stacks)
     posts = tuple(
         ExtraPost(seat=i + 1, live=blinds[i], kind="straddle") for i in range(2, n) if blinds[i] > 0
@@ -143,7 +157,13 @@ def replay(data: dict[str, Any], settings: EngineSettings | None = None) -> Hand
                 if "??" not in cards:
                     hand.deal_hole(_seat(parts[2], n), cards)
             elif parts[0] == "d" and parts[1] == "db":
-                hand.deal_board(split_concatenated(parts[2]))
+                cards = split_concatenated(parts[2])
+                if len(hand.board) + len(cards) > 5:
+                    raise ReplayError(
+                        "a second board (run it twice) is not played by the engine: in-hand.md "
+                        "§13.4 allows it in cash games only and leaves it to post-processing"
+                    )
+                hand.deal_board(cards)
             else:
                 _replay_player_action(hand, _seat(parts[0], n), parts[1:])
         except (IndexError, EngineError) as exc:
@@ -171,7 +191,9 @@ def _replay_player_action(hand: Hand, seat: int, parts: list[str]) -> None:
         if ruling.to != amount:
             raise ReplayError(f"engine made it {ruling.act} to {ruling.to}, record says {amount}")
     elif op == "sm":
-        if len(parts) > 1:
+        if len(parts) > 1 and parts[1] == "-":
+            hand.muck(seat)  # "sm -": the hand is mucked at showdown unseen (R-SD-2)
+        elif len(parts) > 1:
             cards = split_concatenated(parts[1])
             if "??" not in cards and hand.hole(seat) != tuple(cards):
                 hand.deal_hole(seat, cards)

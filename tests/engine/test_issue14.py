@@ -251,3 +251,89 @@ def test_a_check_by_a_player_with_nobody_to_bet_against_changes_nothing():
     bad = text.replace("'p2 cc'", "'p2 cbr 300'")
     with pytest.raises(ReplayError):
         replay(parse_phh(bad))
+
+
+# ----- item 5: the reader covers what the engine plays, and names what it refuses ------------
+
+FO8 = _phh(
+    variant="FO/8", antes=[0, 0, 0], blinds_or_straddles=[5, 10, 0], small_bet=10, big_bet=20,
+    starting_stacks=[300, 300, 300],
+    actions=[
+        "d dh p1 AsKs2d3c", "d dh p2 QhQdJcJs", "d dh p3 Ac4h9s9d",
+        "p3 cbr 20", "p1 cc", "p2 cc", "d db 5c6h7d", "p1 cc", "p2 cbr 10", "p3 cc", "p1 cc",
+        "d db Qc", "p1 cc", "p2 cc", "p3 cc", "d db 8s", "p1 cbr 20", "p2 cc", "p3 cc",
+        "p1 sm AsKs2d3c", "p2 sm QhQdJcJs", "p3 sm Ac4h9s9d",
+    ],
+    finishing_stacks=[325, 325, 250],  # pokerkit 0.7.7: p2 scoops high, p1 low
+)  # fmt: skip
+
+
+def test_fixed_limit_omaha_hilo_replays_and_exports():
+    outcome = check_text(FO8)
+    assert outcome.passed, outcome
+    text = export_phh(replay(parse_phh(FO8)))
+    assert "variant = 'FO/8'" in text and check_text(text).passed
+
+
+def _nt(**overrides):
+    return _phh(**{**_nt_fields(), **overrides})
+
+
+def _nt_fields():
+    return {
+        "variant": "NT",
+        "antes": [0, 0, 0],
+        "blinds_or_straddles": [50, 100, 0],
+        "min_bet": 100,
+        "starting_stacks": [1000, 1000, 1000],
+        "actions": [
+            "d dh p1 AsAd",
+            "d dh p2 KsKd",
+            "d dh p3 7c2h",
+            "p3 f",
+            "p1 cc",
+            "p2 cc",
+            "d db 2c3d9h",
+            "p1 cc",
+            "p2 cc",
+            "d db Ts",
+            "p1 cc",
+            "p2 cc",
+            "d db Jh",
+            "p1 cc",
+            "p2 cc",
+            "p1 sm AsAd",
+            "p2 sm -",
+        ],  # fmt: skip
+        "finishing_stacks": [1100, 900, 1000],
+    }
+
+
+def test_a_muck_at_showdown_written_sm_dash_replays():
+    outcome = check_text(_nt())
+    assert outcome.passed, outcome
+    assert replay(parse_phh(_nt())).is_mucked(2)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "named"),
+    [
+        ({"antes": [10, 5, 10]}, "antes = [10, 5, 10]: uneven antes"),
+        ({"antes": [0, 0, 30]}, "antes = [0, 0, 30]: a button ante"),
+        ({"min_bet": 50}, "min_bet = 50 differs from the big blind"),
+        ({"variant": "F7S"}, "variant 'F7S' is not supported"),
+    ],
+)
+def test_what_the_engine_does_not_play_is_refused_by_name(overrides, named):
+    outcome = check_text(_nt(**overrides))
+    assert not outcome.passed
+    assert named in outcome.message
+
+
+def test_a_board_run_twice_is_refused_by_name():
+    actions = [
+        "d dh p1 AsAd", "d dh p2 KsKd", "d dh p3 7c2h", "p3 f", "p1 cbr 1000", "p2 cc",
+        "d db 2c3d9h", "d db Ts", "d db Jh", "d db 4c5d6h", "d db Qs", "d db Qh",
+    ]  # fmt: skip
+    outcome = check_text(_nt(actions=actions))
+    assert not outcome.passed and "run it twice" in outcome.message
