@@ -418,10 +418,16 @@ class Hand:
         if mode == "figp" and any(k in ("check", "call") for k in pending.intervening):
             action = Action(seat=seat, kind="call")  # FIGP §23: reduced to a check/call
             rules = ("R-OOT-1", "FIGP §23")
-        elif mode == "code003" and any(k != "check" and k != "fold" for k in pending.intervening):
-            return None  # Art.10.5: binding only if those in between only check or fold
         elif mode == "code003":
             rules = ("R-OOT-1", "Art.10.5")
+            if any(k not in ("check", "fold") for k in pending.intervening):
+                # Art.10.5: binding only if those in between only check or fold; but a player
+                # who called out of turn cannot change his call (second sentence), so a call
+                # stays bound when those in between call (a bet or raise changed H above).
+                if not self._is_call(st, seat, action) or any(
+                    k not in ("check", "fold", "call") for k in pending.intervening
+                ):
+                    return None
         try:
             res = resolve(self._view(st, seat), action, self.settings)
             self._apply(st, seat, res, action.forfeit)
@@ -429,6 +435,12 @@ class Hand:
             return None
         self._note_intervening(st, res.kind)
         return self._ruling(st, seat, res, rules_prefix=rules)
+
+    def _is_call(self, st: _State, seat: int, action: Action) -> bool:
+        try:
+            return resolve(self._view(st, seat), action, self.settings).kind == "call"
+        except EngineError:
+            return False
 
     @staticmethod
     def _note_intervening(st: _State, kind: str) -> None:

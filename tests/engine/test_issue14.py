@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from tables.engine import Action, Hand, SeatStack, TableSetup
-from tables.engine.errors import EngineError, InvalidSetup
+from tables.engine import Action, EngineSettings, Hand, SeatStack, TableSetup
+from tables.engine.errors import DecisionRequired, EngineError, InvalidSetup
 from tables.engine.phh import ReplayError, check_text, export_phh, parse_phh, replay
 from tables.engine.pots import clockwise_from
 from tables.engine.table import ExtraPost
@@ -337,3 +337,131 @@ def test_a_board_run_twice_is_refused_by_name():
     ]  # fmt: skip
     outcome = check_text(_nt(actions=actions))
     assert not outcome.passed and "run it twice" in outcome.message
+
+
+# ----- item 4: rulings the rulebooks decide otherwise -------------------------------------
+
+
+def _four(settings=None, **extra):
+    setup = TableSetup(
+        players=tuple(SeatStack(s, 5000) for s in range(1, 5)), button=4, sb=50, bb=100, **extra
+    )
+    return Hand(setup, settings)
+
+
+def test_code003_out_of_turn_call_stays_bound_when_a_player_in_between_calls():
+    hand = _four(EngineSettings(oot_mode="code003"))
+    assert hand.next_to_act == 3
+    assert hand.act(Action(4, "call")).out_of_turn  # pending
+    ruling = hand.act(Action(3, "call"))
+    # 003 Art.10.5, second sentence: who called out of turn cannot change his call.
+    assert [(f.seat, f.act, f.to) for f in ruling.follow_ups] == [(4, "call", 100)]
+    assert "Art.10.5" in ruling.follow_ups[0].rules
+    assert hand.next_to_act == 1
+
+
+def test_code003_out_of_turn_raise_is_released_when_a_player_in_between_calls():
+    hand = _four(EngineSettings(oot_mode="code003"))
+    hand.act(Action(4, "raise", to=300))
+    hand.act(Action(3, "call"))
+    assert hand.next_to_act == 4 and hand.can_raise(4)  # Art.10.5, first sentence
+
+
+@pytest.mark.parametrize("mode", ["first_action", "verbal_prevails"])
+def test_single_oversized_chip_with_raise_said_after_it_landed_is_a_call(mode):
+    setup = TableSetup(
+        players=tuple(SeatStack(s, 10000) for s in (1, 2, 3)), button=3, sb=50, bb=100,
+        street="flop", pot=300,
+    )  # fmt: skip
+    hand = Hand(setup, EngineSettings(verbal_vs_chips=mode))
+    hand.act(Action(1, "bet", to=1000))
+    ruling = hand.act(
+        Action(2, "chips", chips=(5000,), declared="raise", declared_after_chips=True)
+    )
+    assert (ruling.act, ruling.to) == ("call", 1000)  # R-ACT-5a
+    assert "R-ACT-5a" in ruling.rules
+
+
+def test_several_chips_with_raise_said_after_still_follow_verbal_prevails():
+    setup = TableSetup(
+        players=tuple(SeatStack(s, 10000) for s in (1, 2, 3)), button=3, sb=50, bb=100,
+        street="flop", pot=300,
+    )  # fmt: skip
+    hand = Hand(setup, EngineSettings(verbal_vs_chips="verbal_prevails"))
+    hand.act(Action(1, "bet", to=1000))
+    ruling = hand.act(
+        Action(2, "chips", chips=(1000, 1000), declared="raise", declared_after_chips=True)
+    )
+    assert ruling.act == "raise"
+
+
+def test_undercall_facing_only_the_blinds_and_a_straddle_is_a_full_call():
+    setup = TableSetup(
+        players=tuple(SeatStack(s, 5000) for s in range(1, 6)), button=5, sb=50, bb=100,
+        extra_posts=(ExtraPost(seat=3, live=200),),
+    )  # fmt: skip
+    hand = Hand(setup)
+    assert hand.next_to_act == 4
+    ruling = hand.act(Action(4, "chips", chips=(100,)))
+    # R-CASH-1: the straddle is the big blind of the round, so the opening bet (TDA-51b).
+    assert (ruling.act, ruling.to) == ("call", 200)
+    assert "TDA-51b" in ruling.rules
+
+
+def test_undercall_after_a_raise_over_the_straddle_is_still_for_the_td():
+    setup = TableSetup(
+        players=tuple(SeatStack(s, 5000) for s in range(1, 6)), button=5, sb=50, bb=100,
+        extra_posts=(ExtraPost(seat=3, live=200),),
+    )  # fmt: skip
+    hand = Hand(setup)
+    hand.act(Action(4, "raise", to=600))
+    with pytest.raises(DecisionRequired):
+        hand.act(Action(5, "chips", chips=(100,)))
+
+
+def test_string_raise_second_motion_is_not_an_action():
+    hand = Hand(
+        TableSetup(players=tuple(SeatStack(s, 5000) for s in (1, 2, 3)), button=3, sb=50, bb=100)
+    )
+    assert hand.act(Action(3, "chips", chips=(100,))).act == "call"
+    ruling = hand.act(Action(3, "chips", chips=(500,)))  # the second forward motion
+    assert not ruling.accepted and not ruling.out_of_turn
+    assert "R-ACT-12" in ruling.rules
+    assert hand.stack(3) == 4900 and hand.next_to_act == 1
+    hand.act(Action(1, "raise", to=300))
+    hand.act(Action(2, "call"))
+    assert hand.next_to_act == 3 and hand.to_call(3) == 200  # no pending action for seat 3
+
+
+def test_heads_up_with_the_button_on_an_empty_seat_small_blind_acts_last_after_the_flop():
+    setup = TableSetup(
+        players=(SeatStack(1, 5000), SeatStack(3, 5000)), button=2, sb=50, bb=100,
+    )  # fmt: skip
+    hand = Hand(setup)
+    assert setup.blind_seats() == (3, 1)
+    assert hand.next_to_act == 3  # TDA-34: the small blind acts first pre-flop
+    hand.act(Action(3, "call"))
+    hand.act(Action(1, "check"))
+    assert hand.street == "flop" and hand.next_to_act == 1  # ... and last after the flop
+
+
+def test_limit_complete_the_cap():
+    # 000 Cash 'Limit': 10/20 turn, all-in for 10, raises to 30, 50, 70, then complete to 80.
+    setup = TableSetup(
+        players=(SeatStack(1, 500), SeatStack(2, 500), SeatStack(3, 10), SeatStack(4, 500)),
+        button=4, sb=5, bb=10, game="L", small_bet=10, big_bet=20, street="turn", pot=100,
+    )  # fmt: skip
+    hand = Hand(setup)
+    hand.act(Action(1, "check"))
+    hand.act(Action(2, "check"))
+    hand.act(Action(3, "all_in"))
+    assert hand.act(Action(4, "raise", to=30)).to == 30
+    assert hand.act(Action(1, "raise", to=50)).to == 50
+    assert hand.act(Action(2, "raise", to=70)).to == 70
+    assert not hand.can_raise(4) and hand.complete_to(4) == 80
+    ruling = hand.act(Action(4, "complete"))
+    assert (ruling.act, ruling.to) == ("complete", 80)
+    assert not hand.can_raise(1) and hand.complete_to(1) is None
+    hand.act(Action(1, "call"))
+    hand.act(Action(2, "call"))
+    assert hand.round_complete and hand.street == "river"
