@@ -420,14 +420,13 @@ class Hand:
             rules = ("R-OOT-1", "FIGP §23")
         elif mode == "code003":
             rules = ("R-OOT-1", "Art.10.5")
-            if any(k not in ("check", "fold") for k in pending.intervening):
-                # Art.10.5: binding only if those in between only check or fold; but a player
-                # who called out of turn cannot change his call (second sentence), so a call
-                # stays bound when those in between call (a bet or raise changed H above).
-                if not self._is_call(st, seat, action) or any(
-                    k not in ("check", "fold", "call") for k in pending.intervening
-                ):
-                    return None
+            # Art.10.5: binding only if those in between only check or fold; but a player who
+            # called out of turn cannot change his call (second sentence), so a call stays
+            # bound when those in between call (a bet or raise has changed H, above).
+            passive = all(k in ("check", "fold") for k in pending.intervening)
+            only_calls = all(k in ("check", "fold", "call") for k in pending.intervening)
+            if not passive and not (only_calls and self._is_call(st, seat, action)):
+                return None
         try:
             res = resolve(self._view(st, seat), action, self.settings)
             self._apply(st, seat, res, action.forfeit)
