@@ -155,7 +155,8 @@ class Hand:
                 # R-CASH-1 convention: the straddle acts as the big blind of the round.
                 inc = live if setup.game != "L" else inc
                 bet = live
-                st.aggressions += 1
+                # The straddle replaces the big blind as the opening bet (TDA-51b): it does
+                # not count as a raise over it for the undercall rule.
                 st.raise_count += 1
                 mississippi = post.seat == setup.button
                 if not mississippi:
