@@ -487,7 +487,16 @@ class Hand:
         if p.stack == 0:
             raise IllegalAction(f"seat {action.seat} is all-in", rules=("R-FLOW-9",))
         st.round_complete = False
-        if action.seat != st.to_act:
+        if action.seat != st.to_act and self._second_motion(st, action):
+            # R-ACT-12: a raise in two motions entitles the player only to his first motion;
+            # the second is not an action (its chips go back), not an out-of-turn action.
+            ruling = Ruling(
+                seat=action.seat,
+                accepted=False,
+                rules=("R-ACT-12", "TDA-56"),
+                note="string bet: the second motion is not an action; chips returned",
+            )
+        elif action.seat != st.to_act:
             ruling = self._out_of_turn(st, action)
         else:
             res = resolve(self._view(st, action.seat), action, self.settings)
@@ -502,6 +511,12 @@ class Hand:
         self.log.append({"type": "action", **action.to_dict()})
         self.rulings.append(ruling)
         return ruling
+
+    @staticmethod
+    def _second_motion(st: _State, action: Action) -> bool:
+        """More chips or a raise from the player who made the last action of the round."""
+        last = st.round_log[-1][0] if st.round_log else None
+        return last == action.seat and action.kind in ("chips", "raise", "bet", "all_in")
 
     def _out_of_turn(self, st: _State, action: Action) -> Ruling:
         if action.kind == "timeout":
