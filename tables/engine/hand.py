@@ -93,6 +93,14 @@ class Hand:
         self.setup = setup
         self.settings = settings or EngineSettings()
         self.seats: tuple[int, ...] = setup.seats
+        sb_seat = setup.blind_seats()[0]
+        # Heads-up the small blind is the button (TDA-34, R-BTN-2 step 4): with the button on
+        # an empty seat he acts first pre-flop (R-FLOW-8) and last after the flop. A hand set
+        # up on a later street has posted no blinds and keeps the button it was given.
+        headsup_empty_button = (
+            len(self.seats) == 2 and setup.button not in self.seats and setup.street == "preflop"
+        )
+        self.button = sb_seat if headsup_empty_button and sb_seat is not None else setup.button
         self.log: list[dict[str, Any]] = []
         self.rulings: list[Ruling] = []
         self._state = self._initial_state()
@@ -110,7 +118,7 @@ class Hand:
         else:
             st.dead = setup.pot  # dead money, every player eligible (in-hand.md §19)
             st.inc = self._min_bet(st)
-            start = setup.button  # R-FLOW-7: first active player left of the button
+            start = self.button  # R-FLOW-7: first active player left of the button
         st.round_start_live = self._live_count(st)
         st.headsup_before_cap = st.round_start_live == 2
         self._settle(st, start)
@@ -386,7 +394,7 @@ class Hand:
             st.betting_over = True
             st.to_act = None
             return
-        st.to_act = self._next_needing(st, self.setup.button)  # R-FLOW-7
+        st.to_act = self._next_needing(st, self.button)  # R-FLOW-7
 
     def _settle(self, st: _State, after: int) -> list[Ruling]:
         """Move the action on from seat `after`, applying pending out-of-turn actions (§11)."""
@@ -762,7 +770,7 @@ class Hand:
         else:
             first = st.hand_aggressor  # FIGP §25: last aggressive action of the whole hand
         if first is None or first not in live:
-            first = next(s for s in self._after(self.setup.button) if s in live)
+            first = next(s for s in self._after(self.button) if s in live)
         start = live.index(first)
         return tuple(live[start:] + live[:start])
 
@@ -785,7 +793,7 @@ class Hand:
             mucked={s for s in live if st.players[s].mucked},
             board=st.board,
             variant=self.setup.variant,
-            button=self.setup.button,
+            button=self.button,
             settings=self.settings,
         )
 

@@ -163,7 +163,8 @@ def replay(data: dict[str, Any], settings: EngineSettings | None = None) -> Hand
                         "a second board (run it twice) is not played by the engine: in-hand.md "
                         "§13.4 allows it in cash games only and leaves it to post-processing"
                     )
-                hand.deal_board(cards)
+                if "??" not in cards:  # unknown cards (as the exporter writes them)
+                    hand.deal_board(cards)
             else:
                 _replay_player_action(hand, _seat(parts[0], n), parts[1:])
         except (IndexError, EngineError) as exc:
@@ -282,7 +283,7 @@ def export_phh(hand: Hand, *, names: Sequence[str] | None = None) -> str:
         # Pending out-of-turn actions enter the history when they bind, in turn; an
         # out-of-turn fold is applied at once and PHH has no way to write it.
         raise InvalidSetup("an out-of-turn fold has no PHH form")
-    order = clockwise_from(setup.button, hand.seats)  # p1 = SB (heads-up: p1 = BB)
+    order = clockwise_from(hand.button, hand.seats)  # p1 = SB (heads-up: p1 = BB)
     index = {seat: i + 1 for i, seat in enumerate(order)}
     stacks = {p.seat: p.stack for p in setup.players}
     n = len(order)

@@ -443,6 +443,11 @@ def test_heads_up_with_the_button_on_an_empty_seat_small_blind_acts_last_after_t
     hand.act(Action(3, "call"))
     hand.act(Action(1, "check"))
     assert hand.street == "flop" and hand.next_to_act == 1  # ... and last after the flop
+    hand.act(Action(1, "bet", to=100))
+    hand.act(Action(3, "fold"))
+    assert hand.final_stacks() == {1: 5100, 3: 4900}
+    text = export_phh(hand)  # heads-up PHH: p1 is the big blind, p2 the button/small blind
+    assert "'p1 cbr 100', 'p2 f'" in text and check_text(text).passed
 
 
 def test_limit_complete_the_cap():
