@@ -268,6 +268,12 @@ class Hand:
         bet = self._min_bet(st)
         if st.full_level < st.bet < st.full_level + bet:
             return st.full_level + bet
+        cap = (1 + self.settings.limit_cap_raises) * bet
+        capped = st.raise_count >= 1 + self.settings.limit_cap_raises and not self._uncapped(st)
+        if capped and st.bet < cap:
+            # "Complete the cap" (000 Cash 'Limit'): after a short all-in counted as a bet,
+            # raises go 30, 50, 70 in a 20 round; one more action brings the bet to the cap, 80.
+            return cap
         return None
 
     def _view(self, st: _State, seat: int) -> BettingView:
