@@ -262,10 +262,12 @@ class Hand:
             return st.bet + self._pot_total(st) + (st.bet - p.committed)
         return p.committed + p.stack
 
-    def _complete_to(self, st: _State) -> int | None:
+    def _complete_to(self, st: _State, p: _Player) -> int | None:
         if self.setup.game != "L":
             return None
         bet = self._min_bet(st)
+        if p.acted and 2 * (st.bet - p.last_bet) < bet:
+            return None  # R-LIMIT-3: less than half a bet does not reopen for who has acted
         if st.full_level < st.bet < st.full_level + bet:
             return st.full_level + bet
         cap = (1 + self.settings.limit_cap_raises) * bet
@@ -289,7 +291,7 @@ class Hand:
             max_raise_to=self._max_raise_total(st, p),
             can_raise=can,
             raise_block_rules=block,
-            complete_to=self._complete_to(st),
+            complete_to=self._complete_to(st, p),
             facing_opening_bet=st.aggressions == 1,
             live_count=self._live_count(st),
             bound_to_raise=p.bound,
@@ -683,14 +685,14 @@ class Hand:
 
     def can_complete(self, seat: int | None = None) -> bool:
         """Limit only: whether a short all-in bet may be completed (§9.2)."""
-        return self._complete_to(self._state) is not None and self._default_seat(seat) is not None
+        return self.complete_to(seat) is not None
 
     def complete_to(self, seat: int | None = None) -> int | None:
         """Limit only: the total a completion brings the bet to (§9.2); None if none is open."""
         seat = self._default_seat(seat)
         if seat is None:
             return None
-        return self._complete_to(self._state)
+        return self._complete_to(self._state, self._player(self._state, seat))
 
     def min_raise_to(self, seat: int | None = None) -> int | None:
         """Smallest legal total for a bet or raise (ignores the stack); None if he may not."""
