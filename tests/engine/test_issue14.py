@@ -33,18 +33,18 @@ LIMIT_COMPLETION = _phh(
     blinds_or_straddles=[5, 10, 0],
     small_bet=10,
     big_bet=20,
-    starting_stacks=[500, 500, 14],
+    starting_stacks=[14, 500, 500],
     actions=[
         "d dh p1 AsAd", "d dh p2 KsKd", "d dh p3 7c2h",
         "p3 cc", "p1 cc", "p2 cc",
         "d db 2c3d9h",
-        "p1 cc", "p2 cc", "p3 cbr 4",  # all-in for 4: less than half of the 10 bet
-        "p1 cbr 10",  # the only increase allowed: the completion (R-LIMIT-3)
-        "p2 cc",
-        "d db Ts", "p1 cc", "p2 cc", "d db Jh", "p1 cc", "p2 cc",
+        "p1 cbr 4",  # all-in for 4: less than half of the 10 bet
+        "p2 cbr 10",  # the only increase allowed: the completion (R-LIMIT-3)
+        "p3 cc",
+        "d db Ts", "p2 cc", "p3 cc", "d db Jh", "p2 cc", "p3 cc",
         "p1 sm AsAd", "p2 sm KsKd", "p3 sm 7c2h",
     ],
-    finishing_stacks=[534, 480, 0],
+    finishing_stacks=[42, 492, 480],
 )  # fmt: skip
 
 
@@ -52,13 +52,13 @@ def test_limit_completion_recorded_as_cbr_replays():
     outcome = check_text(LIMIT_COMPLETION)
     assert outcome.passed, outcome
     hand = replay(parse_phh(LIMIT_COMPLETION))
-    assert any(r.act == "complete" and r.to == 10 for r in hand.rulings)
+    assert any(r.seat == 2 and r.act == "complete" and r.to == 10 for r in hand.rulings)
 
 
 def test_limit_completion_export_replays():
     hand = replay(parse_phh(LIMIT_COMPLETION))
     text = export_phh(hand)
-    assert "'p1 cbr 10'" in text
+    assert "'p2 cbr 10'" in text
     assert check_text(text).passed
 
 
