@@ -678,6 +678,14 @@ class Hand:
             return False
         return self._can_raise(self._state, self._player(self._state, seat))[0]
 
+    def raise_blocked_by(self, seat: int | None = None) -> tuple[str, ...]:
+        """Rule ids that keep the seat from betting or raising now; empty if he may."""
+        seat = self._default_seat(seat)
+        if seat is None:
+            return ("R-FLOW-9",)
+        can, rules = self._can_raise(self._state, self._player(self._state, seat))
+        return () if can else rules
+
     def can_check(self, seat: int | None = None) -> bool:
         """Whether the seat owes nothing in this round."""
         seat = self._default_seat(seat)
