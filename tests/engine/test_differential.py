@@ -89,6 +89,11 @@ def _short_big_blind(deal):
 # section that defines it, what differs). The differences are found by `play` (stacks, turn
 # order) and by `permission_difference` (who may bet, raise or complete, and the minimum).
 ALLOWED = {
+    "R-FLOW-10": (
+        "§3.4",
+        "the round ends when at most one active player remains and he owes nothing (c); "
+        "pokerkit still asks him to check, a check the PHH reader accepts and ignores",
+    ),
     "R-BLIND-3": (
         "§4.1",
         "a big blind (or straddle) posted short, all-in on the post, leaves the nominal big "
@@ -333,6 +338,7 @@ def play(seed, differences=None):
                 and state.checking_or_calling_amount == 0
             ):
                 state.check_or_call()  # R-FLOW-10 (c): the engine has closed the betting
+                differences["R-FLOW-10"] += 1
                 continue
             assert hand.next_to_act == seat, f"seed {seed}: turn order differs"
             kind, amount = choose(rng, state, hand, seat, differences)
