@@ -133,6 +133,19 @@ def _check_ante_trimming(data: dict[str, Any], mode: str, ante: int, stacks: lis
         )
 
 
+SETTINGS_FIELD = "_engine_settings"  # a PHH user-defined field (leading underscore)
+
+
+def _settings_from_phh(data: dict[str, Any]) -> EngineSettings:
+    """House settings an export recorded (in-hand.md §2); the TDA defaults otherwise."""
+    raw = data.get(SETTINGS_FIELD)
+    if raw is None:
+        return EngineSettings()
+    if not isinstance(raw, dict):
+        raise InvalidSetup(f"{SETTINGS_FIELD} must be a table of engine settings")
+    return EngineSettings.from_dict(raw)
+
+
 def _seat(token: str, n: int) -> int:
     if not token.startswith("p") or not token[1:].isdigit() or not 1 <= int(token[1:]) <= n:
         raise ReplayError(f"unknown player {token!r}")
@@ -144,6 +157,8 @@ def replay(data: dict[str, Any], settings: EngineSettings | None = None) -> Hand
 
     Raises ReplayError when the engine judges an action differently from the record.
     """
+    if settings is None:
+        settings = _settings_from_phh(data)
     hand = Hand(setup_from_phh(data), settings)
     n = len(hand.seats)
     for raw in data.get("actions", []):
@@ -335,6 +350,15 @@ def export_phh(hand: Hand, *, names: Sequence[str] | None = None) -> str:
     lines.append(f"actions = {_toml_list(actions)}")
     if names is not None:
         lines.append(f"players = {_toml_list(names)}")
+    changed = {
+        k: v for k, v in hand.settings.to_dict().items() if v != EngineSettings().to_dict()[k]
+    }
+    if changed:
+        # The betting was judged under these house settings; a replay must use them too.
+        pairs = ", ".join(
+            f"{k} = {v!r}" if isinstance(v, str) else f"{k} = {v}" for k, v in changed.items()
+        )
+        lines.append(f"{SETTINGS_FIELD} = {{{pairs}}}")
     if hand.betting_over:
         try:
             final = hand.result().final_stacks

@@ -11,6 +11,7 @@ from tables.engine import Action, EngineSettings, Hand, SeatStack, TableSetup
 from tables.engine.errors import DecisionRequired, EngineError, IllegalAction, InvalidSetup
 from tables.engine.phh import ReplayError, check_text, export_phh, parse_phh, replay
 from tables.engine.pots import clockwise_from
+from tables.engine.settings import _CHOICES
 from tables.engine.table import ExtraPost
 
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
@@ -111,7 +112,8 @@ def _random_action(rng, hand):
 def _play_random(seed):
     rng = random.Random(seed)
     try:
-        hand = Hand(_random_setup(rng))
+        settings = EngineSettings(**{k: rng.choice(v) for k, v in _CHOICES.items()})
+        hand = Hand(_random_setup(rng), settings if rng.random() < 0.5 else None)
     except EngineError:
         return None
     n = len(hand.seats)
@@ -487,3 +489,16 @@ def test_limit_a_player_who_acted_may_not_complete_a_short_all_in():
     assert hand.complete_to(1) is None and not hand.can_raise(1)
     with pytest.raises(IllegalAction):
         hand.act(Action(1, "complete"))
+
+
+def test_export_records_the_house_settings_the_hand_was_judged_under():
+    setup = TableSetup(
+        players=(SeatStack(1, 500), SeatStack(2, 500), SeatStack(3, 10), SeatStack(4, 500)),
+        button=4, sb=5, bb=10, game="L", small_bet=10, big_bet=20,
+    )  # fmt: skip
+    hand = Hand(setup, EngineSettings(limit_short_allin_raise="treat_as_full_bet"))
+    for a in (Action(3, "all_in"), Action(4, "fold"), Action(1, "fold"), Action(2, "call")):
+        hand.act(a)
+    text = export_phh(hand)
+    assert "_engine_settings = {limit_short_allin_raise = 'treat_as_full_bet'}" in text
+    assert check_text(text).passed
