@@ -495,9 +495,13 @@ def test_export_records_the_house_settings_the_hand_was_judged_under():
     setup = TableSetup(
         players=(SeatStack(1, 500), SeatStack(2, 500), SeatStack(3, 10), SeatStack(4, 500)),
         button=4, sb=5, bb=10, game="L", small_bet=10, big_bet=20,
+        hole={1: ("As", "Ad"), 2: ("Kc", "Kd"), 3: ("7h", "2s"), 4: ("9c", "8c")},
+        board=("2c", "5d", "Jh", "Qs", "3c"),
     )  # fmt: skip
     hand = Hand(setup, EngineSettings(limit_short_allin_raise="treat_as_full_bet"))
-    for a in (Action(3, "all_in"), Action(4, "fold"), Action(1, "fold"), Action(2, "call")):
+    for a in (Action(3, "all_in"), Action(4, "call"), Action(1, "fold"), Action(2, "check")):
+        hand.act(a)
+    for a in (Action(2, "bet", to=10), Action(4, "fold")):
         hand.act(a)
     text = export_phh(hand)
     assert "_engine_settings = {limit_short_allin_raise = 'treat_as_full_bet'}" in text
