@@ -186,6 +186,14 @@ def test_big_blind_ante_is_exported_untrimmed():
     assert check_text(text).passed
 
 
+def test_pokerkit_replays_the_engines_big_blind_ante_export_to_the_same_stacks():
+    from pokerkit import HandHistory  # the oracle of the differential test
+
+    text = export_phh(_bba_hand())
+    *_, final = HandHistory.loads(text)  # the states, one per action; the last one is final
+    assert list(final.stacks) == parse_phh(text)["finishing_stacks"]
+
+
 def test_per_player_antes_are_exported_trimmed():
     setup = TableSetup(
         players=(SeatStack(1, 1000), SeatStack(2, 1000)), button=2, sb=50, bb=100,
