@@ -449,6 +449,10 @@ class Hand:
             self._apply(st, seat, res, action.forfeit)
         except EngineError:
             return None
+        if res.kind in ("refuse", "bind"):
+            # Not an action (e.g. "check" facing a bet, R-ACT-9, or "raise" without an
+            # amount): its restriction or binding stands and the player is still to act.
+            return None
         self._note_intervening(st, res.kind)
         return self._ruling(st, seat, res, rules_prefix=rules)
 

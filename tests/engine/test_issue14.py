@@ -96,6 +96,10 @@ def _random_setup(rng):
 
 def _random_action(rng, hand):
     seat = hand.next_to_act
+    others = [s for s in hand.seats if s != seat and not hand.is_folded(s) and hand.stack(s) > 0]
+    if others and rng.random() < 0.08:  # out of turn: pending until the action reaches him
+        seat = rng.choice(others)
+        return Action(seat, rng.choice(["call", "check", "raise"]), to=hand.current_bet * 3)
     roll = rng.random()
     if roll < 0.12:
         return Action(seat, "fold")
@@ -514,3 +518,14 @@ def test_export_records_the_house_settings_the_hand_was_judged_under():
     text = export_phh(hand)
     assert "_engine_settings = {limit_short_allin_raise = 'treat_as_full_bet'}" in text
     assert check_text(text).passed
+
+
+def test_a_pending_check_facing_a_bet_leaves_the_player_to_act():
+    # Found by the round-trip property test with out-of-turn actions: the pending "check"
+    # is not an action facing a bet (R-ACT-9), so the player must still call or fold.
+    hand = _four()
+    assert hand.act(Action(4, "check")).out_of_turn  # seat 3 is to act; both face 100
+    hand.act(Action(3, "fold"))
+    assert hand.next_to_act == 4 and not hand.can_raise(4)  # R-ACT-9: no raise after "check"
+    hand.act(Action(4, "call"))
+    assert hand.next_to_act == 1
