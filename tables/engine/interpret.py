@@ -176,8 +176,12 @@ def _complete(view: BettingView) -> Resolution:
             "nothing to complete: only a short all-in bet in limit can be completed",
             rules=("R-LIMIT-3",),
         )
-    to = min(view.complete_to, view.all_in_total)
-    return Resolution("complete", to, ("R-LIMIT-3", "TDA-47b"))
+    if view.all_in_total < view.complete_to:
+        # All-in for less than the completion: a short all-in like any other (R-LIMIT-3).
+        if view.all_in_total <= view.current_bet:
+            return Resolution("call", view.all_in_total, ("R-POT-2",), "all-in for less")
+        return Resolution("all_in", view.all_in_total, ("R-LIMIT-3", "TDA-47b"))
+    return Resolution("complete", view.complete_to, ("R-LIMIT-3", "TDA-47b"))
 
 
 def _timeout(view: BettingView, settings: EngineSettings) -> Resolution:

@@ -529,3 +529,18 @@ def test_a_pending_check_facing_a_bet_leaves_the_player_to_act():
     assert hand.next_to_act == 4 and not hand.can_raise(4)  # R-ACT-9: no raise after "check"
     hand.act(Action(4, "call"))
     assert hand.next_to_act == 1
+
+
+def test_limit_completion_for_less_than_the_full_bet_is_a_short_all_in():
+    # Found by the round-trip property test: completing with too few chips is an all-in for
+    # less; the bet still needs completing for the next player (R-LIMIT-3).
+    setup = TableSetup(
+        players=(SeatStack(1, 500), SeatStack(2, 5), SeatStack(3, 12), SeatStack(4, 500)),
+        button=4, sb=5, bb=10, game="L", small_bet=10, big_bet=20, street="turn", pot=100,
+    )  # fmt: skip
+    hand = Hand(setup)
+    hand.act(Action(1, "check"))
+    hand.act(Action(2, "all_in"))
+    ruling = hand.act(Action(3, "complete"))
+    assert (ruling.act, ruling.to) == ("all_in", 12)
+    assert hand.complete_to(4) == 20  # 12 is half a bet or more: seat 4 may also raise
