@@ -21,7 +21,7 @@ from .errors import EngineError, InvalidSetup
 from .hand import Hand
 from .pots import clockwise_from
 from .settings import EngineSettings
-from .table import ExtraPost, SeatStack, TableSetup
+from .table import STREETS, ExtraPost, SeatStack, TableSetup
 
 _VARIANTS: dict[str, tuple[str, str]] = {
     "NT": ("NL", "holdem"),
@@ -280,10 +280,84 @@ def _toml_list(values: Iterable[object]) -> str:
     return "[" + ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values) + "]"
 
 
+def _apply_entry(hand: Hand, seat: int, op: str, total: int) -> None:
+    if op == "f":
+        hand.act(Action(seat=seat, kind="fold"))
+    elif op == "cc":
+        hand.act(Action(seat=seat, kind="call"))
+    elif hand.complete_to(seat) == total:
+        hand.act(Action(seat=seat, kind="complete"))
+    else:
+        hand.act(Action(seat=seat, kind="raise", to=total))
+
+
+def in_turn_history(hand: Hand) -> list[tuple[int, int, str, int]]:
+    """The betting history with each out-of-turn fold written where the action reached him.
+
+    Pending out-of-turn actions already enter the history when they bind, in turn; an
+    out-of-turn fold is binding and applied at once (TDA-53a), so it is written when the
+    folder's turn comes in that round (PHH lists actions in turn; the chips are the same). A
+    fold whose turn never comes (he owed nothing) stays where it was made: the engine's reader
+    replays it as the out-of-turn fold it was.
+    """
+    history = list(hand.betting_history())
+    oot_folders = {r.seat for r in hand.rulings if r.out_of_turn and r.act == "fold"}
+    if not oot_folders:
+        return history
+    fresh = Hand(hand.setup, hand.settings)
+    waiting: set[int] = set()
+    out: list[tuple[int, int, str, int]] = []
+
+    def fold_waiting(probe: Hand, record: bool) -> None:
+        while (seat := probe.next_to_act) is not None and seat in waiting:
+            street = [str(name) for name in STREETS].index(probe.street)
+            if record:
+                out.append((street, seat, "f", probe.committed(seat)))
+            probe.act(Action(seat=seat, kind="fold"))
+            if record:
+                waiting.discard(seat)
+
+    def turn_comes(seat: int, rest: list[tuple[int, int, str, int]]) -> bool:
+        probe = Hand.from_dict(fresh.to_dict())
+        street = probe.street
+        try:
+            for _, other, op, total in rest:
+                fold_waiting(probe, record=False)
+                if probe.next_to_act == seat:
+                    return True
+                if probe.street != street or probe.betting_over:
+                    return False
+                if not (op == "f" and other in oot_folders):
+                    _apply_entry(probe, other, op, total)
+            fold_waiting(probe, record=False)
+            return probe.next_to_act == seat and probe.street == street
+        except EngineError:
+            return False
+
+    try:
+        for i, (street, seat, op, total) in enumerate(history):
+            fold_waiting(fresh, record=True)
+            if op == "f" and seat in oot_folders:
+                if turn_comes(seat, history[i + 1 :]):
+                    waiting.add(seat)
+                    continue
+                fresh.act(Action(seat=seat, kind="fold"))  # stays out of turn
+                out.append((street, seat, op, total))
+                continue
+            _apply_entry(fresh, seat, op, total)
+            out.append((street, seat, op, total))
+        fold_waiting(fresh, record=True)
+    except EngineError:
+        return history  # the fold's timing mattered (e.g. 004 r.21): keep it where it was
+    if sorted(out) != sorted(history):
+        return history
+    return out
+
+
 def export_phh(hand: Hand, *, names: Sequence[str] | None = None) -> str:
     """Write a judged hand as PHH text (the betting as the engine interpreted it).
 
-    Preconditions: a preflop hand with the default blind seats and no out-of-turn fold;
+    Preconditions: a preflop hand with the default blind seats;
     variant NT, FT, PO or FO/8. Hole cards and board not known are written as "??".
     """
     setup = hand.setup
@@ -294,10 +368,6 @@ def export_phh(hand: Hand, *, names: Sequence[str] | None = None) -> str:
         raise InvalidSetup("only hands from preflop with the default blinds can be exported")
     if any(p.kind != "straddle" for p in setup.extra_posts):
         raise InvalidSetup("missed-blind and new-player posts have no PHH form")
-    if any(r.out_of_turn and r.act == "fold" for r in hand.rulings):
-        # Pending out-of-turn actions enter the history when they bind, in turn; an
-        # out-of-turn fold is applied at once and PHH has no way to write it.
-        raise InvalidSetup("an out-of-turn fold has no PHH form")
     order = clockwise_from(hand.button, hand.seats)  # p1 = SB (heads-up: p1 = BB)
     index = {seat: i + 1 for i, seat in enumerate(order)}
     stacks = {p.seat: p.stack for p in setup.players}
@@ -324,7 +394,7 @@ def export_phh(hand: Hand, *, names: Sequence[str] | None = None) -> str:
             need = cuts[street] - cuts[street - 1]
             actions.append(f"d db {''.join(cards) if len(cards) == need else '??' * need}")
 
-    for st, seat, op, total in hand.betting_history():
+    for st, seat, op, total in in_turn_history(hand):
         deal_to(st)
         actions.append(f"p{index[seat]} {op}" + (f" {total}" if op == "cbr" else ""))
     live = [s for s in order if not hand.is_folded(s)]

@@ -9,7 +9,14 @@ import pytest
 
 from tables.engine import Action, EngineSettings, Hand, SeatStack, TableSetup
 from tables.engine.errors import DecisionRequired, EngineError, IllegalAction, InvalidSetup
-from tables.engine.phh import ReplayError, check_text, export_phh, parse_phh, replay
+from tables.engine.phh import (
+    ReplayError,
+    check_text,
+    export_phh,
+    in_turn_history,
+    parse_phh,
+    replay,
+)
 from tables.engine.pots import clockwise_from
 from tables.engine.settings import _CHOICES
 from tables.engine.table import ExtraPost
@@ -99,7 +106,7 @@ def _random_action(rng, hand):
     others = [s for s in hand.seats if s != seat and not hand.is_folded(s) and hand.stack(s) > 0]
     if others and rng.random() < 0.08:  # out of turn: pending until the action reaches him
         seat = rng.choice(others)
-        return Action(seat, rng.choice(["call", "check", "raise"]), to=hand.current_bet * 3)
+        return Action(seat, rng.choice(["call", "check", "raise", "fold"]), to=hand.current_bet * 3)
     roll = rng.random()
     if roll < 0.12:
         return Action(seat, "fold")
@@ -153,9 +160,10 @@ def test_export_then_replay_is_a_round_trip_for_random_hands():
         text = export_phh(hand)
         again = replay(parse_phh(text))
         order = [again.seats[i] for i in range(len(hand.seats))]
-        assert [h[2:] for h in again.betting_history()] == [
-            h[2:] for h in hand.betting_history()
-        ], f"seed {seed}: {text}"
+        # Out-of-turn folds are written where the folder's turn came (in_turn_history).
+        assert [h[2:] for h in again.betting_history()] == [h[2:] for h in in_turn_history(hand)], (
+            f"seed {seed}: {text}"
+        )
         seats = clockwise_from(hand.setup.button, hand.seats)
         final = hand.final_stacks()
         assert [again.final_stacks()[k] for k in order] == [final[s] for s in seats], seed
@@ -544,3 +552,21 @@ def test_limit_completion_for_less_than_the_full_bet_is_a_short_all_in():
     ruling = hand.act(Action(3, "complete"))
     assert (ruling.act, ruling.to) == ("all_in", 12)
     assert hand.complete_to(4) == 20  # 12 is half a bet or more: seat 4 may also raise
+
+
+def test_when_the_bettors_fold_out_of_turn_the_last_live_player_wins_their_chips():
+    # Found by the round-trip property test: no live player reached the top level of the
+    # betting, so the pot had nobody eligible and the showdown crashed.
+    setup = TableSetup(
+        players=tuple(SeatStack(s, 1000) for s in (1, 2, 3)), button=3, sb=50, bb=100
+    )
+    hand = Hand(setup)
+    hand.act(Action(3, "raise", to=300))
+    hand.act(Action(1, "raise", to=900))
+    assert hand.act(Action(3, "fold")).out_of_turn  # the big blind (seat 2) is to act
+    hand.act(Action(1, "fold"))  # out of turn too: the big blind is the last live player
+    assert hand.betting_over
+    assert hand.final_stacks() == {1: 700, 2: 1600, 3: 700}  # 600 of the raise uncalled
+    text = export_phh(hand)  # written as folds out of turn: their turn never comes
+    assert "'p3 cbr 300', 'p1 cbr 900', 'p3 f', 'p1 f'" in text
+    assert check_text(text).passed
