@@ -411,7 +411,7 @@ def test_random_hands_match_pokerkit(block):
 
 
 def _in_hand_md():
-    beside = Path(__file__).resolve().parents[2].parent / "shared" / "rules" / "in-hand.md"
+    beside = Path(__file__).resolve().parents[3].parent / "shared" / "rules" / "in-hand.md"
     return beside if beside.is_file() else Path("/work/shared/rules/in-hand.md")
 
 
