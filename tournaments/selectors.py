@@ -481,42 +481,64 @@ def entry_bounty(tournament: Tournament, entry: Entry) -> int | str | None:
     return None
 
 
+def board_rows(tournament: Tournament) -> list[tuple[str, str, int, int, int, int | None]]:
+    """Every active player's (last name, first name, entry id, table, seat, bounty cents)
+    in the board's order: one query over the seats, no model built per row."""
+    return list(
+        Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
+        .order_by("entry__player__last_name", "entry__player__first_name", "entry_id")
+        .values_list(
+            "entry__player__last_name",
+            "entry__player__first_name",
+            "entry_id",
+            "table__number",
+            "number",
+            "entry__bounty_cents",
+        )
+    )
+
+
 def seating_page(
-    tournament: Tournament, *, page: int, per_page: int = 120, with_entry: bool = False
+    tournament: Tournament,
+    *,
+    page: int,
+    per_page: int = 120,
+    with_entry: bool = False,
+    rows: list[tuple[str, str, int, int, int, int | None]] | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of the seating board: active players A-Z with table and seat; and the
-    number of pages. Keyset-free slicing is fine: the board pages at a human pace.
+    number of pages. `rows` (from `board_rows`) saves the query when the caller also
+    builds the index.
 
     `with_entry`: each row also names its entry's key, for the board to match pushes."""
-    seats = (
-        Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
-        .select_related("table", "entry__player")
-        .order_by("entry__player__last_name", "entry__player__first_name", "entry_id")
-    )
-    total = seats.count()
-    pages = max((total + per_page - 1) // per_page, 1)
+    rows = board_rows(tournament) if rows is None else rows
+    pages = max((len(rows) + per_page - 1) // per_page, 1)
     page = min(max(page, 1), pages)
-    rows = [
-        {
-            "name": str(seat.entry.player),
-            "table": seat.table.number,
-            "seat": seat.number,
-            "bounty": entry_bounty(tournament, seat.entry),
+    shown = []
+    for last, first, entry_id, table, seat, bounty_cents in rows[
+        (page - 1) * per_page : page * per_page
+    ]:
+        row: dict[str, Any] = {
+            "name": str(Player(first_name=first, last_name=last)),
+            "table": table,
+            "seat": seat,
+            "bounty": entry_bounty(tournament, Entry(bounty_cents=bounty_cents)),
         }
-        | ({"entry": seat.entry_id} if with_entry else {})
-        for seat in seats[(page - 1) * per_page : page * per_page]
-    ]
-    return rows, pages
+        if with_entry:
+            row["entry"] = entry_id
+        shown.append(row)
+    return shown, pages
 
 
-def seating_index(tournament: Tournament, *, per_page: int = 120) -> list[dict[str, Any]]:
+def seating_index(
+    tournament: Tournament,
+    *,
+    per_page: int = 120,
+    rows: list[tuple[str, str, int, int, int, int | None]] | None = None,
+) -> list[dict[str, Any]]:
     """Which surnames each page of the seating board holds ("Bianchi – Colombo"), so a
-    player sees at once which page is his; one query over the names only."""
-    names = list(
-        Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
-        .order_by("entry__player__last_name", "entry__player__first_name", "entry_id")
-        .values_list("entry__player__last_name", flat=True)
-    )
+    player sees at once which page is his."""
+    names = [r[0] for r in (board_rows(tournament) if rows is None else rows)]
     return [
         {
             "page": number,
