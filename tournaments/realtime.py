@@ -17,7 +17,13 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from tournaments import selectors
+from tournaments.models import Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -64,13 +70,59 @@ def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
         )
 
 
+# Pushes that change nothing the clock screen's figures show.
+NO_FIGURES = frozenset({"clock", "close", "timecall"})
+
+
+def screen_fragments(tournament_id: int) -> dict[str, dict[str, str]]:
+    """What the screens show beside the clock, rendered once per change (not once per
+    screen): the clock screen's figures, in each language a screen may be in."""
+    # Here, not at the top: the formats service imports this module (a cycle).
+    from tournaments.services import formats as format_services
+
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return {}
+    context = {
+        "tournament": tournament,
+        "figures": selectors.screen_figures(tournament),
+        "formats": format_services.screen_formats(tournament, timezone.now()),
+    }
+    figures = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            figures[code] = render_to_string("displays/_figures.html", context)
+    return {"figures": figures}
+
+
+def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any]:
+    """`payload` with the fragments its change alters, so no screen asks for them again.
+
+    A fragment that cannot be rendered is left out: the screens fetch it as before."""
+    if payload.get("type") in NO_FIGURES:
+        return payload
+    try:
+        fragments = screen_fragments(tournament_id)
+    except Exception:  # noqa: BLE001 - the action is committed; the screens fetch instead
+        logger.warning("could not render the screens' fragments", exc_info=True)
+        return payload
+    return {**payload, "fragments": fragments} if fragments else payload
+
+
 def broadcast(tournament_id: int, payload: dict[str, Any], *, tables: tuple[int, ...] = ()) -> None:
-    """Send `payload` to the tournament's screens (and the named tables) after commit."""
+    """Send `payload` to the tournament's screens (and the named tables) after commit.
+
+    The fragments the change alters are rendered once, after commit, and travel in the
+    push (DESIGN.md: a screen never answers a push by asking the server again). A push
+    about some tables names them (`at_tables`): the other tables' tablets ignore it.
+    """
 
     groups = (tournament_group(tournament_id), *(table_group(tournament_id, n) for n in tables))
+    if tables:
+        payload = {**payload, "at_tables": sorted(set(tables))}
 
     def send() -> None:
-        _send_many(groups, payload)
+        _send_many(groups, with_fragments(tournament_id, payload))
 
     transaction.on_commit(send)
 

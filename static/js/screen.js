@@ -323,6 +323,38 @@
     tick();
   }
 
+  // A push's fragments are keyed by language: this page's, else the first there is.
+  function fragment(byLanguage) {
+    if (!byLanguage) return undefined;
+    const lang = document.documentElement.lang;
+    return lang in byLanguage ? byLanguage[lang] : Object.values(byLanguage)[0];
+  }
+
+  function applyFragments(message) {
+    const figures = fragment((message.fragments || {}).figures);
+    if (figures === undefined) return false;
+    document.querySelectorAll("#figures").forEach((el) => {
+      el.innerHTML = figures; // rendered by the server's template, as the page is
+    });
+    return true;
+  }
+
+  // A table's tablet reloads its seats for pushes about its own table or the whole room,
+  // once: a push about a table reaches it through the room's group and the table's.
+  let lastTablePush = null;
+  function concernsThisTable(message, text) {
+    const table = document.querySelector("[data-table-number]");
+    const at = message.at_tables;
+    if (!table || !Array.isArray(at)) return true;
+    if (!at.map(String).includes(table.dataset.tableNumber)) return false;
+    const now = Date.now();
+    if (lastTablePush && lastTablePush.text === text && now - lastTablePush.at < 2000) {
+      return false;
+    }
+    lastTablePush = { text, at: now };
+    return true;
+  }
+
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     let socket;
@@ -379,9 +411,14 @@
         };
         document.dispatchEvent(new CustomEvent("torneo:move", { detail }));
       }
-      // Anything else changes the figures or the seating: let htmx reload its part.
-      document.body.dispatchEvent(new CustomEvent("torneo:figures"));
-      document.body.dispatchEvent(new CustomEvent("torneo:seats"));
+      // Anything else changes the figures or the seating. The push brings the figures,
+      // rendered once for every screen; only what it does not bring is fetched again.
+      if (!applyFragments(message)) {
+        document.body.dispatchEvent(new CustomEvent("torneo:figures"));
+      }
+      if (concernsThisTable(message, event.data)) {
+        document.body.dispatchEvent(new CustomEvent("torneo:seats"));
+      }
     };
     socket.onclose = (event) => {
       clock.connected = false;
