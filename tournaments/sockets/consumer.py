@@ -29,6 +29,7 @@ import time
 from importlib import import_module
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -189,6 +190,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(state)
         self.hub.release(self)
         layerwatch.watch(self)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections before every handler: one hop to
+        # the database thread per message, queued behind every socket's reads when a
+        # room reconnects. Each database call here is a database_sync_to_async, which
+        # closes them itself, before and after.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def _authorise(self) -> tuple[Tournament, DisplayScreen | None, str | None]:
         """Who this socket is. A screen's link, or anybody not logged in, reads the same
