@@ -6,8 +6,9 @@ database and the chosen channel layer. A client process (bench.wsload reconnect)
 the clock screens' sockets; then this process stops the server, changes the clock while
 it is down (so being "in sync" means showing the new state, not merely reconnecting),
 and starts it again on the same port. The clients reconnect as screen.js does
-(exponential backoff with jitter, capped at 4 s in the first minute) and report the time
-from the first lost socket until every screen shows the new state. Goal: 5 s.
+(exponential backoff with jitter from 0.5 s, capped at 2 s in the first minute) and
+report the time from the first lost socket until every screen shows the new state.
+Goal: 5 s.
 """
 
 from __future__ import annotations

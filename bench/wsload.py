@@ -278,7 +278,7 @@ async def run_reconnect(
     deadline: float = 60.0,
 ) -> dict[str, Any]:
     """Connect `clients` screens, write `ready_file`, then ride out a server restart as
-    screen.js does (backoff with jitter, capped at 4 s): report how long from the first
+    screen.js does (backoff with jitter, capped at 2 s): report how long from the first
     lost socket until every screen shows a state newer than the one it had (the clock
     is changed while the server is down)."""
     versions: list[int] = [-1] * clients
@@ -348,8 +348,9 @@ async def run_reconnect(
                 lost.append(time.monotonic())
             if before[index] < 0:
                 before[index] = versions[index]
-            # screen.js: exponential backoff with jitter, capped at 4 s in the first minute.
-            base = min(4.0, 1.0 * 2**retries)
+            # screen.js: exponential backoff with jitter from 0.5 s, capped at 2 s in the
+            # first minute.
+            base = min(2.0, 0.5 * 2**retries)
             retries += 1
             attempts[index] += 1
             await asyncio.sleep(base / 2 + random.random() * base / 2)

@@ -434,10 +434,12 @@
 
   function retry() {
     // Exponential backoff with jitter, so a room of screens does not reconnect in one
-    // burst after a server restart. Capped at 4 s for the first minute (a restarted
-    // server or Redis is back in seconds: screens resync within 5 s), then at 30 s.
-    const cap = clock.lostAt && Date.now() - clock.lostAt > 60000 ? 30000 : 4000;
-    const base = Math.min(cap, 1000 * 2 ** clock.retries);
+    // burst after a server restart. From 0.5 s, capped at 2 s for the first minute (a
+    // restarted server or Redis is back in seconds, and a screen knocks again within 2 s
+    // of it: the room resyncs within 5 s, `manage.py bench reconnect`), then at 30 s.
+    // A refused knock costs the server nothing.
+    const cap = clock.lostAt && Date.now() - clock.lostAt > 60000 ? 30000 : 2000;
+    const base = Math.min(cap, 500 * 2 ** clock.retries);
     clock.retries += 1;
     setTimeout(connect, base / 2 + Math.random() * (base / 2));
   }
