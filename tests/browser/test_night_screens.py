@@ -221,3 +221,28 @@ def test_the_staff_navigation_fits_one_row_at_1366(daphne_url, browser, language
         )
         assert fits, path
         assert page.locator(".topnav a[aria-current=page]").count() == 1, path
+
+
+def test_the_clock_screens_figures_come_with_the_push_not_by_asking_again(daphne_url, browser):
+    """Issue 15, item 4: a registration reaches the clock screen with its figures rendered
+    once on the server; the screen fetches nothing (a thousand screens, no thousand renders)."""
+    td = make_user("td-figures", staff=True)
+    tournament = make_tournament(td)
+    entry_services.entry_register(
+        tournament=tournament, player=make_player(), actor=td, now=timezone.now()
+    )
+    screen = DisplayScreen.objects.create(tournament=tournament, name="TV", kind="clock")
+    page = _open(browser, f"{daphne_url}/s/{screen.token}/")
+    assert page.inner_text("[data-testid=players]") == "1 / 1"
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    entry_services.entry_register(
+        tournament=tournament, player=make_player(), actor=td, now=timezone.now()
+    )
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=players]').textContent === '2 / 2'",
+        timeout=LIVE,
+    )
+    assert page.inner_text("#figures dt") == "Players"  # the page's language
+    page.wait_for_timeout(300)
+    assert [url for url in asked if f"/s/{screen.token}" in url] == []
