@@ -216,10 +216,12 @@ async def run_clients(
         (mine[version] - at) * 1000 for version, at in sent for mine in received if version in mine
     ]
     spread = []
+    fanned: list[float] = []  # after the first screen had it: the fan-out alone
     for version, at in sent:
         mine = sorted((m[version] - at) * 1000 for m in received if version in m)
         if mine:
             spread.append([round(mine[0], 1), round(mine[len(mine) // 2], 1), round(mine[-1], 1)])
+            fanned += [value - mine[0] for value in mine]
     return {
         "per_change_ms": spread,
         "clients": clients,
@@ -230,6 +232,7 @@ async def run_clients(
         "delivered": len(latencies),
         "expected": clients * len(changes),
         "latencies_ms": latencies,
+        "fanout_ms": fanned,
         "sample": sample[0] if sample else None,
         "errors": (failures + replies)[:5],
     }
