@@ -23,7 +23,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from tournaments import selectors
-from tournaments.models import Tournament
+from tournaments.models import DisplayScreen, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +76,8 @@ NO_FIGURES = frozenset({"clock", "close", "timecall"})
 
 def screen_fragments(tournament_id: int) -> dict[str, dict[str, str]]:
     """What the screens show beside the clock, rendered once per change (not once per
-    screen): the clock screen's figures, in each language a screen may be in."""
+    screen), in each language a screen may be in: the clock screen's figures, and the
+    seating board while it has one page."""
     # Here, not at the top: the formats service imports this module (a cycle).
     from tournaments.services import formats as format_services
 
@@ -92,7 +93,37 @@ def screen_fragments(tournament_id: int) -> dict[str, dict[str, str]]:
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
             figures[code] = render_to_string("displays/_figures.html", context)
-    return {"figures": figures}
+    fragments = {"figures": figures}
+    board = _seating_board(tournament)
+    if board:
+        fragments["board"] = board
+    return fragments
+
+
+def _seating_board(tournament: Tournament) -> dict[str, str]:
+    """The seating board while it fits one page (every board shows the same then), for
+    the room's seating screens; none when there are none. A board of several pages
+    turns them by itself."""
+    if not DisplayScreen.objects.filter(
+        tournament=tournament, kind=DisplayScreen.Kind.SEATING, revoked=False
+    ).exists():
+        return {}
+    rows, pages = selectors.seating_page(tournament, page=1, with_entry=True)
+    if pages > 1:
+        return {}
+    context = {
+        "tournament": tournament,
+        "rows": rows,
+        "page": 1,
+        "pages": 1,
+        "next_page": 1,
+        "index": [],
+    }
+    board = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            board[code] = render_to_string("displays/seating.html#board", context)
+    return board
 
 
 def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any]:

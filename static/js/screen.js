@@ -339,6 +339,22 @@
     return true;
   }
 
+  // A one-page seating board takes the board the push brings (the same for every board);
+  // true when it did. A board of several pages turns them by itself.
+  function applyBoard(message) {
+    const board = document.getElementById("board");
+    const html = fragment((message.fragments || {}).board);
+    if (!board || board.dataset.pages !== "1" || html === undefined) return false;
+    const template = document.createElement("template");
+    template.innerHTML = html.trim();
+    const fresh = template.content.firstElementChild;
+    if (!fresh) return false;
+    board.replaceWith(fresh);
+    if (window.htmx) window.htmx.process(fresh);
+    renderMoves();
+    return true;
+  }
+
   // A table's tablet reloads its seats for pushes about its own table or the whole room,
   // once: a push about a table reaches it through the room's group and the table's.
   let lastTablePush = null;
@@ -416,7 +432,7 @@
       if (!applyFragments(message)) {
         document.body.dispatchEvent(new CustomEvent("torneo:figures"));
       }
-      if (concernsThisTable(message, event.data)) {
+      if (!applyBoard(message) && concernsThisTable(message, event.data)) {
         document.body.dispatchEvent(new CustomEvent("torneo:seats"));
       }
     };

@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from config.asgi import application
 from tests.conftest import make_player
+from tournaments.models import DisplayScreen
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -57,3 +58,22 @@ async def test_a_registration_reaches_the_clock_screen_with_its_figures(
         headers={"HX-Request": "true", "Accept-Language": "en"},
     )
     assert _text(figures["en"]) in _text(page.content.decode())
+
+
+async def test_a_one_page_seating_board_gets_its_board_in_the_push(tournament, td, now):
+    board = await database_sync_to_async(DisplayScreen.objects.create)(
+        tournament=tournament, name="Board", kind=DisplayScreen.Kind.SEATING
+    )
+    socket = WebsocketCommunicator(
+        application, f"/ws/screens/{board.token}/", headers=[(b"origin", b"http://testserver")]
+    )
+    assert (await socket.connect())[0]
+    assert (await socket.receive_json_from())["type"] == "clock"
+
+    registration = await database_sync_to_async(_register)(tournament, td, now)
+
+    push = await socket.receive_json_from(timeout=5)
+    rows = _text(push["fragments"]["board"]["en"])
+    assert f"Bianchi Anna Table {registration.table} · Seat {registration.seat}" in rows
+    assert "Tavolo" in _text(push["fragments"]["board"]["it"])
+    await socket.disconnect()
