@@ -5,6 +5,10 @@ a rolled-back action never reaches a screen. A broadcast that fails (Redis down 
 restarting) is logged and dropped: the action is already committed, and every screen gets
 the whole state again when it reconnects (the consumers close their sockets when the
 channel layer fails, see tournaments/sockets/layerwatch.py).
+
+A push carries what the screens show (DESIGN.md): the fragments a change alters are
+rendered once, after commit, and travel in it, so a change costs one render at a thousand
+screens, not a thousand (`manage.py bench fanout`).
 """
 
 from __future__ import annotations
