@@ -16,8 +16,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -31,6 +32,8 @@ from tournaments.models import DisplayScreen, Tournament
 
 logger = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 
 def tournament_group(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
@@ -42,6 +45,41 @@ def table_group(tournament_id: int, table_number: int) -> str:
 
 def _send(group: str, payload: dict[str, Any]) -> None:
     _send_many((group,), payload)
+
+
+def _blocking(call: Callable[[], Awaitable[T]]) -> T:
+    """Run a channel-layer call from sync code and wait for its result."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return async_to_sync(call)()
+    # A sync caller on a thread that runs an event loop cannot block on it: call from a
+    # short-lived worker thread instead.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(async_to_sync(call)).result()
+
+
+def listened(group: str) -> bool:
+    """Whether a socket may be in `group` (else there is nobody to render a fragment for).
+
+    The in-memory layer is the whole room in this process; with Redis, the group's
+    members are counted (a member of a process that died counts until it expires: in
+    doubt, render)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    groups = getattr(layer, "groups", None)
+    if isinstance(groups, dict):
+        return bool(groups.get(group))
+    try:
+
+        async def members() -> int:
+            redis = layer.connection(layer.consistent_hash(group))
+            return await redis.zcard(layer._group_key(group))
+
+        return _blocking(members) > 0
+    except Exception:  # noqa: BLE001 - an unknown layer, or Redis down: render in doubt
+        return True
 
 
 def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
@@ -59,15 +97,7 @@ def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
             await layer.group_send(group, message)
 
     try:
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            async_to_sync(send_all)()
-            return
-        # A sync caller on a thread that runs an event loop cannot block on it: send from a
-        # short-lived worker thread instead.
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            pool.submit(async_to_sync(send_all)).result()
+        _blocking(send_all)
     except Exception:  # noqa: BLE001 - the layer is down: the action stands, screens resync
         logger.warning(
             "broadcast to %s failed; screens resync on reconnect", ", ".join(groups), exc_info=True
@@ -133,8 +163,10 @@ def _seating_board(tournament: Tournament) -> dict[str, str]:
 def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any]:
     """`payload` with the fragments its change alters, so no screen asks for them again.
 
-    A fragment that cannot be rendered is left out: the screens fetch it as before."""
-    if payload.get("type") in NO_FIGURES:
+    Rendered only when a socket may hear it: a desk registering with no screen in the
+    room pays nothing. A fragment that cannot be rendered is left out: the screens fetch
+    it as before."""
+    if payload.get("type") in NO_FIGURES or not listened(tournament_group(tournament_id)):
         return payload
     try:
         fragments = screen_fragments(tournament_id)
