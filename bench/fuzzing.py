@@ -483,7 +483,7 @@ def targets() -> dict[str, Target]:
             kwargs={"slug": "slug", "report": choice(REPORTS), "fmt": "choice:csv|pdf"},
         ),
         "public_results": Target("get", PUBLIC, kwargs={"slug": "slug"}),
-        "room": Target("get", FLOOR, kwargs={"slug": "slug"}),
+        "room": Target("get", FLOOR, {"page": "int"}, {"slug": "slug"}),
         "room_apply": Target("post", FLOOR, kwargs={"slug": "slug"}),
         "room_buttons": Target("post", FLOOR, kwargs={"slug": "slug"}),
         "player_move": Target(
@@ -547,6 +547,8 @@ def targets() -> dict[str, Target]:
         "seat_finder": Target("get", PUBLIC, {"q": "name"}, {"slug": "slug"}),
         **_cash_targets(),
         **_pit_targets(),
+        "room_staff": Target("post", ("td", "floor"), {"username": "text", "role": "text"}),
+        "room_staff_undo": Target("post", ("td", "floor"), kwargs={"event_id": "event"}),
     }
 
 

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tables.cash.rake import Contribution
 from tables.models import CashGame, CashRoom, CashSeat, CashTable
-from tournaments.models import Player
+from tournaments.models import Player, Role
 
 MAX_CHIPS = 10**9
 
@@ -198,3 +198,14 @@ class LeaveForm(forms.Form):
 class BuyForm(forms.Form):
     stack = forms.IntegerField(label=_("Stack now"), min_value=0, max_value=MAX_CHIPS)
     amount = forms.IntegerField(label=_("Buys"), min_value=1, max_value=MAX_CHIPS)
+
+
+class RoomStaffForm(forms.Form):
+    """Give a person a role in the room (cash room, pit), or take it away."""
+
+    username = forms.CharField(label=_("Username"), max_length=150)
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[("", _("No role in the room")), *Role.choices],
+        required=False,
+    )

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tables.views import cash, pit
+from tables.views import cash, pit, staff
 
 urlpatterns: list = [
+    # Who holds a room role (the room's TD gives them)
+    path("staff/", staff.room_staff, name="room_staff"),
+    path("staff/undo/<int:event_id>/", staff.room_staff_undo, name="room_staff_undo"),
     # The pit ruling tool: blackjack and punto banco (table-games.md §7.3)
     path("pit/", pit.pit_home, name="pit_home"),
     path("pit/blackjack/", pit.pit_blackjack, name="pit_blackjack"),

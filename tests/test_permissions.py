@@ -98,6 +98,9 @@ MATRIX = {
     "public_results": ("get", row(OK, OK, OK, OK, OK)),
     # The pit (room level, tables/permissions.py): a tournament's staff hold no room role,
     # so every one of them is refused; room roles: tests/tables/test_pit_views.py.
+    # The room's staff page: its TD only (tests/tables/test_room_staff.py).
+    "room_staff": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "room_staff_undo": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
     "pit_home": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
     "pit_blackjack": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
     "pit_punto_banco": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),

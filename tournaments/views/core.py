@@ -93,8 +93,12 @@ def _room_links(user) -> list[tuple[str, str]]:
     """The room's own tools this person may open (room-level roles, tables/permissions)."""
     role = room_permissions.room_role_for(user)
     links = []
+    if role in room_permissions.STAFF:
+        links.append((reverse("cash_board"), _("Cash room")))
     if role in room_permissions.FLOOR:
         links.append((reverse("pit_home"), _("Pit: blackjack and punto banco")))
+    if role in room_permissions.TD:
+        links.append((reverse("room_staff"), _("Room staff")))
     return links
 
 
