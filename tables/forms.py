@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tables.cash.rake import Contribution
 from tables.models import CashGame, CashRoom, CashSeat, CashTable
+from tables.services.cash import GAME_FIELDS
 from tournaments.models import Player, Role
 
 MAX_CHIPS = 10**9
@@ -15,18 +16,7 @@ MAX_CHIPS = 10**9
 class CashGameForm(forms.ModelForm):
     class Meta:
         model = CashGame
-        fields = [
-            "variant",
-            "structure",
-            "sb",
-            "bb",
-            "min_buy_in",
-            "max_buy_in",
-            "max_seats",
-            "rake_percent",
-            "rake_cap",
-            "active",
-        ]
+        fields = list(GAME_FIELDS)  # the fields the service saves and its undo restores
 
     def clean_max_seats(self) -> int:
         seats = self.cleaned_data["max_seats"]
