@@ -547,6 +547,19 @@ def targets() -> dict[str, Target]:
         "seat_finder": Target("get", PUBLIC, {"q": "name"}, {"slug": "slug"}),
         **_cash_targets(),
         **_pit_targets(),
+        **_books_targets(),
+    }
+
+
+# --- The front door, the lobby, the room dashboard, the books (issue 16, items 4-8) -----
+
+
+def _books_targets() -> dict[str, Target]:
+    return {
+        "front_page": Target("get", PUBLIC),
+        "lobby_screen": Target("get", PUBLIC, {"i": "int"}),
+        "public_structure": Target("get", PUBLIC, kwargs={"slug": "slug"}),
+        "room_dashboard": Target("get", FLOOR),
     }
 
 

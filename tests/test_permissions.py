@@ -123,6 +123,11 @@ MATRIX = {
     "tablet_hand": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
     "public_clock": ("get", row(OK, OK, OK, OK, OK)),
     "seat_finder": ("get", row(OK, OK, OK, OK, OK)),
+    # The front door, the lobby and the room dashboard (issue 16, items 7-8).
+    "front_page": ("get", row(OK, OK, OK, OK, OK)),
+    "lobby_screen": ("get", row(OK, OK, OK, OK, OK)),
+    "public_structure": ("get", row(OK, OK, OK, OK, OK)),
+    "room_dashboard": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     # The cash room (issue 19): room-level roles only, so tournament staff are refused
     # (tests/tables/test_cash_views.py holds the room roles' matrix); public screens.
     "cash_board": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import backup, clock, core, desk, displays, money, room, ruling, setup
+from tournaments.views import backup, clock, core, desk, displays, front, money, room, ruling, setup
 from tournaments.views import formats as format_views
 
 urlpatterns = [
@@ -93,4 +93,5 @@ display_urlpatterns = [
     path("s/<uuid:token>/hand/", displays.tablet_hand, name="tablet_hand"),
     path("p/<slug:slug>/", displays.public_clock, name="public_clock"),
     path("p/<slug:slug>/find/", displays.seat_finder, name="seat_finder"),
+    path("p/<slug:slug>/structure/", front.public_structure, name="public_structure"),
 ]

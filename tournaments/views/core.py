@@ -68,7 +68,7 @@ class LoginView(auth_views.LoginView):
 def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("tournament_list")
-    return redirect("login")
+    return redirect("front_page")  # the public front door (issue 16, item 7)
 
 
 @login_required

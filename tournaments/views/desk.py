@@ -19,6 +19,7 @@ from tournaments.forms import PlayerForm, PurchaseForm
 from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournaments.services import entries as entry_services
 from tournaments.services import formats as format_services
+from tournaments.views.front import front_qr
 from tournaments.views.core import run
 
 
@@ -263,6 +264,7 @@ def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "qr": segno.make(finder, error="m").svg_inline(
                 scale=3, dark="#000", light="#fff", omitsize=True
             ),
+            "front_qr": front_qr(request),  # the room's front page (issue 16, item 7)
         },
     )
 
