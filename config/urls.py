@@ -3,7 +3,7 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from tournaments.urls import display_urlpatterns
-from tournaments.views import core, front, health
+from tournaments.views import books, core, front, health
 
 urlpatterns = [
     path("", core.home, name="home"),
@@ -14,6 +14,9 @@ urlpatterns = [
     path("events/", front.front_page, name="front_page"),
     path("lobby/", front.lobby_screen, name="lobby_screen"),
     path("dashboard/", front.room_dashboard, name="room_dashboard"),
+    path("books/", books.night_books, name="night_books"),
+    path("books/close/", books.night_close, name="night_close"),
+    path("books/correct/", books.night_correct, name="night_correct"),
     path("t/", include("tournaments.urls")),
     path("room/", include("tables.urls")),
     *display_urlpatterns,

@@ -128,6 +128,14 @@ MATRIX = {
     "lobby_screen": ("get", row(OK, OK, OK, OK, OK)),
     "public_structure": ("get", row(OK, OK, OK, OK, OK)),
     "room_dashboard": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    # The books of the night and the printouts (issue 16, items 4-5): the night's books
+    # belong to the TDs of its events; an event's to its TD and desk.
+    "event_books": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
+    "sale_void": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "printout": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    "night_books": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "night_close": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "night_correct": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     # The cash room (issue 19): room-level roles only, so tournament staff are refused
     # (tests/tables/test_cash_views.py holds the room roles' matrix); public screens.
     "cash_board": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),

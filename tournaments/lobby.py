@@ -88,11 +88,7 @@ def front_page(now: datetime, *, recent_days: int = 7) -> dict[str, list[EventCa
     cards = [_card(t, now, counts) for t in found]
     running = [c for c in cards if c.running]
     finished = [c for c in cards if c.finished and not c.running]
-    upcoming = [
-        c
-        for c in cards
-        if not c.running and not c.finished and c.tournament.date >= today
-    ]
+    upcoming = [c for c in cards if not c.running and not c.finished and c.tournament.date >= today]
     upcoming.sort(key=lambda c: (c.starts_at or _at_date(c.tournament), c.tournament.name))
     finished.sort(key=lambda c: c.tournament.date, reverse=True)
     return {"running": running, "upcoming": upcoming, "finished": finished}

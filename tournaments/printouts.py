@@ -124,8 +124,8 @@ def _seatlist(tournament: Tournament) -> list[pdf.Block]:
 def moves(tournament: Tournament, now: datetime, *, breaks: bool) -> list[dict[str, Any]]:
     """The moves of the last SLIP_HOURS, oldest first: a broken table's (breaks=True) or
     the others (balancing, single moves, the final table)."""
-    actions = ("room.break",) if breaks else tuple(
-        a for a in selectors.MOVE_ACTIONS if a != "room.break"
+    actions = (
+        ("room.break",) if breaks else tuple(a for a in selectors.MOVE_ACTIONS if a != "room.break")
     )
     events = tournament.events.filter(
         action__in=actions, undone_at__isnull=True, at__gte=now - timedelta(hours=SLIP_HOURS)
@@ -178,11 +178,11 @@ def _slips(tournament: Tournament, now: datetime, *, breaks: bool, size: str) ->
 def _final(tournament: Tournament, now: datetime) -> list[pdf.Block]:
     draw = [m for m in moves(tournament, now, breaks=False) if m["final"]]
     if draw:
-        rows = sorted(([m["to"][1], m["name"], m["from"][0] or ""] for m in draw))
+        rows = sorted([m["to"][1], m["name"], m["from"][0] or ""] for m in draw)
         return [pdf.table([_("Seat"), _("Player"), _("From table")], rows)]
     seated = _seats_by_table(tournament)
     if len(seated) == 1:
-        (number, names), = seated.items()
+        ((number, names),) = seated.items()
         rows = [[n, names[n], number] for n in sorted(names)]
         return [pdf.table([_("Seat"), _("Player"), _("From table")], rows)]
     return [pdf.text(_("The final table has not been drawn yet."))]

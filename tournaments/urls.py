@@ -1,6 +1,18 @@
 from django.urls import path
 
-from tournaments.views import backup, clock, core, desk, displays, front, money, room, ruling, setup
+from tournaments.views import (
+    backup,
+    books,
+    clock,
+    core,
+    desk,
+    displays,
+    front,
+    money,
+    room,
+    ruling,
+    setup,
+)
 from tournaments.views import formats as format_views
 
 urlpatterns = [
@@ -62,6 +74,9 @@ urlpatterns = [
     path("<slug:slug>/days/redraw/", money.day_redraw, name="day_redraw"),
     path("<slug:slug>/reports/<str:report>.<str:fmt>", money.report, name="report"),
     path("<slug:slug>/results/", money.public_results, name="public_results"),
+    path("<slug:slug>/books/", books.event_books, name="event_books"),
+    path("<slug:slug>/books/void/", books.sale_void, name="sale_void"),
+    path("<slug:slug>/print/", books.printout, name="printout"),
     path("<slug:slug>/room/", room.room, name="room"),
     path("<slug:slug>/room/apply/", room.room_apply, name="room_apply"),
     path("<slug:slug>/room/buttons/", room.room_buttons, name="room_buttons"),

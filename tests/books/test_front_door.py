@@ -89,7 +89,6 @@ def test_the_lobby_turns_through_the_running_events(client, tournament, td):
     second = client.get(reverse("lobby_screen") + "?i=1").content.decode()
     assert 'url=/lobby/?i=1"' in first and 'url=/lobby/?i=0"' in second
     titles = {
-        page.split('data-testid="lobby-title">')[1].split(" <small>")[0]
-        for page in (first, second)
+        page.split('data-testid="lobby-title">')[1].split(" <small>")[0] for page in (first, second)
     }
     assert titles == {"Sunday Deepstack", "Side Event"}

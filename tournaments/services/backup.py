@@ -85,6 +85,8 @@ from tournaments import errors
 from tournaments.events import event_log
 from tournaments.models import (
     BountyAward,
+    CashCorrection,
+    CashRefund,
     ChipAdjustment,
     ChipCount,
     ChipDenomination,
@@ -94,6 +96,7 @@ from tournaments.models import (
     Envelope,
     Event,
     IdCheck,
+    NightClose,
     Penalty,
     Player,
     Purchase,
@@ -160,6 +163,14 @@ EXCLUDED_MODELS.update(
     dict.fromkeys(
         (CashRoom, CashGame, CashTable, CashSeat, WaitEntry, RakeRecord, KeepApart, CashOut),
         "the cash room's own data, not part of any tournament",
+    )
+)
+
+# The books of the night (issue 16): money records stay where the money moved.
+EXCLUDED_MODELS.update(
+    dict.fromkeys(
+        (CashRefund, NightClose, CashCorrection),
+        "the night's books stay on the instance where the money moved",
     )
 )
 
@@ -260,6 +271,10 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "envelopes.publish": (),
     "satellite.award": (("tickets.[]", SeatTicket),),
     "ticket.redeem": (("ticket", SeatTicket), ("entry", Entry)),
+    # The books (issue 16): the refund's and correction's own ids are history, not links.
+    "books.refund": (("entry", Entry), ("purchase", Purchase)),
+    "books.close": (),
+    "books.correction": (),
 }
 
 # Ids inside the JSON fields of exported models; every JSONField is listed (a test checks).
