@@ -188,8 +188,10 @@ def _final(tournament: Tournament, now: datetime) -> list[pdf.Block]:
     return [pdf.text(_("The final table has not been drawn yet."))]
 
 
-def printout(tournament: Tournament, document: str, size: str, now: datetime) -> bytes:
-    """One printout as PDF bytes; `document` in DOCUMENTS, `size` in pdf.SIZES."""
+def document_blocks(
+    tournament: Tournament, document: str, size: str, now: datetime
+) -> list[pdf.Block]:
+    """What one printout says, block by block."""
     if document == "structure":
         blocks = _structure(tournament)
     elif document == "seating":
@@ -200,6 +202,12 @@ def printout(tournament: Tournament, document: str, size: str, now: datetime) ->
         blocks = _slips(tournament, now, breaks=document == "breaks", size=size)
     else:
         blocks = _final(tournament, now)
+    return blocks
+
+
+def printout(tournament: Tournament, document: str, size: str, now: datetime) -> bytes:
+    """One printout as PDF bytes; `document` in DOCUMENTS, `size` in pdf.SIZES."""
+    blocks = document_blocks(tournament, document, size, now)
     title = f"{tournament.name} · {document_titles()[document]}"
     made = timezone.localtime(now).strftime("%Y-%m-%d %H:%M")
     return pdf.render(title, blocks, size=size, footer=f"{tournament.name} · {made}")
