@@ -575,6 +575,24 @@ def _books_targets() -> dict[str, Target]:
         "night_books": Target("get", TD, _form_kinds(books.NightForm)),
         "night_close": Target("post", TD, _form_kinds(books.CloseForm)),
         "night_correct": Target("post", TD, _form_kinds(books.CorrectionForm)),
+        "staff_accounts": Target(
+            "post",
+            TD,
+            {**_form_kinds(books.AccountForm), "username": "username"},
+            base=lambda w: {
+                "action": "create",
+                "username": "fuzz-dealer",
+                "password": "x7-Qwerty!",
+            },
+        ),
+        # A PIN unlock is a login: logged in no event log (as a password login is not).
+        "pin_unlock": Target(
+            "post",
+            PUBLIC,
+            {**_form_kinds(books.PinForm), "username": "username"},
+            {"slug": "slug", "number": "table"},
+            logged=False,
+        ),
         "front_page": Target("get", PUBLIC),
         "lobby_screen": Target("get", PUBLIC, {"i": "int"}),
         "public_structure": Target("get", PUBLIC, kwargs={"slug": "slug"}),

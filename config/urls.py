@@ -3,7 +3,7 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from tournaments.urls import display_urlpatterns
-from tournaments.views import books, core, front, health
+from tournaments.views import accounts, books, core, front, health
 
 urlpatterns = [
     path("", core.home, name="home"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("books/", books.night_books, name="night_books"),
     path("books/close/", books.night_close, name="night_close"),
     path("books/correct/", books.night_correct, name="night_correct"),
+    path("staff/accounts/", accounts.staff_accounts, name="staff_accounts"),
     path("t/", include("tournaments.urls")),
     path("room/", include("tables.urls")),
     *display_urlpatterns,

@@ -82,3 +82,12 @@ class AccountForm(forms.Form):
         label=gettext_lazy("Role"), choices=[("", "—"), *Role.choices], required=False
     )
     pin = forms.RegexField(label=gettext_lazy("PIN"), regex=r"^\d{4,8}$", required=False)
+
+
+class PinForm(forms.Form):
+    """A dealer unlocks a table's tablet: his username and his PIN."""
+
+    username = forms.RegexField(
+        label=gettext_lazy("Username"), regex=r"^[\w.@+-]{1,150}$", max_length=150
+    )
+    pin = forms.RegexField(label=gettext_lazy("PIN"), regex=r"^\d{4,8}$")

@@ -617,6 +617,20 @@ class StaffAssignment(models.Model):
         return f"{self.user_id} {self.role} @ {self.tournament_id}"
 
 
+class StaffPin(models.Model):
+    """A staff account's short PIN for unlocking a dealer tablet (hashed like a password;
+    tries are rate-limited). Only for accounts that cannot create tournaments."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_pin"
+    )
+    pin_hash = models.CharField(max_length=128)
+    set_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"PIN of {self.user_id}"
+
+
 class DisplayScreen(models.Model):
     """A screen in the room, reached by a revocable secret link (no login)."""
 

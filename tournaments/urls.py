@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournaments.views import (
+    accounts,
     backup,
     books,
     clock,
@@ -109,4 +110,5 @@ display_urlpatterns = [
     path("p/<slug:slug>/", displays.public_clock, name="public_clock"),
     path("p/<slug:slug>/find/", displays.seat_finder, name="seat_finder"),
     path("p/<slug:slug>/structure/", front.public_structure, name="public_structure"),
+    path("p/<slug:slug>/tables/<int:number>/unlock/", accounts.pin_unlock, name="pin_unlock"),
 ]

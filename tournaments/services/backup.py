@@ -103,6 +103,7 @@ from tournaments.models import (
     Role,
     SeatTicket,
     StaffAssignment,
+    StaffPin,
     StructureItem,
     TimeCall,
     Tournament,
@@ -173,6 +174,7 @@ EXCLUDED_MODELS.update(
         "the night's books stay on the instance where the money moved",
     )
 )
+EXCLUDED_MODELS[StaffPin] = "a staff account's tablet PIN (a secret), not part of any tournament"
 
 # Fields left out of the document, with the reason.
 EXCLUDED_FIELDS: dict[tuple[type[models.Model], str], str] = {
