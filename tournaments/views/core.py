@@ -95,6 +95,14 @@ def _room_links(user) -> list[tuple[str, str]]:
     links = []
     if role in room_permissions.FLOOR:
         links.append((reverse("pit_home"), _("Pit: blackjack and punto banco")))
+    # Issue 16: the room dashboard, the night's books, staff accounts, the front door.
+    if user.is_superuser or user.assignments.filter(role__in=[Role.TD, Role.FLOOR]).exists():
+        links.append((reverse("room_dashboard"), _("Room dashboard")))
+    if user.is_superuser or user.assignments.filter(role=Role.TD).exists():
+        links.append((reverse("night_books"), _("Books of the night")))
+    if permissions.can_create_tournaments(user):
+        links.append((reverse("staff_accounts"), _("Staff accounts")))
+    links.append((reverse("front_page"), _("Public front page")))
     return links
 
 
