@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tables.models import CashGame, CashTable, RakeRecord
 from tests.conftest import NOW, make_player, make_user
-from tournaments import cashbook
+from tournaments import cashbook, events
 from tournaments.errors import DomainError
 from tournaments.models import CashRefund, Event, StaffAssignment
 from tournaments.services import books
@@ -83,6 +83,9 @@ def test_a_closed_night_refuses_sales_and_changes_only_by_correction(tournament,
         sell(tournament, desk)
     with pytest.raises(DomainError):
         books.night_close(night=tournament.date, actor=td, now=NOW)
+    register = Event.objects.get(action="entry.register")
+    with pytest.raises(DomainError, match="closed"):  # nor undone from the log
+        events.event_undo(event_id=register.pk, tournament=tournament, actor=td, now=NOW)
     books.night_correct(
         night=tournament.date, amount=-20, method="cash", reason="till short", actor=td, now=NOW
     )

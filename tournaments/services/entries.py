@@ -209,6 +209,7 @@ def _deal_in_known(tournament: Tournament, entry: Entry, seat):
 
 @undoes("entry.register")
 def _undo_entry_register(event: Event, actor, now: datetime) -> None:
+    books.assert_open(event.tournament)  # a closed night changes by a correction only
     entry = scoped(Entry, event).select_for_update().get(pk=logged_id(event, "entry"))
     if entry.status != Entry.Status.ACTIVE:
         raise errors.CannotUndo(reason=_("the entry is no longer playing"))
@@ -369,6 +370,7 @@ def entry_purchase(
 
 
 def _undo_purchase(event: Event, actor, now: datetime) -> None:
+    books.assert_open(event.tournament)
     purchase = scoped(Purchase, event).select_for_update().get(pk=logged_id(event, "purchase"))
     purchase.voided = True
     purchase.save(update_fields=["voided"])
