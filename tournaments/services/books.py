@@ -28,6 +28,7 @@ from tournaments.models import (
     NightClose,
     PaymentMethod,
     Purchase,
+    SeatTicket,
     Tournament,
 )
 
@@ -83,10 +84,16 @@ def _allocation(tournament: Tournament) -> cashbook.Allocation:
 
 
 def _sales(tournaments: list[Tournament]) -> list[cashbook.Sale]:
+    # A satellite's seat ticket paid the buy-in: a voucher, whatever the desk chose.
+    by_ticket = set(
+        SeatTicket.objects.filter(
+            redeemed_entry__tournament__in=tournaments, voided=False
+        ).values_list("redeemed_entry_id", flat=True)
+    )
     sales = [
         cashbook.Sale(
             kind=entry.kind,
-            method=entry.payment_method,
+            method=PaymentMethod.VOUCHER if entry.pk in by_ticket else entry.payment_method,
             clerk=_who(entry.clerk),
             amount=entry.paid,
             voided=entry.status == Entry.Status.VOIDED,
