@@ -83,7 +83,11 @@ def front_page(now: datetime, *, recent_days: int = 7) -> dict[str, list[EventCa
     """Today's and upcoming events, the running ones, and recent results."""
     today = timezone.localdate(now)
     since = today - timezone.timedelta(days=recent_days)
-    found = list(Tournament.objects.filter(date__gte=since).order_by("date", "name")[:200])
+    found = list(
+        Tournament.objects.filter(date__gte=since)
+        .prefetch_related("items")
+        .order_by("date", "name")[:200]
+    )
     counts = _counts(found)
     cards = [_card(t, now, counts) for t in found]
     running = [c for c in cards if c.running]
@@ -102,7 +106,11 @@ def running_events(now: datetime, tournaments=None) -> list[EventCard]:
     """Every running event (clock running or paused), with its tables and alerts."""
     if tournaments is None:
         tournaments = Tournament.objects.all()
-    found = list(tournaments.exclude(status=Tournament.Status.FINISHED).order_by("date", "name"))
+    found = list(
+        tournaments.exclude(status=Tournament.Status.FINISHED)
+        .prefetch_related("items")
+        .order_by("date", "name")
+    )
     counts = _counts(found)
     cards = [c for c in (_card(t, now, counts) for t in found) if c.running]
     tables = {

@@ -92,3 +92,14 @@ def test_the_lobby_turns_through_the_running_events(client, tournament, td):
         page.split('data-testid="lobby-title">')[1].split(" <small>")[0] for page in (first, second)
     }
     assert titles == {"Sunday Deepstack", "Side Event"}
+
+
+def test_the_front_page_reads_a_fixed_number_of_queries(client, td, django_assert_max_num_queries):
+    for i in range(3):
+        make_tournament(td, name=f"Event {i}", tables=0)
+    with django_assert_max_num_queries(12):
+        assert client.get(reverse("front_page")).status_code == 200
+    for i in range(6):
+        make_tournament(td, name=f"More {i}", tables=0)
+    with django_assert_max_num_queries(12):
+        assert client.get(reverse("front_page")).status_code == 200
