@@ -597,6 +597,7 @@ def _books_targets() -> dict[str, Target]:
         "lobby_screen": Target("get", PUBLIC, {"i": "int"}),
         "public_structure": Target("get", PUBLIC, kwargs={"slug": "slug"}),
         "room_dashboard": Target("get", FLOOR),
+        "table_share": Target("post", TD, {**_form_kinds(books.ShareForm), "number": "table"}),
     }
 
 

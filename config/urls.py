@@ -14,6 +14,7 @@ urlpatterns = [
     path("events/", front.front_page, name="front_page"),
     path("lobby/", front.lobby_screen, name="lobby_screen"),
     path("dashboard/", front.room_dashboard, name="room_dashboard"),
+    path("dashboard/share/", front.table_share, name="table_share"),
     path("books/", books.night_books, name="night_books"),
     path("books/close/", books.night_close, name="night_close"),
     path("books/correct/", books.night_correct, name="night_correct"),

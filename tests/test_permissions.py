@@ -128,6 +128,7 @@ MATRIX = {
     "lobby_screen": ("get", row(OK, OK, OK, OK, OK)),
     "public_structure": ("get", row(OK, OK, OK, OK, OK)),
     "room_dashboard": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "table_share": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     # The books of the night and the printouts (issue 16, items 4-5): the night's books
     # belong to the TDs of its events; an event's to its TD and desk.
     "event_books": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),

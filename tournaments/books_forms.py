@@ -91,3 +91,11 @@ class PinForm(forms.Form):
         label=gettext_lazy("Username"), regex=r"^[\w.@+-]{1,150}$", max_length=150
     )
     pin = forms.RegexField(label=gettext_lazy("PIN"), regex=r"^\d{4,8}$")
+
+
+class ShareForm(forms.Form):
+    """Open a table another event freed (tables shared over an evening)."""
+
+    source = forms.SlugField(max_length=80)
+    target = forms.SlugField(max_length=80)
+    number = WholeNumberField(label=gettext_lazy("Table"), min_value=1, max_value=10_000)

@@ -181,3 +181,30 @@ def halted_tables(tournament: Tournament, now: datetime) -> list[int]:
         .order_by("number")
         .values_list("number", flat=True)
     )
+
+
+@dataclass(frozen=True)
+class FreeTable:
+    number: int
+    seats: int
+    freed_by: Tournament
+
+
+def free_tables(cards: list[EventCard]) -> list[FreeTable]:
+    """Tables a running event has broken that no running event has in play: another
+    event may open them (tables shared over an evening)."""
+    events = [c.tournament for c in cards]
+    in_play = set(
+        Table.objects.filter(tournament__in=events, status=Table.Status.OPEN).values_list(
+            "number", flat=True
+        )
+    )
+    found: dict[int, FreeTable] = {}
+    for table in (
+        Table.objects.filter(tournament__in=events, status=Table.Status.CLOSED)
+        .select_related("tournament")
+        .order_by("number")
+    ):
+        if table.number not in in_play and table.number not in found:
+            found[table.number] = FreeTable(table.number, table.max_seats, table.tournament)
+    return list(found.values())

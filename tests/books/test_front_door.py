@@ -10,8 +10,11 @@ from django.urls import reverse
 from tables.models import Table
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments import lobby
+from tournaments.errors import DomainError
+from tournaments.models import Event
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
+from tournaments.services import sharing
 
 pytestmark = pytest.mark.django_db
 
@@ -103,3 +106,28 @@ def test_the_front_page_reads_a_fixed_number_of_queries(client, td, django_asser
         make_tournament(td, name=f"More {i}", tables=0)
     with django_assert_max_num_queries(12):
         assert client.get(reverse("front_page")).status_code == 200
+
+
+def test_a_table_one_event_freed_opens_in_another(client, tournament, td):
+    other = make_tournament(td, name="Side Event", tables=2)
+    for event in (tournament, other):
+        clock_services.clock_start(tournament=event, actor=td, now=NOW)
+    Table.objects.filter(tournament=tournament, number=4).update(status=Table.Status.CLOSED)
+    Table.objects.filter(tournament=tournament, number=1).update(status=Table.Status.OPEN)
+    cards = lobby.running_events(NOW + MIN)
+    assert [t.number for t in lobby.free_tables(cards)] == [4]
+
+    client.force_login(td)
+    page = client.get(reverse("room_dashboard")).content.decode()
+    assert 'data-testid="free-tables"' in page
+    client.post(
+        reverse("table_share"), {"source": tournament.slug, "target": other.slug, "number": 4}
+    )
+    assert Table.objects.get(tournament=other, number=4).status == Table.Status.RESERVE
+    assert Event.objects.filter(tournament=tournament, action="table.share").exists()
+    assert Event.objects.filter(tournament=other, action="table.share").exists()
+    # A table in play is never lent; nor one the other event already has.
+    with pytest.raises(DomainError):
+        sharing.table_share(source=tournament, target=other, number=1, actor=td, now=NOW)
+    with pytest.raises(DomainError):
+        sharing.table_share(source=tournament, target=other, number=4, actor=td, now=NOW)

@@ -277,6 +277,7 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "books.refund": (("entry", Entry), ("purchase", Purchase)),
     "books.close": (),
     "books.correction": (),
+    "table.share": (),  # "from" and "to" are slugs: history, not links
 }
 
 # Ids inside the JSON fields of exported models; every JSONField is listed (a test checks).

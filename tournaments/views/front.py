@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import segno
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
-from tournaments import lobby, selectors
+from tournaments import books_forms, lobby, permissions, selectors
 from tournaments.forms import whole_number
 from tournaments.models import Role, Tournament
 from tournaments.services import formats as format_services
+from tournaments.services import sharing
+from tournaments.views.core import run
 
 LOBBY_SECONDS = 20  # each running event's clock stays on the lobby screen this long
 
@@ -73,7 +78,8 @@ def room_dashboard(request: HttpRequest) -> HttpResponse:
         tournaments = tournaments.filter(
             staff__user=request.user, staff__role__in=[Role.TD, Role.FLOOR]
         )
-    context = {"cards": lobby.running_events(timezone.now(), tournaments)}
+    cards = lobby.running_events(timezone.now(), tournaments)
+    context = {"cards": cards, "free": lobby.free_tables(cards)}
     template = "front/dashboard.html"
     if request.htmx:
         template += "#board"
@@ -82,8 +88,48 @@ def room_dashboard(request: HttpRequest) -> HttpResponse:
 
 def public_structure(request: HttpRequest, slug: str) -> HttpResponse:
     """No login: the structure sheet of an event (levels, breaks, colour-ups, late reg)."""
-    from tournaments import permissions, printouts
+    from tournaments import printouts
 
     tournament = permissions.get_public_tournament(slug)
     context = {"tournament": tournament, "sheet": printouts.structure_rows(tournament)}
     return render(request, "front/structure.html", context)
+
+
+@login_required
+@require_POST
+def table_share(request: HttpRequest) -> HttpResponse:
+    """The TD of both events opens a table another event freed."""
+    form = books_forms.ShareForm(request.POST)
+    if not _may_see_room(request.user):
+        raise PermissionDenied
+    if not form.is_valid():
+        messages.error(request, _("Choose the table and the event to open it in."))
+        return redirect("room_dashboard")
+    found = {
+        t.slug: t
+        for t in Tournament.objects.filter(
+            slug__in=[form.cleaned_data["source"], form.cleaned_data["target"]]
+        )
+    }
+    source, target = found.get(form.cleaned_data["source"]), found.get(form.cleaned_data["target"])
+    if source is None or target is None:
+        messages.error(request, _("Choose the table and the event to open it in."))
+        return redirect("room_dashboard")
+    for event in (source, target):
+        if permissions.role_for(request.user, event) != Role.TD:
+            raise PermissionDenied
+    ok, table = run(
+        request,
+        sharing.table_share,
+        source=source,
+        target=target,
+        number=form.cleaned_data["number"],
+        actor=request.user,
+    )
+    if ok:
+        messages.success(
+            request,
+            _("Table %(table)s is now in %(event)s.")
+            % {"table": table.number, "event": target.name},
+        )
+    return redirect("room_dashboard")
