@@ -9,7 +9,7 @@ time, players, tables, alerts). The start time is the clock's scheduled start
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -82,7 +82,7 @@ def _counts(tournaments: list[Tournament]) -> dict[int, tuple[int, int]]:
 def front_page(now: datetime, *, recent_days: int = 7) -> dict[str, list[EventCard]]:
     """Today's and upcoming events, the running ones, and recent results."""
     today = timezone.localdate(now)
-    since = today - timezone.timedelta(days=recent_days)
+    since = today - timedelta(days=recent_days)
     found = list(
         Tournament.objects.filter(date__gte=since)
         .prefetch_related("items")
@@ -173,7 +173,7 @@ HALTED_MINUTES = 10
 
 def halted_tables(tournament: Tournament, now: datetime) -> list[int]:
     """Open tables whose current hand started over HALTED_MINUTES ago (a stuck table)."""
-    limit = now - timezone.timedelta(minutes=HALTED_MINUTES)
+    limit = now - timedelta(minutes=HALTED_MINUTES)
     return list(
         Table.objects.filter(
             tournament=tournament, status=Table.Status.OPEN, hand_started_at__lt=limit
@@ -194,10 +194,11 @@ def free_tables(cards: list[EventCard]) -> list[FreeTable]:
     """Tables a running event has broken that no running event has in play: another
     event may open them (tables shared over an evening)."""
     events = [c.tournament for c in cards]
+    # In play or waiting to open in some event (a lent table waits as reserve).
     in_play = set(
-        Table.objects.filter(tournament__in=events, status=Table.Status.OPEN).values_list(
-            "number", flat=True
-        )
+        Table.objects.filter(tournament__in=events)
+        .exclude(status=Table.Status.CLOSED)
+        .values_list("number", flat=True)
     )
     found: dict[int, FreeTable] = {}
     for table in (

@@ -114,6 +114,7 @@ def test_a_table_one_event_freed_opens_in_another(client, tournament, td):
         clock_services.clock_start(tournament=event, actor=td, now=NOW)
     Table.objects.filter(tournament=tournament, number=4).update(status=Table.Status.CLOSED)
     Table.objects.filter(tournament=tournament, number=1).update(status=Table.Status.OPEN)
+    Table.objects.filter(tournament=other).update(status=Table.Status.CLOSED)
     cards = lobby.running_events(NOW + MIN)
     assert [t.number for t in lobby.free_tables(cards)] == [4]
 
@@ -124,6 +125,7 @@ def test_a_table_one_event_freed_opens_in_another(client, tournament, td):
         reverse("table_share"), {"source": tournament.slug, "target": other.slug, "number": 4}
     )
     assert Table.objects.get(tournament=other, number=4).status == Table.Status.RESERVE
+    assert 4 not in [t.number for t in lobby.free_tables(cards)]  # it waits in the other
     assert Event.objects.filter(tournament=tournament, action="table.share").exists()
     assert Event.objects.filter(tournament=other, action="table.share").exists()
     # A table in play is never lent; nor one the other event already has.

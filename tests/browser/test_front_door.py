@@ -5,6 +5,7 @@ shows the running event with its alerts. FRONT_SCREENSHOT=dir saves both pages."
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -19,9 +20,7 @@ def test_front_page_and_room_dashboard(live_server, browser):
     now = timezone.now()
     running = make_tournament(name="Torneo del mercoledì", date=timezone.localdate())
     td = running.staff.get().user
-    make_tournament(
-        td, name="Deepstack del venerdì", date=timezone.localdate() + timezone.timedelta(days=2)
-    )
+    make_tournament(td, name="Deepstack del venerdì", date=timezone.localdate() + timedelta(days=2))
     clock_services.clock_start(tournament=running, actor=td, now=now)
     shots = os.environ.get("FRONT_SCREENSHOT")
 

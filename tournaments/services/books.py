@@ -9,7 +9,7 @@ that night are refused; the night changes only by a recorded correction.
 from __future__ import annotations
 
 from dataclasses import asdict
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -181,7 +181,7 @@ def night_books(night: date) -> dict[str, Any]:
 def _rake(night: date) -> int:
     """The cash room's rake taken on the night (its local date)."""
     start = timezone.make_aware(datetime.combine(night, datetime.min.time()))
-    end = start + timezone.timedelta(days=1)
+    end = start + timedelta(days=1)
     return RakeRecord.objects.filter(at__gte=start, at__lt=end).aggregate(t=Sum("rake"))["t"] or 0
 
 
