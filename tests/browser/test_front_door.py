@@ -10,8 +10,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.conftest import make_tournament
+from tests.conftest import make_player, make_tournament
 from tournaments.services import clock as clock_services
+from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -45,4 +46,16 @@ def test_front_page_and_room_dashboard(live_server, browser):
     assert "Torneo del mercoledì" in board
     if shots:
         page.screenshot(path=os.path.join(shots, "room-dashboard.png"), full_page=True)
+
+    # The books of the night: one entry by card, one in cash, balancing to zero.
+    for method in ("card", "cash"):
+        entry_services.entry_register(
+            tournament=running, player=make_player(), actor=td, now=now, payment_method=method
+        )
+    page.goto(f"{live_server.url}/t/{running.slug}/books/")
+    methods = page.inner_text("[data-testid=by-method]")
+    assert "Carta" in methods and "Contanti" in methods
+    assert "Quadra a zero" in page.inner_text("[data-testid=balance]")
+    if shots:
+        page.screenshot(path=os.path.join(shots, "books.png"), full_page=True)
     context.close()
