@@ -320,18 +320,22 @@ def targets() -> dict[str, Target]:
                 "register": "bool",
                 "different_person": "bool",
                 "q": "name",
+                "payment_method": "choice:cash|card|voucher|",
             },
             {"slug": "slug"},
             base=lambda w: {"first_name": "Zeno", "last_name": "Fuzz", "register": "1"},
         ),
         "register": Target(
-            "post", DESK, {"forfeit": "bool"}, {"slug": "slug", "player_id": "player"}
+            "post",
+            DESK,
+            {"forfeit": "bool", "payment_method": "choice:cash|card|voucher|"},
+            {"slug": "slug", "player_id": "player"},
         ),
         "id_check": Target("post", DESK, {}, {"slug": "slug", "player_id": "player"}),
         "purchase": Target(
             "post",
             DESK,
-            _form_kinds(PurchaseForm),
+            {**_form_kinds(PurchaseForm), "payment_method": "choice:cash|card|voucher|"},
             {"slug": "slug", "number": "entry", "kind": choice(Purchase.Kind.values)},
         ),
         "seat_card": Target("get", DESK, kwargs={"slug": "slug", "number": "entry"}),
@@ -549,6 +553,53 @@ def targets() -> dict[str, Target]:
         **_pit_targets(),
         "room_staff": Target("post", ("td", "floor"), {"username": "text", "role": "text"}),
         "room_staff_undo": Target("post", ("td", "floor"), kwargs={"event_id": "event"}),
+        **_books_targets(),
+    }
+
+
+# --- The front door, the lobby, the room dashboard, the books (issue 16, items 4-8) -----
+
+
+def _books_targets() -> dict[str, Target]:
+    from tournaments import books_forms as books
+
+    slug = {"slug": "slug"}
+    return {
+        "event_books": Target("get", DESK, _form_kinds(books.NightForm), slug),
+        "sale_void": Target(
+            "post",
+            TD,
+            {**_form_kinds(books.VoidForm), "entry": "entry"},
+            slug,
+            base=lambda w: {"entry": str(w.entries[0]), "reason": "wrong player"},
+        ),
+        "printout": Target("get", STAFF, {**_form_kinds(books.PrintForm), "entry": "entry"}, slug),
+        "night_books": Target("get", TD, _form_kinds(books.NightForm)),
+        "night_close": Target("post", TD, _form_kinds(books.CloseForm)),
+        "night_correct": Target("post", TD, _form_kinds(books.CorrectionForm)),
+        "staff_accounts": Target(
+            "post",
+            TD,
+            {**_form_kinds(books.AccountForm), "username": "username"},
+            base=lambda w: {
+                "action": "create",
+                "username": "fuzz-dealer",
+                "password": "x7-Qwerty!",
+            },
+        ),
+        # A PIN unlock is a login: logged in no event log (as a password login is not).
+        "pin_unlock": Target(
+            "post",
+            PUBLIC,
+            {**_form_kinds(books.PinForm), "username": "username"},
+            {"slug": "slug", "number": "table"},
+            logged=False,
+        ),
+        "front_page": Target("get", PUBLIC),
+        "lobby_screen": Target("get", PUBLIC, {"i": "int"}),
+        "public_structure": Target("get", PUBLIC, kwargs={"slug": "slug"}),
+        "room_dashboard": Target("get", FLOOR),
+        "table_share": Target("post", TD, {**_form_kinds(books.ShareForm), "number": "table"}),
     }
 
 

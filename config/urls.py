@@ -3,7 +3,7 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from tournaments.urls import display_urlpatterns
-from tournaments.views import core, health
+from tournaments.views import accounts, books, core, front, health
 
 urlpatterns = [
     path("", core.home, name="home"),
@@ -11,6 +11,14 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("language/", set_language, name="set_language"),
     path("health/", health.health, name="health"),
+    path("events/", front.front_page, name="front_page"),
+    path("lobby/", front.lobby_screen, name="lobby_screen"),
+    path("dashboard/", front.room_dashboard, name="room_dashboard"),
+    path("dashboard/share/", front.table_share, name="table_share"),
+    path("books/", books.night_books, name="night_books"),
+    path("books/close/", books.night_close, name="night_close"),
+    path("books/correct/", books.night_correct, name="night_correct"),
+    path("staff/accounts/", accounts.staff_accounts, name="staff_accounts"),
     path("t/", include("tournaments.urls")),
     path("room/", include("tables.urls")),
     *display_urlpatterns,

@@ -126,6 +126,23 @@ MATRIX = {
     "tablet_hand": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
     "public_clock": ("get", row(OK, OK, OK, OK, OK)),
     "seat_finder": ("get", row(OK, OK, OK, OK, OK)),
+    # The front door, the lobby and the room dashboard (issue 16, items 7-8).
+    "front_page": ("get", row(OK, OK, OK, OK, OK)),
+    "lobby_screen": ("get", row(OK, OK, OK, OK, OK)),
+    "public_structure": ("get", row(OK, OK, OK, OK, OK)),
+    "room_dashboard": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "table_share": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    # The books of the night and the printouts (issue 16, items 4-5): the night's books
+    # belong to the TDs of its events; an event's to its TD and desk.
+    "event_books": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
+    "sale_void": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "printout": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    "night_books": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "night_close": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "night_correct": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    # Staff accounts (issue 16, item 6): who may create tournaments; a tablet's PIN page.
+    "staff_accounts": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "pin_unlock": ("get", row(OK, OK, OK, OK, OK)),
     # The cash room (issue 19): room-level roles only, so tournament staff are refused
     # (tests/tables/test_cash_views.py holds the room roles' matrix); public screens.
     "cash_board": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),

@@ -415,6 +415,14 @@ class Player(models.Model):
         return f"{self.last_name} {self.first_name}".strip()
 
 
+class PaymentMethod(models.TextChoices):
+    """How a sale was paid at the desk (issue 16, item 4: the books of the night)."""
+
+    CASH = "cash", _("Cash")
+    CARD = "card", _("Card")
+    VOUCHER = "voucher", _("Voucher")
+
+
 class Entry(models.Model):
     """One buy-in of a player into a tournament (an entry or a re-entry)."""
 
@@ -450,6 +458,13 @@ class Entry(models.Model):
     bounty_cents = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
+    # The books (issue 16, item 4): how the buy-in was paid and who sold it.
+    payment_method = models.CharField(
+        _("payment method"), max_length=8, choices=PaymentMethod.choices, default="cash"
+    )
+    clerk = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["number"]
@@ -483,9 +498,81 @@ class Purchase(models.Model):
     declared_before_hand = models.BooleanField(default=False)
     voided = models.BooleanField(default=False)
     created_at = models.DateTimeField()
+    payment_method = models.CharField(
+        _("payment method"), max_length=8, choices=PaymentMethod.choices, default="cash"
+    )
+    clerk = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     def __str__(self) -> str:
         return f"{self.kind} {self.chips} on {self.entry_id}"
+
+
+class CashRefund(models.Model):
+    """Money given back at the desk: a voided sale's refund, with its reason and who."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="refunds")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="refunds")
+    purchase = models.ForeignKey(
+        Purchase, on_delete=models.CASCADE, null=True, blank=True, related_name="refunds"
+    )
+    amount = models.PositiveIntegerField(_("amount"))
+    payment_method = models.CharField(
+        _("payment method"), max_length=8, choices=PaymentMethod.choices, default="cash"
+    )
+    reason = models.CharField(_("reason"), max_length=200)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"refund {self.amount} on {self.entry_id}"
+
+
+class NightClose(models.Model):
+    """A closed night's books: after it, the night changes only by a recorded correction."""
+
+    night = models.DateField(_("night"), unique=True)
+    closed_at = models.DateTimeField()
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    totals = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-night"]
+
+    def __str__(self) -> str:
+        return f"night {self.night} closed"
+
+
+class CashCorrection(models.Model):
+    """A change to a closed night: money in (positive) or out (negative), why and who."""
+
+    night = models.ForeignKey(NightClose, on_delete=models.CASCADE, related_name="corrections")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    amount = models.IntegerField(_("amount"))
+    payment_method = models.CharField(
+        _("payment method"), max_length=8, choices=PaymentMethod.choices, default="cash"
+    )
+    reason = models.CharField(_("reason"), max_length=200)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"correction {self.amount} ({self.reason})"
 
 
 class IdCheck(models.Model):
@@ -528,6 +615,20 @@ class StaffAssignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.role} @ {self.tournament_id}"
+
+
+class StaffPin(models.Model):
+    """A staff account's short PIN for unlocking a dealer tablet (hashed like a password;
+    tries are rate-limited). Only for accounts that cannot create tournaments."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_pin"
+    )
+    pin_hash = models.CharField(max_length=128)
+    set_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"PIN of {self.user_id}"
 
 
 class DisplayScreen(models.Model):

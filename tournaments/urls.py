@@ -1,6 +1,19 @@
 from django.urls import path
 
-from tournaments.views import backup, clock, core, desk, displays, money, room, ruling, setup
+from tournaments.views import (
+    accounts,
+    backup,
+    books,
+    clock,
+    core,
+    desk,
+    displays,
+    front,
+    money,
+    room,
+    ruling,
+    setup,
+)
 from tournaments.views import formats as format_views
 
 urlpatterns = [
@@ -62,6 +75,9 @@ urlpatterns = [
     path("<slug:slug>/days/redraw/", money.day_redraw, name="day_redraw"),
     path("<slug:slug>/reports/<str:report>.<str:fmt>", money.report, name="report"),
     path("<slug:slug>/results/", money.public_results, name="public_results"),
+    path("<slug:slug>/books/", books.event_books, name="event_books"),
+    path("<slug:slug>/books/void/", books.sale_void, name="sale_void"),
+    path("<slug:slug>/print/", books.printout, name="printout"),
     path("<slug:slug>/room/", room.room, name="room"),
     path("<slug:slug>/room/apply/", room.room_apply, name="room_apply"),
     path("<slug:slug>/room/buttons/", room.room_buttons, name="room_buttons"),
@@ -93,4 +109,6 @@ display_urlpatterns = [
     path("s/<uuid:token>/hand/", displays.tablet_hand, name="tablet_hand"),
     path("p/<slug:slug>/", displays.public_clock, name="public_clock"),
     path("p/<slug:slug>/find/", displays.seat_finder, name="seat_finder"),
+    path("p/<slug:slug>/structure/", front.public_structure, name="public_structure"),
+    path("p/<slug:slug>/tables/<int:number>/unlock/", accounts.pin_unlock, name="pin_unlock"),
 ]

@@ -85,6 +85,8 @@ from tournaments import errors
 from tournaments.events import event_log
 from tournaments.models import (
     BountyAward,
+    CashCorrection,
+    CashRefund,
     ChipAdjustment,
     ChipCount,
     ChipDenomination,
@@ -94,12 +96,14 @@ from tournaments.models import (
     Envelope,
     Event,
     IdCheck,
+    NightClose,
     Penalty,
     Player,
     Purchase,
     Role,
     SeatTicket,
     StaffAssignment,
+    StaffPin,
     StructureItem,
     TimeCall,
     Tournament,
@@ -162,6 +166,15 @@ EXCLUDED_MODELS.update(
         "the cash room's own data, not part of any tournament",
     )
 )
+
+# The books of the night (issue 16): money records stay where the money moved.
+EXCLUDED_MODELS.update(
+    dict.fromkeys(
+        (CashRefund, NightClose, CashCorrection),
+        "the night's books stay on the instance where the money moved",
+    )
+)
+EXCLUDED_MODELS[StaffPin] = "a staff account's tablet PIN (a secret), not part of any tournament"
 
 # Fields left out of the document, with the reason.
 EXCLUDED_FIELDS: dict[tuple[type[models.Model], str], str] = {
@@ -260,6 +273,11 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "envelopes.publish": (),
     "satellite.award": (("tickets.[]", SeatTicket),),
     "ticket.redeem": (("ticket", SeatTicket), ("entry", Entry)),
+    # The books (issue 16): the refund's and correction's own ids are history, not links.
+    "books.refund": (("entry", Entry), ("purchase", Purchase)),
+    "books.close": (),
+    "books.correction": (),
+    "table.share": (),  # "from" and "to" are slugs: history, not links
 }
 
 # Ids inside the JSON fields of exported models; every JSONField is listed (a test checks).

@@ -22,7 +22,7 @@ from tournaments.models import (
     Purchase,
     Tournament,
 )
-from tournaments.services import locks, results
+from tournaments.services import books, locks, results
 
 # --- Tournaments ----------------------------------------------------------------------
 
@@ -79,7 +79,13 @@ class Registration:
 
 @transaction.atomic
 def entry_register(
-    *, tournament: Tournament, player: Player, actor, now: datetime, forfeit: bool = False
+    *,
+    tournament: Tournament,
+    player: Player,
+    actor,
+    now: datetime,
+    forfeit: bool = False,
+    payment_method: str = "cash",
 ) -> Registration:
     """Sell an entry (or a re-entry) and draw its seat at once (tournament.md §5, §6.1).
 
@@ -90,6 +96,7 @@ def entry_register(
     tournament = locks.tournament_for_update(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.TournamentFinished
+    books.assert_open(tournament)
     if not selectors.registration_open(tournament, now):
         raise errors.LateRegistrationClosed
     entries = list(tournament.entries.filter(player=player).exclude(status=Entry.Status.VOIDED))
@@ -123,6 +130,8 @@ def entry_register(
         chips=tournament.starting_stack,
         paid=tournament.buy_in_total,
         created_at=now,
+        payment_method=payment_method,
+        clerk=books.clerk(actor),
     )
     # The new entry finishes above everyone already out: their places move down one, so
     # two busts from different hands never share a place (issue 13).
@@ -200,6 +209,7 @@ def _deal_in_known(tournament: Tournament, entry: Entry, seat):
 
 @undoes("entry.register")
 def _undo_entry_register(event: Event, actor, now: datetime) -> None:
+    books.assert_open(event.tournament)  # a closed night changes by a correction only
     entry = scoped(Entry, event).select_for_update().get(pk=logged_id(event, "entry"))
     if entry.status != Entry.Status.ACTIVE:
         raise errors.CannotUndo(reason=_("the entry is no longer playing"))
@@ -287,6 +297,7 @@ def entry_purchase(
     now: datetime,
     stack: int | None = None,
     declared_before_hand: bool = False,
+    payment_method: str = "cash",
 ) -> Purchase:
     """Sell a rebuy or an add-on on an active entry (tournament.md §5.5, §5.6).
 
@@ -297,6 +308,7 @@ def entry_purchase(
     entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
     if entry.status != Entry.Status.ACTIVE:
         raise errors.NotPlaying(player=str(entry.player))
+    books.assert_open(tournament)
     bought = entry.purchases.filter(kind=kind, voided=False).count()
     if kind == Purchase.Kind.REBUY:
         reason = None
@@ -336,6 +348,8 @@ def entry_purchase(
         chips=chips,
         declared_before_hand=declared_before_hand,
         created_at=now,
+        payment_method=payment_method,
+        clerk=books.clerk(actor),
     )
     event_log(
         tournament=tournament,
@@ -356,6 +370,7 @@ def entry_purchase(
 
 
 def _undo_purchase(event: Event, actor, now: datetime) -> None:
+    books.assert_open(event.tournament)
     purchase = scoped(Purchase, event).select_for_update().get(pk=logged_id(event, "purchase"))
     purchase.voided = True
     purchase.save(update_fields=["voided"])

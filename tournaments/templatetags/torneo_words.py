@@ -59,6 +59,8 @@ NAV = (
     ("chips", _("Chips"), None, ()),
     ("days", _("Days"), None, ()),
     ("event_log", _("Log"), None, ()),
+    ("printout", _("Printouts"), None, ()),
+    ("event_books", _("Books"), (_TD, _DESK), ("sale_void",)),
     ("screens", _("Screens"), (_TD,), ()),
     ("tournament_edit", _("Setup"), (_TD,), _SETUP_PAGES),
 )

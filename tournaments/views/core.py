@@ -68,7 +68,7 @@ class LoginView(auth_views.LoginView):
 def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("tournament_list")
-    return redirect("login")
+    return redirect("front_page")  # the public front door (issue 16, item 7)
 
 
 @login_required
@@ -99,6 +99,14 @@ def _room_links(user) -> list[tuple[str, str]]:
         links.append((reverse("pit_home"), _("Pit: blackjack and punto banco")))
     if role in room_permissions.TD:
         links.append((reverse("room_staff"), _("Room staff")))
+    # Issue 16: the room dashboard, the night's books, staff accounts, the front door.
+    if user.is_superuser or user.assignments.filter(role__in=[Role.TD, Role.FLOOR]).exists():
+        links.append((reverse("room_dashboard"), _("Room dashboard")))
+    if user.is_superuser or user.assignments.filter(role=Role.TD).exists():
+        links.append((reverse("night_books"), _("Books of the night")))
+    if permissions.can_create_tournaments(user):
+        links.append((reverse("staff_accounts"), _("Staff accounts")))
+    links.append((reverse("front_page"), _("Public front page")))
     return links
 
 

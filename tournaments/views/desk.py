@@ -14,12 +14,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables.models import Seat
-from tournaments import permissions, selectors
+from tournaments import books_forms, permissions, selectors
 from tournaments.forms import PlayerForm, PurchaseForm
 from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournaments.services import entries as entry_services
 from tournaments.services import formats as format_services
 from tournaments.views.core import run
+from tournaments.views.front import front_qr
 
 
 def _desk(request: HttpRequest, slug: str) -> Tournament:
@@ -151,6 +152,7 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _register(request, tournament: Tournament, player: Player, *, forfeit: bool) -> HttpResponse:
+    paid_by = books_forms.PaymentForm(request.POST)
     ok, registration = run(
         request,
         entry_services.entry_register,
@@ -158,6 +160,7 @@ def _register(request, tournament: Tournament, player: Player, *, forfeit: bool)
         player=player,
         actor=request.user,
         forfeit=forfeit,
+        payment_method=paid_by.method(),
     )
     if not ok:
         return redirect("desk", tournament.slug)
@@ -216,6 +219,7 @@ def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpRes
                 actor=request.user,
                 stack=form.cleaned_data["stack"],
                 declared_before_hand=form.cleaned_data["declared_before_hand"],
+                payment_method=books_forms.PaymentForm(request.POST).method(),
             )
             if ok:
                 messages.success(
@@ -263,6 +267,7 @@ def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "qr": segno.make(finder, error="m").svg_inline(
                 scale=3, dark="#000", light="#fff", omitsize=True
             ),
+            "front_qr": front_qr(request),  # the room's front page (issue 16, item 7)
         },
     )
 

@@ -84,7 +84,11 @@ def _clock_page(request: HttpRequest, tournament: Tournament, socket_url: str) -
     if request.htmx:
         return render(request, "displays/clock.html#figures", context)
     finder = request.build_absolute_uri(reverse("seat_finder", args=[tournament.slug]))
-    context.update(qr=_qr_svg(finder), finder_url=finder)
+    front = request.build_absolute_uri(reverse("front_page"))
+    front_qr = segno.make(front, error="m").svg_inline(
+        scale=3, dark="#000", light="#fff", omitsize=True
+    )
+    context.update(qr=_qr_svg(finder), finder_url=finder, front_qr=front_qr)
     return render(request, "displays/clock.html", context)
 
 

@@ -1,0 +1,185 @@
+"""The books of the night on paper (A4 or receipt width), receipts and payout slips."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments import cashbook, pdf
+from tournaments.models import Entry, PaymentMethod, Tournament
+
+
+def kind_labels() -> dict[str, str]:
+    return {
+        "entry": _("Entries"),
+        "reentry": _("Re-entries"),
+        "rebuy": _("Rebuys"),
+        "addon": _("Add-ons"),
+    }
+
+
+def method_label(method: str) -> str:
+    return str(PaymentMethod(method).label) if method in PaymentMethod.values else method
+
+
+def sold_rows(result: cashbook.Books) -> list[list[object]]:
+    labels = kind_labels()
+    return [[labels.get(k, k), result.counts[k], result.amounts[k]] for k in result.counts]
+
+
+def method_rows(result: cashbook.Books) -> list[tuple[str, cashbook.MethodLine]]:
+    return [(method_label(m), line) for m, line in result.by_method.items()]
+
+
+def _lines(result: cashbook.Books, allocation: cashbook.Allocation, rake: int = 0) -> list:
+    sold = sold_rows(result)
+    methods = [
+        [method_label(m), line.taken, line.given_back, line.corrections, line.net]
+        for m, line in result.by_method.items()
+    ]
+    clerks = [
+        [name, line.sales, line.taken, line.voids, line.refunded]
+        for name, line in sorted(result.by_clerk.items())
+    ]
+    where = [
+        [_("Fees"), allocation.fees],
+        [_("House share"), allocation.house_share],
+        [_("Tax"), allocation.taxes],
+        [_("Prize pool"), allocation.prize_pool],
+        [_("Guarantee"), allocation.guarantee],
+        [_("Added money (house)"), -allocation.added_money],
+        [_("Overlay (house)"), -allocation.overlay],
+        [_("Prizes paid"), -allocation.prizes_paid],
+        [_("Deals (in prizes)"), allocation.deals],
+    ]
+    if rake:
+        where.append([_("Cash room rake"), rake])
+    return [
+        pdf.heading(_("Sales")),
+        pdf.table([_("Kind"), _("Count"), _("Amount")], sold),
+        pdf.text(_("Voided sales: %(amount)s") % {"amount": result.voided}),
+        pdf.heading(_("By payment method")),
+        pdf.table([_("Method"), _("Taken"), _("Given back"), _("Corrections"), _("Net")], methods),
+        pdf.heading(_("By desk clerk")),
+        pdf.table([_("Clerk"), _("Sales"), _("Taken"), _("Voids"), _("Refunded")], clerks),
+        pdf.heading(_("Where the money belongs")),
+        pdf.table([_("Line"), _("Amount")], where),
+        pdf.heading(_("Balance")),
+        pdf.table(
+            [_("Drawer"), _("Accounted for"), _("Difference")],
+            [[result.drawer, result.accounted, result.difference]],
+        ),
+    ]
+
+
+def _refunds(refunds: list) -> list:
+    if not refunds:
+        return []
+    rows = [
+        [
+            timezone.localtime(r.at).strftime("%H:%M"),
+            str(r.entry.player),
+            r.amount,
+            method_label(r.payment_method),
+            r.reason,
+            r.by.get_username() if r.by else "—",
+        ]
+        for r in refunds
+    ]
+    head = [_("Time"), _("Player"), _("Amount"), _("Method"), _("Reason"), _("By")]
+    return [pdf.heading(_("Voids and refunds")), pdf.table(head, rows)]
+
+
+def event_pdf(report: dict[str, Any], *, size: str, now: datetime) -> bytes:
+    tournament: Tournament = report["tournament"]
+    blocks = _lines(report["books"], report["allocation"]) + _refunds(report["refunds"])
+    if report["closed"]:
+        blocks.append(pdf.text(_("The night is closed.")))
+    blocks.append(pdf.sign(_("Signature of the tournament director")))
+    title = _("Cash report · %(name)s · %(date)s") % {
+        "name": tournament.name,
+        "date": tournament.date.isoformat(),
+    }
+    return pdf.render(title, blocks, size=size, footer=_made(now))
+
+
+def night_pdf(report: dict[str, Any], *, size: str, now: datetime) -> bytes:
+    blocks = _lines(report["books"], report["allocation"], report["rake"])
+    blocks += _refunds(report["refunds"])
+    if report["corrections"]:
+        rows = [
+            [
+                c.amount,
+                method_label(c.payment_method),
+                c.reason,
+                c.by.get_username() if c.by else "",
+            ]
+            for c in report["corrections"]
+        ]
+        blocks += [
+            pdf.heading(_("Corrections after closing")),
+            pdf.table([_("Amount"), _("Method"), _("Reason"), _("By")], rows),
+        ]
+    events = [
+        [e["tournament"].name, e["books"].taken, e["books"].drawer, e["books"].difference]
+        for e in report["events"]
+    ]
+    blocks += [
+        pdf.heading(_("Events")),
+        pdf.table([_("Event"), _("Taken"), _("Drawer"), _("Difference")], events),
+    ]
+    if report["closed"]:
+        blocks.append(pdf.text(_("The night is closed.")))
+    blocks.append(pdf.sign(_("Signature of the tournament director")))
+    title = _("Books of the night · %(date)s") % {"date": report["night"].isoformat()}
+    return pdf.render(title, blocks, size=size, footer=_made(now))
+
+
+def _made(now: datetime) -> str:
+    return _("made %(when)s") % {"when": timezone.localtime(now).strftime("%Y-%m-%d %H:%M")}
+
+
+def receipt_pdf(tournament: Tournament, entry: Entry, *, size: str, now: datetime) -> bytes:
+    """A receipt for every sale on an entry: the buy-in and each rebuy and add-on."""
+    labels = kind_labels()
+    rows: list[list[object]] = [
+        [labels.get(entry.kind, entry.kind), entry.paid, method_label(entry.payment_method)]
+    ]
+    for purchase in entry.purchases.filter(voided=False).order_by("created_at"):
+        rows.append([labels[purchase.kind], purchase.price, method_label(purchase.payment_method)])
+    blocks = [
+        pdf.text(str(entry.player)),
+        pdf.text(_("Receipt %(number)s") % {"number": f"{tournament.pk}-{entry.number:04d}"}),
+        pdf.table([_("Sale"), _("Amount"), _("Method")], rows),
+        pdf.text(
+            _("Total %(amount)s %(currency)s")
+            % {"amount": sum(int(str(r[1])) for r in rows), "currency": tournament.currency}
+        ),
+    ]
+    return pdf.render(tournament.name, blocks, size=size, footer=_made(now))
+
+
+def payout_pdf(tournament: Tournament, entry: Entry, *, size: str, now: datetime) -> bytes:
+    """A payout slip for a prize, with a signature line for the player."""
+    place = (
+        entry.place
+        if entry.place_last in (None, entry.place)
+        else (f"{entry.place}-{entry.place_last}")
+    )
+    blocks = [
+        pdf.big(f"{entry.prize} {tournament.currency}"),
+        pdf.text(str(entry.player)),
+        pdf.text(_("Place %(place)s") % {"place": place or "—"}),
+        pdf.text(_("Entry #%(number)s") % {"number": entry.number}),
+    ]
+    if entry.deal_amount is not None:
+        blocks.append(pdf.text(_("By a deal: %(amount)s") % {"amount": entry.deal_amount}))
+    blocks += [
+        pdf.sign(_("Received by the player")),
+        pdf.sign(_("Paid by (staff)")),
+    ]
+    title = _("Payout slip · %(name)s") % {"name": tournament.name}
+    return pdf.render(title, blocks, size=size, footer=_made(now))

@@ -1,0 +1,101 @@
+"""Forms of the books, the printouts and the staff accounts (issue 16, items 4-6)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy
+
+from tournaments.forms import WholeNumberField
+from tournaments.models import PaymentMethod, Role
+from tournaments.pdf import SIZES
+from tournaments.printouts import DOCUMENTS
+
+SLIPS = ("receipt", "payout")
+
+
+class PaymentForm(forms.Form):
+    """How a sale is paid; cash when not said."""
+
+    payment_method = forms.ChoiceField(
+        label=gettext_lazy("Paid by"), choices=PaymentMethod.choices, required=False
+    )
+
+    def method(self) -> str:
+        if self.is_valid():
+            return self.cleaned_data["payment_method"] or PaymentMethod.CASH
+        return PaymentMethod.CASH
+
+
+class VoidForm(forms.Form):
+    entry = WholeNumberField(label=gettext_lazy("Entry number"), min_value=1)
+    purchase = WholeNumberField(label=gettext_lazy("Rebuy or add-on"), min_value=1, required=False)
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)
+
+
+class NightForm(forms.Form):
+    night = forms.DateField(label=gettext_lazy("Night"), required=False)
+    format = forms.ChoiceField(
+        choices=[("", "HTML"), ("pdf", "PDF")], required=False, label=gettext_lazy("Format")
+    )
+    size = forms.ChoiceField(
+        choices=[(s, s) for s in SIZES], required=False, label=gettext_lazy("Paper")
+    )
+
+
+class CloseForm(forms.Form):
+    night = forms.DateField(label=gettext_lazy("Night"))
+
+
+class CorrectionForm(forms.Form):
+    night = forms.DateField(label=gettext_lazy("Night"))
+    amount = WholeNumberField(
+        label=gettext_lazy("Amount (negative: money out)"), min_value=-(10**9), max_value=10**9
+    )
+    payment_method = forms.ChoiceField(label=gettext_lazy("Paid by"), choices=PaymentMethod.choices)
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)
+
+
+class PrintForm(forms.Form):
+    doc = forms.ChoiceField(
+        label=gettext_lazy("Printout"), choices=[(d, d) for d in (*DOCUMENTS, *SLIPS)]
+    )
+    size = forms.ChoiceField(
+        label=gettext_lazy("Paper"), choices=[(s, s) for s in SIZES], required=False
+    )
+    entry = WholeNumberField(label=gettext_lazy("Entry number"), min_value=1, required=False)
+
+
+class AccountForm(forms.Form):
+    """The TD's staff account page: one action on one account."""
+
+    action = forms.ChoiceField(
+        choices=[(a, a) for a in ("create", "disable", "enable", "reset", "assign", "pin")]
+    )
+    username = forms.RegexField(
+        label=gettext_lazy("Username"), regex=r"^[\w.@+-]{1,150}$", max_length=150
+    )
+    password = forms.CharField(
+        label=gettext_lazy("New password"), required=False, min_length=8, max_length=128
+    )
+    slug = forms.SlugField(label=gettext_lazy("Tournament"), required=False, max_length=80)
+    role = forms.ChoiceField(
+        label=gettext_lazy("Role"), choices=[("", "—"), *Role.choices], required=False
+    )
+    pin = forms.RegexField(label=gettext_lazy("PIN"), regex=r"^\d{4,8}$", required=False)
+
+
+class PinForm(forms.Form):
+    """A dealer unlocks a table's tablet: his username and his PIN."""
+
+    username = forms.RegexField(
+        label=gettext_lazy("Username"), regex=r"^[\w.@+-]{1,150}$", max_length=150
+    )
+    pin = forms.RegexField(label=gettext_lazy("PIN"), regex=r"^\d{4,8}$")
+
+
+class ShareForm(forms.Form):
+    """Open a table another event freed (tables shared over an evening)."""
+
+    source = forms.SlugField(max_length=80)
+    target = forms.SlugField(max_length=80)
+    number = WholeNumberField(label=gettext_lazy("Table"), min_value=1, max_value=10_000)

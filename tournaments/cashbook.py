@@ -1,0 +1,158 @@
+"""The books of the night, as pure arithmetic (issue 16, item 4). No Django, no clock.
+
+Money taken at the desk (sales: entries, re-entries, rebuys, add-ons, each with its
+payment method and clerk) less money given back (refunds of voided sales, prizes paid)
+plus recorded corrections is what the drawer should hold. Where that money belongs: the
+house's fees and share, the taxes, and the prize pool still owed to players (the pool
+less the added money and overlay the house put in, less what is already paid). The two
+agree to zero when every voided sale was refunded and nothing went missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+METHODS: tuple[str, ...] = ("cash", "card", "voucher")
+
+
+@dataclass(frozen=True)
+class Sale:
+    kind: str  # "entry" | "reentry" | "rebuy" | "addon"
+    method: str
+    clerk: str
+    amount: int
+    voided: bool = False
+
+
+@dataclass(frozen=True)
+class Payment:
+    """Money out (a refund or a prize) or a correction (signed: positive is money in)."""
+
+    kind: str  # "refund" | "prize" | "correction" | "rake"
+    method: str
+    clerk: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """Where the event's money belongs, from the prize pool's own figures."""
+
+    fees: int = 0
+    house_share: int = 0
+    taxes: int = 0
+    prize_pool: int = 0
+    added_money: int = 0
+    overlay: int = 0
+    guarantee: int = 0
+    prizes_paid: int = 0
+    deals: int = 0
+
+    def __add__(self, other: Allocation) -> Allocation:
+        return Allocation(
+            *(getattr(self, name) + getattr(other, name) for name in Allocation.__annotations__)
+        )
+
+    @property
+    def held_for_players(self) -> int:
+        """The prize money still to pay out."""
+        return self.prize_pool - self.prizes_paid
+
+    @property
+    def accounted(self) -> int:
+        """What the drawer should hold: the house's, the taxman's and the players' money,
+        less what the house itself put into the pool (added money and overlay)."""
+        return (
+            self.fees
+            + self.house_share
+            + self.taxes
+            + self.held_for_players
+            - self.added_money
+            - self.overlay
+        )
+
+
+@dataclass
+class MethodLine:
+    taken: int = 0
+    given_back: int = 0
+    corrections: int = 0
+
+    @property
+    def net(self) -> int:
+        return self.taken - self.given_back + self.corrections
+
+
+@dataclass
+class ClerkLine:
+    sales: int = 0
+    taken: int = 0
+    voids: int = 0
+    refunded: int = 0
+
+
+@dataclass
+class Books:
+    counts: dict[str, int] = field(default_factory=dict)
+    amounts: dict[str, int] = field(default_factory=dict)
+    by_method: dict[str, MethodLine] = field(default_factory=dict)
+    by_clerk: dict[str, ClerkLine] = field(default_factory=dict)
+    taken: int = 0
+    voided: int = 0
+    refunds: int = 0
+    prizes_paid: int = 0
+    corrections: int = 0
+    rake: int = 0
+    drawer: int = 0
+    accounted: int = 0
+
+    @property
+    def difference(self) -> int:
+        return self.drawer - self.accounted
+
+    @property
+    def balances(self) -> bool:
+        return self.difference == 0
+
+
+def books(
+    sales: Iterable[Sale],
+    payments: Iterable[Payment],
+    allocation: Allocation,
+) -> Books:
+    """Add up the sales and payments by kind, method and clerk, and balance them against
+    the allocation. Rake (the cash room's) is money in that belongs to the house."""
+    result = Books(by_method={method: MethodLine() for method in METHODS})
+    for sale in sales:
+        method = result.by_method.setdefault(sale.method, MethodLine())
+        clerk = result.by_clerk.setdefault(sale.clerk, ClerkLine())
+        method.taken += sale.amount
+        clerk.sales += 1
+        clerk.taken += sale.amount
+        result.taken += sale.amount
+        if sale.voided:
+            result.voided += sale.amount
+            clerk.voids += 1
+        else:
+            result.counts[sale.kind] = result.counts.get(sale.kind, 0) + 1
+            result.amounts[sale.kind] = result.amounts.get(sale.kind, 0) + sale.amount
+    for payment in payments:
+        method = result.by_method.setdefault(payment.method, MethodLine())
+        if payment.kind == "correction":
+            method.corrections += payment.amount
+            result.corrections += payment.amount
+        elif payment.kind == "rake":
+            method.taken += payment.amount
+            result.rake += payment.amount
+        else:
+            method.given_back += payment.amount
+            if payment.kind == "refund":
+                result.refunds += payment.amount
+                result.by_clerk.setdefault(payment.clerk, ClerkLine()).refunded += payment.amount
+            else:
+                result.prizes_paid += payment.amount
+    result.drawer = result.taken + result.rake - result.refunds - result.prizes_paid
+    result.drawer += result.corrections
+    result.accounted = allocation.accounted + result.rake
+    return result

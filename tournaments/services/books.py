@@ -1,0 +1,355 @@
+"""The books of the night (issue 16, item 4): the cash report per event and per night,
+voids and refunds with their reason and who, closing the night, and corrections after.
+
+A night is a date: the events played on it and the cash room's rake taken on it. Once
+closed (a NightClose row with the totals as they stood), sales, voids and refunds on
+that night are refused; the night changes only by a recorded correction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tables.models import RakeRecord
+from tournaments import cashbook, errors, events, selectors
+from tournaments.models import (
+    CashCorrection,
+    CashRefund,
+    Entry,
+    Event,
+    NightClose,
+    PaymentMethod,
+    Purchase,
+    SeatTicket,
+    Tournament,
+)
+
+REASON_MAX = 200
+
+
+class NightClosed(errors.DomainError):
+    message = gettext_lazy("The night of %(night)s is closed: record a correction instead.")
+
+
+def _who(user) -> str:
+    if user is None:
+        return "—"
+    return user.get_username()
+
+
+def clerk(user):
+    """The user who sold or gave back money, or None (a tablet, the system)."""
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def night_closed(night: date) -> NightClose | None:
+    return NightClose.objects.filter(night=night).first()
+
+
+def assert_open(tournament: Tournament) -> None:
+    """Refuse a change to a closed night's money (sales, voids, refunds)."""
+    if NightClose.objects.filter(night=tournament.date).exists():
+        raise NightClosed(night=tournament.date.isoformat())
+
+
+# --- Reading the books ------------------------------------------------------------------
+
+
+def _allocation(tournament: Tournament) -> cashbook.Allocation:
+    pool = selectors.prize_pool(tournament)
+    counted = tournament.entries.exclude(status=Entry.Status.VOIDED).exclude(
+        kind=Entry.Kind.CARRIED
+    )
+    prizes = counted.aggregate(paid=Sum("prize"), deals=Sum("deal_amount"))
+    is_flight = tournament.parent_id is not None
+    return cashbook.Allocation(
+        fees=counted.count() * tournament.buy_in_fee,
+        house_share=0 if is_flight else pool.organiser_share,
+        taxes=0 if is_flight else pool.taxes,
+        prize_pool=0 if is_flight else pool.prize_pool,
+        added_money=0 if is_flight else pool.added_money,
+        overlay=0 if is_flight else pool.overlay,
+        guarantee=tournament.guarantee,
+        prizes_paid=prizes["paid"] or 0,
+        deals=prizes["deals"] or 0,
+    )
+
+
+def _sales(tournaments: list[Tournament]) -> list[cashbook.Sale]:
+    # A satellite's seat ticket paid the buy-in: a voucher, whatever the desk chose.
+    by_ticket = set(
+        SeatTicket.objects.filter(
+            redeemed_entry__tournament__in=tournaments, voided=False
+        ).values_list("redeemed_entry_id", flat=True)
+    )
+    sales = [
+        cashbook.Sale(
+            kind=entry.kind,
+            method=PaymentMethod.VOUCHER if entry.pk in by_ticket else entry.payment_method,
+            clerk=_who(entry.clerk),
+            amount=entry.paid,
+            voided=entry.status == Entry.Status.VOIDED,
+        )
+        for entry in Entry.objects.filter(tournament__in=tournaments, paid__gt=0).select_related(
+            "clerk"
+        )
+    ]
+    sales += [
+        cashbook.Sale(
+            kind=purchase.kind,
+            method=purchase.payment_method,
+            clerk=_who(purchase.clerk),
+            amount=purchase.price,
+            voided=purchase.voided,
+        )
+        for purchase in Purchase.objects.filter(entry__tournament__in=tournaments).select_related(
+            "clerk"
+        )
+    ]
+    return sales
+
+
+def _payments(tournaments: list[Tournament]) -> list[cashbook.Payment]:
+    payments = [
+        cashbook.Payment("refund", r.payment_method, _who(r.by), r.amount)
+        for r in CashRefund.objects.filter(tournament__in=tournaments).select_related("by")
+    ]
+    paid = (
+        Entry.objects.filter(tournament__in=tournaments, prize__gt=0)
+        .exclude(status=Entry.Status.VOIDED)
+        .aggregate(total=Sum("prize"))["total"]
+    )
+    if paid:
+        payments.append(cashbook.Payment("prize", "cash", "—", paid))
+    return payments
+
+
+def event_books(tournament: Tournament) -> dict[str, Any]:
+    """One event's cash report: what was sold, by method and clerk, and where it belongs."""
+    allocation = _allocation(tournament)
+    result = cashbook.books(_sales([tournament]), _payments([tournament]), allocation)
+    return {
+        "tournament": tournament,
+        "books": result,
+        "allocation": allocation,
+        "refunds": list(
+            CashRefund.objects.filter(tournament=tournament).select_related("by", "entry__player")
+        ),
+        "closed": night_closed(tournament.date),
+    }
+
+
+def night_books(night: date) -> dict[str, Any]:
+    """Every event of the night, the cash room's rake that day, and the corrections."""
+    tournaments = list(Tournament.objects.filter(date=night).order_by("name"))
+    allocation = cashbook.Allocation()
+    for tournament in tournaments:
+        allocation = allocation + _allocation(tournament)
+    payments = _payments(tournaments)
+    rake = _rake(night)
+    if rake:
+        payments.append(cashbook.Payment("rake", "cash", "—", rake))
+    closed = night_closed(night)
+    corrections = list(closed.corrections.select_related("by")) if closed else []
+    payments += [
+        cashbook.Payment("correction", c.payment_method, _who(c.by), c.amount) for c in corrections
+    ]
+    return {
+        "night": night,
+        "events": [event_books(t) for t in tournaments],
+        "books": cashbook.books(_sales(tournaments), payments, allocation),
+        "allocation": allocation,
+        "rake": rake,
+        "closed": closed,
+        "corrections": corrections,
+        "refunds": list(
+            CashRefund.objects.filter(tournament__in=tournaments).select_related(
+                "by", "entry__player"
+            )
+        ),
+    }
+
+
+def _rake(night: date) -> int:
+    """The cash room's rake taken on the night (its local date)."""
+    start = timezone.make_aware(datetime.combine(night, datetime.min.time()))
+    end = start + timedelta(days=1)
+    return RakeRecord.objects.filter(at__gte=start, at__lt=end).aggregate(t=Sum("rake"))["t"] or 0
+
+
+# --- Changing the books -----------------------------------------------------------------
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()[:REASON_MAX]
+    if not reason:
+        raise errors.DomainError(_("Write the reason."))
+    return reason
+
+
+def _method(method: str) -> str:
+    if method not in PaymentMethod.values:
+        raise errors.DomainError(_("Choose how the money was paid."))
+    return method
+
+
+@transaction.atomic
+def sale_void(
+    *,
+    tournament: Tournament,
+    entry: Entry,
+    purchase: Purchase | None = None,
+    reason: str,
+    actor,
+    now: datetime,
+) -> CashRefund:
+    """Void a sale (an entry, or a rebuy or add-on on it) and refund its money, with the
+    reason and who did it. An active entry is taken out of play as its undo would; one
+    already voided from the log is only refunded (once)."""
+    reason = _reason(reason)
+    assert_open(tournament)
+    if entry.tournament_id != tournament.pk or (
+        purchase is not None and purchase.entry_id != entry.pk
+    ):
+        raise errors.DomainError(_("No such sale in this tournament."))
+    target = purchase or entry
+    if CashRefund.objects.filter(
+        entry=entry, purchase=purchase if purchase is not None else None
+    ).exists():
+        raise errors.DomainError(_("This sale was already refunded."))
+    amount = purchase.price if purchase is not None else entry.paid
+    still_sold = not purchase.voided if purchase is not None else entry.status != "voided"
+    if still_sold:
+        if purchase is not None:
+            logged = Event.objects.filter(
+                tournament=tournament,
+                action=f"entry.{purchase.kind}",
+                data__purchase=purchase.pk,
+                undone_at__isnull=True,
+            ).first()
+        else:
+            logged = Event.objects.filter(
+                tournament=tournament,
+                action="entry.register",
+                data__entry=entry.pk,
+                undone_at__isnull=True,
+            ).first()
+        if logged is None:
+            raise errors.DomainError(_("This sale cannot be voided here."))
+        events.event_undo(event_id=logged.pk, tournament=tournament, actor=actor, now=now)
+    refund = CashRefund.objects.create(
+        tournament=tournament,
+        entry=entry,
+        purchase=purchase,
+        amount=amount,
+        payment_method=getattr(target, "payment_method", "cash"),
+        reason=reason,
+        by=clerk(actor),
+        at=now,
+    )
+    events.event_log(
+        tournament=tournament,
+        actor=actor,
+        action="books.refund",
+        data={
+            "refund": refund.pk,
+            "entry": entry.pk,
+            "purchase": purchase.pk if purchase is not None else None,
+            "name": str(entry.player),
+            "amount": amount,
+            "reason": reason,
+        },
+        now=now,
+        undoable=False,
+    )
+    return refund
+
+
+@transaction.atomic
+def night_close(*, night: date, actor, now: datetime) -> NightClose:
+    """Close the night: its totals are kept as they stood; later changes are corrections."""
+    if NightClose.objects.select_for_update().filter(night=night).exists():
+        raise errors.DomainError(_("This night is already closed."))
+    if not Tournament.objects.filter(date=night).exists():
+        raise errors.DomainError(_("No event was played that night."))
+    report = night_books(night)
+    totals = _totals(report["books"])
+    closed = NightClose.objects.create(
+        night=night, closed_at=now, closed_by=clerk(actor), totals=totals
+    )
+    for tournament in Tournament.objects.filter(date=night):
+        events.event_log(
+            tournament=tournament,
+            actor=actor,
+            action="books.close",
+            data={"night": night.isoformat(), "drawer": totals["drawer"]},
+            now=now,
+            undoable=False,
+        )
+    return closed
+
+
+def _totals(result: cashbook.Books) -> dict[str, Any]:
+    return {
+        "taken": result.taken,
+        "refunds": result.refunds,
+        "prizes_paid": result.prizes_paid,
+        "rake": result.rake,
+        "corrections": result.corrections,
+        "drawer": result.drawer,
+        "accounted": result.accounted,
+        "difference": result.difference,
+        "by_method": {m: asdict(line) for m, line in result.by_method.items()},
+    }
+
+
+@transaction.atomic
+def night_correct(
+    *,
+    night: date,
+    amount: int,
+    method: str,
+    reason: str,
+    actor,
+    now: datetime,
+    tournament: Tournament | None = None,
+) -> CashCorrection:
+    """Record a correction to a closed night: money in (positive) or out (negative)."""
+    reason, method = _reason(reason), _method(method)
+    closed = NightClose.objects.select_for_update().filter(night=night).first()
+    if closed is None:
+        raise errors.DomainError(_("This night is not closed: change the sales themselves."))
+    if not amount:
+        raise errors.DomainError(_("A correction needs an amount other than zero."))
+    correction = CashCorrection.objects.create(
+        night=closed,
+        tournament=tournament,
+        amount=amount,
+        payment_method=method,
+        reason=reason,
+        by=clerk(actor),
+        at=now,
+    )
+    for event in [tournament] if tournament else Tournament.objects.filter(date=night)[:1]:
+        events.event_log(
+            tournament=event,
+            actor=actor,
+            action="books.correction",
+            data={
+                "correction": correction.pk,
+                "amount": amount,
+                "method": method,
+                "reason": reason,
+            },
+            now=now,
+            undoable=False,
+        )
+    return correction

@@ -1,0 +1,135 @@
+"""The public front door, the lobby screen and the TD's room dashboard (issue 16, 7-8)."""
+
+from __future__ import annotations
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournaments import books_forms, lobby, permissions, selectors
+from tournaments.forms import whole_number
+from tournaments.models import Role, Tournament
+from tournaments.services import formats as format_services
+from tournaments.services import sharing
+from tournaments.views.core import run
+
+LOBBY_SECONDS = 20  # each running event's clock stays on the lobby screen this long
+
+
+def front_qr(request: HttpRequest) -> str:
+    """The front page's address as an inline SVG QR code (seat cards and the TV)."""
+    url = request.build_absolute_uri(reverse("front_page"))
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True)
+
+
+def front_page(request: HttpRequest) -> HttpResponse:
+    """No login: today's and upcoming events, running clocks, results, the seat finder."""
+    now = timezone.now()
+    context = {**lobby.front_page(now), "now": now, "hide_login": False}
+    template = "front/front.html"
+    if request.htmx:
+        template += "#events"
+    return render(request, template, context)
+
+
+def lobby_screen(request: HttpRequest) -> HttpResponse:
+    """No login: the lobby's TV, turning through the running events' clocks."""
+    now = timezone.now()
+    cards = lobby.running_events(now)
+    index = whole_number(request.GET.get("i"), low=0, high=10**6) or 0
+    context: dict = {"cards": cards, "seconds": LOBBY_SECONDS, "hide_login": True}
+    if cards:
+        index %= len(cards)
+        tournament = cards[index].tournament
+        context.update(
+            index=index,
+            next_index=(index + 1) % len(cards),
+            tournament=tournament,
+            payload=selectors.clock_payload(tournament, now),
+            view=cards[index].view,
+            figures=selectors.screen_figures(tournament),
+            formats=format_services.screen_formats(tournament, now),
+            socket_url=f"/ws/t/{tournament.slug}/",
+            qr=front_qr(request),
+        )
+    return render(request, "front/lobby.html", context)
+
+
+def _may_see_room(user) -> bool:
+    if user.is_superuser:
+        return True
+    return user.assignments.filter(role__in=[Role.TD, Role.FLOOR]).exists()
+
+
+@login_required
+def room_dashboard(request: HttpRequest) -> HttpResponse:
+    """Every running event the user runs (TD or floor): level, time, players, alerts."""
+    if not _may_see_room(request.user):
+        raise PermissionDenied
+    tournaments = Tournament.objects.all()
+    if not request.user.is_superuser:
+        tournaments = tournaments.filter(
+            staff__user=request.user, staff__role__in=[Role.TD, Role.FLOOR]
+        )
+    cards = lobby.running_events(timezone.now(), tournaments)
+    context = {"cards": cards, "free": lobby.free_tables(cards)}
+    template = "front/dashboard.html"
+    if request.htmx:
+        template += "#board"
+    return render(request, template, context)
+
+
+def public_structure(request: HttpRequest, slug: str) -> HttpResponse:
+    """No login: the structure sheet of an event (levels, breaks, colour-ups, late reg)."""
+    from tournaments import printouts
+
+    tournament = permissions.get_public_tournament(slug)
+    context = {"tournament": tournament, "sheet": printouts.structure_rows(tournament)}
+    return render(request, "front/structure.html", context)
+
+
+@login_required
+@require_POST
+def table_share(request: HttpRequest) -> HttpResponse:
+    """The TD of both events opens a table another event freed."""
+    form = books_forms.ShareForm(request.POST)
+    if not _may_see_room(request.user):
+        raise PermissionDenied
+    if not form.is_valid():
+        messages.error(request, _("Choose the table and the event to open it in."))
+        return redirect("room_dashboard")
+    found = {
+        t.slug: t
+        for t in Tournament.objects.filter(
+            slug__in=[form.cleaned_data["source"], form.cleaned_data["target"]]
+        )
+    }
+    source, target = found.get(form.cleaned_data["source"]), found.get(form.cleaned_data["target"])
+    if source is None or target is None:
+        messages.error(request, _("Choose the table and the event to open it in."))
+        return redirect("room_dashboard")
+    for event in (source, target):
+        if permissions.role_for(request.user, event) != Role.TD:
+            raise PermissionDenied
+    ok, table = run(
+        request,
+        sharing.table_share,
+        source=source,
+        target=target,
+        number=form.cleaned_data["number"],
+        actor=request.user,
+    )
+    if ok:
+        messages.success(
+            request,
+            _("Table %(table)s is now in %(event)s.")
+            % {"table": table.number, "event": target.name},
+        )
+    return redirect("room_dashboard")
