@@ -9,6 +9,7 @@ ImproperlyConfigured with the variable's name.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 from urllib.parse import urlparse
@@ -88,6 +89,15 @@ ALLOWED_HOSTS = env_list(
 if PRODUCTION and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must list the server's host names in production")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# Reverse proxies (addresses or networks) whose X-Forwarded-For is believed when they are
+# the peer (tournaments/ratelimit.client_ip). None by default: `./bin/serve --local` and
+# the embedded server have no proxy in front, and a client's own header is ignored.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError as _error:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is no address") from _error
 
 INSTALLED_APPS = [
     "daphne",
