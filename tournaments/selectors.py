@@ -6,7 +6,7 @@ import unicodedata
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Q, Sum
 
 from tables.models import Seat, Table
 from tournaments import clock, entry_rules, payouts
@@ -156,16 +156,35 @@ def player_duplicates(
     return list(found.values())
 
 
-def player_search(query: str, *, limit: int = 20) -> QuerySet[Player]:
-    """Players whose name or document number matches every word typed."""
+def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
+    """Players for the desk (issue 12, item 5): those of the user's own events whose name
+    or document number matches every word typed, and whoever holds exactly the document
+    number typed (a returning player from another event shows his document). Never the
+    whole player database."""
+    exact = document_match(query)
     players = Player.objects.all()
+    if not getattr(user, "is_superuser", False):
+        players = players.filter(
+            pk__in=Entry.objects.filter(tournament__staff__user=user).values("player_id")
+        )
     for word in query.split()[:5]:
         players = players.filter(
             Q(last_name__icontains=word)
             | Q(first_name__icontains=word)
             | Q(document_number__iexact=word)
         )
-    return players.order_by("last_name", "first_name")[:limit]
+    found = list(players.order_by("last_name", "first_name")[:limit])
+    if exact is not None and exact.pk not in {p.pk for p in found}:
+        found.insert(0, exact)
+    return found
+
+
+def document_match(query: str) -> Player | None:
+    """The player whose document number is exactly what was typed (case aside), if any."""
+    number = query.strip()
+    if not number:
+        return None
+    return Player.objects.filter(document_number__iexact=number).first()
 
 
 def tournament_figures(tournament: Tournament) -> dict[str, int]:
