@@ -174,6 +174,16 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
                 ),
                 register="register" in request.POST,
             )
+    if "register" in request.POST:
+        # One transaction: a refused entry keeps no player row (issue 12, item 8).
+        ok, registration = run(
+            request,
+            entry_services.player_create_and_register,
+            tournament=tournament,
+            actor=request.user,
+            **form.cleaned_data,
+        )
+        return _registered(request, tournament, registration if ok else None)
     ok, player = run(
         request,
         entry_services.player_create,
@@ -183,8 +193,6 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if not ok:
         return redirect("desk", slug)
-    if "register" in request.POST:
-        return _register(request, tournament, player, forfeit=False)
     messages.success(request, _("%(player)s added.") % {"player": player})
     return redirect("desk", slug)
 
@@ -198,7 +206,12 @@ def _register(request, tournament: Tournament, player: Player, *, forfeit: bool)
         actor=request.user,
         forfeit=forfeit,
     )
-    if not ok:
+    return _registered(request, tournament, registration if ok else None)
+
+
+def _registered(request, tournament: Tournament, registration) -> HttpResponse:
+    """After a registration: a satellite's seat ticket is used, then the seat card."""
+    if registration is None:
         return redirect("desk", tournament.slug)
     _ok, ticket = run(
         request,
