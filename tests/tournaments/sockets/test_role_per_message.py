@@ -9,6 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
@@ -135,3 +136,20 @@ async def test_a_public_clock_socket_is_not_closed_by_someone_elses_change(tourn
     await database_sync_to_async(assignment.delete)()
     assert await socket.receive_nothing(timeout=0.2)
     await socket.disconnect()
+
+
+async def test_removing_someone_on_the_staff_page_closes_their_sockets(tournament, td):
+    def give_floor_and_log_in_td():
+        floor = get_user_model().objects.create(username="floor-person")
+        StaffAssignment.objects.create(tournament=tournament, user=floor, role=Role.FLOOR)
+        client = Client()
+        client.force_login(td)
+        return floor, client
+
+    floor, client = await database_sync_to_async(give_floor_and_log_in_td)()
+    socket = await _socket(tournament, await database_sync_to_async(_cookie)(floor))
+    response = await database_sync_to_async(client.post)(
+        reverse("staff_edit", args=[tournament.slug]), {"remove": floor.pk}
+    )
+    assert response.status_code == 302
+    assert await _closed_with(socket) == RIGHTS_CHANGED
