@@ -8,6 +8,7 @@ leaves after commit (realtime.close_*): a rolled-back change closes nothing.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
@@ -22,6 +23,14 @@ def role_changed(sender, instance: StaffAssignment, **kwargs) -> None:
     if kwargs.get("raw"):
         return  # loading fixtures
     realtime.close_user_sockets(instance.user_id)
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="account-disabled")
+def account_saved(sender, instance, **kwargs) -> None:
+    # A disabled account keeps no open socket. (Not on every save: a login elsewhere
+    # saves last_login, and must not close the person's other screens.)
+    if not kwargs.get("raw") and not instance.is_active:
+        realtime.close_user_sockets(instance.pk)
 
 
 @receiver(user_logged_out, dispatch_uid="close-sockets-on-logout")

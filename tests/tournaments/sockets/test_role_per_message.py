@@ -98,6 +98,7 @@ async def test_changing_a_role_closes_the_persons_sockets(tournament, td):
     await database_sync_to_async(assignment.save)()
     assert await _closed_with(socket) == RIGHTS_CHANGED
     assert RIGHTS_CHANGED not in FINAL  # the console reconnects, as a desk this time
+    await socket.disconnect()
 
 
 async def test_removing_a_role_closes_the_persons_sockets(tournament, td):
@@ -107,6 +108,7 @@ async def test_removing_a_role_closes_the_persons_sockets(tournament, td):
     socket = await _socket(tournament, await database_sync_to_async(_cookie)(td))
     await database_sync_to_async(assignment.delete)()
     assert await _closed_with(socket) == RIGHTS_CHANGED
+    await socket.disconnect()
 
 
 async def test_logging_out_closes_that_sessions_sockets(tournament, td):
@@ -124,7 +126,9 @@ async def test_logging_out_closes_that_sessions_sockets(tournament, td):
     response = await database_sync_to_async(client.post)(reverse("logout"))
     assert response.status_code == 302
     assert await _closed_with(socket) == RIGHTS_CHANGED
+    await socket.disconnect()
     assert await other.receive_nothing(timeout=0.2)
+    await socket.disconnect()
     await other.disconnect()
 
 
@@ -153,3 +157,12 @@ async def test_removing_someone_on_the_staff_page_closes_their_sockets(tournamen
     )
     assert response.status_code == 302
     assert await _closed_with(socket) == RIGHTS_CHANGED
+    await socket.disconnect()
+
+
+async def test_disabling_an_account_closes_its_sockets(tournament, td):
+    socket = await _socket(tournament, await database_sync_to_async(_cookie)(td))
+    td.is_active = False
+    await database_sync_to_async(td.save)()
+    assert await _closed_with(socket) == RIGHTS_CHANGED
+    await socket.disconnect()
