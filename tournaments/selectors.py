@@ -6,13 +6,16 @@ import unicodedata
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import BigIntegerField, Count, Q, Sum
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
 
 from tables.models import Seat, Table
 from tournaments import clock, entry_rules, payouts
 from tournaments.models import (
     ChipAdjustment,
     Entry,
+    Event,
     Penalty,
     Player,
     Purchase,
@@ -164,9 +167,14 @@ def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
     exact = document_match(query)
     players = Player.objects.all()
     if not getattr(user, "is_superuser", False):
-        players = players.filter(
-            pk__in=Entry.objects.filter(tournament__staff__user=user).values("player_id")
+        # Entered in one of the user's events, or added at one of their desks.
+        added = (
+            Event.objects.filter(tournament__staff__user=user, action="player.create")
+            .annotate(player_id=Cast(KeyTextTransform("player", "data"), BigIntegerField()))
+            .values("player_id")
         )
+        entered = Entry.objects.filter(tournament__staff__user=user).values("player_id")
+        players = players.filter(Q(pk__in=entered) | Q(pk__in=added))
     for word in query.split()[:5]:
         players = players.filter(
             Q(last_name__icontains=word)

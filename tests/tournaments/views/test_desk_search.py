@@ -83,3 +83,13 @@ def test_a_duplicate_warning_masks_a_document_it_was_not_given(client, tournamen
         {"first_name": "Luca", "last_name": "Neri", "document_number": ""},
     ).content.decode()
     assert "Neri" in page and "ZZ445566" not in page
+
+
+def test_a_player_added_at_this_desk_without_an_entry_is_found(client, tournament, desk):
+    client.force_login(desk)
+    client.post(
+        reverse("player_new", args=[tournament.slug]),
+        {"first_name": "Piero", "last_name": "Galli", "document_number": "PG12345"},
+    )
+    page = _search(client, tournament, "Galli").content.decode()
+    assert "Piero" in page and "PG12345" not in page
