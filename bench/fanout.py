@@ -1,10 +1,17 @@
-"""`bench fanout`: a clock change reaching a thousand screens, against a bare broadcast.
+"""`bench fanout`: one change reaching a thousand screens, against a bare broadcast.
 
 The real ASGI app runs under uvicorn (one worker) in a subprocess, on the configured
-database and the chosen channel layer. A client process (bench.wsload) opens the
-clock screens' sockets, then a TD's socket makes the clock changes as the console does;
-each change's latency is measured at every client. The same client process then measures
-a bare `websockets` server broadcasting the same payload to as many clients.
+database and the chosen channel layer. A client process (bench.wsload) opens the clock
+screens' sockets (checking each shows the clock's current state: `connect_s`), then
+makes the changes of one kind (`--kind`):
+
+- `clock`: a TD's socket changes the clock as the console does;
+- `elimination`: the floor eliminates a player through the site's form;
+- `move`: the floor moves a player to another table through the site's form.
+
+Each change's latency is measured at every client. The same client process then
+measures a bare `websockets` server broadcasting the same bytes the real server pushed
+to as many clients.
 
 The clock is paused while it changes (time taken off and given back), so no level
 boundary falls due and no announcement task runs: the figures are the push alone.
@@ -27,17 +34,23 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 from django.db import connection
 from django.test import override_settings
+from django.urls import reverse
 from django.utils import timezone
 
 from bench.common import Figures
 from bench.liveserver import HOST, Browser, free_port, serve, spawn
+from tables.models import Seat, Table
+from tables.services import layout as layout_services
 from tournaments import presets, selectors
-from tournaments.models import DisplayScreen, Role, StaffAssignment
+from tournaments.models import DisplayScreen, Player, Role, StaffAssignment, Tournament
 from tournaments.services import clock as clock_services
+from tournaments.services import entries as entry_services
 from tournaments.services import setup as setup_services
 
-GOAL_P99_MS = 250
-GOAL_RATIO = 2.0
+GOAL_P99_MS = 150
+GOAL_RATIO = 1.5
+KINDS = ("clock", "elimination", "move")
+SEATS = 9
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -46,20 +59,41 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
+def run_load(mode: str, config: dict[str, Any], *, timeout: float = 900) -> dict[str, Any]:
+    """Run the client process (its own core) in `mode` and return what it measured.
+
+    Its config and result go through files and its output to a file: nothing it writes
+    can fill a pipe and stall it (a run died reading a 128 KiB pipe)."""
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-ws-") as folder,
+        open(os.path.join(folder, "log"), "w+b") as log,
+    ):
+        config_path = os.path.join(folder, "config.json")
+        out_path = os.path.join(folder, "out.json")
+        with open(config_path, "w") as handle:
+            json.dump(config, handle)
+        child = subprocess.Popen(
+            [sys.executable, "-m", "bench.wsload", mode, config_path, out_path],
+            cwd=settings.BASE_DIR,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            code = child.wait(timeout)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+            code = -9
+        log.seek(0)
+        output = log.read().decode(errors="replace")[-3000:]
+        if code != 0 or not os.path.exists(out_path):
+            raise CommandError(f"the client process failed ({code}):\n{output}")
+        with open(out_path) as handle:
+            return json.load(handle)
+
+
 def run_clients(**config: Any) -> dict[str, Any]:
-    """Run the client process (its own core) and return what it measured."""
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.wsload", "clients", json.dumps(config)],
-        cwd=settings.BASE_DIR,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        raise CommandError(f"the client process failed ({done.returncode}):\n{done.stderr[-3000:]}")
-    return json.loads(lines[-1])
+    return run_load("clients", config)
 
 
 def clock_changes(changes: int) -> list[dict[str, Any]]:
@@ -70,12 +104,16 @@ def clock_changes(changes: int) -> list[dict[str, Any]]:
     ]
 
 
-def fanout_tournament(password: str):
+def fanout_tournament(password: str, *, players: int = 0):
+    """A TD, a paused clock, a clock screen and `players` seated at 7 of 9 seats a table
+    (room to move; the seat draw places them)."""
     now = timezone.now()
     users = get_user_model()
     td = users.objects.create_user(f"bench-td-{secrets.token_hex(4)}", password=password)
     tournament = setup_services.tournament_create(
-        actor=td, fields={"name": "Bench fanout", "date": now.date()}, now=now
+        actor=td,
+        fields={"name": "Bench fanout", "date": now.date(), "seats_per_table": SEATS},
+        now=now,
     )
     StaffAssignment.objects.get_or_create(
         tournament=tournament, user=td, defaults={"role": Role.TD}
@@ -84,6 +122,22 @@ def fanout_tournament(password: str):
         tournament=tournament, actor=td, items=presets.preset_items("deep"), now=now
     )
     screen = DisplayScreen.objects.create(tournament=tournament, name="Bench clock")
+    if players:
+        layout_services.tables_add(
+            tournament=tournament,
+            actor=td,
+            first=1,
+            last=max(2, math.ceil(players / (SEATS - 2))),
+            max_seats=SEATS,
+            accessible_seats=[],
+            reserved_seats=[],
+            now=now,
+        )
+        for i in range(players):
+            player = Player.objects.create(first_name=f"F{i}", last_name=f"Fanout{i:04d}")
+            entry_services.entry_register(
+                tournament=tournament, player=player, actor=td, now=timezone.now()
+            )
     # Start and pause here without a broker: no boundary task is queued for a bench.
     with override_settings(CELERY_TASK_ALWAYS_EAGER=True):
         clock_services.clock_start(tournament=tournament, actor=td, now=now)
@@ -92,29 +146,99 @@ def fanout_tournament(password: str):
     return td, tournament, screen
 
 
+def elimination_posts(tournament: Tournament, changes: int) -> list[dict[str, Any]]:
+    """The floor eliminates `changes` players, one post each (the site's own form)."""
+    numbers = list(
+        tournament.entries.filter(seat__isnull=False)
+        .order_by("-number")
+        .values_list("number", flat=True)[:changes]
+    )
+    if len(numbers) < changes:
+        raise CommandError(f"only {len(numbers)} players to eliminate")
+    return [
+        {"path": reverse("eliminate", args=[tournament.slug, number]), "form": {}}
+        for number in numbers
+    ]
+
+
+def move_posts(tournament: Tournament, changes: int) -> list[dict[str, Any]]:
+    """The floor moves one player to a free seat at another table and back, in turn."""
+    seat = (
+        Seat.objects.select_related("table", "entry").filter(table__tournament=tournament).first()
+    )
+    if seat is None:
+        raise CommandError("nobody is seated to move")
+    taken = set(
+        Seat.objects.filter(table__tournament=tournament).values_list("table__number", "number")
+    )
+    free = next(
+        (table.number, number)
+        for table in Table.objects.filter(tournament=tournament).exclude(pk=seat.table_id)
+        for number in range(1, table.max_seats + 1)
+        if (table.number, number) not in taken
+    )
+    places = [free, (seat.table.number, seat.number)]
+    path = reverse("player_move", args=[tournament.slug])
+    return [
+        {
+            "path": path,
+            "form": {
+                "entry": str(seat.entry.number),
+                "table": str(places[i % 2][0]),
+                "seat": str(places[i % 2][1]),
+            },
+        }
+        for i in range(changes)
+    ]
+
+
 def _summary(result: dict[str, Any]) -> dict[str, Any]:
+    """Latency from the change to each screen; and from the first screen's receipt to
+    each screen's (`fanout_p99_ms`: the fan-out alone, without the service's own work);
+    `first_p50_ms`: the median time to the first screen (the service and its commit)."""
     latencies = result["latencies_ms"]
     if not latencies:
-        return {"p50_ms": None, "p99_ms": None, "max_ms": None}
+        return {"p50_ms": None, "p99_ms": None, "max_ms": None, "fanout_p99_ms": None}
+    fanned = result.get("fanout_ms") or [0.0]
     return {
         "p50_ms": round(statistics.median(latencies), 1),
         "p99_ms": round(percentile(latencies, 0.99), 1),
         "max_ms": round(max(latencies), 1),
+        "fanout_p99_ms": round(percentile(fanned, 0.99), 1),
+        "first_p50_ms": round(statistics.median(row[0] for row in result["per_change_ms"]), 1),
     }
 
 
+def _row(row: list[float]) -> str:
+    return "/".join(f"{v:.0f}" for v in row)
+
+
 def fanout(
-    *, clients: int = 1000, changes: int = 20, layer: str | None = None, **_: Any
+    *,
+    clients: int = 1000,
+    changes: int = 20,
+    layer: str | None = None,
+    kind: str = "clock",
+    **_: Any,
 ) -> tuple[list[str], Figures]:
+    if kind not in KINDS:
+        raise CommandError(f"--kind is one of {', '.join(KINDS)}")
     redis_url = os.environ.get("REDIS_URL", "").strip()
     layer = layer or ("redis" if redis_url else "memory")
     if layer == "redis" and not redis_url:
         raise CommandError("--layer redis needs REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
     password = secrets.token_urlsafe(12)
-    td, tournament, screen = fanout_tournament(password)
+    players = 0 if kind == "clock" else max(2 * changes + 10, 20)
+    td, tournament, screen = fanout_tournament(password, players=players)
     payload = selectors.clock_payload(tournament, timezone.now())
+    if kind == "clock":
+        trigger: dict[str, Any] = {"messages": clock_changes(changes)}
+    elif kind == "elimination":
+        trigger = {"posts": elimination_posts(tournament, changes)}
+    else:
+        trigger = {"posts": move_posts(tournament, changes)}
+    match = "version" if kind == "clock" else kind
     connection.close()  # the server writes now; SQLite must not find this process holding on
-    messages = clock_changes(changes)
     env = {"REDIS_URL": redis_url if layer == "redis" else None}
     try:
         with serve(workers=1, env=env) as server:
@@ -124,13 +248,19 @@ def fanout(
             channels = run_clients(
                 url=f"{ws}/ws/screens/{screen.token}/",
                 trigger_url=f"{ws}/ws/t/{tournament.slug}/",
+                base_url=server.url,
                 origin=server.url,
-                cookie=f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME]}",
+                cookie="; ".join(f"{k}={v}" for k, v in browser.cookies.items()),
                 clients=clients,
-                messages=messages,
+                match=match,
+                expect_version=payload["version"],
+                **trigger,
             )
+            browser.close()
+        # The bare server pushes the very bytes the real one pushed (fragments and all).
+        push = channels.get("sample") if kind != "clock" else None
         with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
-            json.dump(payload, handle)
+            json.dump({"initial": payload, "push": push}, handle)
             handle.flush()
             port = free_port()
             command = [sys.executable, "-m", "bench.wsload", "baseline", str(port)]
@@ -140,10 +270,12 @@ def fanout(
                     trigger_url=f"ws://{HOST}:{port}/",
                     origin=f"http://{HOST}:{port}",
                     clients=clients,
-                    messages=messages,
+                    messages=[{"type": "control"}] * changes,
+                    match=match if push is not None else "version",
                 )
     finally:
         tournament.delete()
+        Player.objects.filter(last_name__startswith="Fanout", entries__isnull=True).delete()
         td.delete()
 
     ours, bare = _summary(channels), _summary(baseline)
@@ -158,14 +290,17 @@ def fanout(
         and ratio <= GOAL_RATIO
         and ours["p99_ms"] <= GOAL_P99_MS
     )
+    connect_goal = channels["connect_right"] == clients and channels["connect_s"] <= 5
+    push_bytes = len(push.encode()) if push else len(json.dumps(payload))
     figures = {
         "bench": "fanout",
+        "kind": kind,
         "clients": clients,
         "changes": changes,
         "layer": layer,
         "db": connection.vendor,
         "server": "uvicorn, 1 worker",
-        "payload_bytes": len(json.dumps(payload)),
+        "push_bytes": push_bytes,
         "delivered": channels["delivered"],
         "expected": channels["expected"],
         **ours,
@@ -173,22 +308,40 @@ def fanout(
         "baseline_p50_ms": bare["p50_ms"],
         "baseline_p99_ms": bare["p99_ms"],
         "ratio_p99": ratio,
+        "baseline_fanout_p99_ms": bare["fanout_p99_ms"],
+        "fanout_ratio_p99": (
+            round(ours["fanout_p99_ms"] / bare["fanout_p99_ms"], 2)
+            if ours["fanout_p99_ms"] is not None and bare["fanout_p99_ms"]
+            else None
+        ),
         "connect_s": channels["connect_s"],
+        "connect_right": channels["connect_right"],
+        "baseline_connect_s": baseline["connect_s"],
         "goal_met": goal,
+        "connect_goal_met": connect_goal,
         "errors": channels["errors"] + baseline["errors"],
     }
+    how = "a TD's socket" if kind == "clock" else "the floor's form"
     summary = [
-        f"Channels ({layer} layer, {connection.vendor}): {channels['delivered']}/"
-        f"{channels['expected']} delivered to {clients} clients over {changes} clock changes, "
-        f"p50 {ours['p50_ms']} ms, p99 {ours['p99_ms']} ms, max {ours['max_ms']} ms "
-        f"({clients} sockets opened in {channels['connect_s']} s)",
-        f"Bare websockets broadcast: {baseline['delivered']}/{baseline['expected']} delivered, "
-        f"p50 {bare['p50_ms']} ms, p99 {bare['p99_ms']} ms; ratio p99 {ratio}",
+        f"Channels ({layer} layer, {connection.vendor}), {changes} {kind} changes through "
+        f"{how}: {channels['delivered']}/{channels['expected']} delivered to {clients} "
+        f"clients, p50 {ours['p50_ms']} ms, p99 {ours['p99_ms']} ms, max {ours['max_ms']} ms; "
+        f"push {push_bytes} bytes",
+        f"Connecting: {clients} screens open with the right state in {channels['connect_s']} s "
+        f"({channels['connect_right']}/{clients} right; bare server {baseline['connect_s']} s)",
+        f"Bare websockets broadcast of the same bytes: {baseline['delivered']}/"
+        f"{baseline['expected']} delivered, p50 {bare['p50_ms']} ms, p99 {bare['p99_ms']} ms; "
+        f"ratio p99 {ratio}",
+        f"Fan-out alone (from the first screen's receipt): p99 {ours['fanout_p99_ms']} ms against "
+        f"bare {bare['fanout_p99_ms']} ms (ratio {figures['fanout_ratio_p99']}); the change "
+        f"itself reached the first screen after {ours['first_p50_ms']} ms (median)",
         "Per change, first / median / last receipt (ms): Channels "
-        + " ".join("/".join(f"{v:.0f}" for v in row) for row in channels["per_change_ms"]),
-        "  bare "
-        + " ".join("/".join(f"{v:.0f}" for v in row) for row in baseline["per_change_ms"]),
+        + " ".join(_row(row) for row in channels["per_change_ms"]),
+        "  bare " + " ".join(_row(row) for row in baseline["per_change_ms"]),
         f"Goal (everything delivered, p99 <= {GOAL_RATIO:g}x bare and <= {GOAL_P99_MS} ms): "
-        + ("met" if goal else "NOT met"),
+        + ("met" if goal else "NOT met")
+        + f"; connecting (all right within 5 s): {'met' if connect_goal else 'NOT met'}",
     ]
+    if figures["errors"]:
+        summary.append("Errors: " + "; ".join(figures["errors"]))
     return summary, figures

@@ -362,7 +362,7 @@ def targets() -> dict[str, Target]:
             },
             {"slug": "slug"},
         ),
-        "eliminations": Target("get", STAFF, kwargs={"slug": "slug"}),
+        "eliminations": Target("get", STAFF, {"view_table": "int"}, {"slug": "slug"}),
         "eliminations_record": Target(
             "post",
             FLOOR,
@@ -370,6 +370,7 @@ def targets() -> dict[str, Target]:
                 "out": "entry",
                 "seats": "spot",
                 "stack_{entry}": "chips_int",
+                "view_table": "int",
                 "hand_for_hand": "bool",
                 "announcement_hand": "bool",
             },
@@ -482,7 +483,7 @@ def targets() -> dict[str, Target]:
             kwargs={"slug": "slug", "report": choice(REPORTS), "fmt": "choice:csv|pdf"},
         ),
         "public_results": Target("get", PUBLIC, kwargs={"slug": "slug"}),
-        "room": Target("get", FLOOR, kwargs={"slug": "slug"}),
+        "room": Target("get", FLOOR, {"page": "int"}, {"slug": "slug"}),
         "room_apply": Target("post", FLOOR, kwargs={"slug": "slug"}),
         "room_buttons": Target("post", FLOOR, kwargs={"slug": "slug"}),
         "player_move": Target(
@@ -544,6 +545,74 @@ def targets() -> dict[str, Target]:
         ),
         "public_clock": Target("get", PUBLIC, kwargs={"slug": "slug"}),
         "seat_finder": Target("get", PUBLIC, {"q": "name"}, {"slug": "slug"}),
+        **_cash_targets(),
+        **_pit_targets(),
+        "room_staff": Target("post", ("td", "floor"), {"username": "text", "role": "text"}),
+        "room_staff_undo": Target("post", ("td", "floor"), kwargs={"event_id": "event"}),
+    }
+
+
+# --- The pit (issue 18): room-level, the room's TD and floor --------------------------
+
+
+def _pit_targets() -> dict[str, Target]:
+    from tables import games_forms as games
+
+    room = ("td", "floor")
+    saved = {"op": "choice:save|", "note": "text"}  # a saved ruling is logged (pit.ruling)
+    return {
+        "pit_home": Target("get", room),
+        "pit_blackjack": Target("post", room, {**_form_kinds(games.BlackjackForm), **saved}),
+        "pit_punto_banco": Target("post", room, {**_form_kinds(games.PuntoBancoForm), **saved}),
+        "pit_trainer": Target(
+            "post", room, {"seed": "int", "answer": "text", "kind": "text"}, logged=False
+        ),
+        "pit_ruling": Target("get", room, kwargs={"event_id": "event"}),
+    }
+
+
+# --- The cash room (issue 19): room-level routes; the world's TD is also the room's TD --
+
+
+def _cash_targets() -> dict[str, Target]:
+    from tables import forms as cash
+
+    room = ("td", "floor")  # the room TD, and a tournament floor who holds no room role
+    pk = {"pk": "entry"}  # the cash rows' ids: the world's numbers, others, and junk
+    back = {"next": "text", "table": "int"}
+    return {
+        "cash_board": Target("get", room),
+        "cash_brush": Target("get", PUBLIC),
+        "cash_phone": Target("get", PUBLIC, kwargs={"token": "token"}),
+        "cash_phone_answer": Target(
+            "post", PUBLIC, {"takes_seat": "choice:yes|no"}, {"token": "token", **pk}
+        ),
+        "cash_game_add": Target("post", room, _form_kinds(cash.CashGameForm)),
+        "cash_room_settings": Target("post", room, _form_kinds(cash.CashRoomForm)),
+        "cash_keep_apart": Target("post", room, _form_kinds(cash.KeepApartForm)),
+        "cash_list_add": Target("post", room, _form_kinds(cash.ListAddForm)),
+        "cash_entry_remove": Target("post", room, kwargs=pk),
+        "cash_entry_answer": Target("post", room, {"takes_seat": "choice:yes|no"}, pk),
+        "cash_entry_no_answer": Target("post", room, kwargs=pk),
+        "cash_entry_seat": Target("post", room, _form_kinds(cash.SeatFromListForm), pk),
+        "cash_table_open": Target("post", room, {"number": "int", "present": "int"}, pk),
+        "cash_table_call": Target("post", room, {"seat": "seat"}, pk),
+        "cash_table_fill": Target("post", room, {"seat": "seat"}, pk),
+        "cash_table_close": Target("post", room, kwargs=pk),
+        "cash_table_hand": Target("post", room, kwargs=pk),
+        "cash_table_rake": Target("post", room, {**_form_kinds(cash.RakeForm), "next": "text"}, pk),
+        "cash_tablet": Target("get", room, kwargs=pk),
+        "cash_seat_move": Target("post", room, _form_kinds(cash.MoveForm), pk),
+        "cash_seat_request": Target("post", room, _form_kinds(cash.RequestForm), pk),
+        "cash_seat_sit_out": Target("post", room, back, pk),
+        "cash_seat_sit_back": Target("post", room, back, pk),
+        "cash_seat_marker": Target("post", room, back, pk),
+        "cash_seat_leave": Target("post", room, _form_kinds(cash.LeaveForm), pk),
+        "cash_seat_buy": Target("post", room, _form_kinds(cash.BuyForm), pk),
+        "cash_undo": Target("post", room, kwargs={"event_id": "event"}),
+        "cash_rake_report": Target(
+            "get", room, {"shift": "text", "day": "date", "format": "choice:csv|html"}
+        ),
     }
 
 
@@ -573,7 +642,8 @@ def url_names() -> set[str]:
 _READ = re.compile(r"\b(?:POST|GET)\.(?:get|getlist)\(\s*f?\"([^\"]*)\"")
 _HELPER = re.compile(r"\b(_\w+)\(")
 _SLOT = re.compile(r"\{[^}]*\}")
-_FORM = re.compile(r"\b(\w*forms)\.(\w+Form)\(")
+# A form bound to the request's data (an unbound form only renders: it reads nothing).
+_FORM = re.compile(r"\b(\w*forms)\.(\w+Form)\(\s*(?:request\.(?:POST|GET)|data\b)")
 _MADE = re.compile(r"self\.fields\[\s*f?\"([^\"]*)\"\s*\]\s*=")
 
 
@@ -707,6 +777,10 @@ def build_world(label: str = "fuzz") -> World:
     )
     for role in ("floor", "desk"):
         StaffAssignment.objects.create(tournament=tournament, user=users[role], role=Role(role))
+    # The cash room (issue 19): the TD also holds the room's TD role.
+    from tables.models import RoomStaff
+
+    RoomStaff.objects.create(user=td, role=Role.TD)
     spec = setup_services.ItemSpec
     setup_services.structure_set(
         tournament=tournament,
@@ -909,11 +983,18 @@ def snapshot(world: World) -> dict[str, tuple[int, str]]:
 
 
 def event_count() -> int:
+    """Rows of the tournaments' log and of the room's own log (cash room, pit)."""
+    from tables.models import RoomEvent
     from tournaments.models import Event
 
+    total = 0
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COUNT(*) FROM {connection.ops.quote_name(Event._meta.db_table)}")
-        return cursor.fetchone()[0]
+        for model in (Event, RoomEvent):
+            cursor.execute(
+                f"SELECT COUNT(*) FROM {connection.ops.quote_name(model._meta.db_table)}"
+            )
+            total += cursor.fetchone()[0]
+    return total
 
 
 def changed(before: dict, after: dict) -> list[str]:

@@ -143,10 +143,11 @@ def serve(
     workers: int = 1,
     env: Mapping[str, str | None] | None = None,
     timeout: float = 60,
+    port: int | None = None,
 ) -> contextlib.AbstractContextManager[Process]:
-    """The real ASGI app under uvicorn on a free port (same database and settings as the
-    caller's environment unless `env` says otherwise)."""
-    port = free_port()
+    """The real ASGI app under uvicorn on `port` or a free one (same database and settings
+    as the caller's environment unless `env` says otherwise)."""
+    port = port or free_port()
     command = [
         sys.executable,
         "-m",

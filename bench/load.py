@@ -171,7 +171,8 @@ def registration_load(
     tag = secrets.token_hex(3).upper()
     workers = 2
     try:
-        with serve(workers=workers) as server:
+        # As ./bin/serve runs it: pooled PostgreSQL connections (config/settings.py).
+        with serve(workers=workers, env={"DB_POOL": "1"}) as server:
             browsers = [Browser(server.url) for _ in users]
             logins = [
                 threading.Thread(target=b.login, args=(u.username, password))

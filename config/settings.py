@@ -198,6 +198,15 @@ if DATABASE_URL:
         raise ImproperlyConfigured(f"DATABASE_URL is malformed: {exc}") from None
     if _db["ENGINE"].endswith("postgresql") and not _db.get("NAME"):
         raise ImproperlyConfigured("DATABASE_URL must name a database, e.g. postgres://host/torneo")
+    # Production pools its PostgreSQL connections (a fresh one per request made PostgreSQL
+    # fork a backend each time); DB_POOL=0 or 1 overrides, DB_POOL_MAX caps each process.
+    if _db["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", PRODUCTION):
+        _db["CONN_MAX_AGE"] = 0  # Django refuses persistent connections beside a pool
+        _db.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 2,
+            "max_size": env_int("DB_POOL_MAX", 8),
+            "timeout": 10,
+        }
     DATABASES = {"default": _db}
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -369,6 +378,9 @@ if REDIS_URL:
             "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "torneo") + "-cache",
         }
     }
+    # Sessions read from Redis, written through to the database (a Redis restart costs
+    # nobody their login): one query less on every staff request.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     # Embedded: one process, so its memory is the whole truth.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Entry, LoggedAction, Role, Tournament
+from tournaments.models import Entry, LoggedAction, Player, Role, Tournament
 
 
 class Table(models.Model):
@@ -126,3 +126,202 @@ class RoomEvent(LoggedAction):
 
     class Meta(LoggedAction.Meta):
         indexes = [models.Index(fields=["-at"])]
+
+
+# --- the cash room (cash-room.md §14) ---------------------------------------------------
+
+
+class CashRoom(models.Model):
+    """The cash room's settings (one row): cash-room.md §3, defaults in tables.cash.settings.
+
+    `overrides` holds any other setting of `CashSettings` by name (e.g. `sit_out_minutes`).
+    """
+
+    class NameFormat(models.TextChoices):
+        FIRST_NAME = "first_name", _("First name and initial")
+        INITIALS = "initials", _("Initials")
+
+    public_name_format = models.CharField(
+        _("names on the public board"),
+        max_length=10,
+        choices=NameFormat.choices,
+        default=NameFormat.FIRST_NAME,
+    )
+    answer_minutes = models.PositiveSmallIntegerField(_("minutes to answer a call"), default=15)
+    overrides = models.JSONField(_("other settings"), default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return "cash room"
+
+
+class CashGame(models.Model):
+    """One catalogue entry: variant, structure, stakes, buy-ins and rake (§5)."""
+
+    class Structure(models.TextChoices):
+        NO_LIMIT = "no_limit", _("No-limit")
+        POT_LIMIT = "pot_limit", _("Pot-limit")
+        LIMIT = "limit", _("Limit")
+
+    variant = models.CharField(_("variant"), max_length=20, default="Hold'em")
+    structure = models.CharField(
+        _("structure"), max_length=10, choices=Structure.choices, default=Structure.NO_LIMIT
+    )
+    sb = models.PositiveIntegerField(_("small blind"))
+    bb = models.PositiveIntegerField(_("big blind"))
+    min_buy_in = models.PositiveIntegerField(_("minimum buy-in"))
+    max_buy_in = models.PositiveIntegerField(_("maximum buy-in"), null=True, blank=True)
+    max_seats = models.PositiveSmallIntegerField(_("seats per table"), default=9)
+    rake_percent = models.DecimalField(_("rake %"), max_digits=4, decimal_places=2, default=5)
+    rake_cap = models.PositiveIntegerField(_("rake cap"), null=True, blank=True)
+    active = models.BooleanField(_("in the catalogue"), default=True)
+
+    class Meta:
+        ordering = ["bb", "variant", "id"]
+
+    def __str__(self) -> str:
+        short = {"no_limit": "NL", "pot_limit": "PL", "limit": "L"}[self.structure]
+        return f"{short} {self.variant} {self.sb}/{self.bb}"
+
+
+class CashTable(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
+
+    game = models.ForeignKey(CashGame, on_delete=models.PROTECT, related_name="tables")
+    number = models.PositiveIntegerField(_("table"))
+    max_seats = models.PositiveSmallIntegerField(_("seats"), default=9)
+    status = models.CharField(max_length=6, choices=Status.choices, default=Status.OPEN)
+    opened_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    button = models.PositiveSmallIntegerField(null=True, blank=True)
+    sb = models.PositiveSmallIntegerField(null=True, blank=True)
+    bb = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["number"],
+                condition=models.Q(status="open"),
+                name="cash_open_table_number_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"T{self.number}"
+
+
+class CashSeat(models.Model):
+    """A player at a seat of a cash table (a "sitting", §14)."""
+
+    class Status(models.TextChoices):
+        NEW_PLAYER = "new_player", _("New player")
+        SEAT_CHANGE = "seat_change", _("Seat change")
+        MOVED_BY_HOUSE = "moved_by_house", _("Moved by the house")
+        FROM_CLOSED_TABLE = "from_closed_table", _("From a closed table")
+
+    class Request(models.TextChoices):
+        NONE = "", _("No request")
+        SEAT_CHANGE = "seat_change", _("Another seat at this table")
+        MAIN_TABLE = "main_table", _("The main table")
+
+    table = models.ForeignKey(CashTable, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="cash_seats")
+    seated_at = models.DateTimeField()
+    seated_order = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.NEW_PLAYER)
+    buy_in = models.PositiveIntegerField(_("buy-in"), default=0)
+    sit_out_until = models.DateTimeField(null=True, blank=True)
+    sit_outs_today = models.PositiveSmallIntegerField(default=0)
+    markers = models.PositiveSmallIntegerField(_("missed-blind markers"), default=0)
+    short_buy_ins = models.PositiveSmallIntegerField(default=0)  # this session (§10.2)
+    request = models.CharField(max_length=12, choices=Request.choices, default="", blank=True)
+
+    class Meta:
+        ordering = ["table__number", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="cash_one_player_per_seat"),
+            models.UniqueConstraint(fields=["player"], name="cash_one_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"T{self.table_id}/{self.number}"
+
+
+class WaitEntry(models.Model):
+    """A name on a game's waiting list (§6). Lower `position` is nearer the top."""
+
+    game = models.ForeignKey(CashGame, on_delete=models.CASCADE, related_name="waiting")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="cash_lists")
+    position = models.IntegerField()
+    joined_at = models.DateTimeField()
+    called_at = models.DateTimeField(null=True, blank=True)
+    called_table = models.PositiveIntegerField(null=True, blank=True)
+    called_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    coming = models.BooleanField(default=False)  # answered: the seat is locked up (§6.4)
+    locked_out_until = models.DateTimeField(null=True, blank=True)
+    from_closed_table = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="cash_once_per_list"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.position} {self.player_id}"
+
+
+class RakeRecord(models.Model):
+    """One hand's rake at a cash table (§12.8), from the tablet or the floor."""
+
+    table = models.ForeignKey(CashTable, on_delete=models.PROTECT, related_name="rake")
+    game = models.ForeignKey(CashGame, on_delete=models.PROTECT, related_name="rake")
+    at = models.DateTimeField()
+    hand = models.PositiveIntegerField(_("hand"), default=0)
+    dealer = models.CharField(_("dealer"), max_length=60, blank=True)
+    shift = models.CharField(_("shift"), max_length=20, blank=True)
+    flop_dealt = models.BooleanField(_("flop dealt"), default=True)
+    pot = models.PositiveIntegerField(_("pot"))
+    rake = models.PositiveIntegerField(_("rake"))
+    rake_by_pot = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.at:%H:%M} {self.rake}"
+
+
+class KeepApart(models.Model):
+    """Two players the house keeps at different tables (§6.7). Private: never on a screen."""
+
+    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player_a", "player_b"], name="cash_keep_apart_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_a_id} / {self.player_b_id}"
+
+
+class CashOut(models.Model):
+    """A player's table stake when he left a game (§10.3: not back with less the same day)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="cash_outs")
+    game = models.ForeignKey(CashGame, on_delete=models.CASCADE, related_name="cash_outs")
+    stack = models.PositiveIntegerField(_("stack"))
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.stack} @ {self.game_id}"

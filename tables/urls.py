@@ -2,6 +2,46 @@
 
 from __future__ import annotations
 
-from django.urls import path  # noqa: F401  (each topic adds its paths below)
+from django.urls import path
 
-urlpatterns: list = []
+from tables.views import cash, pit, staff
+
+urlpatterns: list = [
+    # Who holds a room role (the room's TD gives them)
+    path("staff/", staff.room_staff, name="room_staff"),
+    path("staff/undo/<int:event_id>/", staff.room_staff_undo, name="room_staff_undo"),
+    # The pit ruling tool: blackjack and punto banco (table-games.md §7.3)
+    path("pit/", pit.pit_home, name="pit_home"),
+    path("pit/blackjack/", pit.pit_blackjack, name="pit_blackjack"),
+    path("pit/punto-banco/", pit.pit_punto_banco, name="pit_punto_banco"),
+    path("pit/trainer/", pit.pit_trainer, name="pit_trainer"),
+    path("pit/ruling/<int:event_id>/", pit.pit_ruling, name="pit_ruling"),
+    path("cash/", cash.cash_board, name="cash_board"),
+    path("cash/board/", cash.brush_board, name="cash_brush"),
+    path("cash/me/<str:token>/", cash.phone, name="cash_phone"),
+    path("cash/me/<str:token>/answer/<int:pk>/", cash.phone_answer, name="cash_phone_answer"),
+    path("cash/games/add/", cash.game_add, name="cash_game_add"),
+    path("cash/settings/", cash.room_settings, name="cash_room_settings"),
+    path("cash/keep-apart/", cash.keep_apart, name="cash_keep_apart"),
+    path("cash/lists/add/", cash.list_add, name="cash_list_add"),
+    path("cash/lists/<int:pk>/remove/", cash.entry_remove, name="cash_entry_remove"),
+    path("cash/lists/<int:pk>/answer/", cash.entry_answer, name="cash_entry_answer"),
+    path("cash/lists/<int:pk>/no-answer/", cash.entry_no_answer, name="cash_entry_no_answer"),
+    path("cash/lists/<int:pk>/seat/", cash.entry_seat, name="cash_entry_seat"),
+    path("cash/games/<int:pk>/open/", cash.table_open, name="cash_table_open"),
+    path("cash/tables/<int:pk>/call/", cash.table_call, name="cash_table_call"),
+    path("cash/tables/<int:pk>/fill/", cash.table_fill, name="cash_table_fill"),
+    path("cash/tables/<int:pk>/close/", cash.table_close, name="cash_table_close"),
+    path("cash/tables/<int:pk>/hand/", cash.table_hand, name="cash_table_hand"),
+    path("cash/tables/<int:pk>/rake/", cash.table_rake, name="cash_table_rake"),
+    path("cash/tables/<int:pk>/tablet/", cash.cash_tablet, name="cash_tablet"),
+    path("cash/seats/<int:pk>/move/", cash.seat_move, name="cash_seat_move"),
+    path("cash/seats/<int:pk>/request/", cash.seat_request, name="cash_seat_request"),
+    path("cash/seats/<int:pk>/sit-out/", cash.seat_sit_out, name="cash_seat_sit_out"),
+    path("cash/seats/<int:pk>/sit-back/", cash.seat_sit_back, name="cash_seat_sit_back"),
+    path("cash/seats/<int:pk>/marker/", cash.seat_marker, name="cash_seat_marker"),
+    path("cash/seats/<int:pk>/leave/", cash.seat_leave, name="cash_seat_leave"),
+    path("cash/seats/<int:pk>/buy/", cash.seat_buy, name="cash_seat_buy"),
+    path("cash/undo/<int:event_id>/", cash.cash_undo, name="cash_undo"),
+    path("cash/rake/", cash.rake_report, name="cash_rake_report"),
+]

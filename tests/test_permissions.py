@@ -96,6 +96,16 @@ MATRIX = {
     "day_redraw": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "report": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "public_results": ("get", row(OK, OK, OK, OK, OK)),
+    # The pit (room level, tables/permissions.py): a tournament's staff hold no room role,
+    # so every one of them is refused; room roles: tests/tables/test_pit_views.py.
+    # The room's staff page: its TD only (tests/tables/test_room_staff.py).
+    "room_staff": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "room_staff_undo": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "pit_home": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "pit_blackjack": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "pit_punto_banco": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "pit_trainer": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "pit_ruling": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
     "room": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "room_apply": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     "room_buttons": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
@@ -116,6 +126,41 @@ MATRIX = {
     "tablet_hand": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
     "public_clock": ("get", row(OK, OK, OK, OK, OK)),
     "seat_finder": ("get", row(OK, OK, OK, OK, OK)),
+    # The cash room (issue 19): room-level roles only, so tournament staff are refused
+    # (tests/tables/test_cash_views.py holds the room roles' matrix); public screens.
+    "cash_board": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "cash_brush": ("get", row(OK, OK, OK, OK, OK)),
+    "cash_phone": ("get", row(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
+    "cash_phone_answer": ("post", row(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
+    "cash_rake_report": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "cash_tablet": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    **{
+        name: ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN))
+        for name in (
+            "cash_game_add",
+            "cash_room_settings",
+            "cash_keep_apart",
+            "cash_list_add",
+            "cash_entry_remove",
+            "cash_entry_answer",
+            "cash_entry_no_answer",
+            "cash_entry_seat",
+            "cash_table_open",
+            "cash_table_call",
+            "cash_table_fill",
+            "cash_table_close",
+            "cash_table_hand",
+            "cash_table_rake",
+            "cash_seat_move",
+            "cash_seat_request",
+            "cash_seat_sit_out",
+            "cash_seat_sit_back",
+            "cash_seat_marker",
+            "cash_seat_leave",
+            "cash_seat_buy",
+            "cash_undo",
+        )
+    },
 }
 
 
@@ -147,6 +192,7 @@ def world(tournament, td, floor, desk, outsider, display):
             "action": "pause",
             "screen_id": display.pk,
             "token": display.token,
+            "pk": 1,  # the cash room's objects (issue 19)
         },
     }
 

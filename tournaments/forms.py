@@ -694,6 +694,18 @@ class PenaltyForm(forms.Form):
     stack = _count_field(gettext_lazy("Stack"))
 
 
+class TablesPageForm(forms.Form):
+    """Which page of the room's tables list (100 tables a page)."""
+
+    page = WholeNumberField(min_value=1, max_value=1000, required=False)
+
+
+class TableChoiceForm(forms.Form):
+    """Which table's players a floor page lists (a big field is shown table by table)."""
+
+    view_table = WholeNumberField(min_value=1, max_value=MAX_TABLE_NUMBER, required=False)
+
+
 class HandDealtForm(forms.Form):
     table = WholeNumberField(label=gettext_lazy("Table"), min_value=1, max_value=MAX_TABLE_NUMBER)
     event = forms.CharField(max_length=20, required=False)

@@ -583,7 +583,9 @@ class Event(LoggedAction):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
 
     class Meta(LoggedAction.Meta):
-        indexes = [models.Index(fields=["tournament", "-at"])]
+        # The log's own order (newest first, ties by id): a page of 50 out of 100,000 rows
+        # reads 50 index entries, with no sort.
+        indexes = [models.Index(fields=["tournament", "-at", "-id"], name="event_log_order")]
 
 
 class ChipDenomination(models.Model):

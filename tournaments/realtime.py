@@ -5,6 +5,10 @@ a rolled-back action never reaches a screen. A broadcast that fails (Redis down 
 restarting) is logged and dropped: the action is already committed, and every screen gets
 the whole state again when it reconnects (the consumers close their sockets when the
 channel layer fails, see tournaments/sockets/layerwatch.py).
+
+A push carries what the screens show (DESIGN.md): the fragments a change alters are
+rendered once, after commit, and travel in it, so a change costs one render at a thousand
+screens, not a thousand (`manage.py bench fanout`).
 """
 
 from __future__ import annotations
@@ -13,14 +17,23 @@ import asyncio
 import hashlib
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from tournaments import selectors
+from tournaments.models import DisplayScreen, Tournament
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 def tournament_group(tournament_id: int) -> str:
@@ -33,6 +46,41 @@ def table_group(tournament_id: int, table_number: int) -> str:
 
 def _send(group: str, payload: dict[str, Any]) -> None:
     _send_many((group,), payload)
+
+
+def _blocking(call: Callable[[], Awaitable[T]]) -> T:
+    """Run a channel-layer call from sync code and wait for its result."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return async_to_sync(call)()
+    # A sync caller on a thread that runs an event loop cannot block on it: call from a
+    # short-lived worker thread instead.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(async_to_sync(call)).result()
+
+
+def listened(group: str) -> bool:
+    """Whether a socket may be in `group` (else there is nobody to render a fragment for).
+
+    The in-memory layer is the whole room in this process; with Redis, the group's
+    members are counted (a member of a process that died counts until it expires: in
+    doubt, render)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    groups = getattr(layer, "groups", None)
+    if isinstance(groups, dict):
+        return bool(groups.get(group))
+    try:
+
+        async def members() -> int:
+            redis = layer.connection(layer.consistent_hash(group))
+            return await redis.zcard(layer._group_key(group))
+
+        return _blocking(members) > 0
+    except Exception:  # noqa: BLE001 - an unknown layer, or Redis down: render in doubt
+        return True
 
 
 def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
@@ -53,28 +101,99 @@ def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
             await layer.group_send(group, message)
 
     try:
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            async_to_sync(send_all)()
-            return
-        # A sync caller on a thread that runs an event loop cannot block on it: send from a
-        # short-lived worker thread instead.
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            pool.submit(async_to_sync(send_all)).result()
+        _blocking(send_all)
     except Exception:  # noqa: BLE001 - the layer is down: the action stands, screens resync
         logger.warning(
             "broadcast to %s failed; screens resync on reconnect", ", ".join(groups), exc_info=True
         )
 
 
+# Pushes that change nothing the clock screen's figures show.
+NO_FIGURES = frozenset({"clock", "close", "timecall"})
+
+
+def screen_fragments(tournament_id: int) -> dict[str, dict[str, str]]:
+    """What the screens show beside the clock, rendered once per change (not once per
+    screen), in each language a screen may be in: the clock screen's figures, and the
+    seating board while it has one page."""
+    # Here, not at the top: the formats service imports this module (a cycle).
+    from tournaments.services import formats as format_services
+
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return {}
+    context = {
+        "tournament": tournament,
+        "figures": selectors.screen_figures(tournament),
+        "formats": format_services.screen_formats(tournament, timezone.now()),
+    }
+    figures = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            figures[code] = render_to_string("displays/_figures.html", context)
+    fragments = {"figures": figures}
+    board = _seating_board(tournament)
+    if board:
+        fragments["board"] = board
+    return fragments
+
+
+def _seating_board(tournament: Tournament) -> dict[str, str]:
+    """The seating board while it fits one page (every board shows the same then), for
+    the room's seating screens; none when there are none. A board of several pages
+    turns them by itself."""
+    if not DisplayScreen.objects.filter(
+        tournament=tournament, kind=DisplayScreen.Kind.SEATING, revoked=False
+    ).exists():
+        return {}
+    rows, pages = selectors.seating_page(tournament, page=1, with_entry=True)
+    if pages > 1:
+        return {}
+    context = {
+        "tournament": tournament,
+        "rows": rows,
+        "page": 1,
+        "pages": 1,
+        "next_page": 1,
+        "index": [],
+    }
+    board = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            board[code] = render_to_string("displays/seating.html#board", context)
+    return board
+
+
+def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any]:
+    """`payload` with the fragments its change alters, so no screen asks for them again.
+
+    Rendered only when a socket may hear it: a desk registering with no screen in the
+    room pays nothing. A fragment that cannot be rendered is left out: the screens fetch
+    it as before."""
+    if payload.get("type") in NO_FIGURES or not listened(tournament_group(tournament_id)):
+        return payload
+    try:
+        fragments = screen_fragments(tournament_id)
+    except Exception:  # noqa: BLE001 - the action is committed; the screens fetch instead
+        logger.warning("could not render the screens' fragments", exc_info=True)
+        return payload
+    return {**payload, "fragments": fragments} if fragments else payload
+
+
 def broadcast(tournament_id: int, payload: dict[str, Any], *, tables: tuple[int, ...] = ()) -> None:
-    """Send `payload` to the tournament's screens (and the named tables) after commit."""
+    """Send `payload` to the tournament's screens (and the named tables) after commit.
+
+    The fragments the change alters are rendered once, after commit, and travel in the
+    push (DESIGN.md: a screen never answers a push by asking the server again). A push
+    about some tables names them (`at_tables`): the other tables' tablets ignore it.
+    """
 
     groups = (tournament_group(tournament_id), *(table_group(tournament_id, n) for n in tables))
+    if tables:
+        payload = {**payload, "at_tables": sorted(set(tables))}
 
     def send() -> None:
-        _send_many(groups, payload)
+        _send_many(groups, with_fragments(tournament_id, payload))
 
     transaction.on_commit(send)
 
@@ -111,3 +230,17 @@ def close_session_sockets(session_key: str) -> None:
     """Close the sockets a session opened (it is logging out): they come back anonymous."""
     payload = {"type": "close", "reason": "rights"}
     transaction.on_commit(lambda: _send(session_group(session_key), payload))
+
+
+# --- the cash room (issue 19): one room-wide group, no tournament -------------------------
+
+CASH_GROUP = "cash.room"
+
+
+def broadcast_cash(action: str) -> None:
+    """Tell every cash screen, after commit, that the room changed (`action` names what)."""
+
+    def send() -> None:
+        _send(CASH_GROUP, {"type": "cash", "v": 1, "action": action})
+
+    transaction.on_commit(send)

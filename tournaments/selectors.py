@@ -235,9 +235,15 @@ def tournament_family(tournament: Tournament) -> list[Tournament]:
     return [event, *event.flights.order_by("date", "name", "pk")]
 
 
-def buy_ins(tournament: Tournament) -> int:
+def _family(tournament: Tournament) -> list[Tournament]:
+    """The tournaments whose sales make this one's pool: the family of a main event, or
+    a flight alone."""
+    return tournament_family(tournament) if tournament.parent_id is None else [tournament]
+
+
+def buy_ins(tournament: Tournament, *, family: list[Tournament] | None = None) -> int:
     """Entries sold across the event and its flights (carried-over stacks do not count)."""
-    family = tournament_family(tournament) if tournament.parent_id is None else [tournament]
+    family = _family(tournament) if family is None else family
     return (
         Entry.objects.filter(tournament__in=family)
         .exclude(status=Entry.Status.VOIDED)
@@ -246,33 +252,38 @@ def buy_ins(tournament: Tournament) -> int:
     )
 
 
-def prize_pool(tournament: Tournament) -> payouts.PrizePool:
+def prize_pool(
+    tournament: Tournament, *, family: list[Tournament] | None = None, entries: int | None = None
+) -> payouts.PrizePool:
     """The prize pool (§16.1): the prize part of every buy-in across the flights, less the
     house and dealer percentage and taxes, plus rebuys, add-ons and added money, topped up
-    to the guarantee. Rebuy and add-on prices go wholly to the pool [not in sources]."""
-    family = tournament_family(tournament) if tournament.parent_id is None else [tournament]
+    to the guarantee. Rebuy and add-on prices go wholly to the pool [not in sources].
+
+    `family` and `entries` (from `buy_ins`) save their reads when the caller has them."""
+    family = _family(tournament) if family is None else family
+    entries = buy_ins(tournament, family=family) if entries is None else entries
     purchases = Purchase.objects.filter(entry__tournament__in=family, voided=False).aggregate(
         money=Sum("price")
     )
     return payouts.compute_prize_pool(
-        entries=buy_ins(tournament),
+        entries=entries,
         entry_fee=tournament.buy_in_prize,
         house_and_dealer_percent=tournament.house_percent,
         tax_percent=tournament.tax_percent,
         tax_mode=tournament.tax_mode,
         added_money=tournament.added_money,
         extra_prize_contributions=purchases["money"] or 0,
-        guarantee=_guarantee_for_prize_pool(tournament),
+        guarantee=_guarantee_for_prize_pool(tournament, entries),
     )
 
 
-def _guarantee_for_prize_pool(tournament: Tournament) -> int:
+def _guarantee_for_prize_pool(tournament: Tournament, entries: int) -> int:
     """The part of the guarantee the prize pool must reach: a bounty event whose guarantee
     covers both pools counts the bounty pool first (formats.md §5.4; whole euros, the
     house rounding in the players' favour)."""
     if tournament.bounty_format == "none" or tournament.guarantee_scope != "total":
         return tournament.guarantee
-    bounty_pool_cents = buy_ins(tournament) * tournament.bounty_part_cents
+    bounty_pool_cents = entries * tournament.bounty_part_cents
     return max(0, tournament.guarantee - bounty_pool_cents // 100)
 
 
@@ -287,8 +298,8 @@ def prize_pool_lines(tournament: Tournament) -> dict[str, Any]:
         addons=Sum("price", filter=Q(kind=Purchase.Kind.ADDON)),
         addon_count=Count("id", filter=Q(kind=Purchase.Kind.ADDON)),
     )
-    pool = prize_pool(tournament)
-    entries = buy_ins(tournament)
+    entries = buy_ins(tournament, family=family)
+    pool = prize_pool(tournament, family=family, entries=entries)
     lines = [
         ("buy_ins", entries, pool.gross),
         ("rebuys", bought["rebuy_count"] or 0, bought["rebuys"] or 0),
@@ -309,23 +320,29 @@ def prize_pool_lines(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def payout_amounts(tournament: Tournament) -> list[int]:
+def payout_amounts(
+    tournament: Tournament,
+    *,
+    pool: payouts.PrizePool | None = None,
+    entries: int | None = None,
+) -> list[int]:
     """Prize per place, first place first: the stored table, else one generated for the
-    field as it stands (at least 10% paid, decreasing, rounded to the unit)."""
+    field as it stands (at least 10% paid, decreasing, rounded to the unit). `pool` and
+    `entries` save their reads when the caller has them."""
     if tournament.parent_id is not None:
         return []  # a Day 1 flight pays nothing: its survivors play on in the main event
     if tournament.payouts:
         return [int(a) for a in tournament.payouts]
-    pool = prize_pool(tournament).prize_pool
-    entries = buy_ins(tournament)
-    if entries < 1 or pool < 1:
+    entries = buy_ins(tournament) if entries is None else entries
+    amount = (prize_pool(tournament, entries=entries) if pool is None else pool).prize_pool
+    if entries < 1 or amount < 1:
         return []
     places = payouts.min_paid_places(entries)
     unit = tournament.payout_unit or 1
     while places >= 1:
         try:
             table = payouts.generate_payout_table(
-                prize_pool=pool, entries=entries, paid_places=places, unit=unit
+                prize_pool=amount, entries=entries, paid_places=places, unit=unit
             )
         except ValueError:
             if unit > 1:
@@ -334,19 +351,20 @@ def payout_amounts(tournament: Tournament) -> list[int]:
             places -= 1
             continue
         return list(table.amounts)
-    return [pool]
+    return [amount]
 
 
 def payouts_board(tournament: Tournament) -> dict:
     """What the screens show about the money: places paid, amounts, the pool, the bubble.
 
     Plain JSON types, so a push can carry it as is."""
-    amounts = payout_amounts(tournament)
-    pool = prize_pool(tournament)
+    entries = buy_ins(tournament)
+    pool = prize_pool(tournament, entries=entries)
+    amounts = payout_amounts(tournament, pool=pool, entries=entries)
     left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     return {
         "prize_pool": pool.prize_pool,
-        "entries": buy_ins(tournament),
+        "entries": entries,
         "paid_places": len(amounts),
         "places": [{"place": p, "amount": a} for p, a in enumerate(amounts, start=1)],
         "players_left": left,
@@ -388,6 +406,26 @@ def results(tournament: Tournament) -> list[Entry]:
         return (1, e.place, e.number)
 
     return sorted(entries, key=key)
+
+
+def finished(tournament: Tournament) -> list[Entry]:
+    """The entries with a place (or disqualified), best first, as `results` orders and
+    marks them, without reading the field still playing (9,000 rows at 10,000 entries)."""
+    entries = list(
+        tournament.entries.exclude(status__in=[Entry.Status.VOIDED, Entry.Status.FORFEITED])
+        .filter(Q(place__isnull=False) | Q(disqualified=True))
+        .select_related("player")
+    )
+    playing = set(
+        tournament.entries.filter(
+            status=Entry.Status.ACTIVE, player_id__in={e.player_id for e in entries}
+        ).values_list("player_id", flat=True)
+    )
+    for e in entries:
+        e.playing_again = e.status != Entry.Status.ACTIVE and e.player_id in playing  # type: ignore[attr-defined]
+    return sorted(
+        entries, key=lambda e: (1, 0, e.number) if e.disqualified else (0, e.place, e.number)
+    )
 
 
 def _item_payload(item: clock.Item) -> dict[str, Any]:
@@ -463,11 +501,13 @@ def screen_figures(tournament: Tournament, *, top: int = 5) -> dict[str, Any]:
     """
     figures = tournament_figures(tournament)
     left = figures["players_left"]
-    amounts = payout_amounts(tournament)
+    entries = buy_ins(tournament)
+    pool = prize_pool(tournament, entries=entries)
+    amounts = payout_amounts(tournament, pool=pool, entries=entries)
     return {
         **figures,
         "average_stack": figures["chips_in_play"] // left if left else 0,
-        "prize_pool": prize_pool(tournament).prize_pool if figures["entries"] else None,
+        "prize_pool": pool.prize_pool if figures["entries"] else None,
         "payouts": list(enumerate(amounts, start=1))[:top],
         "paid_places": len(amounts),
         "tables_open": Table.objects.filter(
@@ -488,42 +528,64 @@ def entry_bounty(tournament: Tournament, entry: Entry) -> int | str | None:
     return None
 
 
+def board_rows(tournament: Tournament) -> list[tuple[str, str, int, int, int, int | None]]:
+    """Every active player's (last name, first name, entry id, table, seat, bounty cents)
+    in the board's order: one query over the seats, no model built per row."""
+    return list(
+        Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
+        .order_by("entry__player__last_name", "entry__player__first_name", "entry_id")
+        .values_list(
+            "entry__player__last_name",
+            "entry__player__first_name",
+            "entry_id",
+            "table__number",
+            "number",
+            "entry__bounty_cents",
+        )
+    )
+
+
 def seating_page(
-    tournament: Tournament, *, page: int, per_page: int = 120, with_entry: bool = False
+    tournament: Tournament,
+    *,
+    page: int,
+    per_page: int = 120,
+    with_entry: bool = False,
+    rows: list[tuple[str, str, int, int, int, int | None]] | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of the seating board: active players A-Z with table and seat; and the
-    number of pages. Keyset-free slicing is fine: the board pages at a human pace.
+    number of pages. `rows` (from `board_rows`) saves the query when the caller also
+    builds the index.
 
     `with_entry`: each row also names its entry's key, for the board to match pushes."""
-    seats = (
-        Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
-        .select_related("table", "entry__player")
-        .order_by("entry__player__last_name", "entry__player__first_name", "entry_id")
-    )
-    total = seats.count()
-    pages = max((total + per_page - 1) // per_page, 1)
+    rows = board_rows(tournament) if rows is None else rows
+    pages = max((len(rows) + per_page - 1) // per_page, 1)
     page = min(max(page, 1), pages)
-    rows = [
-        {
-            "name": str(seat.entry.player),
-            "table": seat.table.number,
-            "seat": seat.number,
-            "bounty": entry_bounty(tournament, seat.entry),
+    shown = []
+    for last, first, entry_id, table, seat, bounty_cents in rows[
+        (page - 1) * per_page : page * per_page
+    ]:
+        row: dict[str, Any] = {
+            "name": str(Player(first_name=first, last_name=last)),
+            "table": table,
+            "seat": seat,
+            "bounty": entry_bounty(tournament, Entry(bounty_cents=bounty_cents)),
         }
-        | ({"entry": seat.entry_id} if with_entry else {})
-        for seat in seats[(page - 1) * per_page : page * per_page]
-    ]
-    return rows, pages
+        if with_entry:
+            row["entry"] = entry_id
+        shown.append(row)
+    return shown, pages
 
 
-def seating_index(tournament: Tournament, *, per_page: int = 120) -> list[dict[str, Any]]:
+def seating_index(
+    tournament: Tournament,
+    *,
+    per_page: int = 120,
+    rows: list[tuple[str, str, int, int, int, int | None]] | None = None,
+) -> list[dict[str, Any]]:
     """Which surnames each page of the seating board holds ("Bianchi – Colombo"), so a
-    player sees at once which page is his; one query over the names only."""
-    names = list(
-        Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
-        .order_by("entry__player__last_name", "entry__player__first_name", "entry_id")
-        .values_list("entry__player__last_name", flat=True)
-    )
+    player sees at once which page is his."""
+    names = [r[0] for r in (board_rows(tournament) if rows is None else rows)]
     return [
         {
             "page": number,
@@ -663,3 +725,15 @@ def table_chip_race(tournament: Tournament, number: int, now: datetime) -> dict[
             for seat in seats
         ],
     }
+
+
+def tables_in_play(tournament: Tournament) -> list[dict[str, int]]:
+    """Each table with players on it, and how many (one query): a floor page's table
+    picker for a big field."""
+    rows = (
+        Seat.objects.filter(table__tournament=tournament)
+        .values("table__number")
+        .annotate(players=Count("id"))
+        .order_by("table__number")
+    )
+    return [{"number": r["table__number"], "players": r["players"]} for r in rows]

@@ -323,6 +323,54 @@
     tick();
   }
 
+  // A push's fragments are keyed by language: this page's, else the first there is.
+  function fragment(byLanguage) {
+    if (!byLanguage) return undefined;
+    const lang = document.documentElement.lang;
+    return lang in byLanguage ? byLanguage[lang] : Object.values(byLanguage)[0];
+  }
+
+  function applyFragments(message) {
+    const figures = fragment((message.fragments || {}).figures);
+    if (figures === undefined) return false;
+    document.querySelectorAll("#figures").forEach((el) => {
+      el.innerHTML = figures; // rendered by the server's template, as the page is
+    });
+    return true;
+  }
+
+  // A one-page seating board takes the board the push brings (the same for every board);
+  // true when it did. A board of several pages turns them by itself.
+  function applyBoard(message) {
+    const board = document.getElementById("board");
+    const html = fragment((message.fragments || {}).board);
+    if (!board || board.dataset.pages !== "1" || html === undefined) return false;
+    const template = document.createElement("template");
+    template.innerHTML = html.trim();
+    const fresh = template.content.firstElementChild;
+    if (!fresh) return false;
+    board.replaceWith(fresh);
+    if (window.htmx) window.htmx.process(fresh);
+    renderMoves();
+    return true;
+  }
+
+  // A table's tablet reloads its seats for pushes about its own table or the whole room,
+  // once: a push about a table reaches it through the room's group and the table's.
+  let lastTablePush = null;
+  function concernsThisTable(message, text) {
+    const table = document.querySelector("[data-table-number]");
+    const at = message.at_tables;
+    if (!table || !Array.isArray(at)) return true;
+    if (!at.map(String).includes(table.dataset.tableNumber)) return false;
+    const now = Date.now();
+    if (lastTablePush && lastTablePush.text === text && now - lastTablePush.at < 2000) {
+      return false;
+    }
+    lastTablePush = { text, at: now };
+    return true;
+  }
+
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     let socket;
@@ -379,9 +427,14 @@
         };
         document.dispatchEvent(new CustomEvent("torneo:move", { detail }));
       }
-      // Anything else changes the figures or the seating: let htmx reload its part.
-      document.body.dispatchEvent(new CustomEvent("torneo:figures"));
-      document.body.dispatchEvent(new CustomEvent("torneo:seats"));
+      // Anything else changes the figures or the seating. The push brings the figures,
+      // rendered once for every screen; only what it does not bring is fetched again.
+      if (!applyFragments(message)) {
+        document.body.dispatchEvent(new CustomEvent("torneo:figures"));
+      }
+      if (!applyBoard(message) && concernsThisTable(message, event.data)) {
+        document.body.dispatchEvent(new CustomEvent("torneo:seats"));
+      }
     };
     socket.onclose = (event) => {
       clock.connected = false;
@@ -397,10 +450,12 @@
 
   function retry() {
     // Exponential backoff with jitter, so a room of screens does not reconnect in one
-    // burst after a server restart. Capped at 4 s for the first minute (a restarted
-    // server or Redis is back in seconds: screens resync within 5 s), then at 30 s.
-    const cap = clock.lostAt && Date.now() - clock.lostAt > 60000 ? 30000 : 4000;
-    const base = Math.min(cap, 1000 * 2 ** clock.retries);
+    // burst after a server restart. From 0.5 s, capped at 2 s for the first minute (a
+    // restarted server or Redis is back in seconds, and a screen knocks again within 2 s
+    // of it: the room resyncs within 5 s, `manage.py bench reconnect`), then at 30 s.
+    // A refused knock costs the server nothing.
+    const cap = clock.lostAt && Date.now() - clock.lostAt > 60000 ? 30000 : 2000;
+    const base = Math.min(cap, 500 * 2 ** clock.retries);
     clock.retries += 1;
     setTimeout(connect, base / 2 + Math.random() * (base / 2));
   }

@@ -93,6 +93,14 @@ class Hand:
         self.setup = setup
         self.settings = settings or EngineSettings()
         self.seats: tuple[int, ...] = setup.seats
+        sb_seat = setup.blind_seats()[0]
+        # Heads-up the small blind is the button (TDA-34, R-BTN-2 step 4): with the button on
+        # an empty seat he acts first pre-flop (R-FLOW-8) and last after the flop. A hand set
+        # up on a later street has posted no blinds and keeps the button it was given.
+        headsup_empty_button = (
+            len(self.seats) == 2 and setup.button not in self.seats and setup.street == "preflop"
+        )
+        self.button = sb_seat if headsup_empty_button and sb_seat is not None else setup.button
         self.log: list[dict[str, Any]] = []
         self.rulings: list[Ruling] = []
         self._state = self._initial_state()
@@ -110,7 +118,7 @@ class Hand:
         else:
             st.dead = setup.pot  # dead money, every player eligible (in-hand.md §19)
             st.inc = self._min_bet(st)
-            start = setup.button  # R-FLOW-7: first active player left of the button
+            start = self.button  # R-FLOW-7: first active player left of the button
         st.round_start_live = self._live_count(st)
         st.headsup_before_cap = st.round_start_live == 2
         self._settle(st, start)
@@ -155,7 +163,8 @@ class Hand:
                 # R-CASH-1 convention: the straddle acts as the big blind of the round.
                 inc = live if setup.game != "L" else inc
                 bet = live
-                st.aggressions += 1
+                # The straddle replaces the big blind as the opening bet (TDA-51b): it does
+                # not count as a raise over it for the undercall rule.
                 st.raise_count += 1
                 mississippi = post.seat == setup.button
                 if not mississippi:
@@ -253,12 +262,20 @@ class Hand:
             return st.bet + self._pot_total(st) + (st.bet - p.committed)
         return p.committed + p.stack
 
-    def _complete_to(self, st: _State) -> int | None:
+    def _complete_to(self, st: _State, p: _Player) -> int | None:
         if self.setup.game != "L":
             return None
         bet = self._min_bet(st)
+        if p.acted and 2 * (st.bet - p.last_bet) < bet:
+            return None  # R-LIMIT-3: less than half a bet does not reopen for who has acted
         if st.full_level < st.bet < st.full_level + bet:
             return st.full_level + bet
+        cap = (1 + self.settings.limit_cap_raises) * bet
+        capped = st.raise_count >= 1 + self.settings.limit_cap_raises and not self._uncapped(st)
+        if capped and st.bet < cap:
+            # "Complete the cap" (000 Cash 'Limit'): after a short all-in counted as a bet,
+            # raises go 30, 50, 70 in a 20 round; one more action brings the bet to the cap, 80.
+            return cap
         return None
 
     def _view(self, st: _State, seat: int) -> BettingView:
@@ -274,7 +291,7 @@ class Hand:
             max_raise_to=self._max_raise_total(st, p),
             can_raise=can,
             raise_block_rules=block,
-            complete_to=self._complete_to(st),
+            complete_to=self._complete_to(st, p),
             facing_opening_bet=st.aggressions == 1,
             live_count=self._live_count(st),
             bound_to_raise=p.bound,
@@ -385,7 +402,7 @@ class Hand:
             st.betting_over = True
             st.to_act = None
             return
-        st.to_act = self._next_needing(st, self.setup.button)  # R-FLOW-7
+        st.to_act = self._next_needing(st, self.button)  # R-FLOW-7
 
     def _settle(self, st: _State, after: int) -> list[Ruling]:
         """Move the action on from seat `after`, applying pending out-of-turn actions (§11)."""
@@ -418,17 +435,32 @@ class Hand:
         if mode == "figp" and any(k in ("check", "call") for k in pending.intervening):
             action = Action(seat=seat, kind="call")  # FIGP §23: reduced to a check/call
             rules = ("R-OOT-1", "FIGP §23")
-        elif mode == "code003" and any(k != "check" and k != "fold" for k in pending.intervening):
-            return None  # Art.10.5: binding only if those in between only check or fold
         elif mode == "code003":
             rules = ("R-OOT-1", "Art.10.5")
+            # Art.10.5: binding only if those in between only check or fold; but a player who
+            # called out of turn cannot change his call (second sentence), so a call stays
+            # bound when those in between call (a bet or raise has changed H, above).
+            passive = all(k in ("check", "fold") for k in pending.intervening)
+            only_calls = all(k in ("check", "fold", "call") for k in pending.intervening)
+            if not passive and not (only_calls and self._is_call(st, seat, action)):
+                return None
         try:
             res = resolve(self._view(st, seat), action, self.settings)
             self._apply(st, seat, res, action.forfeit)
         except EngineError:
             return None
+        if res.kind in ("refuse", "bind"):
+            # Not an action (e.g. "check" facing a bet, R-ACT-9, or "raise" without an
+            # amount): its restriction or binding stands and the player is still to act.
+            return None
         self._note_intervening(st, res.kind)
         return self._ruling(st, seat, res, rules_prefix=rules)
+
+    def _is_call(self, st: _State, seat: int, action: Action) -> bool:
+        try:
+            return resolve(self._view(st, seat), action, self.settings).kind == "call"
+        except EngineError:
+            return False
 
     @staticmethod
     def _note_intervening(st: _State, kind: str) -> None:
@@ -475,7 +507,16 @@ class Hand:
         if p.stack == 0:
             raise IllegalAction(f"seat {action.seat} is all-in", rules=("R-FLOW-9",))
         st.round_complete = False
-        if action.seat != st.to_act:
+        if action.seat != st.to_act and self._second_motion(st, action):
+            # R-ACT-12: a raise in two motions entitles the player only to his first motion;
+            # the second is not an action (its chips go back), not an out-of-turn action.
+            ruling = Ruling(
+                seat=action.seat,
+                accepted=False,
+                rules=("R-ACT-12", "TDA-56"),
+                note="string bet: the second motion is not an action; chips returned",
+            )
+        elif action.seat != st.to_act:
             ruling = self._out_of_turn(st, action)
         else:
             res = resolve(self._view(st, action.seat), action, self.settings)
@@ -490,6 +531,12 @@ class Hand:
         self.log.append({"type": "action", **action.to_dict()})
         self.rulings.append(ruling)
         return ruling
+
+    @staticmethod
+    def _second_motion(st: _State, action: Action) -> bool:
+        """More chips or a raise from the player who made the last action of the round."""
+        last = st.round_log[-1][0] if st.round_log else None
+        return last == action.seat and action.kind in ("chips", "raise", "bet", "all_in")
 
     def _out_of_turn(self, st: _State, action: Action) -> Ruling:
         if action.kind == "timeout":
@@ -635,6 +682,14 @@ class Hand:
             return False
         return self._can_raise(self._state, self._player(self._state, seat))[0]
 
+    def raise_blocked_by(self, seat: int | None = None) -> tuple[str, ...]:
+        """Rule ids that keep the seat from betting or raising now; empty if he may."""
+        seat = self._default_seat(seat)
+        if seat is None:
+            return ("R-FLOW-9",)
+        can, rules = self._can_raise(self._state, self._player(self._state, seat))
+        return () if can else rules
+
     def can_check(self, seat: int | None = None) -> bool:
         """Whether the seat owes nothing in this round."""
         seat = self._default_seat(seat)
@@ -642,7 +697,14 @@ class Hand:
 
     def can_complete(self, seat: int | None = None) -> bool:
         """Limit only: whether a short all-in bet may be completed (§9.2)."""
-        return self._complete_to(self._state) is not None and self._default_seat(seat) is not None
+        return self.complete_to(seat) is not None
+
+    def complete_to(self, seat: int | None = None) -> int | None:
+        """Limit only: the total a completion brings the bet to (§9.2); None if none is open."""
+        seat = self._default_seat(seat)
+        if seat is None:
+            return None
+        return self._complete_to(self._state, self._player(self._state, seat))
 
     def min_raise_to(self, seat: int | None = None) -> int | None:
         """Smallest legal total for a bet or raise (ignores the stack); None if he may not."""
@@ -728,7 +790,7 @@ class Hand:
         else:
             first = st.hand_aggressor  # FIGP §25: last aggressive action of the whole hand
         if first is None or first not in live:
-            first = next(s for s in self._after(self.setup.button) if s in live)
+            first = next(s for s in self._after(self.button) if s in live)
         start = live.index(first)
         return tuple(live[start:] + live[:start])
 
@@ -751,7 +813,7 @@ class Hand:
             mucked={s for s in live if st.players[s].mucked},
             board=st.board,
             variant=self.setup.variant,
-            button=self.setup.button,
+            button=self.button,
             settings=self.settings,
         )
 

@@ -176,8 +176,12 @@ def _complete(view: BettingView) -> Resolution:
             "nothing to complete: only a short all-in bet in limit can be completed",
             rules=("R-LIMIT-3",),
         )
-    to = min(view.complete_to, view.all_in_total)
-    return Resolution("complete", to, ("R-LIMIT-3", "TDA-47b"))
+    if view.all_in_total < view.complete_to:
+        # All-in for less than the completion: a short all-in like any other (R-LIMIT-3).
+        if view.all_in_total <= view.current_bet:
+            return Resolution("call", view.all_in_total, ("R-POT-2",), "all-in for less")
+        return Resolution("all_in", view.all_in_total, ("R-LIMIT-3", "TDA-47b"))
+    return Resolution("complete", view.complete_to, ("R-LIMIT-3", "TDA-47b"))
 
 
 def _timeout(view: BettingView, settings: EngineSettings) -> Resolution:
@@ -209,7 +213,15 @@ def _chips(view: BettingView, action: Action, settings: EngineSettings) -> Resol
             options=("declaration", "chips"),
             rules=("R-ACT-5", "TDA-40a"),
         )
-    if action.declared_after_chips and settings.verbal_vs_chips == "first_action":
+    single_chip_rule = False
+    single = len(action.chips) == 1 and view.facing_bet and declared_to is None
+    if action.declared_after_chips and single and declared in ("raise", "bet"):
+        # R-ACT-5a: one oversized chip with "raise" said only after it landed is a call under
+        # every verbal_vs_chips setting (TDA-44, 003 Art.10.9, 004 r.23, Cash 'Puntate' (d));
+        # a spoken amount stays under Art.11.9 with verbal_prevails.
+        declared, declared_to = None, None
+        single_chip_rule = True
+    elif action.declared_after_chips and settings.verbal_vs_chips == "first_action":
         # TDA-40a: whichever came first defines the bet; the chips came first.
         declared, declared_to = None, None
     if declared is None and view.bound_to_raise:
@@ -236,7 +248,7 @@ def _chips(view: BettingView, action: Action, settings: EngineSettings) -> Resol
         # A bare verbal amount with the push: the statement is the bet (TDA-40a/c; with
         # verbal_prevails also when said after the chips, Art.11.9).
         return _silent(view, declared_to, (), settings, rules=("R-ACT-6", "TDA-40c"))
-    return _silent(view, total, action.chips, settings, rules=())
+    return _silent(view, total, action.chips, settings, rules=("R-ACT-5a",) * single_chip_rule)
 
 
 def _silent(

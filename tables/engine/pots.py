@@ -69,6 +69,10 @@ def build_pots(
             merged[-1] = (merged[-1][0] + amount, merged[-1][1])
         elif amount or not merged:
             merged.append((amount, eligible))
+    if merged and not merged[0][1]:
+        # Every player who reached the top level has folded (out of turn, TDA-53a) and no
+        # live player is all-in: the chips are dead money for the live players.
+        merged[0] = (merged[0][0], tuple(sorted(live)))
     pots = tuple(Pot(a, e) for a, e in merged if a > 0 or len(merged) == 1)
     return pots, returned
 

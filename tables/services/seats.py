@@ -110,9 +110,9 @@ def seats_draw_all(
         )
     except draw.RoomFull:
         raise errors.RoomFull from None
-    by_number = {t.number: t for t in tables}
+    table_ids = {t.number: t.pk for t in tables}
     Seat.objects.bulk_create(
-        Seat(table=by_number[table], number=seat, entry_id=entry_id, assigned_at=now)
+        Seat(table_id=table_ids[table], number=seat, entry_id=entry_id, assigned_at=now)
         for entry_id, (table, seat) in result.assignments.items()
     )
     Table.objects.filter(tournament=tournament, number__in=result.opened_tables).update(

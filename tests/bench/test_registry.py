@@ -15,9 +15,15 @@ def test_list_names_every_benchmark_one_a_line():
     out = StringIO()
     call_command("bench", "--list", stdout=out)
     assert out.getvalue().split() == sorted(BENCHES)
-    assert {"seat_draw", "registration", "registration_load", "fanout", "fuzz", "balance"} <= set(
-        BENCHES
-    )
+    assert {
+        "seat_draw",
+        "registration",
+        "registration_load",
+        "fanout",
+        "reconnect",
+        "fuzz",
+        "balance",
+    } <= set(BENCHES)
 
 
 @pytest.mark.django_db(transaction=True)

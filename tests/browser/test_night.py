@@ -24,7 +24,7 @@ from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LIVE = 2000
+LIVE = 5000  # ms; as in test_night_screens.py: a push, not a reload (speed: bench fanout)
 WORDS = {
     "en": {"start": "Start", "addon_now": "Add-ons on sale now", "rebuy": "Rebuy"},
     "it": {"start": "Avvia", "addon_now": "Add-on in vendita ora", "rebuy": "Rebuy"},

@@ -264,8 +264,8 @@ class Browser:
 
 
 class Screen:
-    """A screen's socket, reconnecting like static/js/screen.js (backoff with jitter, 4 s
-    cap for the first minute). Runs its own event loop in a thread; records every message
+    """A screen's socket, reconnecting like static/js/screen.js (backoff with jitter from
+    0.5 s, 2 s cap for the first minute). Runs its own event loop in a thread; records every message
     with the local time it arrived."""
 
     def __init__(self, server: Server, path: str) -> None:
@@ -310,8 +310,8 @@ class Screen:
             if self._stop:
                 break
             lost_at = lost_at or time.monotonic()
-            cap = 30.0 if time.monotonic() - lost_at > 60 else 4.0
-            base = min(cap, 2.0**retries)
+            cap = 30.0 if time.monotonic() - lost_at > 60 else 2.0
+            base = min(cap, 0.5 * 2**retries)
             retries += 1
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), base / 2 + random.random() * base / 2)

@@ -24,6 +24,8 @@ FLOOR_ADAPTERS = (
     "tournaments.conformance.clock",
     "tournaments.conformance.money",
     "tournaments.conformance.formats",
+    "tournaments.conformance.tablegames",
+    "tournaments.conformance.cash",
 )
 ENGINE_ADAPTER = "tournaments.conformance.engine"
 

@@ -66,7 +66,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tables.models import RoomEvent, RoomStaff, Ruling, Seat, Table
+from tables.models import (
+    CashGame,
+    CashOut,
+    CashRoom,
+    CashSeat,
+    CashTable,
+    KeepApart,
+    RakeRecord,
+    RoomEvent,
+    RoomStaff,
+    Ruling,
+    Seat,
+    Table,
+    WaitEntry,
+)
 from tournaments import errors
 from tournaments.events import event_log
 from tournaments.models import (
@@ -140,6 +154,14 @@ EXCLUDED_MODELS: dict[type[models.Model], str] = {
     SeatTicket: "a satellite's seat links two events (possibly of other instances); the "
     "satellite's results and log keep who won, and the TD issues tickets again after import",
 }
+
+# The cash room (issue 19): room-level rows, not part of any tournament.
+EXCLUDED_MODELS.update(
+    dict.fromkeys(
+        (CashRoom, CashGame, CashTable, CashSeat, WaitEntry, RakeRecord, KeepApart, CashOut),
+        "the cash room's own data, not part of any tournament",
+    )
+)
 
 # Fields left out of the document, with the reason.
 EXCLUDED_FIELDS: dict[tuple[type[models.Model], str], str] = {

@@ -968,11 +968,14 @@ def bounty_totals(tournament: Tournament) -> dict[int, int]:
     return {r["winner_id"]: r["total"] or 0 for r in rows}
 
 
-def results_with_bounties(tournament: Tournament) -> list[dict[str, Any]]:
-    """Each finisher's prize and bounty money, separately and in total, in cents."""
+def results_with_bounties(
+    tournament: Tournament, entries: list[Entry] | None = None
+) -> list[dict[str, Any]]:
+    """Each finisher's prize and bounty money, separately and in total, in cents (of
+    `entries`, by default every entry in `selectors.results` order)."""
     totals = bounty_totals(tournament)
     rows = []
-    for entry in selectors.results(tournament):
+    for entry in selectors.results(tournament) if entries is None else entries:
         prize = entry.prize * 100
         bounty = totals.get(entry.pk, 0)
         rows.append({"entry": entry, "prize": prize, "bounty": bounty, "total": prize + bounty})

@@ -29,6 +29,7 @@ import time
 from importlib import import_module
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -44,6 +45,7 @@ from tournaments.models import DisplayScreen, Role, Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import timecalls as timecall_services
 from tournaments.sockets import layerwatch
+from tournaments.sockets.coalesce import coalescer
 from tournaments.sockets.codes import NOT_FOUND, SERVICE_RESTART
 from tournaments.sockets.hub import Hub, hub_for
 
@@ -165,7 +167,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         try:
-            tournament, screen, role = await _authorise(self.scope)
+            tournament, screen, role = await self._authorise()
         except LookupError:
             await self.close(code=NOT_FOUND)
             return
@@ -192,9 +194,34 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.hub = hub_for(self.channel_layer)
         await self.hub.join(self, self.groups_joined)
         await self.accept()
-        await self.send_json(await _payload(tournament.pk))
+        # Read after joining, shared with the sockets connecting meanwhile (coalesce.py).
+        state = await coalescer()(("state", tournament.pk), lambda: _payload(tournament.pk))
+        await self.send_json(state)
         self.hub.release(self)
         layerwatch.watch(self)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections before every handler: one hop to
+        # the database thread per message, queued behind every socket's reads when a
+        # room reconnects. Each database call here is a database_sync_to_async, which
+        # closes them itself, before and after.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def _authorise(self) -> tuple[Tournament, DisplayScreen | None, str | None]:
+        """Who this socket is. A screen's link, or anybody not logged in, reads the same
+        as every socket with the same address connecting meanwhile: one read for all."""
+        kwargs = self.scope["url_route"]["kwargs"]
+        user = self.scope.get("user")
+        if "token" in kwargs:
+            key: tuple[str, str] = ("screen", str(kwargs["token"]))
+        elif not getattr(user, "is_authenticated", False):
+            key = ("public", str(kwargs["slug"]))
+        else:
+            return await _authorise(self.scope)  # a role of his own
+        return await coalescer()(key, lambda: _authorise(self.scope))
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:

@@ -12,11 +12,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from tables import permissions as room_permissions
 from tournaments import events, labels, permissions, ratelimit, selectors
 from tournaments.errors import DomainError
 from tournaments.models import Role, Tournament
@@ -81,8 +83,22 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         {
             "tournaments": [(t, roles.get(t.pk, Role.TD.label)) for t in tournaments[:200]],
             "can_create": permissions.can_create_tournaments(request.user),
+            "room_links": _room_links(request.user),
         },
     )
+
+
+def _room_links(user) -> list[tuple[str, str]]:
+    """The room's own tools this person may open (room-level roles, tables/permissions)."""
+    role = room_permissions.room_role_for(user)
+    links = []
+    if role in room_permissions.STAFF:
+        links.append((reverse("cash_board"), _("Cash room")))
+    if role in room_permissions.FLOOR:
+        links.append((reverse("pit_home"), _("Pit: blackjack and punto banco")))
+    if role in room_permissions.TD:
+        links.append((reverse("room_staff"), _("Room staff")))
+    return links
 
 
 @login_required

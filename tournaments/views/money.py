@@ -49,14 +49,22 @@ def _active_by_number(tournament: Tournament) -> dict[int, Entry]:
     }
 
 
-def _seated(tournament: Tournament) -> list[dict]:
-    """Players still in, by table and seat, for the floor's forms."""
-    seats = {
-        s.entry_id: s
-        for s in Seat.objects.select_related("table").filter(entry__tournament=tournament)
-    }
+# Up to this many players still in, the floor's forms list them all; beyond it (a big
+# field) the floor picks a table first: nobody ticks a box among 9,000 rows.
+LIST_ALL_UP_TO = 60
+
+
+def _seated(tournament: Tournament, *, table: int | None = None) -> list[dict]:
+    """Players still in, by table and seat, for the floor's forms (one table's when
+    `table` is given)."""
+    seat_rows = Seat.objects.select_related("table").filter(entry__tournament=tournament)
+    entries = tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player")
+    if table is not None:
+        seat_rows = seat_rows.filter(table__number=table)
+        entries = entries.filter(seat__table__number=table)
+    seats = {s.entry_id: s for s in seat_rows}
     rows = []
-    for entry in tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player"):
+    for entry in entries:
         seat = seats.get(entry.pk)
         rows.append(
             {
@@ -77,6 +85,7 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
     tournament, role = _get(request, slug, permissions.STAFF)
     # An htmx request from the deal calculator gets its own card back (STYLE.md 13, 20).
     template = "money/money.html#deal" if request.htmx and role == Role.TD else "money/money.html"
+    left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     return render(
         request,
         template,
@@ -87,11 +96,14 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
             "pool_lines": selectors.prize_pool_lines(tournament),
             "board": selectors.payouts_board(tournament),
             "editable": not selectors.money_reached(tournament),
-            "players": _seated(tournament),
+            # The deal calculator lists the players left once they are few (a deal is
+            # made at the last tables, and nobody types 9,000 stacks).
+            "players": _seated(tournament) if left <= LIST_ALL_UP_TO else [],
+            "deal_open": left <= LIST_ALL_UP_TO,
             "proposal": proposal,
             "stacks": stacks or {},
             "deal": tournament.deals.filter(voided=False).order_by("-created_at").first(),
-            "results": [e for e in selectors.results(tournament) if e.place or e.disqualified],
+            "results": selectors.finished(tournament),
             "format_board": format_services.bounty_board(tournament),
             "satellite": format_services.satellite_figures(tournament, timezone.now()),
         },
@@ -194,13 +206,21 @@ def eliminations(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> HttpResponse:
     template = "money/eliminations.html#floor" if request.htmx else "money/eliminations.html"
+    query = forms.TableChoiceForm(request.GET if request.method == "GET" else request.POST)
+    chosen = query.cleaned_data.get("view_table") if query.is_valid() else None
+    left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    by_table = left > LIST_ALL_UP_TO
+    players = _seated(tournament, table=chosen) if chosen or not by_table else []
     return render(
         request,
         template,
         {
             "tournament": tournament,
             "role": role,
-            "players": _seated(tournament),
+            "players": players,
+            "by_table": by_table,
+            "chosen_table": chosen,
+            "tables": selectors.tables_in_play(tournament) if by_table else [],
             "board": selectors.payouts_board(tournament),
             "recent": _recent_busts(tournament),
         },
@@ -741,8 +761,9 @@ def public_results(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = permissions.get_public_tournament(slug)
     # One row per player, for his live entry: a player who re-entered and plays on is not
     # shown out; a finished player shows his best entry (results come best first).
+    finished = selectors.finished(tournament)
     rows, shown = [], set()
-    for e in selectors.results(tournament):
+    for e in finished:
         if e.player_id in shown or e.playing_again:
             continue
         shown.add(e.player_id)
@@ -752,7 +773,7 @@ def public_results(request: HttpRequest, slug: str) -> HttpResponse:
         # Prize and bounty money separately and in total, in cents (formats.md §12), for
         # the same live entries.
         rows, shown = [], set()
-        for r in format_services.results_with_bounties(tournament):
+        for r in format_services.results_with_bounties(tournament, finished):
             e = r["entry"]
             if e.player_id in shown or getattr(e, "playing_again", False):
                 continue

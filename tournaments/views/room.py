@@ -26,27 +26,48 @@ def _floor(request: HttpRequest, slug: str) -> Tournament:
     return permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
 
 
-def _room_context(tournament: Tournament) -> dict:
+# The tables list shows this many rows a page (1,112 rows at 10,000 entries rendered in
+# most of a second); halted tables and those without a button are named above it anyway.
+TABLES_PER_PAGE = 100
+
+
+def _room_context(tournament: Tournament, page: int = 1) -> dict:
     room = room_services.room_load(tournament)
     plan = room_services.room_plan(tournament=tournament, room=room)
+    # Names only for the players the plan moves (not for the whole field).
+    moved = [int(m.player) for m in plan.moves if m.player]
     names = {
         e.pk: str(e.player)
-        for e in Entry.objects.filter(
-            pk__in=[e for row in room.seats.values() for e in row.values()]
-        )
+        for e in Entry.objects.filter(pk__in=moved)
         .select_related("player")
         .only("id", "player__first_name", "player__last_name")
     }
     halted = set(plan.halted_tables)
+    numbers = sorted(room.tables)
+    pages = max(1, -(-len(numbers) // TABLES_PER_PAGE))
+    page = min(max(page, 1), pages)
+    shown = numbers[(page - 1) * TABLES_PER_PAGE : page * TABLES_PER_PAGE]
     tables = [
         {
-            "table": table,
+            "table": room.tables[number],
             "players": len(room.seats.get(number, {})),
             "halted": str(number) in halted,
             "needs_button": str(number) in plan.needs_button,
         }
-        for number, table in sorted(room.tables.items())
+        for number in shown
     ]
+    table_pages = (
+        [
+            {
+                "page": n,
+                "first": numbers[(n - 1) * TABLES_PER_PAGE],
+                "last": numbers[min(n * TABLES_PER_PAGE, len(numbers)) - 1],
+            }
+            for n in range(1, pages + 1)
+        ]
+        if pages > 1
+        else []
+    )
     moves = [
         {
             "name": names.get(int(m.player)) if m.player else None,
@@ -68,6 +89,8 @@ def _room_context(tournament: Tournament) -> dict:
     return {
         "tournament": tournament,
         "tables": tables,
+        "table_pages": table_pages,
+        "tables_page": page,
         "plan": plan,
         "moves": moves,
         "break_table": plan.break_table,
@@ -80,7 +103,9 @@ def _room_context(tournament: Tournament) -> dict:
 @login_required
 def room(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _floor(request, slug)
-    context = _room_context(tournament)
+    query = forms.TablesPageForm(request.GET)
+    page = (query.cleaned_data.get("page") if query.is_valid() else None) or 1
+    context = _room_context(tournament, page)
     if request.htmx:
         return render(request, "room/room.html#room", context)
     return render(request, "room/room.html", context)

@@ -15,15 +15,17 @@ class Command(BaseCommand):
         parser.add_argument("--existing", type=int, default=5000)
         parser.add_argument("--samples", type=int, default=200)
         parser.add_argument("--cases", type=int, default=10000)
-        parser.add_argument("--clients", type=int, default=1000)
+        parser.add_argument("--clients", "--screens", dest="clients", type=int, default=1000)
         parser.add_argument("--changes", type=int, default=20)
         parser.add_argument("--tables", type=int, default=1112)
         parser.add_argument("--rounds", type=int, default=5)
         parser.add_argument(
             "--layer", choices=["memory", "redis"], default=None, help="default: from REDIS_URL"
         )
+        parser.add_argument("--kind", choices=["clock", "elimination", "move"], default="clock")
         parser.add_argument("--desks", type=int, default=20)
         parser.add_argument("--per-desk", type=int, default=50)
+        parser.add_argument("--repeat", type=int, default=3, help="rounds, medians reported")
 
     def handle(self, *args, name: str | None, **options):
         if options.pop("list"):

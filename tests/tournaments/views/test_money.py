@@ -271,3 +271,31 @@ def test_the_chips_page_shows_a_tables_exchange_before_the_race(client, tourname
     assert "4 × 25" in page and "1 × 100" in page
     assert "Odd chips worth 75: 1 new chips race" in page
     assert not Event.objects.filter(action="chips.race").exists()
+
+
+def test_a_big_field_is_listed_table_by_table_on_the_eliminations_page(client, td):
+    """At 10,000 entries the page listed every player still in (9,000 rows, seconds to
+    render, nobody can find a box in it): past a few tables the floor picks a table."""
+    from tests.conftest import make_tournament
+    from tests.tables.services.test_room import seat_players
+
+    big = make_tournament(td, tables=8)
+    placed = seat_players(big, {n: list(range(1, 10)) for n in range(1, 8)})  # 63 players
+    client.force_login(td)
+    page = client.get(reverse("eliminations", args=[big.slug])).content.decode()
+    assert 'name="out"' not in page  # no list of 63 boxes
+    assert "?view_table=7" in page
+    table_2 = client.get(reverse("eliminations", args=[big.slug]) + "?view_table=2")
+    listed = table_2.content.decode()
+    assert listed.count('name="out"') == 9
+    assert str(placed[(2, 4)].player) in listed and str(placed[(3, 4)].player) not in listed
+
+    # The seat field still records a bust anywhere, and the page stays on table 2.
+    response = client.post(
+        reverse("eliminations_record", args=[big.slug]),
+        {"seats": "5/3", "view_table": "2"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.content.decode().count('name="out"') == 9
+    placed[(5, 3)].refresh_from_db()
+    assert placed[(5, 3)].status == Entry.Status.ELIMINATED

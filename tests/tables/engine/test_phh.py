@@ -15,7 +15,9 @@ from tables.engine.phh import (
     replay,
 )
 
-PHH_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "phh" / "data"
+# The shared folder sits next to the checkout (../shared); a worktree elsewhere uses /work/shared.
+_NEXT_TO_CHECKOUT = Path(__file__).resolve().parents[3].parent / "shared" / "phh" / "data"
+PHH_DIR = _NEXT_TO_CHECKOUT if _NEXT_TO_CHECKOUT.is_dir() else Path("/work/shared/phh/data")
 FILES = sorted(iter_phh_files([PHH_DIR]))
 
 

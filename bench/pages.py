@@ -1,0 +1,178 @@
+"""`bench pages`: the server side of every page a user opens during play, at 1,000 and at
+10,000 entries, so that the growth shows.
+
+Each size gets its own event: every entry seated by the draw (1,112 tables at 10,000),
+a tenth of the field out with places, and the event log filled to ten rows per entry
+(100,000 at 10,000). Each page is asked `--samples` times through Django's test client in
+this process (the view, its queries, its template: what the server spends), after one
+warm-up request; p50 and p95 per page and size are reported, with the growth 10,000 / 1,000.
+Goals (issue 15 item 6): p95 <= 150 ms on PostgreSQL, growth <= 1.5x.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from bench import common
+from bench.common import Figures, cleanup, db_vendor, fresh_tournament
+from tables.models import Seat
+from tables.services import seats as seat_services
+from tournaments.models import DisplayScreen, Entry, Event, Role, StaffAssignment, Tournament
+from tournaments.services import clock as clock_services
+
+GOAL_P95_MS = 150.0
+GOAL_GROWTH = 1.5
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def build_event(entries: int) -> Tournament:
+    """A running event of `entries` players: seated, a tenth out, ten log rows per entry."""
+    tournament = fresh_tournament(f"Bench pages {entries}", entries=entries)
+    actor = common.actor()
+    now = timezone.now()
+    seat_services.seats_draw_all(tournament=tournament, actor=actor, now=now)
+    out = list(tournament.entries.order_by("-number").values_list("pk", flat=True)[: entries // 10])
+    for place, pk in enumerate(out, start=entries - len(out) + 1):
+        Entry.objects.filter(pk=pk).update(
+            status=Entry.Status.ELIMINATED, place=place, place_last=place, ended_at=now, chips=0
+        )
+    Seat.objects.filter(entry_id__in=out).delete()
+    clock_services.clock_start(tournament=tournament, actor=actor, now=now)
+    rows = entries * 10 - tournament.events.count()
+    numbers = list(tournament.entries.values_list("pk", flat=True))
+    Event.objects.bulk_create(
+        (
+            Event(
+                tournament=tournament,
+                actor=actor,
+                at=now - timedelta(seconds=rows - i),  # a night's log, oldest first
+                action="entry.register",
+                data={"entry": numbers[i % len(numbers)], "player": "Bench"},
+                undoable=False,
+            )
+            for i in range(max(0, rows))
+        ),
+        batch_size=5000,
+    )
+    StaffAssignment.objects.get_or_create(tournament=tournament, user=actor, role=Role.TD)
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+def pages(tournament: Tournament) -> dict[str, tuple[str, Callable[[int], str]]]:
+    """Page name -> (who opens it, URL for the n-th request)."""
+    slug = tournament.slug
+    board = DisplayScreen.objects.create(
+        tournament=tournament, name="Board", kind=DisplayScreen.Kind.SEATING
+    )
+    middle = max(1, tournament.entries.count() // 2)
+    tables = tournament.tables.count()
+
+    def search(prefix_len: int) -> Callable[[int], str]:
+        return lambda n: (
+            reverse("desk_search", args=[slug]) + f"?q=Bench{n % 97:02d}"[: 3 + prefix_len]
+        )
+
+    return {
+        "desk search (as you type)": ("staff", lambda n: search(1 + n % 7)(n)),
+        "desk and player list": ("staff", lambda n: reverse("desk", args=[slug])),
+        "seating board, first page": ("public", lambda n: f"/s/{board.token}/"),
+        "seating board, a later page": (
+            "public",
+            lambda n: f"/s/{board.token}/?page={2 + n % 50}",
+        ),
+        "room": ("staff", lambda n: reverse("room", args=[slug])),
+        "a table": ("staff", lambda n: reverse("room_table", args=[slug, 1 + n % tables])),
+        "clock console": ("staff", lambda n: reverse("clock_console", args=[slug])),
+        "eliminations": ("staff", lambda n: reverse("eliminations", args=[slug])),
+        "payouts": ("staff", lambda n: reverse("money", args=[slug])),
+        "event log": ("staff", lambda n: reverse("event_log", args=[slug])),
+        "public results": ("public", lambda n: reverse("public_results", args=[slug])),
+        "seat finder": (
+            "public",
+            lambda n: reverse("seat_finder", args=[slug]) + f"?q=Bench{(middle + n) % 9999:05d}",
+        ),
+        "public clock": ("public", lambda n: reverse("public_clock", args=[slug])),
+    }
+
+
+def time_pages(tournament: Tournament, samples: int) -> dict[str, dict[str, float]]:
+    staff = Client()
+    staff.force_login(common.actor())
+    public = Client()
+    results: dict[str, dict[str, float]] = {}
+    for name, (who, url) in pages(tournament).items():
+        client = staff if who == "staff" else public
+        first = client.get(url(0))
+        if first.status_code != 200:
+            raise RuntimeError(f"{name}: {url(0)} answered {first.status_code}")
+        timings = []
+        for n in range(1, samples + 1):
+            start = time.perf_counter()
+            response = client.get(url(n))
+            timings.append((time.perf_counter() - start) * 1000)
+            assert response.status_code == 200, (name, response.status_code)
+        results[name] = {
+            "p50_ms": round(statistics.median(timings), 1),
+            "p95_ms": round(_percentile(timings, 0.95), 1),
+        }
+    return results
+
+
+def run(*, entries: int = 10000, samples: int = 20, **_: Any) -> tuple[list[str], Figures]:
+    sizes = sorted({min(1000, entries), entries})
+    by_size: dict[int, dict[str, dict[str, float]]] = {}
+    for size in sizes:
+        tournament = build_event(size)
+        try:
+            by_size[size] = time_pages(tournament, samples)
+        finally:
+            cleanup(tournament)
+    small, big = by_size[sizes[0]], by_size[sizes[-1]]
+    figures: Figures = {
+        "bench": "pages",
+        "entries": entries,
+        "db": db_vendor(),
+        "samples": samples,
+        "goal_p95_ms": GOAL_P95_MS,
+        "goal_growth": GOAL_GROWTH,
+        "pages": {},
+    }
+    lines = [
+        f"Server side of each page on {connection.vendor}, {samples} requests each "
+        f"(p50 / p95 ms) at {sizes[0]} and {sizes[-1]} entries:"
+    ]
+    worst_p95, worst_growth = 0.0, 0.0
+    for name in big:
+        growth = big[name]["p95_ms"] / max(small[name]["p95_ms"], 0.1)
+        worst_p95 = max(worst_p95, big[name]["p95_ms"])
+        worst_growth = max(worst_growth, growth)
+        figures["pages"][name] = {
+            f"p50_ms_{sizes[0]}": small[name]["p50_ms"],
+            f"p95_ms_{sizes[0]}": small[name]["p95_ms"],
+            f"p50_ms_{sizes[-1]}": big[name]["p50_ms"],
+            f"p95_ms_{sizes[-1]}": big[name]["p95_ms"],
+            "growth": round(growth, 2),
+        }
+        flag = "" if big[name]["p95_ms"] <= GOAL_P95_MS and growth <= GOAL_GROWTH else "  MISSED"
+        lines.append(
+            f"  {name:30s} {small[name]['p50_ms']:7.1f} / {small[name]['p95_ms']:7.1f}   "
+            f"{big[name]['p50_ms']:7.1f} / {big[name]['p95_ms']:7.1f}   x{growth:.2f}{flag}"
+        )
+    figures["worst_p95_ms"] = round(worst_p95, 1)
+    figures["worst_growth"] = round(worst_growth, 2)
+    figures["ok"] = worst_p95 <= GOAL_P95_MS and worst_growth <= GOAL_GROWTH
+    return lines, figures

@@ -1,0 +1,47 @@
+// Cash room countdowns: an element with data-countdown="<seconds>" counts down to 0:00
+// locally; the server recomputes the seconds on every refresh (STYLE.md 7). No inline
+// scripts (CSP).
+(() => {
+  const started = new WeakMap();
+  const show = (el) => {
+    if (!started.has(el)) started.set(el, Date.now());
+    const total = parseInt(el.dataset.countdown, 10) || 0;
+    const left = Math.max(0, total - Math.floor((Date.now() - started.get(el)) / 1000));
+    const minutes = Math.floor(left / 60);
+    const seconds = String(left % 60).padStart(2, "0");
+    el.textContent = `${minutes}:${seconds}`;
+    el.classList.toggle("expired", left === 0);
+  };
+  const tick = () => document.querySelectorAll("[data-countdown]").forEach(show);
+  document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("htmx:afterSwap", tick);
+  setInterval(tick, 1000);
+})();
+
+// Live: pages marked data-cash-live listen on ws/cash/ and refresh their htmx part
+// (hx-trigger "cash from:body") whenever the room changes; polling stays as the fallback.
+(() => {
+  let delay = 1000;
+  const connect = () => {
+    if (!document.querySelector("[data-cash-live]")) return;
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    let socket;
+    try {
+      socket = new WebSocket(`${scheme}${location.host}/ws/cash/`);
+    } catch (e) {
+      setTimeout(connect, delay);
+      return;
+    }
+    socket.addEventListener("open", () => {
+      delay = 1000;
+    });
+    socket.addEventListener("message", () => {
+      if (window.htmx) window.htmx.trigger(document.body, "cash");
+    });
+    socket.addEventListener("close", () => {
+      delay = Math.min(delay * 2, 30000);
+      setTimeout(connect, delay);
+    });
+  };
+  document.addEventListener("DOMContentLoaded", connect);
+})();

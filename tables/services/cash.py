@@ -1,0 +1,1128 @@
+"""The cash room's writes (cash-room.md §14): lists, calls, seats, moves, tables, rake.
+
+Every service decides through the pure rules of `tables.cash`, changes the rows in one
+transaction and logs a `cash.*` room event. Undo restores the state the event recorded
+before it (the waiting lists, open tables and seats of the games it touched); it is refused
+when a later action changed one of those games.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields as dataclass_fields
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max, Min
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tables.buttons import Positions, next_hand
+from tables.cash import absence, buyin, changes, closing, opening, rake, waitlist
+from tables.cash.settings import CashSettings
+from tables.events import room_event_log, undoes
+from tables.models import (
+    CashGame,
+    CashOut,
+    CashRoom,
+    CashSeat,
+    CashTable,
+    KeepApart,
+    RakeRecord,
+    RoomEvent,
+    WaitEntry,
+)
+from tournaments.errors import CannotUndo, DomainError
+from tournaments.models import Player
+from tournaments.realtime import broadcast_cash
+
+RANKS = "23456789TJQKA"
+SUITS = "shdc"
+
+JOIN_REFUSALS = {
+    "not_present": gettext_lazy("the player must be here in person to join a list"),
+    "already_on_list": gettext_lazy("the player is already on this list"),
+    "seated_in_this_game": gettext_lazy(
+        "the player already sits in this game: file a seat or table change instead"
+    ),
+    "level_down_not_allowed": gettext_lazy(
+        "the player sits at higher blinds; moving down is not allowed"
+    ),
+}
+BUY_IN_REFUSALS = {
+    "hand_in_progress": gettext_lazy("chips are bought only between hands"),
+    "below_min_buy_in": gettext_lazy("below the minimum buy-in"),
+    "below_limit_minimum_purchase": gettext_lazy("in limit every purchase is at least 20 BB"),
+    "short_buy_in_used": gettext_lazy("the short buy-in of this session is used"),
+    "below_earlier_cash_out": gettext_lazy(
+        "the player left this game today with more: he must come back with at least as much"
+    ),
+    "above_max_buy_in": gettext_lazy("above the maximum buy-in"),
+}
+SIT_OUT_REFUSALS = {
+    "daily_limit_reached": gettext_lazy("the sit-out of today is used"),
+    "too_many_away": gettext_lazy("too many players of this table are away"),
+}
+
+
+class CashRefused(DomainError):
+    message = gettext_lazy("Not possible: %(reason)s")
+
+
+# --- settings ---------------------------------------------------------------------------
+
+
+def cash_room() -> CashRoom:
+    """The room's settings row; unsaved defaults until the TD first saves them (a page that
+    only reads never writes)."""
+    room = CashRoom.objects.order_by("pk").first()
+    return room if room is not None else CashRoom()
+
+
+def room_settings() -> CashSettings:
+    """The room's settings: the defaults, overridden by the room's row."""
+    room = cash_room()
+    known = {f.name for f in dataclass_fields(CashSettings)}
+    values = {k: v for k, v in (room.overrides or {}).items() if k in known}
+    if "suit_order" in values:
+        values["suit_order"] = tuple(values["suit_order"])
+    return replace(CashSettings(**values), answer_minutes=room.answer_minutes)
+
+
+def game_settings(game: CashGame) -> CashSettings:
+    """The room's settings with the game's own values (seats, rake, maximum buy-in)."""
+    return replace(
+        room_settings(),
+        max_seats=game.max_seats,
+        rake_percent=float(game.rake_percent),
+        rake_cap=game.rake_cap,
+        max_buy_in=game.max_buy_in,
+    )
+
+
+def _game_rules(game: CashGame) -> buyin.Game:
+    return buyin.Game(
+        structure=game.structure, bb=game.bb, min_buy_in=game.min_buy_in, max_buy_in=game.max_buy_in
+    )
+
+
+# --- snapshots for undo ----------------------------------------------------------------
+
+SEAT_FIELDS = (
+    "id",
+    "table_id",
+    "number",
+    "player_id",
+    "seated_at",
+    "seated_order",
+    "status",
+    "buy_in",
+    "sit_out_until",
+    "sit_outs_today",
+    "markers",
+    "short_buy_ins",
+    "request",
+)
+CASH_OUT_FIELDS = ("id", "player_id", "game_id", "stack", "at")
+ENTRY_FIELDS = (
+    "id",
+    "game_id",
+    "player_id",
+    "position",
+    "joined_at",
+    "called_at",
+    "called_table",
+    "called_seat",
+    "coming",
+    "locked_out_until",
+    "from_closed_table",
+)
+TABLE_FIELDS = ("id", "status", "closed_at", "button", "sb", "bb")
+TIMES = {
+    "at",
+    "seated_at",
+    "sit_out_until",
+    "joined_at",
+    "called_at",
+    "locked_out_until",
+    "closed_at",
+}
+
+
+def _plain(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: (v.isoformat() if k in TIMES and v is not None else v) for k, v in row.items()}
+
+
+def _typed(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: (datetime.fromisoformat(v) if k in TIMES and v is not None else v)
+        for k, v in row.items()
+    }
+
+
+def _snapshot(game_ids: set[int]) -> dict[str, Any]:
+    ids = sorted(game_ids)
+    return {
+        "games": ids,
+        "tables": [
+            _plain(r) for r in CashTable.objects.filter(game_id__in=ids).values(*TABLE_FIELDS)
+        ],
+        "seats": [
+            _plain(r) for r in CashSeat.objects.filter(table__game_id__in=ids).values(*SEAT_FIELDS)
+        ],
+        "waiting": [
+            _plain(r) for r in WaitEntry.objects.filter(game_id__in=ids).values(*ENTRY_FIELDS)
+        ],
+        "cash_outs": [
+            _plain(r) for r in CashOut.objects.filter(game_id__in=ids).values(*CASH_OUT_FIELDS)
+        ],
+    }
+
+
+def _restore(snapshot: dict[str, Any]) -> None:
+    ids = snapshot["games"]
+    players = [row["player_id"] for row in snapshot["seats"]]
+    if CashSeat.objects.filter(player_id__in=players).exclude(table__game_id__in=ids).exists():
+        raise CannotUndo(reason=_("a player it would seat again now sits in another game"))
+    reopened = [row["id"] for row in snapshot["tables"] if row["status"] == CashTable.Status.OPEN]
+    numbers = CashTable.objects.filter(id__in=reopened).values_list("number", flat=True)
+    clash = CashTable.objects.filter(number__in=list(numbers), status=CashTable.Status.OPEN)
+    if clash.exclude(game_id__in=ids).exists():
+        raise CannotUndo(reason=_("another game has opened a table with the same number"))
+    CashSeat.objects.filter(table__game_id__in=ids).delete()
+    WaitEntry.objects.filter(game_id__in=ids).delete()
+    known = {row["id"] for row in snapshot["tables"]}
+    later = CashTable.objects.filter(game_id__in=ids).exclude(id__in=known)
+    if RakeRecord.objects.filter(table__in=later).exists():
+        raise CannotUndo(reason=_("a table opened by it has rake recorded"))
+    later.delete()
+    for row in snapshot["tables"]:
+        values = _typed(row)
+        CashTable.objects.filter(id=values.pop("id")).update(**values)
+    CashSeat.objects.bulk_create(CashSeat(**_typed(r)) for r in snapshot["seats"])
+    WaitEntry.objects.bulk_create(WaitEntry(**_typed(r)) for r in snapshot["waiting"])
+    CashOut.objects.filter(game_id__in=ids).delete()
+    CashOut.objects.bulk_create(CashOut(**_typed(r)) for r in snapshot.get("cash_outs", []))
+
+
+STATE_ACTIONS = (
+    "cash.list_add",
+    "cash.list_remove",
+    "cash.call",
+    "cash.answer",
+    "cash.no_answer",
+    "cash.seat",
+    "cash.move",
+    "cash.request",
+    "cash.fill",
+    "cash.sit_out",
+    "cash.sit_back",
+    "cash.marker",
+    "cash.leave",
+    "cash.buy",
+    "cash.open",
+    "cash.close",
+    "cash.hand",
+)
+
+
+def _undo_state(event: RoomEvent, actor: Any, now: datetime) -> None:
+    games = set(event.data.get("before", {}).get("games", []))
+    later = RoomEvent.objects.filter(
+        pk__gt=event.pk, action__in=STATE_ACTIONS, undone_at__isnull=True
+    ).only("data")
+    for other in later:
+        if games & set(other.data.get("before", {}).get("games", [])):
+            raise CannotUndo(reason=_("a later action changed the same game; undo that first"))
+    _restore(event.data["before"])
+    broadcast_cash("undo")
+
+
+for _action in STATE_ACTIONS:
+    undoes(_action)(_undo_state)
+
+
+class _Change:
+    """Collect the games an action touches and log it with their state before it."""
+
+    def __init__(self, *games: int) -> None:
+        self.games = set(games)
+        self.before = _snapshot(self.games)
+
+    def log(self, *, actor: Any, action: str, now: datetime, **data: Any) -> RoomEvent:
+        event = room_event_log(
+            actor=actor, action=action, data={**data, "before": self.before}, now=now
+        )
+        broadcast_cash(action)
+        return event
+
+
+# --- games ------------------------------------------------------------------------------
+
+GAME_FIELDS = (
+    "variant",
+    "structure",
+    "sb",
+    "bb",
+    "min_buy_in",
+    "max_buy_in",
+    "max_seats",
+    "rake_percent",
+    "rake_cap",
+    "active",
+)
+
+
+def _game_values(game: CashGame) -> dict[str, Any]:
+    return {
+        f: (str(getattr(game, f)) if f == "rake_percent" else getattr(game, f)) for f in GAME_FIELDS
+    }
+
+
+@transaction.atomic
+def game_save(
+    *, actor: Any, game: CashGame | None, values: dict[str, Any], now: datetime
+) -> CashGame:
+    """Create a catalogue entry or change one (the TD's; a change applies from now, §5)."""
+    if values["sb"] > values["bb"]:
+        raise CashRefused(reason=_("the small blind is larger than the big blind"))
+    if values.get("max_buy_in") is not None and values["max_buy_in"] < values["min_buy_in"]:
+        raise CashRefused(reason=_("the maximum buy-in is below the minimum"))
+    before = None if game is None else _game_values(game)
+    if game is None:
+        game = CashGame.objects.create(**values)
+    else:
+        for key, value in values.items():
+            setattr(game, key, value)
+        game.save()
+    room_event_log(
+        actor=actor,
+        action="cash.game",
+        data={"game": game.pk, "label": str(game), "before_game": before},
+        now=now,
+    )
+    broadcast_cash("cash.game")
+    return game
+
+
+@transaction.atomic
+def room_settings_save(
+    *, actor: Any, public_name_format: str, answer_minutes: int, now: datetime
+) -> CashRoom:
+    """Change the room's public name format and call window (the TD's, §3)."""
+    room = cash_room()
+    before = {"public_name_format": room.public_name_format, "answer_minutes": room.answer_minutes}
+    room.public_name_format, room.answer_minutes = public_name_format, answer_minutes
+    room.save()
+    room_event_log(actor=actor, action="cash.settings", data={"before_room": before}, now=now)
+    broadcast_cash("cash.settings")
+    return room
+
+
+@undoes("cash.settings")
+def _undo_settings(event: RoomEvent, actor: Any, now: datetime) -> None:
+    room = cash_room()
+    for key, value in event.data["before_room"].items():
+        setattr(room, key, value)
+    room.save()
+    broadcast_cash("undo")
+
+
+@undoes("cash.game")
+def _undo_game(event: RoomEvent, actor: Any, now: datetime) -> None:
+    game = CashGame.objects.filter(pk=event.data["game"]).first()
+    if game is None:
+        raise CannotUndo(reason=_("the game no longer exists"))
+    before = event.data.get("before_game")
+    if before is None:
+        if game.tables.exists() or game.waiting.exists():
+            raise CannotUndo(reason=_("the game has tables or a waiting list"))
+        game.delete()
+        return
+    for key, value in before.items():
+        setattr(game, key, value)
+    game.save()
+
+
+# --- keep-apart pairs (§6.7) ------------------------------------------------------------
+
+
+def keep_apart_pairs() -> list[tuple[str, str]]:
+    return [(str(a), str(b)) for a, b in KeepApart.objects.values_list("player_a", "player_b")]
+
+
+def _check_not_kept_apart(player_id: int, table: CashTable, *, ignore: int | None = None) -> None:
+    others = [str(p) for p in table.seats.exclude(pk=ignore).values_list("player_id", flat=True)]
+    if waitlist.kept_apart(str(player_id), others, keep_apart_pairs()):
+        raise CashRefused(
+            reason=_("the house keeps this player apart from someone at table %(table)s")
+            % {"table": table.number}
+        )
+
+
+@transaction.atomic
+def keep_apart_add(*, actor: Any, a: Player, b: Player, reason: str, now: datetime) -> KeepApart:
+    """Keep two players at different tables from now on (the TD's, §6.7)."""
+    if a.pk == b.pk:
+        raise CashRefused(reason=_("a player cannot be kept apart from himself"))
+    first, second = sorted((a, b), key=lambda p: p.pk)
+    pair, _created = KeepApart.objects.get_or_create(
+        player_a=first, player_b=second, defaults={"reason": reason.strip(), "created_at": now}
+    )
+    room_event_log(actor=actor, action="cash.keep_apart", data={"pair": pair.pk}, now=now)
+    return pair
+
+
+@undoes("cash.keep_apart")
+def _undo_keep_apart(event: RoomEvent, actor: Any, now: datetime) -> None:
+    KeepApart.objects.filter(pk=event.data["pair"]).delete()
+
+
+# --- waiting lists ----------------------------------------------------------------------
+
+
+def find_or_create_player(*, card: str, first_name: str, last_name: str) -> Player:
+    """The player with this card number, else a new one by name."""
+    if card:
+        player = Player.objects.filter(document_number=card).first()
+        if player is not None:
+            return player
+    if not first_name:
+        raise CashRefused(reason=_("no player has this card; give a name"))
+    return Player.objects.create(first_name=first_name, last_name=last_name, document_number=card)
+
+
+def _list(game: CashGame) -> list[WaitEntry]:
+    return list(game.waiting.select_related("player").order_by("position", "id"))
+
+
+def _bottom(game: CashGame) -> int:
+    return (game.waiting.aggregate(m=Max("position"))["m"] or 0) + 1
+
+
+def _top(game: CashGame) -> int:
+    return (game.waiting.aggregate(m=Min("position"))["m"] or 1) - 1
+
+
+@transaction.atomic
+def list_add(
+    *, actor: Any, player: Player, games: list[CashGame], present: bool, now: datetime
+) -> list[WaitEntry]:
+    """Put a player at the bottom of one or several lists (§6.2-§6.3); all or nothing."""
+    change = _Change(*(g.pk for g in games))
+    seat = CashSeat.objects.filter(player=player).select_related("table__game").first()
+    seated = None if seat is None else waitlist.Seated(str(seat.table.game_id), seat.table.game.bb)
+    entries = []
+    for game in games:
+        decision = waitlist.join_list(
+            game=str(game.pk),
+            bb=game.bb,
+            waiting=[str(e.player_id) for e in _list(game)],
+            player=str(player.pk),
+            present=present,
+            seated_in=seated,
+            settings=game_settings(game),
+        )
+        if not decision.accepted:
+            raise CashRefused(reason=f"{game}: {JOIN_REFUSALS[decision.reason or 'not_present']}")
+        entries.append(
+            WaitEntry.objects.create(
+                game=game, player=player, position=_bottom(game), joined_at=now
+            )
+        )
+    change.log(
+        actor=actor,
+        action="cash.list_add",
+        now=now,
+        player=player.pk,
+        name=str(player),
+        games=[str(g) for g in games],
+    )
+    return entries
+
+
+@transaction.atomic
+def list_remove(*, actor: Any, entry: WaitEntry, now: datetime) -> None:
+    change = _Change(entry.game_id)
+    entry.delete()
+    change.log(actor=actor, action="cash.list_remove", now=now, player=entry.player_id)
+
+
+def _left_table_at(number: int, now: datetime) -> dict[str, datetime]:
+    """Who left table `number` lately, and when (for the 30-minute return rule, §6.6)."""
+    left: dict[str, datetime] = {}
+    recent = RoomEvent.objects.filter(
+        action="cash.leave", undone_at__isnull=True, at__gte=now - timedelta(hours=12)
+    ).only("at", "data")
+    for event in recent:
+        if event.data.get("table") == number:
+            left[str(event.data["player"])] = max(
+                event.at, left.get(str(event.data["player"]), event.at)
+            )
+    return left
+
+
+def _declined_at(game: CashGame, players: list[int], now: datetime) -> dict[str, datetime]:
+    """When each player last declined a seat at this buy-in: the lockout covers every game
+    with the same minimum buy-in (§6.5)."""
+    lockout = timedelta(minutes=game_settings(game).decline_lockout_minutes)
+    declined: dict[str, datetime] = {}
+    locked = WaitEntry.objects.filter(
+        player_id__in=players, game__min_buy_in=game.min_buy_in, locked_out_until__gt=now
+    ).values_list("player_id", "locked_out_until")
+    for player, until in locked:
+        declined[str(player)] = max(until - lockout, declined.get(str(player), until - lockout))
+    return declined
+
+
+def free_seats(table: CashTable) -> list[int]:
+    taken = set(table.seats.values_list("number", flat=True))
+    called = set(
+        WaitEntry.objects.filter(called_table=table.number, called_seat__isnull=False).values_list(
+            "called_seat", flat=True
+        )
+    )
+    return [s for s in range(1, table.max_seats + 1) if s not in taken | called]
+
+
+@transaction.atomic
+def list_call(*, actor: Any, table: CashTable, seat: int, now: datetime) -> WaitEntry:
+    """Call the first eligible name on the game's list for a free seat (§6.4-§6.7)."""
+    if seat not in free_seats(table):
+        raise CashRefused(reason=_("seat %(seat)s is not free") % {"seat": seat})
+    game = table.game
+    change = _Change(game.pk)
+    entries = [e for e in _list(game) if e.called_at is None]
+    by_id = {str(e.player_id): e for e in entries}
+    at_table = [str(p) for p in table.seats.values_list("player_id", flat=True)]
+    name = waitlist.next_eligible(
+        [str(e.player_id) for e in entries],
+        at=now,
+        table_players=at_table,
+        left_table_at=_left_table_at(table.number, now),
+        keep_apart=keep_apart_pairs(),
+        declined_at=_declined_at(game, [e.player_id for e in entries], now),
+        settings=game_settings(game),
+    )
+    if name is None:
+        raise CashRefused(reason=_("nobody on the list can take this seat now"))
+    entry = by_id[name]
+    entry.called_at, entry.called_table, entry.called_seat = now, table.number, seat
+    entry.save(update_fields=["called_at", "called_table", "called_seat"])
+    change.log(
+        actor=actor,
+        action="cash.call",
+        now=now,
+        player=entry.player_id,
+        table=table.number,
+        seat=seat,
+        rule=waitlist.RULE_ANSWER,
+    )
+    return entry
+
+
+def answer_deadline(entry: WaitEntry) -> datetime | None:
+    if entry.called_at is None:
+        return None
+    return waitlist.answer_deadline(entry.called_at, game_settings(entry.game))
+
+
+@transaction.atomic
+def list_answer(*, actor: Any, entry: WaitEntry, takes_seat: bool, now: datetime) -> WaitEntry:
+    """Record a called player's answer: coming (the seat is locked up) or declined (§6.5)."""
+    if entry.called_at is None:
+        raise CashRefused(reason=_("this player has not been called"))
+    settings = game_settings(entry.game)
+    change = _Change(entry.game_id)
+    if takes_seat:
+        entry.coming = True
+    else:
+        entry.locked_out_until = now + timedelta(minutes=settings.decline_lockout_minutes)
+        entry.called_at = entry.called_table = entry.called_seat = None
+        entry.coming = False
+        if settings.declined_seat_to_bottom:
+            entry.position = _bottom(entry.game)
+    entry.save()
+    change.log(
+        actor=actor,
+        action="cash.answer",
+        now=now,
+        player=entry.player_id,
+        takes_seat=takes_seat,
+        rule=waitlist.RULE_ANSWER if takes_seat else waitlist.RULE_DECLINE,
+    )
+    return entry
+
+
+@transaction.atomic
+def list_no_answer(*, actor: Any, entry: WaitEntry, now: datetime) -> WaitEntry:
+    """Move a called name that did not answer in time to the bottom of the list (§6.4)."""
+    deadline = answer_deadline(entry)
+    if deadline is None or entry.coming:
+        raise CashRefused(reason=_("this player is not waiting for an answer"))
+    if now <= deadline:
+        raise CashRefused(reason=_("the time to answer has not run out yet"))
+    change = _Change(entry.game_id)
+    entry.called_at = entry.called_table = entry.called_seat = None
+    entry.position = _bottom(entry.game)
+    entry.save()
+    change.log(
+        actor=actor,
+        action="cash.no_answer",
+        now=now,
+        player=entry.player_id,
+        rule=waitlist.RULE_ANSWER,
+    )
+    return entry
+
+
+# --- seats ------------------------------------------------------------------------------
+
+
+def _next_seated_order(game: CashGame) -> int:
+    return (
+        CashSeat.objects.filter(table__game=game).aggregate(m=Max("seated_order"))["m"] or 0
+    ) + 1
+
+
+def _check_seat_free(table: CashTable, seat: int, *, for_player: int | None = None) -> None:
+    if table.status != CashTable.Status.OPEN:
+        raise CashRefused(reason=_("table %(table)s is closed") % {"table": table.number})
+    if not 1 <= seat <= table.max_seats:
+        raise CashRefused(
+            reason=_("table %(table)s has no seat %(seat)s") % {"table": table.number, "seat": seat}
+        )
+    if table.seats.filter(number=seat).exists():
+        raise CashRefused(reason=_("seat %(seat)s is taken") % {"seat": seat})
+    held = WaitEntry.objects.filter(called_table=table.number, called_seat=seat).exclude(
+        player_id=for_player
+    )
+    if held.exists():
+        raise CashRefused(reason=_("seat %(seat)s is held for a called player") % {"seat": seat})
+
+
+@transaction.atomic
+def seat_player(
+    *, actor: Any, entry: WaitEntry, table: CashTable, seat: int, buy_in: int, now: datetime
+) -> CashSeat:
+    """Seat a name from the list after the buy-in check (§6.4, §9.2, §10)."""
+    game = table.game
+    if entry.game_id != game.pk:
+        raise CashRefused(reason=_("this table plays another game"))
+    _check_seat_free(table, seat, for_player=entry.player_id)
+    _check_not_kept_apart(entry.player_id, table)
+    kind: buyin.BuyInKind = "from_closed_table" if entry.from_closed_table else "new"
+    decision = buyin.check_buy_in(
+        game=_game_rules(game),
+        kind=kind,
+        stack=0,
+        amount=buy_in,
+        earlier_cash_out=earlier_cash_out(player_id=entry.player_id, game=game, now=now),
+        settings=game_settings(game),
+    )
+    if not decision.allowed:
+        raise CashRefused(reason=BUY_IN_REFUSALS[decision.reason or "below_min_buy_in"])
+    old = CashSeat.objects.filter(player_id=entry.player_id).select_related("table").first()
+    games = {game.pk} | ({old.table.game_id} if old else set())
+    change = _Change(*games)
+    if old is not None:
+        old.delete()  # moving up to another game: his seat there is freed
+    new = CashSeat.objects.create(
+        table=table,
+        number=seat,
+        player_id=entry.player_id,
+        seated_at=now,
+        seated_order=_next_seated_order(game),
+        status=CashSeat.Status.FROM_CLOSED_TABLE
+        if entry.from_closed_table
+        else CashSeat.Status.NEW_PLAYER,
+        buy_in=decision.stack_after,
+    )
+    entry.delete()
+    change.log(
+        actor=actor,
+        action="cash.seat",
+        now=now,
+        player=entry.player_id,
+        table=table.number,
+        seat=seat,
+        buy_in=buy_in,
+        rule=decision.rule,
+    )
+    return new
+
+
+@transaction.atomic
+def seat_move(
+    *, actor: Any, seat: CashSeat, to_table: CashTable, to_seat: int, by_house: bool, now: datetime
+) -> tuple[CashSeat, str]:
+    """Change a player's seat or table in the same game; return the seat and what he posts.
+
+    Same table: a seat change, a big blind owed by §8.4; another table: a new player on
+    request (§8.3), or moved by the house (§8.5).
+    """
+    table = seat.table
+    if to_table.game_id != table.game_id:
+        raise CashRefused(reason=_("a move to another game goes through its waiting list"))
+    _check_seat_free(to_table, to_seat)
+    _check_not_kept_apart(seat.player_id, to_table, ignore=seat.pk)
+    change = _Change(table.game_id)
+    posts = "none"
+    if to_table.pk == table.pk:
+        status = CashSeat.Status.SEAT_CHANGE
+        if table.button is not None:
+            occupied = list(table.seats.values_list("number", flat=True))
+            decision = changes.seat_change_post(
+                max_seats=table.max_seats,
+                occupied=occupied,
+                # The next hand's button is this hand's small-blind seat (dead-button rule,
+                # tournament.md §7.1); positions are those recorded at the opening draw.
+                next_button=table.sb or table.button,
+                from_seat=seat.number,
+                to_seat=to_seat,
+                settings=game_settings(table.game),
+            )
+            posts = decision.must_post
+    elif by_house:
+        status = CashSeat.Status.MOVED_BY_HOUSE
+    else:
+        status = CashSeat.Status.NEW_PLAYER
+        posts = "bb"
+    from_table, from_seat = table.number, seat.number
+    seat.table, seat.number, seat.status, seat.request = to_table, to_seat, status, ""
+    seat.save()
+    change.log(
+        actor=actor,
+        action="cash.move",
+        now=now,
+        player=seat.player_id,
+        from_table=from_table,
+        from_seat=from_seat,
+        table=to_table.number,
+        seat=to_seat,
+        status=status,
+        posts=posts,
+    )
+    return seat, posts
+
+
+@transaction.atomic
+def seat_request(*, actor: Any, seat: CashSeat, kind: str, now: datetime) -> CashSeat:
+    """File or withdraw a seated player's seat-change or main-table request (§8.1)."""
+    change = _Change(seat.table.game_id)
+    seat.request = kind
+    seat.save(update_fields=["request"])
+    change.log(actor=actor, action="cash.request", now=now, player=seat.player_id, request=kind)
+    return seat
+
+
+def main_table(game: CashGame) -> CashTable | None:
+    """The game's main table: the oldest table still open (§8.1 [interpretation])."""
+    return game.tables.filter(status=CashTable.Status.OPEN).order_by("opened_at", "id").first()
+
+
+@transaction.atomic
+def seat_fill(
+    *, actor: Any, table: CashTable, seat: int, now: datetime
+) -> tuple[list[str], tuple[int, int] | None]:
+    """Fill a freed seat by priority: seated players' requests first (§8.1).
+
+    Applies the chain of moves; returns the players moved and the seat left for the list
+    (table number, seat), which the floor then calls.
+    """
+    game = table.game
+    _check_seat_free(table, seat)
+    change = _Change(game.pk)
+    seats = list(CashSeat.objects.filter(table__game=game).select_related("table", "player"))
+    main = main_table(game)
+    requests = [
+        changes.SeatRequest(str(s.pk), str(s.table.number), s.number, s.request, s.seated_order)  # type: ignore[arg-type]
+        for s in seats
+        if s.request
+    ]
+    plan = changes.fill_vacated_seat(
+        table=str(table.number),
+        seat=seat,
+        main_table=None if main is None else str(main.number),
+        requests=requests,
+        waiting=[],
+        players_at={
+            str(t): {str(s.pk) for s in seats if s.table.number == t}
+            for t in {s.table.number for s in seats}
+        },
+        keep_apart=[
+            (str(sa.pk), str(sb.pk))
+            for a, b in keep_apart_pairs()
+            for sa in seats
+            for sb in seats
+            if str(sa.player_id) == a and str(sb.player_id) == b
+        ],
+        settings=game_settings(game),
+    )
+    tables = {str(t.number): t for t in game.tables.filter(status=CashTable.Status.OPEN)}
+    by_pk = {str(s.pk): s for s in seats}
+    moved = []
+    for move in plan.moves:
+        mover = by_pk[move.player]
+        mover.table, mover.number = tables[move.to_table], move.to_seat
+        mover.status, mover.request = move.status, ""
+        mover.save()
+        moved.append(str(mover.player))
+    left = None if not plan.left_free else (int(plan.left_free[0][0]), plan.left_free[0][1])
+    change.log(
+        actor=actor,
+        action="cash.fill",
+        now=now,
+        table=table.number,
+        seat=seat,
+        moves=[
+            {
+                "player": by_pk[m.player].player_id,
+                "to_table": m.to_table,
+                "to_seat": m.to_seat,
+                "status": m.status,
+            }
+            for m in plan.moves
+        ],
+        rule=changes.RULE_PRIORITY,
+    )
+    return moved, left
+
+
+@transaction.atomic
+def sit_out(*, actor: Any, seat: CashSeat, now: datetime) -> CashSeat:
+    """Grant a sit-out with its return time, or refuse it (§11.2)."""
+    table = seat.table
+    away = table.seats.filter(sit_out_until__isnull=False).exclude(pk=seat.pk).count()
+    decision = absence.request_sit_out(
+        max_seats=table.max_seats,
+        player_count=table.seats.count(),
+        away_now=away,
+        sit_outs_today=seat.sit_outs_today,
+        at=now,
+        settings=game_settings(table.game),
+    )
+    if not decision.granted:
+        raise CashRefused(reason=SIT_OUT_REFUSALS[decision.reason or "too_many_away"])
+    change = _Change(table.game_id)
+    seat.sit_out_until = decision.return_by
+    seat.sit_outs_today += 1
+    seat.save(update_fields=["sit_out_until", "sit_outs_today"])
+    change.log(
+        actor=actor, action="cash.sit_out", now=now, player=seat.player_id, rule=decision.rule
+    )
+    return seat
+
+
+@transaction.atomic
+def sit_back(*, actor: Any, seat: CashSeat, now: datetime) -> CashSeat:
+    change = _Change(seat.table.game_id)
+    seat.sit_out_until = None
+    seat.save(update_fields=["sit_out_until"])
+    change.log(actor=actor, action="cash.sit_back", now=now, player=seat.player_id)
+    return seat
+
+
+@transaction.atomic
+def marker_add(*, actor: Any, seat: CashSeat, now: datetime) -> absence.MarkerDecision:
+    """Record a missed big blind; say whether the seat may now be freed (§11.4)."""
+    game = seat.table.game
+    change = _Change(game.pk)
+    decision = absence.missed_blind_event(
+        event="misses_big_blind",
+        markers=seat.markers,
+        on_sit_out=seat.sit_out_until is not None and now <= seat.sit_out_until,
+        waiting_list_length=game.waiting.count(),
+        settings=game_settings(game),
+    )
+    seat.markers = decision.markers
+    seat.save(update_fields=["markers"])
+    change.log(
+        actor=actor,
+        action="cash.marker",
+        now=now,
+        player=seat.player_id,
+        markers=decision.markers,
+        releasable=decision.seat_released,
+        rule=decision.rule,
+    )
+    return decision
+
+
+def gaming_day_start(now: datetime, settings: CashSettings) -> datetime:
+    """The start of the gaming day `now` belongs to (`gaming_day_start`, default 06:00)."""
+    local = timezone.localtime(now)
+    start = local.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(
+        minutes=settings.gaming_day_start_minutes
+    )
+    return start if local >= start else start - timedelta(days=1)
+
+
+def earlier_cash_out(*, player_id: int, game: CashGame, now: datetime) -> int | None:
+    """The largest stake the player left this game with today, or None (§10.3)."""
+    since = gaming_day_start(now, game_settings(game))
+    stacks = CashOut.objects.filter(player_id=player_id, game=game, at__gte=since, at__lte=now)
+    return stacks.aggregate(m=Max("stack"))["m"]
+
+
+@transaction.atomic
+def seat_buy(*, actor: Any, seat: CashSeat, stack: int, amount: int, now: datetime) -> CashSeat:
+    """A seated player buys chips between hands: the buy-in check for `seated` (§10.2)."""
+    game = seat.table.game
+    decision = buyin.check_buy_in(
+        game=_game_rules(game),
+        kind="seated",
+        stack=stack,
+        amount=amount,
+        short_buy_ins_used=seat.short_buy_ins,
+        settings=game_settings(game),
+    )
+    if not decision.allowed:
+        raise CashRefused(reason=BUY_IN_REFUSALS[decision.reason or "below_min_buy_in"])
+    change = _Change(game.pk)
+    seat.buy_in += amount
+    seat.short_buy_ins += 1 if decision.short_buy_in else 0
+    seat.save(update_fields=["buy_in", "short_buy_ins"])
+    change.log(
+        actor=actor,
+        action="cash.buy",
+        now=now,
+        player=seat.player_id,
+        amount=amount,
+        short=decision.short_buy_in,
+        rule=decision.rule,
+    )
+    return seat
+
+
+@transaction.atomic
+def seat_leave(*, actor: Any, seat: CashSeat, now: datetime, stack: int | None = None) -> None:
+    """Free a seat: the player left (with `stack`, his cash-out), or the floor released it."""
+    change = _Change(seat.table.game_id)
+    number, table = seat.number, seat.table.number
+    if stack is not None:
+        CashOut.objects.create(player_id=seat.player_id, game=seat.table.game, stack=stack, at=now)
+    seat.delete()
+    change.log(
+        actor=actor, action="cash.leave", now=now, player=seat.player_id, table=table, seat=number
+    )
+
+
+# --- tables -----------------------------------------------------------------------------
+
+
+def _deck(rng: random.Random) -> list[str]:
+    cards = [r + s for r in RANKS for s in SUITS]
+    rng.shuffle(cards)
+    return cards
+
+
+@transaction.atomic
+def table_open(
+    *,
+    actor: Any,
+    game: CashGame,
+    number: int,
+    present: set[int],
+    now: datetime,
+    rng: random.Random | None = None,
+) -> CashTable:
+    """Open a table from the list: list order, seat cards, the button by card (§7.2-§7.3).
+
+    `present` holds the list entries' player ids in the cash area; the draw is recorded.
+    """
+    rng = rng or random.SystemRandom()
+    if CashTable.objects.filter(number=number, status=CashTable.Status.OPEN).exists():
+        raise CashRefused(reason=_("table %(table)s is already open") % {"table": number})
+    entries = _list(game)
+    names = [str(e.player_id) for e in entries]
+    seat_cards = list(range(1, game.max_seats + 1))
+    rng.shuffle(seat_cards)
+    deck = _deck(rng)
+    pairs = keep_apart_pairs()
+    chosen = opening.choose_opening_players(
+        waiting=names, present={str(p) for p in present}, max_seats=game.max_seats, keep_apart=pairs
+    )
+    if len(chosen) < 2:
+        raise CashRefused(reason=_("at least two players on the list must be here"))
+    change = _Change(game.pk)
+    result = opening.open_table(
+        waiting=names,
+        present={str(p) for p in present},
+        max_seats=game.max_seats,
+        seat_card_stack=seat_cards,
+        button_cards={name: deck[k] for k, name in enumerate(chosen)},
+        keep_apart=pairs,
+        settings=game_settings(game),
+    )
+    table = CashTable.objects.create(
+        game=game,
+        number=number,
+        max_seats=game.max_seats,
+        opened_at=now,
+        button=result.positions.button,
+        sb=result.positions.sb,
+        bb=result.positions.bb,
+    )
+    order = _next_seated_order(game)
+    seat_of = {name: seat for seat, name in result.seats.items()}
+    for k, name in enumerate(result.seated):
+        CashSeat.objects.create(
+            table=table,
+            number=seat_of[name],
+            player_id=int(name),
+            seated_at=now,
+            seated_order=order + k,
+            status=CashSeat.Status.NEW_PLAYER,
+        )
+    WaitEntry.objects.filter(game=game, player_id__in=[int(n) for n in result.seated]).delete()
+    change.log(
+        actor=actor,
+        action="cash.open",
+        now=now,
+        table=number,
+        seats={str(s): int(p) for s, p in result.seats.items()},
+        button_cards={name: deck[k] for k, name in enumerate(chosen)},
+        button=result.positions.button,
+        rules=list(result.rules),
+    )
+    return table
+
+
+@transaction.atomic
+def table_close(
+    *, actor: Any, table: CashTable, now: datetime, rng: random.Random | None = None
+) -> list[int]:
+    """Close a table: one card each, its players go on top of the list by card (§9.1)."""
+    rng = rng or random.SystemRandom()
+    game = table.game
+    change = _Change(game.pk)
+    players = [str(p) for p in table.seats.values_list("player_id", flat=True)]
+    deck = _deck(rng)
+    cards = {p: deck[k] for k, p in enumerate(players)}
+    result = closing.close_table(
+        players=players,
+        cards=cards,
+        waiting=[str(e.player_id) for e in _list(game)],
+        settings=game_settings(game),
+    )
+    table.seats.all().delete()
+    table.status, table.closed_at = CashTable.Status.CLOSED, now
+    table.save(update_fields=["status", "closed_at"])
+    top = _top(game)
+    count = len(result.order)
+    for k, name in enumerate(result.order):
+        WaitEntry.objects.update_or_create(
+            game=game,
+            player_id=int(name),
+            defaults={
+                "position": top - count + 1 + k,
+                "joined_at": now,
+                "from_closed_table": True,
+                "called_at": None,
+                "called_table": None,
+                "called_seat": None,
+                "coming": False,
+            },
+        )
+    change.log(
+        actor=actor,
+        action="cash.close",
+        now=now,
+        table=table.number,
+        cards=cards,
+        order=[int(n) for n in result.order],
+        rule=result.rule,
+    )
+    return [int(n) for n in result.order]
+
+
+@transaction.atomic
+def table_hand_done(*, actor: Any, table: CashTable, now: datetime) -> CashTable:
+    """Move the button and blinds on after a hand ("the BB always advances", dead button)."""
+    occupied = list(table.seats.values_list("number", flat=True))
+    if table.button is None or table.sb is None or table.bb is None or len(occupied) < 2:
+        raise CashRefused(reason=_("a hand needs the positions and at least two players"))
+    change = _Change(table.game_id)
+    hand = next_hand(
+        max_seats=table.max_seats,
+        occupied=occupied,
+        last_hand=Positions(button=table.button, sb=table.sb, bb=table.bb),
+    )
+    table.button, table.sb, table.bb = hand.positions.button, hand.positions.sb, hand.positions.bb
+    table.save(update_fields=["button", "sb", "bb"])
+    change.log(
+        actor=actor,
+        action="cash.hand",
+        now=now,
+        table=table.number,
+        button=table.button,
+        bb=table.bb,
+        rules=list(hand.rules),
+    )
+    return table
+
+
+# --- rake -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def rake_record(
+    *,
+    actor: Any,
+    table: CashTable,
+    pot: int,
+    flop_dealt: bool,
+    dealer: str,
+    shift: str,
+    now: datetime,
+    contributions: list[rake.Contribution] | None = None,
+) -> RakeRecord:
+    """Record one hand's rake: from the contributions through the pots, or from the total."""
+    settings = game_settings(table.game)
+    if contributions:
+        result = rake.compute_rake(
+            contributions=contributions, flop_dealt=flop_dealt, settings=settings
+        )
+        pot = sum(p.amount for p in result.pots)
+        taken, by_pot = result.rake_total, [p.rake for p in result.pots]
+    else:
+        no_drop = settings.no_flop_no_drop and not flop_dealt
+        taken = 0 if no_drop else rake.rake_of(pot, settings)
+        by_pot = [taken]
+    hand = (table.rake.aggregate(m=Max("hand"))["m"] or 0) + 1
+    record = RakeRecord.objects.create(
+        table=table,
+        game=table.game,
+        at=now,
+        hand=hand,
+        dealer=dealer.strip(),
+        shift=shift.strip(),
+        flop_dealt=flop_dealt,
+        pot=pot,
+        rake=taken,
+        rake_by_pot=by_pot,
+    )
+    room_event_log(
+        actor=actor,
+        action="cash.rake",
+        data={
+            "record": record.pk,
+            "table": table.number,
+            "pot": pot,
+            "rake": taken,
+            "rule": rake.RULE_RAKE,
+        },
+        now=now,
+    )
+    broadcast_cash("cash.rake")
+    return record
+
+
+@undoes("cash.rake")
+def _undo_rake(event: RoomEvent, actor: Any, now: datetime) -> None:
+    RakeRecord.objects.filter(pk=event.data["record"]).delete()
+    broadcast_cash("undo")

@@ -1,0 +1,751 @@
+"""The cash room's pages under /room/cash/: the floor's board, the public brush board, a
+player's phone page and the rake report.
+
+Views check the room role, read the input through a form, call one service and redirect
+with a message; a refusal is a message and changes nothing. Screens refresh with htmx.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.db.models import Count, Sum
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from tables import events, forms, permissions
+from tables.cash import absence
+from tables.models import CashGame, CashSeat, CashTable, RakeRecord, RoomEvent, WaitEntry
+from tables.services import cash as services
+from tournaments.errors import DomainError
+from tournaments.models import Player
+
+PHONE_SALT = "cash.phone"
+
+# The log shows words, never codes.
+ACTION_LABELS = {
+    "cash.game": gettext_lazy("Game saved"),
+    "cash.settings": gettext_lazy("Room settings"),
+    "cash.keep_apart": gettext_lazy("Players kept apart"),
+    "cash.list_add": gettext_lazy("Added to a list"),
+    "cash.list_remove": gettext_lazy("Removed from a list"),
+    "cash.call": gettext_lazy("Called for a seat"),
+    "cash.answer": gettext_lazy("Answer to a call"),
+    "cash.no_answer": gettext_lazy("No answer: to the bottom"),
+    "cash.seat": gettext_lazy("Seated from the list"),
+    "cash.move": gettext_lazy("Seat or table change"),
+    "cash.request": gettext_lazy("Change request"),
+    "cash.fill": gettext_lazy("Seat filled by priority"),
+    "cash.sit_out": gettext_lazy("Sit-out"),
+    "cash.sit_back": gettext_lazy("Back from a sit-out"),
+    "cash.marker": gettext_lazy("Missed big blind"),
+    "cash.leave": gettext_lazy("Seat freed"),
+    "cash.buy": gettext_lazy("Chips bought"),
+    "cash.open": gettext_lazy("Table opened"),
+    "cash.close": gettext_lazy("Table closed"),
+    "cash.rake": gettext_lazy("Rake recorded"),
+    "cash.hand": gettext_lazy("Hand done"),
+}
+
+
+def phone_token(player: Player) -> str:
+    return signing.dumps(player.pk, salt=PHONE_SALT)
+
+
+def _player_from_token(token: str) -> Player:
+    try:
+        pk = signing.loads(token, salt=PHONE_SALT)
+    except signing.BadSignature:
+        raise Http404 from None
+    return get_object_or_404(Player, pk=pk)
+
+
+def _role(request: HttpRequest, roles: frozenset[str]) -> str:
+    return permissions.require_room_role(request.user, roles)
+
+
+def _run(request: HttpRequest, service: Callable[..., Any], **kwargs: Any) -> tuple[bool, Any]:
+    try:
+        return True, service(actor=request.user, now=timezone.now(), **kwargs)
+    except DomainError as exc:
+        messages.error(request, str(exc))
+        return False, None
+
+
+def _form_errors(request: HttpRequest, form: Any) -> None:
+    for errors in form.errors.values():
+        for error in errors:
+            messages.error(request, error)
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    return redirect("cash_board")
+
+
+def public_name(player: Player, name_format: str) -> str:
+    """The name the public board shows (§15 `public_name_format`)."""
+    first, last = player.first_name.strip(), player.last_name.strip()
+    if name_format == "initials":
+        return ".".join(p[0].upper() for p in (first, last) if p) + "."
+    return f"{first} {last[:1]}." if last else first
+
+
+def _releasable(seat: CashSeat, waiting: int, settings: Any, now: Any) -> bool:
+    """The floor's flag: a second marker with a list waiting (§11.4), or a sit-out past its
+    time (§11.2). The app never frees the seat itself."""
+    on_sit_out = seat.sit_out_until is not None and now <= seat.sit_out_until
+    markers = absence.missed_blind_event(
+        event="list_joined",
+        markers=seat.markers,
+        on_sit_out=on_sit_out,
+        waiting_list_length=waiting,
+        settings=settings,
+    )
+    return markers.seat_released or bool(seat.sit_out_until and now > seat.sit_out_until)
+
+
+def _board_context(*, public: bool) -> dict[str, Any]:
+    now = timezone.now()
+    room = services.cash_room()
+    games = list(CashGame.objects.filter(active=True))
+    tables = defaultdict(list)
+    for table in CashTable.objects.filter(status=CashTable.Status.OPEN).select_related("game"):
+        tables[table.game_id].append(table)
+    seats = defaultdict(dict)
+    for seat in CashSeat.objects.select_related("player", "table"):
+        seats[seat.table_id][seat.number] = seat
+    waiting = defaultdict(list)
+    for entry in WaitEntry.objects.select_related("player", "game").order_by("position", "id"):
+        waiting[entry.game_id].append(entry)
+    rows = []
+    for game in games:
+        settings = services.game_settings(game)
+        game_tables = []
+        for table in tables[game.pk]:
+            taken = seats[table.pk]
+            game_tables.append(
+                {
+                    "table": table,
+                    "count": len(taken),
+                    "seats": [
+                        {
+                            "number": n,
+                            "seat": taken.get(n),
+                            "name": public_name(taken[n].player, room.public_name_format)
+                            if n in taken
+                            else "",
+                            "away": bool(taken[n].sit_out_until) if n in taken else False,
+                            "overdue": bool(
+                                n in taken
+                                and taken[n].sit_out_until
+                                and now > taken[n].sit_out_until
+                            ),
+                            "button": n == table.button,
+                            "releasable": n in taken
+                            and _releasable(taken[n], len(waiting[game.pk]), settings, now),
+                        }
+                        for n in range(1, table.max_seats + 1)
+                    ],
+                }
+            )
+        entries = []
+        for k, entry in enumerate(waiting[game.pk], start=1):
+            deadline = services.answer_deadline(entry)
+            entries.append(
+                {
+                    "position": k,
+                    "entry": entry,
+                    "name": public_name(entry.player, room.public_name_format),
+                    "deadline": deadline,
+                    "seconds_left": max(0, int((deadline - now).total_seconds()))
+                    if deadline
+                    else None,
+                    "overdue": bool(deadline and now > deadline and not entry.coming),
+                    "locked_out": bool(entry.locked_out_until and now < entry.locked_out_until),
+                    "phone": None if public else phone_token(entry.player),
+                }
+            )
+        rows.append(
+            {
+                "game": game,
+                "settings": settings,
+                "tables": game_tables,
+                "waiting": entries,
+                "open_form": None if public else forms.OpenTableForm(game=game),
+                "suggest_open": len(entries) >= settings.open_table_suggest_at,
+            }
+        )
+    return {"rows": rows, "room": room, "now": now}
+
+
+# --- the floor's board ------------------------------------------------------------------
+
+
+@login_required
+def cash_board(request: HttpRequest) -> HttpResponse:
+    role = _role(request, permissions.STAFF)
+    context = _board_context(public=False)
+    context.update(
+        role=role,
+        is_td=role in permissions.TD,
+        is_floor=role in permissions.FLOOR,
+        game_form=forms.CashGameForm(),
+        room_form=forms.CashRoomForm(instance=services.cash_room()),
+        keep_apart_form=forms.KeepApartForm(),
+        list_form=forms.ListAddForm(),
+        log=RoomEvent.objects.filter(action__startswith="cash.")
+        .select_related("actor")
+        .order_by("-at", "-id")[:15],
+        can_undo=events.can_undo,
+    )
+    context["log_rows"] = [
+        (e, events.can_undo(e), ACTION_LABELS.get(e.action, e.action)) for e in context["log"]
+    ]
+    if request.htmx:
+        return render(request, "tables/cash/board.html#board", context)
+    return render(request, "tables/cash/board.html", context)
+
+
+@login_required
+@require_POST
+def game_add(request: HttpRequest) -> HttpResponse:
+    _role(request, permissions.TD)
+    form = forms.CashGameForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    values = {f: form.cleaned_data[f] for f in forms.CashGameForm.Meta.fields}
+    ok, game = _run(request, services.game_save, game=None, values=values)
+    if ok:
+        messages.success(request, _("Game %(game)s added.") % {"game": game})
+    return _back(request)
+
+
+@login_required
+@require_POST
+def room_settings(request: HttpRequest) -> HttpResponse:
+    _role(request, permissions.TD)
+    form = forms.CashRoomForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    ok, _room = _run(request, services.room_settings_save, **form.cleaned_data)
+    if ok:
+        messages.success(request, _("Room settings saved."))
+    return _back(request)
+
+
+@login_required
+@require_POST
+def keep_apart(request: HttpRequest) -> HttpResponse:
+    _role(request, permissions.TD)
+    form = forms.KeepApartForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    data = form.cleaned_data
+    ok, _pair = _run(
+        request, services.keep_apart_add, a=data["card_a"], b=data["card_b"], reason=data["reason"]
+    )
+    if ok:
+        messages.success(request, _("The two players will not sit at the same table."))
+    return _back(request)
+
+
+@login_required
+@require_POST
+def list_add(request: HttpRequest) -> HttpResponse:
+    _role(request, permissions.STAFF)
+    form = forms.ListAddForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    data = form.cleaned_data
+    try:
+        player = services.find_or_create_player(
+            card=data["card"].strip(),
+            first_name=data["first_name"].strip(),
+            last_name=data["last_name"].strip(),
+        )
+    except DomainError as exc:
+        messages.error(request, str(exc))
+        return _back(request)
+    ok, _entries = _run(
+        request,
+        services.list_add,
+        player=player,
+        games=list(data["games"]),
+        present=data["present"],
+    )
+    if ok:
+        messages.success(request, _("%(player)s is on the list.") % {"player": player})
+    return _back(request)
+
+
+def _entry(pk: int) -> WaitEntry:
+    return get_object_or_404(WaitEntry.objects.select_related("game", "player"), pk=pk)
+
+
+@login_required
+@require_POST
+def entry_remove(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.STAFF)
+    _run(request, services.list_remove, entry=_entry(pk))
+    return _back(request)
+
+
+@login_required
+@require_POST
+def entry_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    form = forms.AnswerForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    _run(
+        request, services.list_answer, entry=_entry(pk), takes_seat=form.cleaned_data["takes_seat"]
+    )
+    return _back(request)
+
+
+@login_required
+@require_POST
+def entry_no_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    _run(request, services.list_no_answer, entry=_entry(pk))
+    return _back(request)
+
+
+@login_required
+@require_POST
+def entry_seat(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    form = forms.SeatFromListForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    data = form.cleaned_data
+    ok, seat = _run(
+        request,
+        services.seat_player,
+        entry=_entry(pk),
+        table=data["table"],
+        seat=data["seat"],
+        buy_in=data["buy_in"],
+    )
+    if ok:
+        messages.success(
+            request,
+            _("%(player)s sits at table %(table)s seat %(seat)s.")
+            % {"player": seat.player, "table": seat.table.number, "seat": seat.number},
+        )
+    return _back(request)
+
+
+def _open_table(pk: int) -> CashTable:
+    return get_object_or_404(
+        CashTable.objects.select_related("game"), pk=pk, status=CashTable.Status.OPEN
+    )
+
+
+@login_required
+@require_POST
+def table_call(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    form = forms.SeatNumberForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    ok, entry = _run(
+        request, services.list_call, table=_open_table(pk), seat=form.cleaned_data["seat"]
+    )
+    if ok:
+        messages.success(
+            request,
+            _("%(player)s is called for table %(table)s seat %(seat)s.")
+            % {"player": entry.player, "table": entry.called_table, "seat": entry.called_seat},
+        )
+    return _back(request)
+
+
+@login_required
+@require_POST
+def table_fill(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    form = forms.SeatNumberForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    ok, result = _run(
+        request, services.seat_fill, table=_open_table(pk), seat=form.cleaned_data["seat"]
+    )
+    if ok:
+        moved, left = result
+        if moved:
+            messages.success(
+                request, _("Moved by priority: %(names)s.") % {"names": ", ".join(moved)}
+            )
+        if left:
+            messages.info(
+                request,
+                _("Table %(table)s seat %(seat)s goes to the waiting list: call it.")
+                % {"table": left[0], "seat": left[1]},
+            )
+    return _back(request)
+
+
+@login_required
+@require_POST
+def table_open(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    game = get_object_or_404(CashGame, pk=pk)
+    form = forms.OpenTableForm(request.POST, game=game)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    ok, table = _run(
+        request,
+        services.table_open,
+        game=game,
+        number=form.cleaned_data["number"],
+        present={p.pk for p in form.cleaned_data["present"]},
+    )
+    if ok:
+        messages.success(
+            request,
+            _("Table %(table)s is open; the button is on seat %(seat)s.")
+            % {"table": table.number, "seat": table.button},
+        )
+    return _back(request)
+
+
+@login_required
+@require_POST
+def table_hand(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    ok, table = _run(request, services.table_hand_done, table=_open_table(pk))
+    if ok:
+        messages.success(
+            request,
+            _("Next hand: button on seat %(button)s, big blind on seat %(bb)s.")
+            % {"button": table.button, "bb": table.bb},
+        )
+    return redirect("cash_tablet", pk)
+
+
+@login_required
+@require_POST
+def table_close(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    ok, _order = _run(request, services.table_close, table=_open_table(pk))
+    if ok:
+        messages.success(request, _("The table is closed; its players are on top of the list."))
+    return _back(request)
+
+
+@login_required
+@require_POST
+def table_rake(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    form = forms.RakeForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    data = form.cleaned_data
+    ok, record = _run(
+        request,
+        services.rake_record,
+        table=_open_table(pk),
+        pot=data["pot"] or 0,
+        contributions=data["contributions"] or None,
+        flop_dealt=data["flop_dealt"],
+        dealer=data["dealer"],
+        shift=data["shift"],
+    )
+    if ok:
+        messages.success(
+            request,
+            _("Rake %(rake)s on a pot of %(pot)s.") % {"rake": record.rake, "pot": record.pot},
+        )
+    return redirect(
+        request.POST.get("next") == "tablet"
+        and reverse("cash_tablet", args=[pk])
+        or reverse("cash_board")
+    )
+
+
+def _seat(pk: int) -> CashSeat:
+    return get_object_or_404(CashSeat.objects.select_related("table__game", "player"), pk=pk)
+
+
+@login_required
+@require_POST
+def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    form = forms.MoveForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    data = form.cleaned_data
+    ok, result = _run(
+        request,
+        services.seat_move,
+        seat=_seat(pk),
+        to_table=data["table"],
+        to_seat=data["seat"],
+        by_house=data["by_house"],
+    )
+    if ok:
+        seat, posts = result
+        message = _("%(player)s moves to table %(table)s seat %(seat)s.") % {
+            "player": seat.player,
+            "table": seat.table.number,
+            "seat": seat.number,
+        }
+        if posts == "bb":
+            message += " " + _("He posts a big blind to play at once, or waits for his big blind.")
+        messages.success(request, message)
+    return _back(request)
+
+
+@login_required
+@require_POST
+def seat_request(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    form = forms.RequestForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    _run(request, services.seat_request, seat=_seat(pk), kind=form.cleaned_data["request"])
+    return _back(request)
+
+
+def _seat_action(service: Callable[..., Any]) -> Callable[[HttpRequest, int], HttpResponse]:
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        _role(request, permissions.FLOOR)
+        ok, result = _run(request, service, seat=_seat(pk))
+        if ok and service is services.marker_add and result.seat_released:
+            messages.warning(
+                request,
+                _("Second missed-blind marker and a waiting list: the seat may be released."),
+            )
+        nxt = request.POST.get("next")
+        if nxt == "tablet":
+            table = request.POST.get("table", "")
+            if table.isdigit():
+                return redirect("cash_tablet", int(table))
+        return _back(request)
+
+    return view
+
+
+seat_sit_out = _seat_action(services.sit_out)
+seat_sit_back = _seat_action(services.sit_back)
+seat_marker = _seat_action(services.marker_add)
+
+
+@login_required
+@require_POST
+def seat_leave(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    form = forms.LeaveForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    _run(request, services.seat_leave, seat=_seat(pk), stack=form.cleaned_data["stack"])
+    return _back(request)
+
+
+@login_required
+@require_POST
+def seat_buy(request: HttpRequest, pk: int) -> HttpResponse:
+    _role(request, permissions.STAFF)
+    form = forms.BuyForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(request)
+    ok, seat = _run(request, services.seat_buy, seat=_seat(pk), **form.cleaned_data)
+    if ok:
+        messages.success(
+            request,
+            _("%(player)s buys %(amount)s.")
+            % {"player": seat.player, "amount": form.cleaned_data["amount"]},
+        )
+    return _back(request)
+
+
+@login_required
+@require_POST
+def cash_undo(request: HttpRequest, event_id: int) -> HttpResponse:
+    _role(request, permissions.FLOOR)
+    event = RoomEvent.objects.filter(pk=event_id, action__startswith="cash.").first()
+    if event is None:
+        raise Http404
+    ok, _undo = _run(request, events.room_event_undo, event_id=event.pk)
+    if ok:
+        messages.success(request, _("Undone."))
+    return _back(request)
+
+
+# --- the dealer tablet and the rake report ------------------------------------------------
+
+
+@login_required
+def cash_tablet(request: HttpRequest, pk: int) -> HttpResponse:
+    """A cash table's tablet: seats, missed-blind markers, sit-out clocks, rake per hand."""
+    _role(request, permissions.FLOOR)
+    table = _open_table(pk)
+    now = timezone.now()
+    seats = {s.number: s for s in table.seats.select_related("player")}
+    rows = [
+        {
+            "number": n,
+            "seat": seats.get(n),
+            "seconds_left": int((seats[n].sit_out_until - now).total_seconds())
+            if n in seats and seats[n].sit_out_until
+            else None,
+        }
+        for n in range(1, table.max_seats + 1)
+    ]
+    context = {
+        "table": table,
+        "rows": rows,
+        "rake": table.rake.all()[:10],
+        "rake_form": forms.RakeForm(initial={"flop_dealt": True}),
+    }
+    if request.htmx:
+        return render(request, "tables/cash/tablet.html#tablet", context)
+    return render(request, "tables/cash/tablet.html", context)
+
+
+@login_required
+def rake_report(request: HttpRequest) -> HttpResponse:
+    """Rake by table, game and dealer for a shift and/or day (§12.8)."""
+    _role(request, permissions.STAFF)
+    form = forms.ShiftReportForm(request.GET or None)
+    records = RakeRecord.objects.all()
+    if form.is_bound and form.is_valid():
+        if form.cleaned_data["shift"]:
+            records = records.filter(shift=form.cleaned_data["shift"])
+        if form.cleaned_data["day"]:
+            records = records.filter(at__date=form.cleaned_data["day"])
+    elif form.is_bound:
+        _form_errors(request, form)
+
+    def group(*keys: str) -> list[dict[str, Any]]:
+        return list(
+            records.values(*keys)
+            .annotate(rake_total=Sum("rake"), hands=Count("id"), pots=Sum("pot"))
+            .order_by(*keys)
+        )
+
+    games = {g.pk: str(g) for g in CashGame.objects.all()}
+    by_game = [{**row, "label": games.get(row["game"], "?")} for row in group("game")]
+    context = {
+        "form": form,
+        "by_table": group("table__number"),
+        "by_game": by_game,
+        "by_dealer": group("dealer"),
+        "total": records.aggregate(rake_total=Sum("rake"), hands=Count("id")),
+    }
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="rake.csv"'
+        writer = csv.writer(response)
+        writer.writerow(["time", "table", "game", "hand", "dealer", "shift", "flop", "pot", "rake"])
+        for r in records.select_related("table", "game").order_by("at", "id"):
+            writer.writerow(
+                [
+                    r.at.isoformat(),
+                    r.table.number,
+                    str(r.game),
+                    r.hand,
+                    r.dealer,
+                    r.shift,
+                    int(r.flop_dealt),
+                    r.pot,
+                    r.rake,
+                ]
+            )
+        return response
+    return render(request, "tables/cash/rake_report.html", context)
+
+
+# --- public screens ---------------------------------------------------------------------
+
+
+def brush_board(request: HttpRequest) -> HttpResponse:
+    """The public board on a TV: games, open seats, waiting lists (§15). No keep-apart pairs,
+    buy-ins or markers are shown."""
+    context = _board_context(public=True)
+    if request.htmx:
+        return render(request, "tables/cash/brush.html#brush", context)
+    return render(request, "tables/cash/brush.html", context)
+
+
+def phone(request: HttpRequest, token: str) -> HttpResponse:
+    """A player's own page: his place on each list, a seat ready with its countdown, and
+    his sit-out clock when seated."""
+    player = _player_from_token(token)
+    now = timezone.now()
+    lists = []
+    for entry in WaitEntry.objects.filter(player=player).select_related("game"):
+        ahead = WaitEntry.objects.filter(game=entry.game, position__lt=entry.position).count()
+        deadline = services.answer_deadline(entry)
+        lists.append(
+            {
+                "entry": entry,
+                "position": ahead + 1,
+                "deadline": deadline,
+                "seconds_left": max(0, int((deadline - now).total_seconds())) if deadline else None,
+                "minutes": services.game_settings(entry.game).answer_minutes,
+            }
+        )
+    seat = CashSeat.objects.filter(player=player).select_related("table__game").first()
+    context = {
+        "player": player,
+        "token": token,
+        "lists": lists,
+        "seat": seat,
+        "sit_out_seconds": int((seat.sit_out_until - now).total_seconds())
+        if seat and seat.sit_out_until
+        else None,
+        "hide_login": True,
+    }
+    if request.htmx:
+        return render(request, "tables/cash/phone.html#phone", context)
+    return render(request, "tables/cash/phone.html", context)
+
+
+@require_POST
+def phone_answer(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """The player answers a call from his phone: coming (locks up the seat) or declining."""
+    player = _player_from_token(token)
+    entry = get_object_or_404(WaitEntry.objects.select_related("game"), pk=pk, player=player)
+    form = forms.AnswerForm(request.POST)
+    if form.is_valid():
+        try:
+            services.list_answer(
+                actor=None,
+                entry=entry,
+                takes_seat=form.cleaned_data["takes_seat"],
+                now=timezone.now(),
+            )
+        except DomainError as exc:
+            messages.error(request, str(exc))
+    else:
+        _form_errors(request, form)
+    return redirect("cash_phone", token)

@@ -1,0 +1,40 @@
+"""The fan-out bench's own mechanics, against its bare server (no Django server): pushes
+known by type, the state checked on connect, a result far bigger than a pipe's buffer
+read back whole (a run once died reading a 128 KiB pipe)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+
+from bench.fanout import run_clients
+from bench.liveserver import HOST, free_port, spawn
+
+STATE = {"type": "clock", "version": 7, "server_time": "2026-01-01T00:00:00+00:00"}
+PUSH = json.dumps({"type": "elimination", "names": ["A B"], "fragments": {"figures": {}}})
+
+
+def test_every_push_of_the_kind_reaches_every_client_and_the_result_comes_back_whole():
+    clients, changes = 60, 60
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
+        json.dump({"initial": STATE, "push": PUSH}, handle)
+        handle.flush()
+        port = free_port()
+        command = [sys.executable, "-m", "bench.wsload", "baseline", str(port), handle.name]
+        with spawn(command, port=port):
+            result = run_clients(
+                url=f"ws://{HOST}:{port}/",
+                trigger_url=f"ws://{HOST}:{port}/",
+                origin=f"http://{HOST}:{port}",
+                clients=clients,
+                messages=[{"type": "control"}] * changes,
+                match="elimination",
+                expect_version=7,
+                settle=0,
+            )
+    assert result["errors"] == []
+    assert result["connect_right"] == clients  # every one showed the state on connect
+    assert result["delivered"] == result["expected"] == clients * changes
+    assert result["sample"] == PUSH
+    assert len(json.dumps(result)) > 128 * 1024  # more than a pipe holds, read whole

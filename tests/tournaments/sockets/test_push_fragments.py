@@ -1,0 +1,79 @@
+"""A push brings what the screens show, rendered once per change (issue 15, item 4).
+
+A clock screen used to answer every push by fetching its figures again: a thousand
+renders for one registration at a thousand screens. The push now carries the figures,
+in every language a screen may be in, the same fragment the page renders.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import reverse
+
+from config.asgi import application
+from tests.conftest import make_player
+from tournaments.models import DisplayScreen
+from tournaments.services import entries as entry_services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _register(tournament, td, now):
+    return entry_services.entry_register(
+        tournament=tournament, player=make_player("Anna", "Bianchi"), actor=td, now=now
+    )
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+async def test_a_registration_reaches_the_clock_screen_with_its_figures(
+    display, tournament, td, now
+):
+    socket = WebsocketCommunicator(
+        application, f"/ws/screens/{display.token}/", headers=[(b"origin", b"http://testserver")]
+    )
+    assert (await socket.connect())[0]
+    assert (await socket.receive_json_from())["type"] == "clock"
+
+    await database_sync_to_async(_register)(tournament, td, now)
+
+    push = await socket.receive_json_from(timeout=5)
+    assert push["type"] == "seat"
+    assert push["at_tables"] == [push["table"]]  # other tables' tablets ignore it
+    figures = push["fragments"]["figures"]
+    assert "Players 1 / 1" in _text(figures["en"])
+    assert "Giocatori 1 / 1" in _text(figures["it"])
+    await socket.disconnect()
+
+    # The same figures the screen's own page shows (what it used to fetch per push).
+    page = await database_sync_to_async(Client().get)(
+        reverse("screen", args=[display.token]),
+        headers={"HX-Request": "true", "Accept-Language": "en"},
+    )
+    assert _text(figures["en"]) in _text(page.content.decode())
+
+
+async def test_a_one_page_seating_board_gets_its_board_in_the_push(tournament, td, now):
+    board = await database_sync_to_async(DisplayScreen.objects.create)(
+        tournament=tournament, name="Board", kind=DisplayScreen.Kind.SEATING
+    )
+    socket = WebsocketCommunicator(
+        application, f"/ws/screens/{board.token}/", headers=[(b"origin", b"http://testserver")]
+    )
+    assert (await socket.connect())[0]
+    assert (await socket.receive_json_from())["type"] == "clock"
+
+    registration = await database_sync_to_async(_register)(tournament, td, now)
+
+    push = await socket.receive_json_from(timeout=5)
+    rows = _text(push["fragments"]["board"]["en"])
+    assert f"Bianchi Anna Table {registration.table} · Seat {registration.seat}" in rows
+    assert "Tavolo" in _text(push["fragments"]["board"]["it"])
+    await socket.disconnect()
