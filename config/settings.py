@@ -9,7 +9,9 @@ ImproperlyConfigured with the variable's name.
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import secrets
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -75,19 +77,57 @@ if ENVIRONMENT not in {"development", "production"}:
     raise ImproperlyConfigured(f"TORNEO_ENV must be development or production, not {ENVIRONMENT!r}")
 PRODUCTION = ENVIRONMENT == "production"
 
+
+def embedded_secret_key(folder: Path) -> str:
+    """The embedded server's secret key: made once, at random, and kept in `folder`
+    (var/, never committed), so sessions survive a restart and no two installations
+    share a key. The same file `./bin/serve --local` uses. Two processes starting at once
+    agree: the file appears whole (a hard link of a finished one) or not at all."""
+    path = folder / "secret_key"
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        draft = folder / f".secret_key.{os.getpid()}"
+        draft.write_text(secrets.token_urlsafe(50))
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another process made it first: use theirs
+        finally:
+            draft.unlink(missing_ok=True)
+    key = path.read_text().strip()
+    if len(key) < 32:
+        raise ImproperlyConfigured(f"{path} holds no usable secret key: delete it to make one")
+    return key
+
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if PRODUCTION:
         raise ImproperlyConfigured("SECRET_KEY must be set in production (TORNEO_ENV=production)")
-    SECRET_KEY = "torneo-development-key-not-for-production"  # noqa: S105
+    SECRET_KEY = embedded_secret_key(VAR_DIR)
 
-DEBUG = env_bool("DEBUG", not PRODUCTION)
+# Off unless asked for, embedded too (its pages are served to a room's tablets and
+# phones): TORNEO_DEBUG=1 (or DEBUG=1) turns Django's debug pages on for development.
+DEBUG = env_bool("TORNEO_DEBUG", env_bool("DEBUG", False))
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "testserver"]
 )
 if PRODUCTION and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must list the server's host names in production")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# A monitoring probe that sends this as X-Health-Token sees /health/'s details (staff
+# accounts do anyway); anyone else is told only ok or error. Unset: no probe sees them.
+HEALTH_TOKEN = os.environ.get("HEALTH_TOKEN", "")
+# Reverse proxies (addresses or networks) whose X-Forwarded-For is believed when they are
+# the peer (tournaments/ratelimit.client_ip). None by default: `./bin/serve --local` and
+# the embedded server have no proxy in front, and a client's own header is ignored.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError as _error:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is no address") from _error
 
 INSTALLED_APPS = [
     "daphne",

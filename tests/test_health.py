@@ -16,7 +16,24 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.django_db
-def test_health_reports_each_dependency_without_secrets(client):
+def test_anonymous_callers_are_told_only_ok(client):
+    response = client.get("/health/")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+    assert response["Cache-Control"] == "no-store"
+
+
+@pytest.mark.django_db
+def test_a_probe_with_the_health_token_sees_the_details(client, settings):
+    settings.HEALTH_TOKEN = "probe-" + "k" * 30
+    assert client.get("/health/", HTTP_X_HEALTH_TOKEN="wrong").json() == {"status": "ok"}
+    report = client.get("/health/", HTTP_X_HEALTH_TOKEN=settings.HEALTH_TOKEN).json()
+    assert report["database"] == "ok" and report["channel_layer"] == "ok"
+
+
+@pytest.mark.django_db
+def test_health_reports_each_dependency_to_staff_without_secrets(client, td):
+    client.force_login(td)
     response = client.get("/health/")
     assert response.status_code == 200
     report = response.json()
@@ -56,7 +73,11 @@ def _health_in_a_process(env: dict[str, str]) -> tuple[int, dict, str]:
     )
     assert result.returncode == 0, result.stderr
     status, body = result.stdout.strip().splitlines()[-1].split(" ", 1)
-    return int(status), json.loads(body), body
+    # An anonymous caller is told only that it fails; the details are in the log.
+    assert json.loads(body) == {"status": "ok" if status == "200" else "error"}
+    logged = [line for line in result.stderr.splitlines() if "health check failing" in line]
+    report = dict(part.split(": ", 1) for part in logged[-1].split("failing: ", 1)[1].split("; "))
+    return int(status), report, body + result.stderr
 
 
 def test_redis_down_gives_503_naming_the_channel_layer_and_broker(tmp_path):

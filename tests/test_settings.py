@@ -163,3 +163,64 @@ def test_a_malformed_proxy_header_is_refused_by_name():
     result = start({**PRODUCTION, "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto: https"})
     assert result.returncode != 0
     assert "SECURE_PROXY_SSL_HEADER" in result.stderr.splitlines()[-1]
+
+
+def _embedded(tmp_path, code: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "TORNEO_DEBUG", "SECRET_KEY"}
+    }
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); " + code],
+        cwd=ROOT,
+        env={
+            **clean,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "TORNEO_VAR_DIR": str(tmp_path / "var"),
+            **env,
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+def test_embedded_mode_runs_with_debug_off_unless_asked(tmp_path):
+    show = "from django.conf import settings; print(settings.DEBUG)"
+    assert _embedded(tmp_path, show).stdout.split() == ["False"]
+    assert _embedded(tmp_path, show, TORNEO_DEBUG="1").stdout.split() == ["True"]
+    assert _embedded(tmp_path, show, DEBUG="1").stdout.split() == ["True"]
+
+
+def test_embedded_mode_still_serves_its_static_files_with_debug_off(tmp_path):
+    code = (
+        "import asyncio; from asgiref.testing import ApplicationCommunicator;"
+        "from config.asgi import application\n"
+        "async def get():\n"
+        "    scope = {'type': 'http', 'method': 'GET', 'path': '/static/js/screen.js',"
+        " 'query_string': b'', 'headers': [(b'host', b'localhost')], 'http_version': '1.1'}\n"
+        "    app = ApplicationCommunicator(application, scope)\n"
+        "    await app.send_input({'type': 'http.request', 'body': b''})\n"
+        "    return (await app.receive_output(10))['status']\n"
+        "print(asyncio.run(get()))"
+    )
+    result = _embedded(tmp_path, code)
+    assert result.stdout.split()[-1:] == ["200"], result.stderr
+
+
+def test_embedded_mode_makes_its_own_secret_key_once_and_keeps_it_in_var(tmp_path):
+    show = "from django.conf import settings; print(settings.SECRET_KEY)"
+    first = _embedded(tmp_path, show)
+    assert first.returncode == 0, first.stderr
+    key = first.stdout.strip()
+    assert len(key) >= 50 and "not-for-production" not in key
+    stored = tmp_path / "var" / "secret_key"
+    assert stored.read_text().strip() == key
+    assert stored.stat().st_mode & 0o077 == 0  # readable by its owner only
+    assert _embedded(tmp_path, show).stdout.strip() == key  # the same after a restart
+    other = _embedded(tmp_path / "elsewhere", show).stdout.strip()
+    assert other and other != key  # another installation, another key
+    # An explicit SECRET_KEY still wins.
+    assert _embedded(tmp_path, show, SECRET_KEY="s" * 60).stdout.strip() == "s" * 60

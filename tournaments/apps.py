@@ -25,3 +25,4 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         for module in service_modules():
             importlib.import_module(module)
+        importlib.import_module("tournaments.signals")  # sockets follow roles and logouts

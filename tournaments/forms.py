@@ -445,6 +445,10 @@ class StaffForm(forms.Form):
     role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Role.choices)
 
 
+class StaffRemoveForm(forms.Form):
+    remove = WholeNumberField(min_value=1)
+
+
 class CloneForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name of the copy"), max_length=120)
     date = forms.DateField(

@@ -10,10 +10,13 @@ here, and the seat finder needs the same counter for a page that is no login at 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import math
 import time
+import unicodedata
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
@@ -41,6 +44,15 @@ class Limit:
             cache.set(key, 1, timeout=self.window + 60)
             return 1
 
+    def give_back(self, ident: str, *, now: float | None = None) -> None:
+        """Take one event back (never below zero)."""
+        key = self._key(ident, time.time() if now is None else now)
+        try:
+            if cache.decr(key) < 0:
+                cache.set(key, 0, timeout=self.window + 60)
+        except ValueError:  # expired: nothing to give back
+            pass
+
     def exceeded(self, ident: str, *, now: float | None = None) -> bool:
         return self.count(ident, now=now) >= self.limit
 
@@ -54,41 +66,91 @@ class Limit:
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The client's address. Behind a proxy the ASGI server (uvicorn or daphne with
-    --proxy-headers) puts the forwarded address here, so we never trust headers ourselves."""
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+    """The client's address: REMOTE_ADDR, unless that is a proxy declared in the
+    TRUSTED_PROXIES setting (addresses or networks; none by default). Then the
+    X-Forwarded-For chain is read from the right, past the trusted proxies, to the first
+    address they did not add themselves. Anyone else's X-Forwarded-For is ignored: a
+    client cannot pick the address its failed logins are counted against."""
+    remote = request.META.get("REMOTE_ADDR", "") or "unknown"
+    proxies = _trusted_proxies()
+    if not proxies or not _is_trusted(remote, proxies):
+        return remote
+    chain = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    for address in reversed([a for a in chain if a]):
+        if not _is_trusted(address, proxies):
+            return address[:64]
+    return remote
+
+
+def _trusted_proxies() -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    networks = []
+    for entry in getattr(settings, "TRUSTED_PROXIES", ()):
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            continue  # checked at start-up (config/settings.py)
+    return tuple(networks)
+
+
+def _is_trusted(address: str, proxies) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in proxies)
 
 
 SEAT_SEARCH = Limit("seat-search", limit=20, window=60)
-# Failed staff logins: a name is guessed from anywhere, an address guesses many names (a
-# club's Wi-Fi is one address for every tablet, so that limit is looser).
-LOGIN_PER_USERNAME = Limit("login-user", limit=5, window=15 * 60)
-LOGIN_PER_IP = Limit("login-ip", limit=20, window=15 * 60)
+# The desk's player search, per staff account: a desk at full speed searches as it types
+# (about a name every two seconds), a script reading players through it is stopped
+# (issue 12, item 5).
+PLAYER_SEARCH = Limit("player-search", limit=120, window=60)
+# Staff logins (issue 12, item 4). Every attempt is counted, atomically, BEFORE the password
+# is checked, so a burst of parallel guesses cannot all be tried; a good login gives its
+# attempt back. A name is locked first for the address guessing it (the pair), so an
+# attacker elsewhere does not lock the person out; the name's own limit, over every
+# address, is softer and stops a guesser that hops addresses. An address guessing many
+# names is stopped last, loosely: a club's Wi-Fi is one address for every tablet.
+LOGIN_PER_PAIR = Limit("login-pair", limit=5, window=15 * 60)
+LOGIN_PER_USERNAME = Limit("login-user", limit=25, window=15 * 60)
+LOGIN_PER_IP = Limit("login-ip", limit=40, window=15 * 60)
 
 
-def login_blocked(request: HttpRequest, username: str) -> int:
-    """Minutes to wait before this login may be tried again, or 0."""
-    blocked = [
-        limit
-        for limit, ident in (
-            (LOGIN_PER_USERNAME, _username(username)),
-            (LOGIN_PER_IP, client_ip(request)),
-        )
-        if limit.exceeded(ident)
+def _login_limits(request: HttpRequest, username: str) -> list[tuple[Limit, str]]:
+    name, address = normalise_username(username), client_ip(request)
+    return [
+        (LOGIN_PER_PAIR, f"{name}\n{address}"),
+        (LOGIN_PER_USERNAME, name),
+        (LOGIN_PER_IP, address),
     ]
-    return max((limit.minutes_left() for limit in blocked), default=0)
 
 
-def login_failed(request: HttpRequest, username: str) -> None:
-    LOGIN_PER_USERNAME.hit(_username(username))
-    LOGIN_PER_IP.hit(client_ip(request))
+def login_attempt(request: HttpRequest, username: str, *, now: float | None = None) -> int:
+    """Count this attempt against every limit, atomically; return the minutes to wait
+    when one is exceeded (the password must then not be checked), or 0 to go ahead.
+
+    A refused attempt counts only up to the limit that refused it, so a guesser locked
+    out of one pair does not also run up the name's count for everyone else."""
+    now = time.time() if now is None else now
+    for limit, ident in _login_limits(request, username):
+        if limit.hit(ident, now=now) > limit.limit:
+            return limit.minutes_left(now=now)
+    return 0
 
 
-def login_succeeded(request: HttpRequest, username: str) -> None:
-    # The name's own count starts again; the address's does not, or one valid account
-    # would let an address keep guessing the others.
-    LOGIN_PER_USERNAME.reset(_username(username))
+def login_succeeded(request: HttpRequest, username: str, *, now: float | None = None) -> None:
+    """The attempt was no guess: the pair's count starts again, and the name's and the
+    address's get this attempt back (never more, or one valid account would let an
+    address keep guessing the others)."""
+    now = time.time() if now is None else now
+    limits = _login_limits(request, username)
+    limits[0][0].reset(limits[0][1], now=now)
+    for limit, ident in limits[1:]:
+        limit.give_back(ident, now=now)
 
 
-def _username(username: str) -> str:
-    return username.strip().casefold()
+def normalise_username(username: str) -> str:
+    """The name as authentication compares it (NFKC, as Django's username field cleans
+    it), folded for case: "ｆloor", "ᶠloor" and "FLOOR " all count as "floor"."""
+    folded = unicodedata.normalize("NFKC", username).casefold()
+    return unicodedata.normalize("NFKC", folded).strip()

@@ -14,6 +14,7 @@ screens, not a thousand (`manage.py bench fanout`).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -89,7 +90,10 @@ def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
     # Payloads must be plain JSON: fail loudly on a stray datetime (STYLE.md 14). Encoded
     # once here, not once per socket: a clock change reaches a thousand phones, and the
     # in-memory layer deep-copies the message for each of them.
-    message = {"type": "push", "text": json.dumps(payload), "close": payload.get("type") == "close"}
+    # A "close" payload closes the sockets instead; its reason picks the close code
+    # (tournaments/sockets/codes.py): "rights" is come back, anything else is revoked.
+    close = payload.get("type") == "close" and str(payload.get("reason") or "revoked")
+    message = {"type": "push", "text": json.dumps(payload), "close": close}
 
     async def send_all() -> None:
         # One hop into the event loop for every group: a move reaches three groups.
@@ -202,6 +206,30 @@ def screen_group(screen_id: int) -> str:
 def broadcast_to_screen(screen_id: int, payload: dict[str, Any]) -> None:
     """Send `payload` to one screen's sockets after commit."""
     transaction.on_commit(lambda: _send(screen_group(screen_id), payload))
+
+
+def user_group(user_id: int) -> str:
+    """One person's sockets, all tournaments: a change of role closes them."""
+    return f"user.{user_id}"
+
+
+def session_group(session_key: str) -> str:
+    """The sockets one login session opened: logging out closes them. The key is a
+    secret, so the group is named by a digest of it."""
+    return "session." + hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
+def close_user_sockets(user_id: int) -> None:
+    """Close every socket the person has open (after commit): their screens reconnect and
+    are authorised afresh with the role they hold now (issue 12, item 3)."""
+    payload = {"type": "close", "reason": "rights"}
+    transaction.on_commit(lambda: _send(user_group(user_id), payload))
+
+
+def close_session_sockets(session_key: str) -> None:
+    """Close the sockets a session opened (it is logging out): they come back anonymous."""
+    payload = {"type": "close", "reason": "rights"}
+    transaction.on_commit(lambda: _send(session_group(session_key), payload))
 
 
 # --- the cash room (issue 19): one room-wide group, no tournament -------------------------

@@ -1,9 +1,14 @@
-"""Reports: results, payouts, chip counts and penalties as CSV (csv module) and PDF
-(reportlab). Read only; views serve the bytes."""
+"""Reports: results, payouts, chip counts and penalties as CSV (csv module), XLSX
+(openpyxl) and PDF (reportlab). Read only; views serve the bytes.
+
+A table's cells are typed (numbers, money as Decimal, moments as datetimes, text): the
+XLSX keeps the types, so a spreadsheet sums prizes and sorts times; CSV and PDF write
+them as text, in the room's time zone."""
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 from collections.abc import Callable
 from decimal import Decimal
@@ -11,36 +16,51 @@ from xml.sax.saxutils import escape
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.styles import Font
 
 from tournaments import labels, selectors
 from tournaments.models import BountyAward, ChipCount, Entry, Penalty, Tournament
 from tournaments.services.formats import results_with_bounties
 
-Table = tuple[list[str], list[list[str]]]
+Cell = str | int | Decimal | dt.datetime | None
+Table = tuple[list[str], list[list[Cell]]]
 
 
-def _place(entry: Entry) -> str:
+def _place(entry: Entry) -> int | str:
     if entry.disqualified:
         return _("DQ")
     if entry.place is None:
         return ""
     if entry.place_last:
         return f"{entry.place}-{entry.place_last}"
-    return str(entry.place)
+    return entry.place
 
 
-def _money(amount: int | None) -> str:
+def _money(amount: int | None) -> int | None:
     """A prize: blank when there is none (a zero reads as if something were owed)."""
-    return str(amount) if amount else ""
+    return amount or None
 
 
-def _local(moment) -> str:
-    """A time in the event's zone (the room's, settings.TIME_ZONE), never UTC."""
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+def _cents(cents: int) -> Decimal:
+    return (Decimal(cents) / 100).quantize(Decimal("0.01"))
 
 
-def _cents(cents: int) -> str:
-    return f"{Decimal(cents) / 100:.2f}"
+def _percent(part: int, whole: int) -> Decimal:
+    return (Decimal(100 * part) / whole).quantize(Decimal("0.01"))
+
+
+def text(cell: Cell) -> str:
+    """A cell as CSV and PDF write it: times in the event's zone (the room's,
+    settings.TIME_ZONE), never UTC; money with its two decimals; nothing as blank."""
+    if cell is None:
+        return ""
+    if isinstance(cell, dt.datetime):
+        return timezone.localtime(cell).strftime("%Y-%m-%d %H:%M")
+    if isinstance(cell, Decimal):
+        return f"{cell:.2f}"
+    return str(cell)
 
 
 def results_table(tournament: Tournament) -> Table:
@@ -48,7 +68,7 @@ def results_table(tournament: Tournament) -> Table:
         return _results_with_bounties(tournament)
     head = [_("Place"), _("Player"), _("Entry"), _("Prize")]
     rows = [
-        [_place(e), str(e.player), str(e.number), _money(e.prize)]
+        [_place(e), str(e.player), e.number, _money(e.prize)]
         for e in selectors.results(tournament)
         if e.place is not None or e.disqualified
     ]
@@ -63,7 +83,7 @@ def _results_with_bounties(tournament: Tournament) -> Table:
         [
             _place(r["entry"]),
             str(r["entry"].player),
-            str(r["entry"].number),
+            r["entry"].number,
             _cents(r["prize"]),
             _cents(r["bounty"]),
             _cents(r["total"]),
@@ -82,7 +102,7 @@ def bounties_table(tournament: Tournament) -> Table:
     )
     rows = [
         [
-            a.created_at.strftime("%Y-%m-%d %H:%M"),
+            a.created_at,
             str(a.winner.player),
             _("his own bounty") if a.own_bounty else str(a.eliminated.player),
             a.envelope,
@@ -98,10 +118,7 @@ def payouts_table(tournament: Tournament) -> Table:
     board = selectors.payouts_board(tournament)
     pool = board["prize_pool"] or 1
     head = [_("Place"), _("Prize"), _("% of the pool")]
-    rows = [
-        [str(p["place"]), str(p["amount"]), f"{100 * p['amount'] / pool:.2f}"]
-        for p in board["places"]
-    ]
+    rows = [[p["place"], p["amount"], _percent(p["amount"], pool)] for p in board["places"]]
     return head, rows
 
 
@@ -112,9 +129,7 @@ def chip_counts_table(tournament: Tournament) -> Table:
         .select_related("entry__player")
         .order_by("day", "-chips")
     )
-    rows = [
-        [str(c.day), str(c.entry.player), str(c.entry.number), str(c.chips), c.bag] for c in counts
-    ]
+    rows = [[c.day, str(c.entry.player), c.entry.number, c.chips, c.bag] for c in counts]
     return head, rows
 
 
@@ -122,12 +137,12 @@ def penalties_table(tournament: Tournament) -> Table:
     head = [_("Issued"), _("Player"), _("Penalty"), _("Offence"), _("Hands"), _("Served")]
     rows = [
         [
-            _local(p.issued_at),
+            p.issued_at,
             str(p.player),
             str(labels.penalty_kind(p.kind)),
             p.offence,
-            str(p.total_hands),
-            str(p.served),
+            p.total_hands,
+            p.served,
         ]
         for p in Penalty.objects.filter(
             tournament__in=selectors.tournament_family(tournament), voided=False
@@ -165,8 +180,56 @@ def as_csv(table: Table) -> bytes:
     writer = csv.writer(out)
     head, rows = table
     writer.writerow([safe_cell(cell) for cell in head])
-    writer.writerows([safe_cell(cell) for cell in row] for row in rows)
+    writer.writerows([safe_cell(text(cell)) for cell in row] for row in rows)
     return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+NUMBER_FORMATS = {Decimal: "0.00", dt.datetime: "yyyy-mm-dd hh:mm"}
+
+
+def as_xlsx(title: str, table: Table) -> bytes:
+    """The table as an XLSX workbook with typed cells: whole numbers, money with two
+    decimals, times in the event's zone. Text stays text, whatever it starts with: a name
+    typed as "=HYPERLINK(...)" is a string cell, never a formula (issue 12, item 7)."""
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = _sheet_title(title)
+    head, rows = table
+    sheet.append([_xlsx_text(str(cell)) for cell in head])
+    for cell in sheet[1]:
+        cell.data_type = "s"
+        cell.font = Font(bold=True)
+    for row in rows:
+        sheet.append([_xlsx_value(cell) for cell in row])
+        for cell, value in zip(sheet[sheet.max_row], row, strict=True):
+            if isinstance(value, str):
+                cell.data_type = "s"  # openpyxl reads a leading "=" as a formula
+            elif type(value) in NUMBER_FORMATS:
+                cell.number_format = NUMBER_FORMATS[type(value)]
+    sheet.freeze_panes = "A2"
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def _xlsx_value(cell: Cell) -> object:
+    if isinstance(cell, dt.datetime):
+        # Spreadsheets have no time zones: the room's wall-clock time.
+        return timezone.localtime(cell).replace(tzinfo=None)
+    if isinstance(cell, str):
+        return _xlsx_text(cell)
+    return cell
+
+
+def _xlsx_text(value: str) -> str:
+    # Control characters cannot be stored in the file's XML: they are dropped.
+    return ILLEGAL_CHARACTERS_RE.sub("", value)
+
+
+def _sheet_title(title: str) -> str:
+    # A sheet's name: at most 31 characters, none of []:*?/\ .
+    cleaned = "".join(" " if ch in "[]:*?/\\" else ch for ch in _xlsx_text(title)).strip()
+    return cleaned[:31] or "Report"
 
 
 def _totals(tournament: Tournament) -> str:
@@ -193,12 +256,12 @@ def as_pdf(tournament: Tournament, title: str, table: Table, *, now=None) -> byt
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
     from reportlab.platypus import Table as PdfTable
 
-    made = _local(now or timezone.now())
+    made = text(now or timezone.now())
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(buffer, pagesize=A4, title=f"{tournament.name}: {title}")
     styles = getSampleStyleSheet()
     head, rows = table
-    grid = PdfTable([head, *rows], repeatRows=1)
+    grid = PdfTable([head, *([text(cell) for cell in row] for row in rows)], repeatRows=1)
     grid.setStyle(
         [
             ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),

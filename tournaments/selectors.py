@@ -6,13 +6,16 @@ import unicodedata
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import BigIntegerField, Count, Q, Sum
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
 
 from tables.models import Seat, Table
 from tournaments import clock, entry_rules, payouts
 from tournaments.models import (
     ChipAdjustment,
     Entry,
+    Event,
     Penalty,
     Player,
     Purchase,
@@ -156,16 +159,40 @@ def player_duplicates(
     return list(found.values())
 
 
-def player_search(query: str, *, limit: int = 20) -> QuerySet[Player]:
-    """Players whose name or document number matches every word typed."""
+def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
+    """Players for the desk (issue 12, item 5): those of the user's own events whose name
+    or document number matches every word typed, and whoever holds exactly the document
+    number typed (a returning player from another event shows his document). Never the
+    whole player database."""
+    exact = document_match(query)
     players = Player.objects.all()
+    if not getattr(user, "is_superuser", False):
+        # Entered in one of the user's events, or added at one of their desks.
+        added = (
+            Event.objects.filter(tournament__staff__user=user, action="player.create")
+            .annotate(player_id=Cast(KeyTextTransform("player", "data"), BigIntegerField()))
+            .values("player_id")
+        )
+        entered = Entry.objects.filter(tournament__staff__user=user).values("player_id")
+        players = players.filter(Q(pk__in=entered) | Q(pk__in=added))
     for word in query.split()[:5]:
         players = players.filter(
             Q(last_name__icontains=word)
             | Q(first_name__icontains=word)
             | Q(document_number__iexact=word)
         )
-    return players.order_by("last_name", "first_name")[:limit]
+    found = list(players.order_by("last_name", "first_name")[:limit])
+    if exact is not None and exact.pk not in {p.pk for p in found}:
+        found.insert(0, exact)
+    return found
+
+
+def document_match(query: str) -> Player | None:
+    """The player whose document number is exactly what was typed (case aside), if any."""
+    number = query.strip()
+    if not number:
+        return None
+    return Player.objects.filter(document_number__iexact=number).first()
 
 
 def tournament_figures(tournament: Tournament) -> dict[str, int]:

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from tests.browser.test_night_screens import _session_cookie
-from tests.conftest import make_player, make_tournament, make_user
+from tests.conftest import make_tournament, make_user
 from tournaments import selectors
 from tournaments.models import DisplayScreen, Entry, Role, StaffAssignment
 from tournaments.services import clock as clock_services
@@ -70,8 +70,10 @@ def test_a_night_at_the_tables(daphne_url, browser, language):
     )
     desk_user = make_user(f"desk-night-{language}")
     StaffAssignment.objects.create(tournament=tournament, user=desk_user, role=Role.DESK)
-    for name in SURNAMES:
-        make_player("Pia", name)
+    for name in SURNAMES:  # added at this event's desk (the desk finds its events' players)
+        entry_services.player_create(
+            tournament=tournament, actor=td, first_name="Pia", last_name=name, now=timezone.now()
+        )
 
     # The desk registers 30 players by keyboard: name, Enter, Enter.
     desk = _context(browser, language, desk_user, daphne_url)

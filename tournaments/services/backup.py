@@ -201,6 +201,7 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "tables.add": (),
     "table.update": (),
     "staff.assign": (),
+    "staff.remove": (),
     "player.create": (("player", Player),),
     "entry.register": (("entry", Entry), ("player", Player), ("forfeited_entry", Entry)),
     "entry.eliminate": (

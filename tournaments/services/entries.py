@@ -78,6 +78,28 @@ class Registration:
 
 
 @transaction.atomic
+def player_create_and_register(
+    *,
+    tournament: Tournament,
+    actor,
+    now: datetime,
+    payment_method: str = "cash",
+    **player_fields,
+) -> Registration:
+    """A new player and his entry, as one action: when the entry is refused (registration
+    closed, the room full...), the player is not kept either, so a retry does not leave a
+    second one behind (issue 12, item 8)."""
+    player = player_create(tournament=tournament, actor=actor, now=now, **player_fields)
+    return entry_register(
+        tournament=tournament,
+        player=player,
+        actor=actor,
+        now=now,
+        payment_method=payment_method,
+    )
+
+
+@transaction.atomic
 def entry_register(
     *,
     tournament: Tournament,

@@ -286,3 +286,38 @@ def staff_assign(
         undoable=False,
     )
     return assignment
+
+
+@transaction.atomic
+def staff_remove(*, tournament: Tournament, actor, user_id: int, now: datetime) -> str:
+    """Take a person's role in this tournament away; their open sockets close (the
+    StaffAssignment signal, tournaments/signals.py). The last TD stays: someone must be
+    able to run the event. Returns the username removed."""
+    assignment = (
+        StaffAssignment.objects.select_for_update()
+        .select_related("user")
+        .filter(tournament=tournament, user_id=user_id)
+        .first()
+    )
+    if assignment is None:
+        raise errors.DomainError(_("That person has no role in this tournament."))
+    if assignment.role == Role.TD and not (
+        StaffAssignment.objects.select_for_update()
+        .filter(tournament=tournament, role=Role.TD)
+        .exclude(pk=assignment.pk)
+        .exists()
+    ):
+        raise errors.DomainError(
+            _("The tournament's last TD cannot be removed: name another first.")
+        )
+    username = assignment.user.get_username()
+    assignment.delete()
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="staff.remove",
+        data={"username": username},
+        now=now,
+        undoable=False,
+    )
+    return username

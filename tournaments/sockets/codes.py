@@ -7,6 +7,7 @@ REVOKED = 4403  # the screen was revoked: do not come back
 NOT_FOUND = 4404  # no such screen or tournament: do not come back
 SERVICE_RESTART = 1012  # the channel layer failed: come back in a moment, resync
 TRY_AGAIN_LATER = 1013  # this socket fell too far behind: come back, resync
+RIGHTS_CHANGED = 4001  # the person's role changed or they logged out: come back, re-authorise
 
 # What a screen does on each: codes listed in FINAL mean "stop knocking".
 FINAL = (REVOKED, NOT_FOUND)

@@ -180,6 +180,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.groups_joined.append(realtime.screen_group(screen.pk))
             if screen.kind == DisplayScreen.Kind.TABLE and screen.table_number:
                 self.groups_joined.append(realtime.table_group(tournament.pk, screen.table_number))
+        else:
+            # A person's socket closes when their role changes or they log out (issue 12,
+            # item 3): it reconnects and is authorised afresh.
+            user = self.scope.get("user")
+            if getattr(user, "is_authenticated", False):
+                self.groups_joined.append(realtime.user_group(user.pk))
+            session_key = getattr(self.scope.get("session"), "session_key", None)
+            if session_key:
+                self.groups_joined.append(realtime.session_group(session_key))
         # One subscription per group for the whole process; pushes that arrive before
         # the initial state is sent wait for it (hub.release).
         self.hub = hub_for(self.channel_layer)

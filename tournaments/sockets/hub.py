@@ -37,7 +37,12 @@ from collections import deque
 from collections.abc import Coroutine, Iterable
 from typing import Any, Protocol
 
-from tournaments.sockets.codes import REVOKED, SERVICE_RESTART, TRY_AGAIN_LATER
+from tournaments.sockets.codes import (
+    REVOKED,
+    RIGHTS_CHANGED,
+    SERVICE_RESTART,
+    TRY_AGAIN_LATER,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -277,8 +282,10 @@ class Hub:
             logger.warning("ignoring a %r message on %s", message.get("type"), group.name)
             return
         # realtime.broadcast encoded the payload once; every socket gets the same frame.
-        if message.get("close"):
-            event = _close(REVOKED)
+        close = message.get("close")
+        if close:
+            # A close names its reason: a change of rights (come back) or a revocation.
+            event = _close(RIGHTS_CHANGED if close == "rights" else REVOKED)
         else:
             text = message["text"]
             if not isinstance(text, str):

@@ -34,17 +34,20 @@ def run(request: HttpRequest, service: Callable[..., Any], **kwargs: Any) -> tup
 
 
 class LoginView(auth_views.LoginView):
-    """Django's login, with failed attempts limited per username and per address.
+    """Django's login, with attempts limited per username and address, per username and
+    per address (tournaments/ratelimit.py).
 
-    While a limit holds, the password is not even checked (a right guess would otherwise
-    still tell itself apart), and the page says how long to wait.
+    The attempt is counted before the password is checked, atomically, so parallel
+    guesses cannot slip in under the limit together. While a limit holds, the password is
+    not even checked (a right guess would otherwise still tell itself apart), and the page
+    says how long to wait.
     """
 
     redirect_authenticated_user = True
 
     def post(self, request, *args, **kwargs):
         username = str(request.POST.get("username", ""))[:150]
-        minutes = ratelimit.login_blocked(request, username)
+        minutes = ratelimit.login_attempt(request, username)
         if minutes:
             form = self.get_form_class()(request, initial={"username": username})
             wait = ngettext(
@@ -57,12 +60,8 @@ class LoginView(auth_views.LoginView):
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form):
-        ratelimit.login_succeeded(self.request, str(form.data.get("username", ""))[:150])
+        ratelimit.login_succeeded(self.request, str(self.request.POST.get("username", ""))[:150])
         return super().form_valid(form)
-
-    def form_invalid(self, form):
-        ratelimit.login_failed(self.request, str(form.data.get("username", ""))[:150])
-        return super().form_invalid(form)
 
 
 def home(request: HttpRequest) -> HttpResponse:

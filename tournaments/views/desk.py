@@ -3,6 +3,8 @@ check IDs, and show the drawn seat in large type."""
 
 from __future__ import annotations
 
+import logging
+
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables.models import Seat
-from tournaments import books_forms, permissions, selectors
+from tournaments import books_forms, permissions, ratelimit, selectors
 from tournaments.forms import PlayerForm, PurchaseForm
 from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournaments.services import entries as entry_services
@@ -22,13 +24,27 @@ from tournaments.services import formats as format_services
 from tournaments.views.core import run
 from tournaments.views.front import front_qr
 
+# Who looked whom up (issue 12, item 5): every desk search, its words and what it found.
+audit = logging.getLogger("tournaments.audit")
+
 
 def _desk(request: HttpRequest, slug: str) -> Tournament:
     return permissions.get_tournament_for(request.user, slug, roles=permissions.DESK)
 
 
-def _player_rows(tournament: Tournament, players) -> list[dict]:
+def masked(document_number: str) -> str:
+    """A document number as the desk sees it without having typed it: its last two
+    characters, enough to tell two namesakes apart, never enough to read it."""
+    if not document_number:
+        return ""
+    return "••••" + (document_number[-2:] if len(document_number) > 4 else "")
+
+
+def _player_rows(tournament: Tournament, players, *, revealed: str = "") -> list[dict]:
+    """The desk's rows; a player's document number is shown whole only when it is
+    `revealed` (what the desk typed, exactly), masked otherwise."""
     players = list(players)
+    revealed = revealed.strip().casefold()
     ids = [p.pk for p in players]
     entries: dict[int, list[Entry]] = {}
     for entry in tournament.entries.filter(player_id__in=ids).exclude(status=Entry.Status.VOIDED):
@@ -50,9 +66,13 @@ def _player_rows(tournament: Tournament, players) -> list[dict]:
     for player in players:
         mine = entries.get(player.pk, [])
         active = next((e for e in mine if e.status == Entry.Status.ACTIVE), None)
+        document = player.document_number
         rows.append(
             {
                 "player": player,
+                "document": document
+                if revealed and document.casefold() == revealed
+                else masked(document),
                 "entries": len(mine),
                 "active": active,
                 "seat": seats.get(active.pk) if active else None,
@@ -99,16 +119,33 @@ def _desk_page(request, tournament: Tournament, *, form, **extra) -> HttpRespons
 def search(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _desk(request, slug)
     query = request.GET.get("q", "").strip()[:80]
-    players = selectors.player_search(query) if len(query) >= 2 else []
+    players: list[Player] = []
+    limited = False
+    if len(query) >= 2:
+        limit = ratelimit.PLAYER_SEARCH
+        limited = limit.hit(str(request.user.pk)) > limit.limit
+        if not limited:
+            players = selectors.player_search(query, user=request.user)
+        audit.info(
+            "player search by %s at %s from %s: %r, %s",
+            request.user.get_username(),
+            tournament.slug,
+            ratelimit.client_ip(request),
+            query,
+            "refused (too many)" if limited else f"{len(players)} found",
+        )
     return render(
         request,
         "desk/_results.html",
         {
             "tournament": tournament,
-            "rows": _player_rows(tournament, players),
-            "query": query,
+            "rows": _player_rows(tournament, players, revealed=query),
+            "query": "" if limited else query,
+            "limited": limited,
             "on_sale": selectors.purchases_on_sale(tournament, timezone.now()),
         },
+        # htmx swaps no error response: the desk's own search gets the notice as a page.
+        status=429 if limited and not request.htmx else 200,
     )
 
 
@@ -133,9 +170,22 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
                 request,
                 tournament,
                 form=form,
-                duplicates=_player_rows(tournament, duplicates),
+                duplicates=_player_rows(
+                    tournament, duplicates, revealed=form.cleaned_data["document_number"]
+                ),
                 register="register" in request.POST,
             )
+    if "register" in request.POST:
+        # One transaction: a refused entry keeps no player row (issue 12, item 8).
+        ok, registration = run(
+            request,
+            entry_services.player_create_and_register,
+            tournament=tournament,
+            actor=request.user,
+            payment_method=books_forms.PaymentForm(request.POST).method(),
+            **form.cleaned_data,
+        )
+        return _registered(request, tournament, registration if ok else None)
     ok, player = run(
         request,
         entry_services.player_create,
@@ -145,8 +195,6 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if not ok:
         return redirect("desk", slug)
-    if "register" in request.POST:
-        return _register(request, tournament, player, forfeit=False)
     messages.success(request, _("%(player)s added.") % {"player": player})
     return redirect("desk", slug)
 
@@ -162,7 +210,12 @@ def _register(request, tournament: Tournament, player: Player, *, forfeit: bool)
         forfeit=forfeit,
         payment_method=paid_by.method(),
     )
-    if not ok:
+    return _registered(request, tournament, registration if ok else None)
+
+
+def _registered(request, tournament: Tournament, registration) -> HttpResponse:
+    """After a registration: a satellite's seat ticket is used, then the seat card."""
+    if registration is None:
         return redirect("desk", tournament.slug)
     _ok, ticket = run(
         request,

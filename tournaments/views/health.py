@@ -4,11 +4,17 @@ Each dependency is tried for real and reported as "ok" or a short error, with no
 settings or secrets in it: the database (a query), the channel layer (a message sent to
 this process and received back through it) and the Celery broker (a connection). 200
 when all are ok, 503 otherwise. Embedded mode has no broker: its line says so.
+
+Anyone may ask, but only staff accounts see the lines (issue 12, item 8), or a probe
+that sends the HEALTH_TOKEN setting as X-Health-Token: any other caller is told "ok" or
+"error" and nothing about what runs behind. A failure's details always go to the log.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
+import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlparse
@@ -18,6 +24,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
+
+logger = logging.getLogger(__name__)
 
 OK = "ok"
 TIMEOUT = 3.0
@@ -83,6 +91,15 @@ async def _check(probe: Callable[[], Awaitable[str | None]]) -> str:
     return result or OK
 
 
+async def _may_see_details(request: HttpRequest) -> bool:
+    token = getattr(settings, "HEALTH_TOKEN", "")
+    sent = request.headers.get("X-Health-Token", "")
+    if token and sent and hmac.compare_digest(token.encode(), sent.encode()):
+        return True
+    user = await request.auser()
+    return bool(user.is_staff or user.is_superuser)
+
+
 async def health(request: HttpRequest) -> JsonResponse:
     report = {
         "database": await _check(sync_to_async(_database, thread_sensitive=False)),
@@ -90,8 +107,13 @@ async def health(request: HttpRequest) -> JsonResponse:
         "broker": await _check(sync_to_async(_broker, thread_sensitive=False)),
     }
     healthy = all(value == OK or value.startswith("not used") for value in report.values())
+    if not healthy:
+        logger.warning(
+            "health check failing: %s", "; ".join(f"{k}: {v}" for k, v in report.items())
+        )
+    details = report if await _may_see_details(request) else {}
     response = JsonResponse(
-        {"status": "ok" if healthy else "error", **report}, status=200 if healthy else 503
+        {"status": "ok" if healthy else "error", **details}, status=200 if healthy else 503
     )
     response["Cache-Control"] = "no-store"
     return response

@@ -714,15 +714,22 @@ def _report_title(report: str) -> str:
     }[report]
 
 
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
 @login_required
 def report(request: HttpRequest, slug: str, report: str, fmt: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.STAFF)
-    if report not in reports.REPORTS or fmt not in {"csv", "pdf"}:
+    if report not in reports.REPORTS or fmt not in {"csv", "xlsx", "pdf"}:
         raise Http404
     table = reports.REPORTS[report](tournament)
     filename = f"{tournament.slug}-{report}.{fmt}"
     if fmt == "csv":
         response = HttpResponse(reports.as_csv(table), content_type="text/csv; charset=utf-8")
+    elif fmt == "xlsx":
+        response = HttpResponse(
+            reports.as_xlsx(_report_title(report), table), content_type=XLSX_TYPE
+        )
     else:
         response = HttpResponse(
             reports.as_pdf(tournament, _report_title(report), table, now=timezone.now()),

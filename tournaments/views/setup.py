@@ -30,6 +30,7 @@ from tournaments.forms import (
     CloneForm,
     LevelRowForm,
     StaffForm,
+    StaffRemoveForm,
     TablesAddForm,
     TableUpdateForm,
     TournamentForm,
@@ -426,8 +427,28 @@ def tables_edit(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def staff_edit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _td(request, slug)
-    form = StaffForm(request.POST or None)
-    if request.method == "POST":
+    form = StaffForm(
+        request.POST if request.method == "POST" and "remove" not in request.POST else None
+    )
+    if request.method == "POST" and "remove" in request.POST:
+        removal = StaffRemoveForm(request.POST)
+        if removal.is_valid():
+            ok, username = run(
+                request,
+                setup_services.staff_remove,
+                tournament=tournament,
+                actor=request.user,
+                user_id=removal.cleaned_data["remove"],
+            )
+            if ok:
+                messages.success(
+                    request, _("%(user)s no longer has a role here.") % {"user": username}
+                )
+        else:
+            messages.error(request, _("That person has no role in this tournament."))
+        if not request.htmx:
+            return redirect("staff_edit", slug)
+    elif request.method == "POST":
         if form.is_valid():
             ok, assignment = run(
                 request,

@@ -1,0 +1,95 @@
+"""Player data stays with the events that hold it (issue 12, item 5): the desk finds the
+players of its own events and, by exact document number, anyone; document numbers are
+masked unless typed exactly; searches are rate-limited and logged."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from django.urls import reverse
+
+from tests.conftest import NOW, make_player, make_tournament, make_user
+from tournaments import ratelimit
+from tournaments.services import entries as entry_services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def elsewhere(db):
+    """Another club's event, with a player the desk here has never met."""
+    other_td = make_user("other-td", staff=True)
+    other = make_tournament(other_td, name="Other club")
+    stranger = make_player("Gianna", "Bianchi", document_number="CA1234567")
+    entry_services.entry_register(tournament=other, player=stranger, actor=other_td, now=NOW)
+    return stranger
+
+
+def _search(client, tournament, q, **extra):
+    return client.get(reverse("desk_search", args=[tournament.slug]), {"q": q}, **extra)
+
+
+def test_the_desk_does_not_find_players_of_other_peoples_events(
+    client, tournament, desk, elsewhere
+):
+    make_player("Gianna", "Bianchide")  # in no event at all
+    client.force_login(desk)
+    page = _search(client, tournament, "Bianchi").content.decode()
+    assert "Gianna" not in page and "No player found" in page
+
+
+def test_the_desk_finds_its_own_players_with_their_document_masked(client, tournament, td, desk):
+    mine = make_player("Anna", "Verdi", document_number="AX998877")
+    entry_services.entry_register(tournament=tournament, player=mine, actor=td, now=NOW)
+    client.force_login(desk)
+    page = _search(client, tournament, "Verdi").content.decode()
+    assert "Verdi Anna" in page or "Anna Verdi" in page
+    assert "AX998877" not in page and "••••77" in page
+
+
+def test_an_exact_document_number_finds_anyone_and_shows_it(client, tournament, desk, elsewhere):
+    client.force_login(desk)
+    page = _search(client, tournament, "ca1234567").content.decode()
+    assert "Gianna" in page and "CA1234567" in page
+    # A part of it finds nobody and shows nothing.
+    page = _search(client, tournament, "CA1234").content.decode()
+    assert "Gianna" not in page and "CA1234" not in page.split("results")[-1]
+
+
+def test_searches_are_rate_limited_per_account_and_logged(client, tournament, td, desk, caplog):
+    client.force_login(desk)
+    with caplog.at_level(logging.INFO, logger="tournaments.audit"):
+        for _n in range(ratelimit.PLAYER_SEARCH.limit):
+            assert _search(client, tournament, "Rossi").status_code == 200
+        refused = _search(client, tournament, "Rossi")
+    assert refused.status_code == 429
+    assert "Too many searches" in refused.content.decode()
+    lines = [r.getMessage() for r in caplog.records if r.name == "tournaments.audit"]
+    assert len(lines) == ratelimit.PLAYER_SEARCH.limit + 1
+    assert "player search by desk at" in lines[0] and "'Rossi'" in lines[0]
+    assert "refused" in lines[-1]
+    # Another account at the same desk is not held up.
+    client.force_login(td)
+    assert _search(client, tournament, "Rossi").status_code == 200
+
+
+def test_a_duplicate_warning_masks_a_document_it_was_not_given(client, tournament, td, desk):
+    same = make_player("Luca", "Neri", document_number="ZZ445566")
+    entry_services.entry_register(tournament=tournament, player=same, actor=td, now=NOW)
+    client.force_login(desk)
+    page = client.post(
+        reverse("player_new", args=[tournament.slug]),
+        {"first_name": "Luca", "last_name": "Neri", "document_number": ""},
+    ).content.decode()
+    assert "Neri" in page and "ZZ445566" not in page
+
+
+def test_a_player_added_at_this_desk_without_an_entry_is_found(client, tournament, desk):
+    client.force_login(desk)
+    client.post(
+        reverse("player_new", args=[tournament.slug]),
+        {"first_name": "Piero", "last_name": "Galli", "document_number": "PG12345"},
+    )
+    page = _search(client, tournament, "Galli").content.decode()
+    assert "Piero" in page and "PG12345" not in page
