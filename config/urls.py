@@ -13,6 +13,7 @@ urlpatterns = [
     path("health/", health.health, name="health"),
     path("t/", include("tournaments.urls")),
     path("room/", include("tables.urls")),
+    path("", include("tournaments.people_urls")),  # players and leagues (issue 16)
     *display_urlpatterns,
 ]
 

@@ -1,6 +1,17 @@
 from django.urls import path
 
-from tournaments.views import backup, clock, core, desk, displays, money, room, ruling, setup
+from tournaments.views import (
+    backup,
+    clock,
+    core,
+    desk,
+    displays,
+    money,
+    people,
+    room,
+    ruling,
+    setup,
+)
 from tournaments.views import formats as format_views
 
 urlpatterns = [
@@ -16,6 +27,13 @@ urlpatterns = [
     path("<slug:slug>/export/", backup.tournament_export, name="tournament_export"),
     path("<slug:slug>/log/", core.event_log, name="event_log"),
     path("<slug:slug>/log/<int:event_id>/undo/", core.event_undo, name="event_undo"),
+    path("<slug:slug>/players/", people.player_list, name="player_list"),
+    path(
+        "<slug:slug>/players/export.<str:fmt>",
+        people.player_list_export,
+        name="player_list_export",
+    ),
+    path("<slug:slug>/players/counts/", people.table_counts, name="table_counts"),
     path("<slug:slug>/desk/", desk.desk, name="desk"),
     path("<slug:slug>/desk/search/", desk.search, name="desk_search"),
     path("<slug:slug>/desk/players/new/", desk.player_new, name="player_new"),
