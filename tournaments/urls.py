@@ -28,11 +28,7 @@ urlpatterns = [
     path("<slug:slug>/log/", core.event_log, name="event_log"),
     path("<slug:slug>/log/<int:event_id>/undo/", core.event_undo, name="event_undo"),
     path("<slug:slug>/players/", people.player_list, name="player_list"),
-    path(
-        "<slug:slug>/players/export.<str:fmt>",
-        people.player_list_export,
-        name="player_list_export",
-    ),
+    path("<slug:slug>/players/export/", people.player_list_export, name="player_list_export"),
     path("<slug:slug>/players/counts/", people.table_counts, name="table_counts"),
     path("<slug:slug>/desk/", desk.desk, name="desk"),
     path("<slug:slug>/desk/search/", desk.search, name="desk_search"),

@@ -66,10 +66,10 @@ def _query(chosen: dict) -> str:
 
 
 @login_required
-def player_list_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+def player_list_export(request: HttpRequest, slug: str) -> HttpResponse:
+    """The list as filtered on the page, as CSV (default) or XLSX (`format=xlsx`)."""
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.STAFF)
-    if fmt not in ("csv", "xlsx"):
-        raise Http404
+    fmt = "xlsx" if request.GET.get("format") == "xlsx" else "csv"
     chosen = people_forms.PlayerListForm(request.GET).values()
     entries = roster.player_list(
         tournament, query=chosen["q"], show=chosen["show"], sort=chosen["sort"]
