@@ -547,6 +547,47 @@ def targets() -> dict[str, Target]:
         "seat_finder": Target("get", PUBLIC, {"q": "name"}, {"slug": "slug"}),
         **_cash_targets(),
         **_pit_targets(),
+        **_people_targets(),
+    }
+
+
+# --- Players and leagues (issue 16) ---------------------------------------------------
+
+
+def _people_targets() -> dict[str, Target]:
+    from tournaments import people_forms
+
+    listing = {
+        "q": "name",
+        "show": "choice:all|active|out|paid",
+        "sort": "choice:number|name|table|chips|place|prize",
+        "page": "int",
+    }
+    player = {"player_id": "player"}
+    league = {**_form_kinds(people_forms.LeagueForm), "entries": "int"}
+    return {
+        "player_list": Target("get", STAFF, {**listing, "print": "choice:1|0"}, {"slug": "slug"}),
+        "player_list_export": Target(
+            "get", STAFF, {**listing, "format": "choice:csv|xlsx"}, {"slug": "slug"}
+        ),
+        "table_counts": Target(
+            "post",
+            FLOOR,
+            {"table": "table", "count_{entry}": "chips_int"},
+            {"slug": "slug"},
+            base=lambda w: {"table": "1"},
+        ),
+        "people": Target("get", TD, {"q": "name", "page": "int"}),
+        "people_duplicates": Target("get", TD),
+        "person": Target("post", TD, _form_kinds(people_forms.ProfileForm), player),
+        "person_export": Target("get", TD, kwargs=player),
+        "person_erase": Target("post", TD, {"confirm": "choice:1|0|"}, player),
+        "person_merge": Target("post", TD, {"into": "int"}, player),
+        "merge_undo": Target("post", TD, kwargs={"event_id": "event"}),
+        "league_list": Target("post", TD, league),
+        "league_edit": Target("post", TD, league, {"league_id": "league"}),
+        "league_public": Target("get", PUBLIC, kwargs={"league": "league_slug"}),
+        "league_csv": Target("get", PUBLIC, kwargs={"league": "league_slug"}),
     }
 
 
@@ -732,6 +773,8 @@ class World:
     values: list[int]
     hand_json: str
     names_json: str
+    league_ids: list[int] = field(default_factory=list)
+    league_slugs: list[str] = field(default_factory=list)
     probe: Any = field(default=None, repr=False)  # the snapshot's SQL, compiled once
 
     def user_ids(self) -> list[int]:
@@ -871,6 +914,12 @@ def build_world(label: str = "fuzz") -> World:
             bb=100,
         )
     )
+    from tournaments.models import League
+
+    league = League.objects.create(
+        name=f"Fuzz league {suffix}", slug=f"fuzz-league-{suffix}", created_at=now
+    )
+    league.events.set([tournament])
     return World(
         tournament_id=tournament.pk,
         slug=tournament.slug,
@@ -888,6 +937,8 @@ def build_world(label: str = "fuzz") -> World:
         values=[25, 100, 500, 1000],
         hand_json=json.dumps(three.to_dict()),
         names_json=json.dumps({"1": "Anna", "2": "Bruno", "3": "Carla"}),
+        league_ids=[league.pk],
+        league_slugs=[league.slug],
     )
 
 
@@ -902,6 +953,9 @@ def delete_world(world: World) -> None:
             | Q(staff__user_id__in=world.user_ids())
         )
         Tournament.objects.filter(pk__in=list(family.values_list("pk", flat=True))).delete()
+        from tournaments.models import League
+
+        League.objects.filter(pk__in=world.league_ids).delete()
         Player.objects.filter(pk__in=world.player_ids).delete()
         get_user_model().objects.filter(pk__in=world.user_ids()).delete()
 
@@ -1359,6 +1413,8 @@ def _kwarg(kind: str, world: World):
         "table": mostly(world.tables),
         "seat": mostly(list(range(0, 12))),
         "screen": mostly(world.screen_ids),
+        "league": mostly(world.league_ids),
+        "league_slug": st.sampled_from([*world.league_slugs, "nope"]),
         "token": st.one_of(
             *[st.sampled_from(sorted(world.tokens.values()))] * 4, st.uuids().map(str)
         ),
