@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from django.core.paginator import Page
 from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
@@ -45,58 +46,8 @@ SORTS = {
 PER_PAGE = 100
 
 
-def player_list(
-    tournament: Tournament, *, query: str = "", show: str = "all", sort: str = "number"
-) -> QuerySet[Entry]:
-    """Every entry of the event (cancelled ones aside) with its player, seat, purchases,
-    the player's entries here and the last chip count: one query whatever the size."""
-    entries = (
-        tournament.entries.exclude(status=Entry.Status.VOIDED)
-        .select_related("player", "seat__table")
-        .annotate(
-            rebuys=Coalesce(
-                Subquery(
-                    Purchase.objects.filter(
-                        entry=OuterRef("pk"), kind=Purchase.Kind.REBUY, voided=False
-                    )
-                    .order_by()
-                    .values("entry")
-                    .annotate(n=Count("pk"))
-                    .values("n")[:1],
-                    output_field=IntegerField(),
-                ),
-                Value(0),
-            ),
-            addons=Coalesce(
-                Subquery(
-                    Purchase.objects.filter(
-                        entry=OuterRef("pk"), kind=Purchase.Kind.ADDON, voided=False
-                    )
-                    .order_by()
-                    .values("entry")
-                    .annotate(n=Count("pk"))
-                    .values("n")[:1],
-                    output_field=IntegerField(),
-                ),
-                Value(0),
-            ),
-            player_entries=Subquery(
-                Entry.objects.filter(tournament=tournament, player=OuterRef("player"))
-                .exclude(status=Entry.Status.VOIDED)
-                .order_by()
-                .values("player")
-                .annotate(n=Count("pk"))
-                .values("n")[:1],
-                output_field=IntegerField(),
-            ),
-            last_chips=Subquery(
-                ChipCount.objects.filter(entry=OuterRef("pk"))
-                .order_by("-day", "-counted_at", "-pk")
-                .values("chips")[:1],
-                output_field=IntegerField(),
-            ),
-        )
-    )
+def _filtered(tournament: Tournament, query: str, show: str) -> QuerySet[Entry]:
+    entries = tournament.entries.exclude(status=Entry.Status.VOIDED)
     if show == "active":
         entries = entries.filter(status=Entry.Status.ACTIVE)
     elif show == "out":
@@ -112,7 +63,81 @@ def player_list(
         if word.isdigit() and len(word) < 10:
             match |= Q(number=int(word))
         entries = entries.filter(match)
+    return entries
+
+
+def _last_chips() -> Subquery:
+    return Subquery(
+        ChipCount.objects.filter(entry=OuterRef("pk"))
+        .order_by("-day", "-counted_at", "-pk")
+        .values("chips")[:1],
+        output_field=IntegerField(),
+    )
+
+
+def _purchases(kind: str) -> Coalesce:
+    return Coalesce(
+        Subquery(
+            Purchase.objects.filter(entry=OuterRef("pk"), kind=kind, voided=False)
+            .order_by()
+            .values("entry")
+            .annotate(n=Count("pk"))
+            .values("n")[:1],
+            output_field=IntegerField(),
+        ),
+        Value(0),
+    )
+
+
+def _annotated(tournament: Tournament, entries: QuerySet[Entry]) -> QuerySet[Entry]:
+    return entries.select_related("player", "seat__table").annotate(
+        rebuys=_purchases(Purchase.Kind.REBUY),
+        addons=_purchases(Purchase.Kind.ADDON),
+        player_entries=Subquery(
+            Entry.objects.filter(tournament=tournament, player=OuterRef("player"))
+            .exclude(status=Entry.Status.VOIDED)
+            .order_by()
+            .values("player")
+            .annotate(n=Count("pk"))
+            .values("n")[:1],
+            output_field=IntegerField(),
+        ),
+        last_chips=_last_chips(),
+    )
+
+
+def player_list(
+    tournament: Tournament, *, query: str = "", show: str = "all", sort: str = "number"
+) -> QuerySet[Entry]:
+    """Every entry of the event (cancelled ones aside) with its player, seat, purchases,
+    the player's entries here and the last chip count: one query whatever the size (the
+    exports and the print view)."""
+    entries = _annotated(tournament, _filtered(tournament, query, show))
     return entries.order_by(*SORTS.get(sort, SORTS["number"]))
+
+
+def player_list_page(
+    tournament: Tournament,
+    *,
+    query: str = "",
+    show: str = "all",
+    sort: str = "number",
+    page: int = 1,
+    per_page: int = PER_PAGE,
+) -> tuple[Page, list[Entry]]:
+    """One page of the list: the page's entries are chosen on the bare rows (sorted by an
+    index, or by the last count when sorting by chips), then only they are read with
+    their seats, purchases and counts. Four queries at any size."""
+    from django.core.paginator import Paginator
+
+    ordered = _filtered(tournament, query, show)
+    if sort == "chips":
+        ordered = ordered.annotate(last_chips=_last_chips())
+    ordered = ordered.order_by(*SORTS.get(sort, SORTS["number"]))
+    chosen = Paginator(ordered.values_list("pk", flat=True), per_page).get_page(page)
+    ids = list(chosen.object_list)
+    found = {e.pk: e for e in _annotated(tournament, Entry.objects.filter(pk__in=ids))}
+    return chosen, [found[pk] for pk in ids if pk in found]
 
 
 def player_list_table(entries: Iterable[Entry]) -> Table:

@@ -32,15 +32,12 @@ def player_list(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.STAFF)
     form = people_forms.PlayerListForm(request.GET)
     chosen = form.values()
-    entries = roster.player_list(
-        tournament, query=chosen["q"], show=chosen["show"], sort=chosen["sort"]
-    )
+    wanted = {"query": chosen["q"], "show": chosen["show"], "sort": chosen["sort"]}
     printing = request.GET.get("print") == "1"
     if printing:
-        rows, page = list(entries), None
+        rows, page = list(roster.player_list(tournament, **wanted)), None
     else:
-        page = Paginator(entries, roster.PER_PAGE).get_page(chosen["page"])
-        rows = list(page.object_list)
+        page, rows = roster.player_list_page(tournament, **wanted, page=chosen["page"])
     context = {
         "tournament": tournament,
         "form": form,
