@@ -71,7 +71,7 @@ def player_list_export(request: HttpRequest, slug: str) -> HttpResponse:
     entries = roster.player_list(
         tournament, query=chosen["q"], show=chosen["show"], sort=chosen["sort"]
     )
-    table = roster.player_list_table(entries.iterator(chunk_size=2000))
+    table = roster.player_list_table(entries)
     if fmt == "csv":
         response = HttpResponse(as_csv(table), content_type="text/csv; charset=utf-8")
     else:
