@@ -584,6 +584,9 @@ def _people_targets() -> dict[str, Target]:
         "person_erase": Target("post", TD, {"confirm": "choice:1|0|"}, player),
         "person_merge": Target("post", TD, {"into": "int"}, player),
         "merge_undo": Target("post", TD, kwargs={"event_id": "event"}),
+        "tablet_counts": Target(
+            "post", PUBLIC, {"count_{entry}": "chips_int", "table": "table"}, {"token": "token"}
+        ),
         "league_list": Target("post", TD, league),
         "league_edit": Target("post", TD, league, {"league_id": "league"}),
         "league_public": Target("get", PUBLIC, kwargs={"league": "league_slug"}),

@@ -73,6 +73,8 @@ MATRIX = {
     "merge_undo": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "league_list": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "league_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    # A clock screen's link: only a table's tablet enters counts.
+    "tablet_counts": ("get", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
     "league_public": ("get", row(OK, OK, OK, OK, OK)),
     "league_csv": ("get", row(OK, OK, OK, OK, OK)),
     "ruling_tool": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),

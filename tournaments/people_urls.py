@@ -15,6 +15,7 @@ urlpatterns = [
     path("people/merges/<int:event_id>/undo/", people.merge_undo, name="merge_undo"),
     path("leagues/", people.league_list, name="league_list"),
     path("leagues/<int:league_id>/", people.league_edit, name="league_edit"),
+    path("s/<uuid:token>/counts/", people.tablet_counts, name="tablet_counts"),
     path("l/<slug:league>/", people.league_public, name="league_public"),
     path("l/<slug:league>/standings.csv", people.league_csv, name="league_csv"),
 ]

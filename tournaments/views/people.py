@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from tables.models import Seat
 from tournaments import leagues, people_forms, permissions, roster, selectors
-from tournaments.models import League, Player, Role, StaffAssignment, Tournament
+from tournaments.models import DisplayScreen, League, Player, Role, StaffAssignment, Tournament
 from tournaments.reports import as_csv
 from tournaments.services import leagues as league_services
 from tournaments.services import people as people_services
@@ -127,6 +127,53 @@ def table_counts(request: HttpRequest, slug: str) -> HttpResponse:
             "table": table,
             "seats": [{"seat": s, "last": last.get(s.entry_id)} for s in seats],
             "tables": selectors.tables_in_play(tournament),
+        },
+    )
+
+
+def tablet_counts(request: HttpRequest, token) -> HttpResponse:
+    """A table's tablet (its screen's secret link) enters the stacks at its own table; the
+    count is logged without a person, as the tablet's other reports are."""
+    display = permissions.get_screen(str(token))
+    if display.kind != DisplayScreen.Kind.TABLE or not display.table_number:
+        return redirect("screen", token)
+    tournament, table = display.tournament, display.table_number
+    seats = list(
+        Seat.objects.select_related("entry__player")
+        .filter(table__tournament=tournament, table__number=table, entry__status="active")
+        .order_by("number")
+    )
+    if request.method == "POST":
+        form = people_forms.TableCountForm(
+            {**request.POST.dict(), "table": table}, keys=[s.entry.number for s in seats]
+        )
+        if not form.is_valid():
+            messages.error(request, _("Write each stack as a whole number of chips."))
+        else:
+            ok, recorded = run(
+                request,
+                people_services.chips_count_table,
+                tournament=tournament,
+                table=table,
+                counts=form.counts(),
+                actor=None,
+            )
+            if ok:
+                messages.success(
+                    request,
+                    _("%(n)s stacks recorded at table %(table)s.")
+                    % {"n": recorded, "table": table},
+                )
+        return redirect("tablet_counts", token)
+    last = selectors_last_counts(tournament, [s.entry_id for s in seats])
+    return render(
+        request,
+        "people/tablet_counts.html",
+        {
+            "tournament": tournament,
+            "screen": display,
+            "table": table,
+            "seats": [{"seat": s, "last": last.get(s.entry_id)} for s in seats],
         },
     )
 

@@ -319,3 +319,24 @@ def test_the_preview_shows_the_field_size_formula(client, td):
     client.force_login(td)
     page = client.get(reverse("league_edit", args=[league.pk]), {"entries": "100"})
     assert page.context["preview"][0] == (1, "100")
+
+
+def test_a_table_tablet_enters_its_own_tables_counts(client, tournament, td):
+    from tournaments.models import DisplayScreen, Event
+
+    regs = register(tournament, td, 3)
+    table = regs[0].table
+    tablet = DisplayScreen.objects.create(
+        tournament=tournament, name="Tablet", kind=DisplayScreen.Kind.TABLE, table_number=table
+    )
+    url = reverse("tablet_counts", args=[tablet.token])
+    assert "Verdi000" in client.get(url).content.decode()
+    here = [r for r in regs if r.table == table]
+    client.post(url, {f"count_{r.entry.number}": "41000" for r in here})
+    assert sorted(ChipCount.objects.values_list("chips", flat=True)) == [41000] * len(here)
+    logged = Event.objects.get(action="chips.count")
+    assert logged.actor is None and logged.data["table"] == table
+    elsewhere = [r for r in regs if r.table != table]
+    if elsewhere:  # another table's player is not counted from this tablet
+        client.post(url, {f"count_{elsewhere[0].entry.number}": "5"})
+        assert not ChipCount.objects.filter(entry=elsewhere[0].entry).exists()
