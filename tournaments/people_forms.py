@@ -74,13 +74,22 @@ class TableCountForm(forms.Form):
 
 
 class ProfileForm(forms.ModelForm):
+    """The profile; the document is never shown in full (issue 16, item 2): the field
+    starts empty and a number typed replaces the one held."""
+
+    document_number = forms.CharField(
+        label=_("New document number"),
+        required=False,
+        max_length=40,
+        help_text=_("Leave empty to keep the document held."),
+    )
+
     class Meta:
         model = Player
         fields = [
             "first_name",
             "last_name",
             "nickname",
-            "document_number",
             "nationality",
             "phone",
             "email",
@@ -88,6 +97,17 @@ class ProfileForm(forms.ModelForm):
             "needs_accessible_seat",
         ]
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.initial["document_number"] = ""
+
+    def profile(self) -> dict:
+        """The fields to save: the document only when a new one was typed."""
+        values = dict(self.cleaned_data)
+        if not values.get("document_number", "").strip():
+            values.pop("document_number", None)
+        return values
 
     def validate_unique(self) -> None:
         """The service refuses a document already registered, with its own message."""

@@ -384,37 +384,44 @@ def league_formula(league: League) -> leagues.Formula:
 def league_results(league: League) -> list[leagues.Result]:
     """Every player's results in the league's events, as they stand now (a place appears
     when it is recorded: the standings follow the results)."""
-    events = list(league.events.values_list("pk", flat=True))
+    tops = list(league.events.values_list("pk", flat=True))
+    # A multi-day event counts once: its Day 1 flights' entries are its field.
+    family = Tournament.objects.filter(Q(pk__in=tops) | Q(parent_id__in=tops))
+    top_of = {pk: parent or pk for pk, parent in family.values_list("pk", "parent_id")}
     counted = (
-        Entry.objects.filter(tournament__in=events)
+        Entry.objects.filter(tournament__in=list(top_of))
         .exclude(status=Entry.Status.VOIDED)
         .exclude(kind=Entry.Kind.CARRIED)
     )
-    sizes = dict(
+    sizes: dict[int, int] = defaultdict(int)
+    for event, n in (
         counted.order_by()
         .values("tournament")
         .annotate(n=Count("pk"))
         .values_list("tournament", "n")
-    )
+    ):
+        sizes[top_of[event]] += n
     bounties: dict[tuple[int, int], int] = defaultdict(int)
     for player, event, n in (
-        BountyAward.objects.filter(tournament__in=events, voided=False, own_bounty=False)
+        BountyAward.objects.filter(tournament__in=list(top_of), voided=False, own_bounty=False)
         .order_by()
         .values("winner__player", "tournament")
         .annotate(n=Count("eliminated", distinct=True))
         .values_list("winner__player", "tournament", "n")
     ):
-        bounties[(player, event)] += n
+        bounties[(player, top_of[event])] += n
+    # Places are the main event's (a survivor's carried entry holds his final place).
+    placed = Entry.objects.filter(tournament__in=list(top_of)).exclude(status=Entry.Status.VOIDED)
     return [
         leagues.Result(
             player=player,
-            event=event,
+            event=top_of[event],
             place=place,
-            entries=sizes.get(event, 0),
-            bounties=bounties.get((player, event), 0),
+            entries=sizes.get(top_of[event], 0),
+            bounties=bounties.get((player, top_of[event]), 0),
             cashed=bool(prize or deal),
         )
-        for player, event, place, prize, deal in counted.values_list(
+        for player, event, place, prize, deal in placed.values_list(
             "player", "tournament", "place", "prize", "deal_amount"
         )
     ]

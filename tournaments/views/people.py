@@ -259,7 +259,7 @@ def person(request: HttpRequest, player_id: int) -> HttpResponse:
                 people_services.player_update,
                 player=player,
                 actor=request.user,
-                fields=form.cleaned_data,
+                fields=form.profile(),
             )
             if ok:
                 messages.success(request, _("Profile saved."))
