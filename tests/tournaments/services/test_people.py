@@ -81,3 +81,12 @@ def test_table_counts_are_logged_and_do_not_count_as_bags(tournament, td):
                 actor=td,
                 now=NOW,
             )
+
+
+def test_a_merged_duplicate_is_not_registered(tournament, td):
+    kept, twin = make_player("Rita", "Nord"), make_player("nord", "rita")
+    people_services.players_merge(source=twin, target=kept, actor=td, now=NOW)
+    twin.refresh_from_db()
+    with pytest.raises(DomainError, match="merged into another player"):
+        entry_services.entry_register(tournament=tournament, player=twin, actor=td, now=NOW)
+    assert not twin.entries.exists()
