@@ -334,3 +334,29 @@ def test_a_table_tablet_enters_its_own_tables_counts(client, tournament, td):
     if elsewhere:  # another table's player is not counted from this tablet
         client.post(url, {f"count_{elsewhere[0].entry.number}": "5"})
         assert not ChipCount.objects.filter(entry=elsewhere[0].entry).exists()
+
+
+def test_bounties_and_the_paid_filter(client, td):
+    from tournaments.models import BountyAward
+
+    event = make_tournament(td, name="KO night")
+    regs = register(event, td, 3)
+    _finish(event, td, {3: (3, 0), 2: (2, 40)})
+    for loser in (regs[2].entry, regs[1].entry):
+        BountyAward.objects.create(
+            tournament=event, eliminated=loser, winner=regs[0].entry, created_at=NOW
+        )
+    league = League.objects.create(
+        name="KO",
+        slug="ko",
+        formula="table",
+        points_table=[10, 5, 2],
+        bounty_points=3,
+        created_at=NOW,
+    )
+    league.events.set([event])
+    client.force_login(td)
+    rows = client.get(reverse("league_public", args=["ko"])).context["rows"]
+    assert rows[0]["name"] == "Verdi000 Gino0" and rows[0]["points"] == "6"  # 2 bounties
+    paid = client.get(reverse("player_list", args=[event.slug]), {"show": "paid"})
+    assert [e.number for e in paid.context["rows"]] == [2]
