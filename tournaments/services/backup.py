@@ -94,6 +94,7 @@ from tournaments.models import (
     Envelope,
     Event,
     IdCheck,
+    League,
     Penalty,
     Player,
     Purchase,
@@ -161,6 +162,11 @@ EXCLUDED_MODELS.update(
         (CashRoom, CashGame, CashTable, CashSeat, WaitEntry, RakeRecord, KeepApart, CashOut),
         "the cash room's own data, not part of any tournament",
     )
+)
+
+# Issue 16: a league spans a season's events; the standings are computed from results.
+EXCLUDED_MODELS[League] = (
+    "a league groups several events (room level); its points come from results"
 )
 
 # Fields left out of the document, with the reason.
@@ -233,6 +239,7 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "chips.leftovers": (("adjustment", ChipAdjustment), ("entry", Entry)),
     "day.next": (),
     "chips.bag": (("counts.{}", Entry), ("missing.[]", Entry)),
+    "chips.count": (),  # keyed by entry numbers, which an import keeps (issue 16)
     "penalty.give": (("penalty", Penalty),),
     "flight.create": (("flight", SLUG),),
     "flights.merge": (("flights.[]", SLUG), ("carried.{}", Player)),
