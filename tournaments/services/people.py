@@ -189,7 +189,7 @@ def undo_merge(*, event_id: int, actor, now: datetime) -> RoomEvent:
 
 @transaction.atomic
 def player_erase(*, player: Player, actor, now: datetime) -> Player:
-    """Erase a player's personal data on request: the name becomes "Anonymous <id>", the
+    """Erase a player's personal data on request: the name becomes "Anonymous #<id>", the
     document, contact and notes are cleared; his entries, places and prizes stay (the
     events' results must still add up), under the anonymous name."""
     player = Player.objects.select_for_update().get(pk=player.pk)
@@ -197,8 +197,8 @@ def player_erase(*, player: Player, actor, now: datetime) -> Player:
         raise errors.DomainError(_("This player's data was already erased."))
     if player.entries.filter(status=Entry.Status.ACTIVE).exists():
         raise errors.DomainError(_("The player is still playing: erase his data after the event."))
-    player.first_name = ANONYMOUS
-    player.last_name = str(player.pk)
+    player.last_name = ANONYMOUS  # shown "Anonymous #12" (last name first)
+    player.first_name = f"#{player.pk}"
     for key in ("nickname", "document_number", "nationality", "phone", "email", "notes"):
         setattr(player, key, "")
     player.needs_accessible_seat = False

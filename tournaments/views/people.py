@@ -354,8 +354,11 @@ def merge_undo(request: HttpRequest, event_id: int) -> HttpResponse:
     from tables.models import RoomEvent
 
     event = RoomEvent.objects.filter(pk=event_id, action="room.player_merge").first()
+    target = (
+        event.data.get("target") if event is not None and isinstance(event.data, dict) else None
+    )
     visible = roster.visible_players(request.user)
-    if event is None or not visible.filter(pk=event.data.get("target")).exists():
+    if type(target) is not int or not visible.filter(pk=target).exists():
         messages.error(request, _("No such merge in the room's log."))
         return redirect("people")
     ok, _undo = run(request, people_services.undo_merge, event_id=event.pk, actor=request.user)
