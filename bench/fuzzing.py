@@ -581,6 +581,7 @@ def _people_targets() -> dict[str, Target]:
         "people_duplicates": Target("get", TD),
         "person": Target("post", TD, _form_kinds(people_forms.ProfileForm), player),
         "person_export": Target("get", TD, kwargs=player),
+        "person_photo": Target("get", TD, kwargs=player),
         "person_erase": Target("post", TD, {"confirm": "choice:1|0|"}, player),
         "person_merge": Target("post", TD, {"into": "int"}, player),
         "merge_undo": Target("post", TD, kwargs={"event_id": "event"}),

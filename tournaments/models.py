@@ -426,6 +426,20 @@ class Player(models.Model):
         return f"{self.last_name} {self.first_name}".strip()
 
 
+class PlayerPhoto(models.Model):
+    """A player's optional photo (issue 16), apart from the player so that no list of
+    players reads its bytes. Checked by its first bytes (JPEG, PNG or WebP) and kept small;
+    no image library: it is shown as uploaded."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="photo")
+    data = models.BinaryField()
+    content_type = models.CharField(max_length=12)
+    uploaded_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"photo of {self.player_id}"
+
+
 class Entry(models.Model):
     """One buy-in of a player into a tournament (an entry or a re-entry)."""
 

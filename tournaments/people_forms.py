@@ -98,19 +98,59 @@ class ProfileForm(forms.ModelForm):
         ]
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
 
+    photo = forms.FileField(
+        label=_("Photo (optional)"),
+        required=False,
+        help_text=_("JPEG, PNG or WebP, at most 300 KB."),
+    )
+    remove_photo = forms.BooleanField(label=_("Remove the photo"), required=False)
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.initial["document_number"] = ""
+        self.fields["photo"].widget.attrs["accept"] = "image/jpeg,image/png,image/webp"
+
+    def clean_photo(self) -> tuple[bytes, str] | None:
+        upload = self.cleaned_data.get("photo")
+        if not upload:
+            return None
+        if upload.size > PHOTO_MAX_BYTES:
+            raise forms.ValidationError(_("The photo is too large: at most 300 KB."))
+        data = upload.read(PHOTO_MAX_BYTES + 1)
+        kind = photo_kind(data)
+        if kind is None:
+            raise forms.ValidationError(_("The photo must be a JPEG, PNG or WebP image."))
+        return data, kind
 
     def profile(self) -> dict:
-        """The fields to save: the document only when a new one was typed."""
+        """The fields to save: the document only when a new one was typed; the photo when
+        one was uploaded (or removed)."""
         values = dict(self.cleaned_data)
         if not values.get("document_number", "").strip():
             values.pop("document_number", None)
+        photo = values.pop("photo", None)
+        if values.pop("remove_photo", False):
+            values["photo"] = None
+        elif photo is not None:
+            values["photo"] = photo
         return values
 
     def validate_unique(self) -> None:
         """The service refuses a document already registered, with its own message."""
+
+
+PHOTO_MAX_BYTES = 300 * 1024
+
+
+def photo_kind(data: bytes) -> str | None:
+    """The image type by its first bytes (never by the name or the browser's word)."""
+    if data.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return None
 
 
 class MergeForm(forms.Form):

@@ -9,6 +9,7 @@ urlpatterns = [
     path("people/", people.people, name="people"),
     path("people/duplicates/", people.people_duplicates, name="people_duplicates"),
     path("people/<int:player_id>/", people.person, name="person"),
+    path("people/<int:player_id>/photo/", people.person_photo, name="person_photo"),
     path("people/<int:player_id>/export/", people.person_export, name="person_export"),
     path("people/<int:player_id>/erase/", people.person_erase, name="person_erase"),
     path("people/<int:player_id>/merge/", people.person_merge, name="person_merge"),

@@ -4,6 +4,7 @@ exports read here; nothing writes."""
 
 from __future__ import annotations
 
+import base64
 import io
 import unicodedata
 from collections import defaultdict
@@ -24,6 +25,7 @@ from tournaments.models import (
     League,
     Penalty,
     Player,
+    PlayerPhoto,
     Purchase,
     Role,
     StaffAssignment,
@@ -318,6 +320,13 @@ def mask(document: str) -> str:
     return "•" * max(0, len(document) - 3) + document[-3:]
 
 
+def _photo(player: Player) -> dict[str, str] | None:
+    photo = PlayerPhoto.objects.filter(player=player).first()
+    if photo is None:
+        return None
+    return {"type": photo.content_type, "base64": base64.b64encode(photo.data).decode()}
+
+
 def player_export(player: Player) -> dict[str, Any]:
     """Everything the room holds about a player (a data-access request), as JSON-ready
     data."""
@@ -336,6 +345,7 @@ def player_export(player: Player) -> dict[str, Any]:
             "needs_accessible_seat": player.needs_accessible_seat,
             "created_at": player.created_at.isoformat(),
             "erased_at": player.erased_at.isoformat() if player.erased_at else None,
+            "photo": _photo(player),
         },
         "entries": [
             {

@@ -97,6 +97,7 @@ from tournaments.models import (
     League,
     Penalty,
     Player,
+    PlayerPhoto,
     Purchase,
     Role,
     SeatTicket,
@@ -168,6 +169,7 @@ EXCLUDED_MODELS.update(
 EXCLUDED_MODELS[League] = (
     "a league groups several events (room level); its points come from results"
 )
+EXCLUDED_MODELS[PlayerPhoto] = "a player's photo stays in the room that took it (privacy)"
 
 # Fields left out of the document, with the reason.
 EXCLUDED_FIELDS: dict[tuple[type[models.Model], str], str] = {

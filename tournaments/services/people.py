@@ -25,6 +25,7 @@ from tournaments.models import (
     IdCheck,
     Penalty,
     Player,
+    PlayerPhoto,
     SeatTicket,
     Tournament,
 )
@@ -41,6 +42,9 @@ PROFILE_FIELDS = (
     "needs_accessible_seat",
 )
 ANONYMOUS = "Anonymous"
+KEEP = object()  # player_update: leave the photo as it is
+PHOTO_TYPES = ("image/jpeg", "image/png", "image/webp")
+PHOTO_MAX_BYTES = 300 * 1024
 
 
 @transaction.atomic
@@ -50,6 +54,7 @@ def player_update(*, player: Player, actor, fields: dict[str, Any], now: datetim
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.erased_at is not None:
         raise errors.DomainError(_("This player's data was erased: nothing to edit."))
+    photo = fields.get("photo", KEEP)  # KEEP, None (remove) or (bytes, content type)
     values = {k: v for k, v in fields.items() if k in PROFILE_FIELDS}
     for key in ("first_name", "last_name", "nickname", "nationality", "phone", "email"):
         if key in values:
@@ -67,11 +72,23 @@ def player_update(*, player: Player, actor, fields: dict[str, Any], now: datetim
             document=document,
         )
     changed = sorted(k for k, v in values.items() if getattr(player, k) != v)
-    if not changed:
-        return player
     for key in changed:
         setattr(player, key, values[key])
-    player.save(update_fields=changed)
+    if changed:
+        player.save(update_fields=changed)
+    if photo is None and PlayerPhoto.objects.filter(player=player).delete()[0]:
+        changed.append("photo")
+    elif photo is not KEEP and photo is not None:
+        data, content_type = photo
+        if content_type not in PHOTO_TYPES or len(data) > PHOTO_MAX_BYTES:
+            raise errors.DomainError(_("The photo must be a JPEG, PNG or WebP image."))
+        PlayerPhoto.objects.update_or_create(
+            player=player,
+            defaults={"data": data, "content_type": content_type, "uploaded_at": now},
+        )
+        changed.append("photo")
+    if not changed:
+        return player
     room_event_log(
         actor=actor,
         action="room.player_edit",
@@ -201,6 +218,7 @@ def player_erase(*, player: Player, actor, now: datetime) -> Player:
     player.first_name = f"#{player.pk}"
     for key in ("nickname", "document_number", "nationality", "phone", "email", "notes"):
         setattr(player, key, "")
+    PlayerPhoto.objects.filter(player=player).delete()
     player.needs_accessible_seat = False
     player.erased_at = now
     player.save()

@@ -18,7 +18,15 @@ from django.views.decorators.http import require_POST
 
 from tables.models import Seat
 from tournaments import leagues, people_forms, permissions, roster, selectors
-from tournaments.models import DisplayScreen, League, Player, Role, StaffAssignment, Tournament
+from tournaments.models import (
+    DisplayScreen,
+    League,
+    Player,
+    PlayerPhoto,
+    Role,
+    StaffAssignment,
+    Tournament,
+)
 from tournaments.reports import as_csv
 from tournaments.services import leagues as league_services
 from tournaments.services import people as people_services
@@ -252,7 +260,9 @@ def people_duplicates(request: HttpRequest) -> HttpResponse:
 def person(request: HttpRequest, player_id: int) -> HttpResponse:
     player = _person(request, player_id)
     if request.method == "POST":
-        form = people_forms.ProfileForm(request.POST, instance=Player.objects.get(pk=player.pk))
+        form = people_forms.ProfileForm(
+            request.POST, request.FILES, instance=Player.objects.get(pk=player.pk)
+        )
         if form.is_valid():
             ok, _saved = run(
                 request,
@@ -287,6 +297,7 @@ def person(request: HttpRequest, player_id: int) -> HttpResponse:
             "history": roster.player_history(player),
             "merged": [{"player": p, "event": merge_events.get(p.pk)} for p in merges],
             "candidates": _candidates(request, player),
+            "has_photo": PlayerPhoto.objects.filter(player=player).exists(),
         },
     )
 
@@ -297,6 +308,18 @@ def _candidates(request: HttpRequest, player: Player) -> list[Player]:
         if any(p.pk == player.pk for p in group):
             return [p for p in group if p.pk != player.pk]
     return []
+
+
+@login_required
+def person_photo(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = _person(request, player_id)
+    photo = PlayerPhoto.objects.filter(player=player).first()
+    if photo is None or photo.content_type not in people_services.PHOTO_TYPES:
+        raise Http404
+    response = HttpResponse(bytes(photo.data), content_type=photo.content_type)
+    response["Cache-Control"] = "private, no-store"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 @login_required

@@ -360,3 +360,34 @@ def test_bounties_and_the_paid_filter(client, td):
     assert rows[0]["name"] == "Verdi000 Gino0" and rows[0]["points"] == "6"  # 2 bounties
     paid = client.get(reverse("player_list", args=[event.slug]), {"show": "paid"})
     assert [e.number for e in paid.context["rows"]] == [2]
+
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64  # the signature is what is checked
+
+
+def test_a_photo_is_checked_stored_shown_and_erased(client, tournament, td):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tournaments.models import PlayerPhoto
+
+    player = make_player("Foto", "Grafo")
+    reg = entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
+    client.force_login(td)
+    url = reverse("person", args=[player.pk])
+    profile = {"first_name": "Foto", "last_name": "Grafo"}
+    fake = SimpleUploadedFile("me.png", b"<svg onload=alert(1)>", content_type="image/png")
+    page = client.post(url, {**profile, "photo": fake})
+    assert page.status_code == 200 and "must be a JPEG, PNG or WebP" in page.content.decode()
+    big = SimpleUploadedFile("big.png", PNG + b"\x00" * 400_000, content_type="image/png")
+    page = client.post(url, {**profile, "photo": big})
+    assert "too large" in page.content.decode() and not PlayerPhoto.objects.exists()
+    good = SimpleUploadedFile("me.png", PNG, content_type="text/plain")
+    assert client.post(url, {**profile, "photo": good}).status_code == 302
+    shown = client.get(reverse("person_photo", args=[player.pk]))
+    assert shown["Content-Type"] == "image/png" and shown.content == PNG
+    data = json.loads(client.get(reverse("person_export", args=[player.pk])).content)
+    assert data["player"]["photo"]["type"] == "image/png"
+    entry_services.entry_eliminate(tournament=tournament, entry=reg.entry, actor=td, now=NOW)
+    client.post(reverse("person_erase", args=[player.pk]), {"confirm": "1"})
+    assert not PlayerPhoto.objects.exists()
+    assert client.get(reverse("person_photo", args=[player.pk])).status_code == 404
