@@ -153,6 +153,16 @@ def player_list_page(
     return chosen, rows
 
 
+def last_counts(tournament: Tournament, entry_ids: list[int]) -> dict[int, int]:
+    """Today's last count of each of these entries (the count pages show it beside the
+    field)."""
+    return dict(
+        ChipCount.objects.filter(entry_id__in=entry_ids, day=tournament.day).values_list(
+            "entry_id", "chips"
+        )
+    )
+
+
 def player_list_table(entries: Iterable[Entry]) -> Table:
     """The list as a table for CSV and XLSX (numbers stay numbers)."""
     head = [

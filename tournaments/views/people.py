@@ -126,7 +126,7 @@ def table_counts(request: HttpRequest, slug: str) -> HttpResponse:
                 )
         url = reverse("table_counts", args=[tournament.slug])
         return redirect(f"{url}?table={table}" if table else url)
-    last = selectors_last_counts(tournament, [s.entry_id for s in seats])
+    last = roster.last_counts(tournament, [s.entry_id for s in seats])
     return render(
         request,
         "people/counts.html",
@@ -173,7 +173,7 @@ def tablet_counts(request: HttpRequest, token) -> HttpResponse:
                     % {"n": recorded, "table": table},
                 )
         return redirect("tablet_counts", token)
-    last = selectors_last_counts(tournament, [s.entry_id for s in seats])
+    last = roster.last_counts(tournament, [s.entry_id for s in seats])
     return render(
         request,
         "people/tablet_counts.html",
@@ -184,19 +184,6 @@ def tablet_counts(request: HttpRequest, token) -> HttpResponse:
             "seats": [{"seat": s, "last": last.get(s.entry_id)} for s in seats],
         },
     )
-
-
-def selectors_last_counts(tournament: Tournament, entry_ids: list[int]) -> dict[int, int]:
-    from tournaments.models import ChipCount
-
-    found: dict[int, int] = {}
-    for entry_id, chips in (
-        ChipCount.objects.filter(entry_id__in=entry_ids, day=tournament.day)
-        .order_by("counted_at")
-        .values_list("entry_id", "chips")
-    ):
-        found[entry_id] = chips
-    return found
 
 
 def _int(value) -> int | None:
