@@ -90,3 +90,38 @@ def test_a_merged_duplicate_is_not_registered(tournament, td):
     with pytest.raises(DomainError, match="merged into another player"):
         entry_services.entry_register(tournament=tournament, player=twin, actor=td, now=NOW)
     assert not twin.entries.exists()
+
+
+def test_a_multi_day_event_counts_once_with_its_flights_field(td):
+    import datetime as dt
+
+    from tables.services import layout as layout_services
+    from tournaments import roster
+    from tournaments.models import Entry, League
+
+    main = make_tournament(td, name="Main", tables=0)
+    flight = day_services.flight_create(
+        event=main, actor=td, name="Day 1A", date=NOW.date() + dt.timedelta(days=1), now=NOW
+    )
+    layout_services.tables_add(
+        tournament=flight, actor=td, first=1, last=2, max_seats=9,
+        accessible_seats=[], reserved_seats=[], now=NOW,
+    )  # fmt: skip
+    players = [make_player() for _ in range(4)]
+    for p in players:
+        entry_services.entry_register(tournament=flight, player=p, actor=td, now=NOW)
+    # Two survive into the main event (carried entries), where the places are.
+    for number, (p, place) in enumerate(((players[0], 1), (players[1], 2)), start=1):
+        Entry.objects.create(
+            tournament=main, player=p, number=number, kind=Entry.Kind.CARRIED, chips=1,
+            status=Entry.Status.ELIMINATED, place=place, created_at=NOW,
+        )  # fmt: skip
+    league = League.objects.create(
+        name="Series", slug="series", formula="field_size", base=10, created_at=NOW
+    )
+    league.events.set([main])
+    results = {r.player: r for r in roster.league_results(league) if r.place}
+    assert {r.event for r in roster.league_results(league)} == {main.pk}
+    assert results[players[0].pk].entries == 4  # the flight's four entries
+    rows = roster.league_standings(league)
+    assert rows[0].player == players[0].pk and rows[0].points == 2000  # 10 x sqrt(4 / 1)
