@@ -554,6 +554,7 @@ def targets() -> dict[str, Target]:
         "room_staff": Target("post", ("td", "floor"), {"username": "text", "role": "text"}),
         "room_staff_undo": Target("post", ("td", "floor"), kwargs={"event_id": "event"}),
         **_books_targets(),
+        **_people_targets(),
     }
 
 
@@ -600,6 +601,50 @@ def _books_targets() -> dict[str, Target]:
         "public_structure": Target("get", PUBLIC, kwargs={"slug": "slug"}),
         "room_dashboard": Target("get", FLOOR),
         "table_share": Target("post", TD, {**_form_kinds(books.ShareForm), "number": "table"}),
+    }
+
+
+# --- Players and leagues (issue 16) ---------------------------------------------------
+
+
+def _people_targets() -> dict[str, Target]:
+    from tournaments import people_forms
+
+    listing = {
+        "q": "name",
+        "show": "choice:all|active|out|paid",
+        "sort": "choice:number|name|table|chips|place|prize",
+        "page": "int",
+    }
+    player = {"player_id": "player"}
+    league = {**_form_kinds(people_forms.LeagueForm), "entries": "int"}
+    return {
+        "player_list": Target("get", STAFF, {**listing, "print": "choice:1|0"}, {"slug": "slug"}),
+        "player_list_export": Target(
+            "get", STAFF, {**listing, "format": "choice:csv|xlsx"}, {"slug": "slug"}
+        ),
+        "table_counts": Target(
+            "post",
+            FLOOR,
+            {"table": "table", "count_{entry}": "chips_int"},
+            {"slug": "slug"},
+            base=lambda w: {"table": "1"},
+        ),
+        "people": Target("get", TD, {"q": "name", "page": "int"}),
+        "people_duplicates": Target("get", TD),
+        "person": Target("post", TD, _form_kinds(people_forms.ProfileForm), player),
+        "person_export": Target("get", TD, kwargs=player),
+        "person_photo": Target("get", TD, kwargs=player),
+        "person_erase": Target("post", TD, {"confirm": "choice:1|0|"}, player),
+        "person_merge": Target("post", TD, {"into": "int"}, player),
+        "merge_undo": Target("post", TD, kwargs={"event_id": "event"}),
+        "tablet_counts": Target(
+            "post", PUBLIC, {"count_{entry}": "chips_int", "table": "table"}, {"token": "token"}
+        ),
+        "league_list": Target("post", TD, league),
+        "league_edit": Target("post", TD, league, {"league_id": "league"}),
+        "league_public": Target("get", PUBLIC, kwargs={"league": "league_slug"}),
+        "league_csv": Target("get", PUBLIC, kwargs={"league": "league_slug"}),
     }
 
 
@@ -785,6 +830,8 @@ class World:
     values: list[int]
     hand_json: str
     names_json: str
+    league_ids: list[int] = field(default_factory=list)
+    league_slugs: list[str] = field(default_factory=list)
     probe: Any = field(default=None, repr=False)  # the snapshot's SQL, compiled once
 
     def user_ids(self) -> list[int]:
@@ -924,6 +971,12 @@ def build_world(label: str = "fuzz") -> World:
             bb=100,
         )
     )
+    from tournaments.models import League
+
+    league = League.objects.create(
+        name=f"Fuzz league {suffix}", slug=f"fuzz-league-{suffix}", created_at=now
+    )
+    league.events.set([tournament])
     return World(
         tournament_id=tournament.pk,
         slug=tournament.slug,
@@ -941,6 +994,8 @@ def build_world(label: str = "fuzz") -> World:
         values=[25, 100, 500, 1000],
         hand_json=json.dumps(three.to_dict()),
         names_json=json.dumps({"1": "Anna", "2": "Bruno", "3": "Carla"}),
+        league_ids=[league.pk],
+        league_slugs=[league.slug],
     )
 
 
@@ -955,6 +1010,9 @@ def delete_world(world: World) -> None:
             | Q(staff__user_id__in=world.user_ids())
         )
         Tournament.objects.filter(pk__in=list(family.values_list("pk", flat=True))).delete()
+        from tournaments.models import League
+
+        League.objects.filter(pk__in=world.league_ids).delete()
         Player.objects.filter(pk__in=world.player_ids).delete()
         get_user_model().objects.filter(pk__in=world.user_ids()).delete()
 
@@ -1412,6 +1470,8 @@ def _kwarg(kind: str, world: World):
         "table": mostly(world.tables),
         "seat": mostly(list(range(0, 12))),
         "screen": mostly(world.screen_ids),
+        "league": mostly(world.league_ids),
+        "league_slug": st.sampled_from([*world.league_slugs, "nope"]),
         "token": st.one_of(
             *[st.sampled_from(sorted(world.tokens.values()))] * 4, st.uuids().map(str)
         ),

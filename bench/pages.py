@@ -94,6 +94,17 @@ def pages(tournament: Tournament) -> dict[str, tuple[str, Callable[[int], str]]]
             "public",
             lambda n: f"/s/{board.token}/?page={2 + n % 50}",
         ),
+        "player list": (
+            "staff",
+            lambda n: (
+                reverse("player_list", args=[slug])
+                + ("?sort=chips" if n % 3 == 0 else f"?page={1 + n % 50}&sort=name")
+            ),
+        ),
+        "player list, searched": (
+            "staff",
+            lambda n: reverse("player_list", args=[slug]) + f"?q=Bench{n % 97:02d}&show=active",
+        ),
         "room": ("staff", lambda n: reverse("room", args=[slug])),
         "a table": ("staff", lambda n: reverse("room_table", args=[slug, 1 + n % tables])),
         "clock console": ("staff", lambda n: reverse("clock_console", args=[slug])),

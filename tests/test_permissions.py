@@ -13,7 +13,7 @@ from django.urls import get_resolver, reverse
 from tables.engine import Action, Hand, SeatStack, TableSetup
 from tables.models import Ruling
 from tests.conftest import NOW, make_player
-from tournaments.models import Event
+from tournaments.models import Event, League
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
@@ -58,6 +58,26 @@ MATRIX = {
     "purchase": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "seat_card": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "eliminate": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    # Issue 16: the player list (all staff; the floor enters table counts; exports as
+    # the list), the room's players (the TD of an event: his events' players), leagues
+    # (who may create tournaments) and their public standings.
+    "player_list": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    "player_list_export": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    "table_counts": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "people": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "people_duplicates": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "person": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "person_export": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "person_photo": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, NOT_FOUND)),  # none
+    "person_erase": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "person_merge": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "merge_undo": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "league_list": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "league_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    # A clock screen's link: only a table's tablet enters counts.
+    "tablet_counts": ("get", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
+    "league_public": ("get", row(OK, OK, OK, OK, OK)),
+    "league_csv": ("get", row(OK, OK, OK, OK, OK)),
     "ruling_tool": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ruling_detail": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ruling_phh": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
@@ -193,6 +213,7 @@ def world(tournament, td, floor, desk, outsider, display):
     )
     hand.act(Action(1, "fold"))  # heads-up: the button (SB) folds; exportable as PHH
     ruling = Ruling.objects.create(tournament=tournament, hand=hand.to_dict(), created_at=NOW)
+    league = League.objects.create(name="Winter", slug="winter", created_at=NOW)
     return {
         "users": {"anonymous": None, "outsider": outsider, "desk": desk, "floor": floor, "td": td},
         "kwargs": {
@@ -210,6 +231,8 @@ def world(tournament, td, floor, desk, outsider, display):
             "screen_id": display.pk,
             "token": display.token,
             "pk": 1,  # the cash room's objects (issue 19)
+            "league_id": league.pk,
+            "league": league.slug,
         },
     }
 

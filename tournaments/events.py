@@ -177,6 +177,7 @@ ACTION_LABELS = {
     "chips.leftovers": gettext_lazy("Retired chips exchanged after the race"),
     "day.next": gettext_lazy("Next playing day"),
     "chips.bag": gettext_lazy("End-of-day bags"),
+    "chips.count": gettext_lazy("Chip counts at a table"),
     "penalty.give": gettext_lazy("Penalty"),
     "flight.create": gettext_lazy("Flight created"),
     "flights.merge": gettext_lazy("Flights merged"),

@@ -395,6 +395,17 @@ class Player(models.Model):
     document_number = models.CharField(_("document number"), max_length=40, blank=True)
     nationality = models.CharField(_("nationality"), max_length=60, blank=True)
     needs_accessible_seat = models.BooleanField(_("needs an accessible seat"), default=False)
+    # The room's regulars (issue 16, item 2): what the TD knows of a player beyond the desk.
+    nickname = models.CharField(_("nickname"), max_length=60, blank=True)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    email = models.EmailField(_("email"), max_length=120, blank=True)
+    notes = models.TextField(_("notes"), max_length=2000, blank=True)
+    # A duplicate merged into another player keeps its row (the merge is undoable).
+    merged_into = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="merged"
+    )
+    # Erased on request: the name is replaced and the personal data cleared.
+    erased_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -421,6 +432,20 @@ class PaymentMethod(models.TextChoices):
     CASH = "cash", _("Cash")
     CARD = "card", _("Card")
     VOUCHER = "voucher", _("Voucher")
+
+
+class PlayerPhoto(models.Model):
+    """A player's optional photo (issue 16), apart from the player so that no list of
+    players reads its bytes. Checked by its first bytes (JPEG, PNG or WebP) and kept small;
+    no image library: it is shown as uploaded."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="photo")
+    data = models.BinaryField()
+    content_type = models.CharField(max_length=12)
+    uploaded_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"photo of {self.player_id}"
 
 
 class Entry(models.Model):
@@ -783,13 +808,16 @@ class Penalty(models.Model):
 
 
 class ChipCount(models.Model):
-    """A stack counted and bagged at the end of a playing day."""
+    """A stack counted: bagged at the end of a playing day, or counted at its table during
+    play (`table` set: the floor's or the tablet's count, issue 16 item 1). The day's last
+    count is the one kept."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chip_counts")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="chip_counts")
     day = models.PositiveSmallIntegerField(default=1)
     chips = models.PositiveIntegerField()
     bag = models.CharField(max_length=20, blank=True)
+    table = models.PositiveIntegerField(null=True, blank=True)
     counted_at = models.DateTimeField()
 
     class Meta:
@@ -938,3 +966,48 @@ class SeatTicket(models.Model):
 
     def __str__(self) -> str:
         return self.code
+
+
+class League(models.Model):
+    """A season's series of events and how their results make points (issue 16, item 3);
+    the formula's math is `tournaments.leagues` (pure)."""
+
+    class Formula(models.TextChoices):
+        TABLE = "table", _("Fixed points by place")
+        FIELD_SIZE = "field_size", _("Field size: base x sqrt(entries / place)")
+
+    class TieBreak(models.TextChoices):
+        BEST_RESULT = "best_result", _("Best single result, then more wins, then fewer events")
+        MORE_WINS = "more_wins", _("More wins, then more cashes, then fewer events")
+
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("address"), max_length=80, unique=True)
+    season = models.CharField(_("season"), max_length=40, blank=True)
+    formula = models.CharField(
+        _("points formula"), max_length=12, choices=Formula.choices, default=Formula.TABLE
+    )
+    # Points for places 1, 2, 3, ... (the fixed table).
+    points_table = models.JSONField(_("points by place"), default=list, blank=True)
+    base = models.PositiveIntegerField(_("base points (field-size formula)"), default=10)
+    participation_points = models.PositiveIntegerField(_("points for playing"), default=0)
+    bounty_points = models.PositiveIntegerField(_("points per bounty won"), default=0)
+    best_n = models.PositiveSmallIntegerField(
+        _("count only the best N results (empty: all)"), null=True, blank=True
+    )
+    tie_break = models.CharField(
+        _("ties broken by"), max_length=12, choices=TieBreak.choices, default=TieBreak.BEST_RESULT
+    )
+    public = models.BooleanField(_("standings are public"), default=True)
+    events = models.ManyToManyField(
+        Tournament, related_name="leagues", blank=True, verbose_name=_("events")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "name"]
+
+    def __str__(self) -> str:
+        return self.name

@@ -14,6 +14,7 @@ from tables.models import Seat, Table
 from tournaments import clock, entry_rules, payouts
 from tournaments.models import (
     ChipAdjustment,
+    ChipCount,
     Entry,
     Event,
     Penalty,
@@ -513,7 +514,23 @@ def screen_figures(tournament: Tournament, *, top: int = 5) -> dict[str, Any]:
         "tables_open": Table.objects.filter(
             tournament=tournament, status=Table.Status.OPEN
         ).count(),
+        "chip_leaders": chip_leaders(tournament, top=top),
     }
+
+
+def chip_leaders(tournament: Tournament, *, top: int = 5) -> list[dict[str, Any]]:
+    """The biggest stacks of the players still in, by today's last counts (bags or the
+    counts taken at the tables, issue 16 item 1)."""
+    counts = (
+        ChipCount.objects.filter(
+            tournament=tournament, day=tournament.day, entry__status=Entry.Status.ACTIVE
+        )
+        .select_related("entry__player")
+        .order_by("-chips", "entry__number")[:top]
+    )
+    return [
+        {"name": str(c.entry.player), "number": c.entry.number, "chips": c.chips} for c in counts
+    ]
 
 
 def entry_bounty(tournament: Tournament, entry: Entry) -> int | str | None:

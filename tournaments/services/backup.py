@@ -96,9 +96,11 @@ from tournaments.models import (
     Envelope,
     Event,
     IdCheck,
+    League,
     NightClose,
     Penalty,
     Player,
+    PlayerPhoto,
     Purchase,
     Role,
     SeatTicket,
@@ -175,6 +177,11 @@ EXCLUDED_MODELS.update(
     )
 )
 EXCLUDED_MODELS[StaffPin] = "a staff account's tablet PIN (a secret), not part of any tournament"
+# Issue 16: a league spans a season's events; the standings are computed from results.
+EXCLUDED_MODELS[League] = (
+    "a league groups several events (room level); its points come from results"
+)
+EXCLUDED_MODELS[PlayerPhoto] = "a player's photo stays in the room that took it (privacy)"
 
 # Fields left out of the document, with the reason.
 EXCLUDED_FIELDS: dict[tuple[type[models.Model], str], str] = {
@@ -247,6 +254,7 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "chips.leftovers": (("adjustment", ChipAdjustment), ("entry", Entry)),
     "day.next": (),
     "chips.bag": (("counts.{}", Entry), ("missing.[]", Entry)),
+    "chips.count": (),  # keyed by entry numbers, which an import keeps (issue 16)
     "penalty.give": (("penalty", Penalty),),
     "flight.create": (("flight", SLUG),),
     "flights.merge": (("flights.[]", SLUG), ("carried.{}", Player)),

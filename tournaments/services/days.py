@@ -58,6 +58,7 @@ def chips_bag(
                 "tournament": tournament,
                 "chips": chips,
                 "bag": str(bags.get(pk, ""))[:20],
+                "table": None,  # a bag, not a count at the table
                 "counted_at": now,
             },
         )
@@ -86,9 +87,9 @@ def bag_check(tournament: Tournament) -> BagResult:
         tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
     )
     counts = dict(
-        ChipCount.objects.filter(entry_id__in=active, day=tournament.day).values_list(
-            "entry_id", "chips"
-        )
+        ChipCount.objects.filter(
+            entry_id__in=active, day=tournament.day, table__isnull=True
+        ).values_list("entry_id", "chips")
     )
     counted = sum(counts.values())
     in_play = selectors.tournament_figures(tournament)["chips_in_play"]

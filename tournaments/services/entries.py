@@ -119,6 +119,11 @@ def entry_register(
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.TournamentFinished
     books.assert_open(tournament)
+    if player.merged_into_id is not None:  # a duplicate the TD merged (issue 16, item 2)
+        raise errors.DomainError(
+            _("%(player)s was merged into another player: register the player kept."),
+            player=str(player),
+        )
     if not selectors.registration_open(tournament, now):
         raise errors.LateRegistrationClosed
     entries = list(tournament.entries.filter(player=player).exclude(status=Entry.Status.VOIDED))

@@ -50,6 +50,7 @@ _SETUP_PAGES = (
 NAV = (
     ("tournament_home", _("Overview"), None, ()),
     ("desk", _("Desk"), (_TD, _DESK), ("purchase", "seat_card")),
+    ("player_list", _("Players"), None, ("player_list_export", "table_counts")),
     ("room", _("Room"), (_TD, _FLOOR), ("room_table",)),
     ("clock_console", _("Clock"), (_TD, _FLOOR), ()),
     ("ruling_tool", _("Ruling"), (_TD, _FLOOR), ("ruling_detail", "dealer_tablet")),

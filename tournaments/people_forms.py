@@ -1,0 +1,224 @@
+"""Forms of issue 16: the player list, table chip counts, the room's players, leagues."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from tournaments import leagues
+from tournaments.models import League, Player, Tournament
+from tournaments.roster import SHOW, SORTS
+
+MAX_CHIPS = 2_000_000_000
+
+
+class PlayerListForm(forms.Form):
+    q = forms.CharField(label=_("Search"), max_length=80, required=False)
+    show = forms.ChoiceField(
+        label=_("Show"),
+        required=False,
+        choices=[
+            ("all", _("Everyone")),
+            ("active", _("Still playing")),
+            ("out", _("Out")),
+            ("paid", _("In the money")),
+        ],
+    )
+    sort = forms.ChoiceField(
+        label=_("Sort by"),
+        required=False,
+        choices=[
+            ("number", _("Entry")),
+            ("name", _("Name")),
+            ("table", _("Table and seat")),
+            ("chips", _("Chips")),
+            ("place", _("Place")),
+            ("prize", _("Prize")),
+        ],
+    )
+    page = forms.IntegerField(required=False, min_value=1, max_value=100_000)
+
+    def values(self) -> dict[str, object]:
+        """The cleaned choices, with defaults for anything missing or refused."""
+        data = self.cleaned_data if self.is_valid() else {}
+        show = data.get("show") or "all"
+        sort = data.get("sort") or "number"
+        return {
+            "q": data.get("q") or "",
+            "show": show if show in SHOW else "all",
+            "sort": sort if sort in SORTS else "number",
+            "page": data.get("page") or 1,
+        }
+
+
+class TableCountForm(forms.Form):
+    """One table's stacks: a field per seated entry ("count_<number>"); blank: not
+    counted this time."""
+
+    table = forms.IntegerField(label=_("Table"), min_value=1, max_value=100_000)
+
+    def __init__(self, *args, keys=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for key in keys:
+            self.fields[f"count_{key}"] = forms.IntegerField(
+                label=str(key), required=False, min_value=0, max_value=MAX_CHIPS
+            )
+
+    def counts(self) -> dict[int, int]:
+        return {
+            int(name.removeprefix("count_")): value
+            for name, value in self.cleaned_data.items()
+            if name.startswith("count_") and value is not None
+        }
+
+
+class ProfileForm(forms.ModelForm):
+    """The profile; the document is never shown in full (issue 16, item 2): the field
+    starts empty and a number typed replaces the one held."""
+
+    document_number = forms.CharField(
+        label=_("New document number"),
+        required=False,
+        max_length=40,
+        help_text=_("Leave empty to keep the document held."),
+    )
+
+    class Meta:
+        model = Player
+        fields = [
+            "first_name",
+            "last_name",
+            "nickname",
+            "nationality",
+            "phone",
+            "email",
+            "notes",
+            "needs_accessible_seat",
+        ]
+        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
+
+    photo = forms.FileField(
+        label=_("Photo (optional)"),
+        required=False,
+        help_text=_("JPEG, PNG or WebP, at most 300 KB."),
+    )
+    remove_photo = forms.BooleanField(label=_("Remove the photo"), required=False)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.initial["document_number"] = ""
+        self.fields["photo"].widget.attrs["accept"] = "image/jpeg,image/png,image/webp"
+
+    def clean_photo(self) -> tuple[bytes, str] | None:
+        upload = self.cleaned_data.get("photo")
+        if not upload:
+            return None
+        if upload.size > PHOTO_MAX_BYTES:
+            raise forms.ValidationError(_("The photo is too large: at most 300 KB."))
+        data = upload.read(PHOTO_MAX_BYTES + 1)
+        kind = photo_kind(data)
+        if kind is None:
+            raise forms.ValidationError(_("The photo must be a JPEG, PNG or WebP image."))
+        return data, kind
+
+    def profile(self) -> dict:
+        """The fields to save: the document only when a new one was typed; the photo when
+        one was uploaded (or removed)."""
+        values = dict(self.cleaned_data)
+        if not values.get("document_number", "").strip():
+            values.pop("document_number", None)
+        photo = values.pop("photo", None)
+        if values.pop("remove_photo", False):
+            values["photo"] = None
+        elif photo is not None:
+            values["photo"] = photo
+        return values
+
+    def validate_unique(self) -> None:
+        """The service refuses a document already registered, with its own message."""
+
+
+PHOTO_MAX_BYTES = 300 * 1024
+
+
+def photo_kind(data: bytes) -> str | None:
+    """The image type by its first bytes (never by the name or the browser's word)."""
+    if data.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+class MergeForm(forms.Form):
+    into = forms.IntegerField(label=_("Keep this player"), min_value=1, max_value=2**31 - 1)
+
+
+class PeopleSearchForm(forms.Form):
+    q = forms.CharField(label=_("Search"), max_length=80, required=False)
+
+
+class LeagueForm(forms.ModelForm):
+    points = forms.CharField(
+        label=_("Points by place (1st, 2nd, ...)"),
+        required=False,
+        max_length=600,
+        help_text=_("Numbers separated by spaces or commas, e.g. 25 18 15 12 10 8 6 4 2 1"),
+    )
+
+    class Meta:
+        model = League
+        fields = [
+            "name",
+            "season",
+            "formula",
+            "base",
+            "participation_points",
+            "bounty_points",
+            "best_n",
+            "tie_break",
+            "public",
+            "events",
+        ]
+        widgets = {"events": forms.CheckboxSelectMultiple}
+
+    def __init__(self, *args, events=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["events"].queryset = events if events is not None else Tournament.objects.none()
+        self.fields["events"].required = False
+        for name in ("base", "participation_points", "bounty_points"):
+            self.fields[name].max_value = 100_000
+            self.fields[name].widget.attrs["max"] = 100_000
+            self.fields[name].validators.append(_at_most(100_000))
+        self.fields["best_n"].validators.append(_at_most(1000))
+        if self.instance.pk and not self.is_bound:
+            self.initial["points"] = " ".join(str(p) for p in self.instance.points_table)
+
+    def clean_points(self) -> list[int]:
+        try:
+            table = leagues.parse_table(self.cleaned_data.get("points") or "")
+        except ValueError:
+            raise forms.ValidationError(
+                _("Write the points as whole numbers of 0 or more, separated by spaces.")
+            ) from None
+        if len(table) > 200 or any(p > 100_000 for p in table):
+            raise forms.ValidationError(_("At most 200 places, of at most 100,000 points each."))
+        return list(table)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("formula") == League.Formula.TABLE and not data.get("points"):
+            self.add_error("points", _("A fixed table needs the points of at least one place."))
+        return data
+
+    def slug_for(self) -> str:
+        return slugify(self.cleaned_data["name"])[:60] or "league"
+
+
+def _at_most(limit: int):
+    from django.core.validators import MaxValueValidator
+
+    return MaxValueValidator(limit)

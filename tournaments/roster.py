@@ -1,0 +1,479 @@
+"""Read-only queries for issue 16: the player list of an event, the room's players (who
+may see whom, duplicates, history, a data export) and league standings. Views and
+exports read here; nothing writes."""
+
+from __future__ import annotations
+
+import base64
+import io
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.paginator import Page
+from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
+
+from tournaments import leagues
+from tournaments.models import (
+    BountyAward,
+    ChipCount,
+    Entry,
+    IdCheck,
+    League,
+    Penalty,
+    Player,
+    PlayerPhoto,
+    Purchase,
+    Role,
+    StaffAssignment,
+    Tournament,
+)
+
+Table = tuple[list[str], list[list[Any]]]
+
+# --- The player list of one event (item 1) ---------------------------------------------
+
+SHOW = ("all", "active", "out", "paid")
+SORTS = {
+    "number": ("number",),
+    "name": ("player__last_name", "player__first_name", "number"),
+    "table": ("seat__table__number", "seat__number", "number"),
+    "chips": (F("last_chips").desc(nulls_last=True), "number"),
+    "place": (F("place").asc(nulls_first=True), "number"),
+    "prize": ("-prize", "number"),
+}
+PER_PAGE = 100
+
+
+def _filtered(tournament: Tournament, query: str, show: str) -> QuerySet[Entry]:
+    entries = tournament.entries.exclude(status=Entry.Status.VOIDED)
+    if show == "active":
+        entries = entries.filter(status=Entry.Status.ACTIVE)
+    elif show == "out":
+        entries = entries.filter(status__in=[Entry.Status.ELIMINATED, Entry.Status.FORFEITED])
+    elif show == "paid":
+        entries = entries.filter(Q(prize__gt=0) | Q(deal_amount__gt=0))
+    for word in query.split()[:5]:
+        match = (
+            Q(player__last_name__icontains=word)
+            | Q(player__first_name__icontains=word)
+            | Q(player__nickname__icontains=word)
+        )
+        if word.isdigit() and len(word) < 10:
+            match |= Q(number=int(word))
+        entries = entries.filter(match)
+    return entries
+
+
+def _last_chips() -> Subquery:
+    return Subquery(
+        ChipCount.objects.filter(entry=OuterRef("pk"))
+        .order_by("-day", "-counted_at", "-pk")
+        .values("chips")[:1],
+        output_field=IntegerField(),
+    )
+
+
+def _purchases(kind: str) -> Coalesce:
+    return Coalesce(
+        Subquery(
+            Purchase.objects.filter(entry=OuterRef("pk"), kind=kind, voided=False)
+            .order_by()
+            .values("entry")
+            .annotate(n=Count("pk"))
+            .values("n")[:1],
+            output_field=IntegerField(),
+        ),
+        Value(0),
+    )
+
+
+def _annotated(tournament: Tournament, entries: QuerySet[Entry]) -> QuerySet[Entry]:
+    return entries.select_related("player", "seat__table").annotate(
+        rebuys=_purchases(Purchase.Kind.REBUY),
+        addons=_purchases(Purchase.Kind.ADDON),
+        last_chips=_last_chips(),
+    )
+
+
+def entries_per_player(tournament: Tournament, players: list[int] | None = None) -> dict[int, int]:
+    """How many entries (re-entries included) each player bought here: one grouped query
+    (a correlated count per row would walk the event's index for every row)."""
+    rows = tournament.entries.exclude(status=Entry.Status.VOIDED)
+    if players is not None:
+        rows = rows.filter(player_id__in=players)
+    return dict(rows.order_by().values("player").annotate(n=Count("pk")).values_list("player", "n"))
+
+
+def player_list(
+    tournament: Tournament, *, query: str = "", show: str = "all", sort: str = "number"
+) -> list[Entry]:
+    """Every entry of the event (cancelled ones aside) with its player, seat, purchases,
+    the player's entries here and the last chip count, in two queries whatever the size
+    (the exports and the print view)."""
+    entries = list(
+        _annotated(tournament, _filtered(tournament, query, show)).order_by(
+            *SORTS.get(sort, SORTS["number"])
+        )
+    )
+    counts = entries_per_player(tournament)
+    for entry in entries:
+        entry.player_entries = counts.get(entry.player_id, 1)
+    return entries
+
+
+def player_list_page(
+    tournament: Tournament,
+    *,
+    query: str = "",
+    show: str = "all",
+    sort: str = "number",
+    page: int = 1,
+    per_page: int = PER_PAGE,
+) -> tuple[Page, list[Entry]]:
+    """One page of the list: the page's entries are chosen on the bare rows (sorted by an
+    index, or by the last count when sorting by chips), then only they are read with
+    their seats, purchases and counts. Four queries at any size."""
+    from django.core.paginator import Paginator
+
+    ordered = _filtered(tournament, query, show)
+    if sort == "chips":
+        ordered = ordered.annotate(last_chips=_last_chips())
+    ordered = ordered.order_by(*SORTS.get(sort, SORTS["number"]))
+    chosen = Paginator(ordered.values_list("pk", flat=True), per_page).get_page(page)
+    ids = list(chosen.object_list)
+    found = {e.pk: e for e in _annotated(tournament, Entry.objects.filter(pk__in=ids))}
+    rows = [found[pk] for pk in ids if pk in found]
+    counts = entries_per_player(tournament, [e.player_id for e in rows])
+    for entry in rows:
+        entry.player_entries = counts.get(entry.player_id, 1)
+    return chosen, rows
+
+
+def last_counts(tournament: Tournament, entry_ids: list[int]) -> dict[int, int]:
+    """Today's last count of each of these entries (the count pages show it beside the
+    field)."""
+    return dict(
+        ChipCount.objects.filter(entry_id__in=entry_ids, day=tournament.day).values_list(
+            "entry_id", "chips"
+        )
+    )
+
+
+def player_list_table(entries: Iterable[Entry]) -> Table:
+    """The list as a table for CSV and XLSX (numbers stay numbers)."""
+    head = [
+        _("Entry"),
+        _("Player"),
+        _("Nickname"),
+        _("Status"),
+        _("Table"),
+        _("Seat"),
+        _("Entries"),
+        _("Rebuys"),
+        _("Add-ons"),
+        _("Chips (last count)"),
+        _("Place"),
+        _("Prize"),
+    ]
+    rows = []
+    for e in entries:
+        seat = getattr(e, "seat", None) if e.status == Entry.Status.ACTIVE else None
+        rows.append(
+            [
+                e.number,
+                str(e.player),
+                e.player.nickname,
+                e.get_status_display(),
+                seat.table.number if seat else "",
+                seat.number if seat else "",
+                e.player_entries or 1,
+                e.rebuys,
+                e.addons,
+                e.last_chips if e.last_chips is not None else "",
+                place_text(e),
+                e.prize or "",
+            ]
+        )
+    return head, rows
+
+
+def place_text(entry: Entry) -> str:
+    if entry.disqualified:
+        return _("DQ")
+    if entry.place is None:
+        return ""
+    if entry.place_last and entry.place_last != entry.place:
+        return f"{entry.place}-{entry.place_last}"
+    return str(entry.place)
+
+
+def as_xlsx(title: str, table: Table) -> bytes:
+    """The table as an Excel workbook; text cells safe to open (no formulas)."""
+    from openpyxl import Workbook
+
+    from tournaments.reports import safe_cell
+
+    book = Workbook(write_only=True)  # streams the rows: little memory at 10,000 entries
+    sheet = book.create_sheet(title[:31] or "Sheet")
+    head, rows = table
+    sheet.append([str(safe_cell(c)) for c in head])
+    for row in rows:
+        sheet.append([safe_cell(c) for c in row])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+# --- The room's players (item 2) -------------------------------------------------------
+
+
+def can_see_people(user: Any) -> bool:
+    """The TD of any event, or a superuser."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return StaffAssignment.objects.filter(user=user, role=Role.TD).exists()
+
+
+def visible_players(user: Any) -> QuerySet[Player]:
+    """The players a user may see: a superuser all; a TD those with an entry in one of
+    his events (merged duplicates hidden)."""
+    players = Player.objects.filter(merged_into__isnull=True)
+    if user.is_superuser:
+        return players
+    events = StaffAssignment.objects.filter(user=user, role=Role.TD).values("tournament")
+    return players.filter(pk__in=Entry.objects.filter(tournament__in=events).values("player"))
+
+
+def fold(text: str) -> str:
+    """A name as compared for duplicates: no accents, no case, single spaces."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
+
+def duplicates(players: QuerySet[Player]) -> list[list[Player]]:
+    """Groups of players who may be one person: the same name in either order (accents
+    and case ignored) or the same document number."""
+    rows = list(
+        players.filter(erased_at__isnull=True).only(
+            "id", "first_name", "last_name", "nickname", "document_number"
+        )
+    )
+    parent = {p.pk: p.pk for p in rows}
+
+    def find(pk: int) -> int:
+        while parent[pk] != pk:
+            parent[pk] = parent[parent[pk]]
+            pk = parent[pk]
+        return pk
+
+    keys: dict[tuple[str, ...], int] = {}
+    for p in rows:
+        names = tuple(sorted((fold(p.first_name), fold(p.last_name))))
+        found = [("name", *names)]
+        document = "".join(p.document_number.upper().split())
+        if document:
+            found.append(("document", document))
+        for key in found:
+            if key in keys:
+                parent[find(p.pk)] = find(keys[key])
+            else:
+                keys[key] = p.pk
+    groups: dict[int, list[Player]] = defaultdict(list)
+    for p in rows:
+        groups[find(p.pk)].append(p)
+    return sorted(
+        (sorted(g, key=lambda p: p.pk) for g in groups.values() if len(g) > 1),
+        key=lambda g: (g[0].last_name.casefold(), g[0].first_name.casefold()),
+    )
+
+
+def player_history(player: Player) -> dict[str, Any]:
+    """Entries (with places and prizes), league points and penalties, across events."""
+    entries = list(
+        player.entries.exclude(status=Entry.Status.VOIDED)
+        .select_related("tournament")
+        .order_by("-tournament__date", "tournament__name", "number")
+    )
+    penalties = list(
+        Penalty.objects.filter(player=player, voided=False)
+        .select_related("tournament")
+        .order_by("-issued_at")
+    )
+    points: dict[int, list[tuple[League, str]]] = defaultdict(list)
+    event_ids = {e.tournament_id for e in entries}
+    for league in League.objects.filter(events__in=event_ids).distinct():
+        for row in league_standings(league):
+            if row.player == player.pk:
+                for event, score in row.scores.items():
+                    points[event].append((league, leagues.hundredths(score)))
+    return {
+        "entries": [
+            {"entry": e, "points": points.get(e.tournament_id, []), "place": place_text(e)}
+            for e in entries
+        ],
+        "penalties": penalties,
+        "prizes": sum(e.prize for e in entries),
+        "events": len(event_ids),
+    }
+
+
+def mask(document: str) -> str:
+    """A document number as staff see it: the last three characters."""
+    if not document:
+        return ""
+    return "•" * max(0, len(document) - 3) + document[-3:]
+
+
+def _photo(player: Player) -> dict[str, str] | None:
+    photo = PlayerPhoto.objects.filter(player=player).first()
+    if photo is None:
+        return None
+    return {"type": photo.content_type, "base64": base64.b64encode(photo.data).decode()}
+
+
+def player_export(player: Player) -> dict[str, Any]:
+    """Everything the room holds about a player (a data-access request), as JSON-ready
+    data."""
+    entries = player.entries.select_related("tournament").order_by("created_at")
+    return {
+        "player": {
+            "id": player.pk,
+            "first_name": player.first_name,
+            "last_name": player.last_name,
+            "nickname": player.nickname,
+            "document_number": player.document_number,
+            "nationality": player.nationality,
+            "phone": player.phone,
+            "email": player.email,
+            "notes": player.notes,
+            "needs_accessible_seat": player.needs_accessible_seat,
+            "created_at": player.created_at.isoformat(),
+            "erased_at": player.erased_at.isoformat() if player.erased_at else None,
+            "photo": _photo(player),
+        },
+        "entries": [
+            {
+                "event": e.tournament.name,
+                "date": e.tournament.date.isoformat(),
+                "number": e.number,
+                "kind": e.kind,
+                "status": e.status,
+                "paid": e.paid,
+                "place": e.place,
+                "prize": e.prize,
+                "created_at": e.created_at.isoformat(),
+            }
+            for e in entries
+        ],
+        "penalties": [
+            {
+                "event": p.tournament.name,
+                "kind": p.kind,
+                "offence": p.offence,
+                "issued_at": p.issued_at.isoformat(),
+            }
+            for p in Penalty.objects.filter(player=player).select_related("tournament")
+        ],
+        "id_checks": [
+            {"event": c.tournament.name, "day": c.day, "checked_at": c.checked_at.isoformat()}
+            for c in IdCheck.objects.filter(player=player).select_related("tournament")
+        ],
+    }
+
+
+# --- Leagues (item 3) ------------------------------------------------------------------
+
+
+def league_formula(league: League) -> leagues.Formula:
+    return leagues.Formula(
+        kind=league.formula,
+        table=tuple(int(p) for p in league.points_table if isinstance(p, int) and p >= 0),
+        base=league.base,
+        participation=league.participation_points,
+        bounty=league.bounty_points,
+        best_n=league.best_n or None,
+    )
+
+
+def league_results(league: League) -> list[leagues.Result]:
+    """Every player's results in the league's events, as they stand now (a place appears
+    when it is recorded: the standings follow the results)."""
+    tops = list(league.events.values_list("pk", flat=True))
+    # A multi-day event counts once: its Day 1 flights' entries are its field.
+    family = Tournament.objects.filter(Q(pk__in=tops) | Q(parent_id__in=tops))
+    top_of = {pk: parent or pk for pk, parent in family.values_list("pk", "parent_id")}
+    counted = (
+        Entry.objects.filter(tournament__in=list(top_of))
+        .exclude(status=Entry.Status.VOIDED)
+        .exclude(kind=Entry.Kind.CARRIED)
+    )
+    sizes: dict[int, int] = defaultdict(int)
+    for event, n in (
+        counted.order_by()
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values_list("tournament", "n")
+    ):
+        sizes[top_of[event]] += n
+    bounties: dict[tuple[int, int], int] = defaultdict(int)
+    for player, event, n in (
+        BountyAward.objects.filter(tournament__in=list(top_of), voided=False, own_bounty=False)
+        .order_by()
+        .values("winner__player", "tournament")
+        .annotate(n=Count("eliminated", distinct=True))
+        .values_list("winner__player", "tournament", "n")
+    ):
+        bounties[(player, top_of[event])] += n
+    # Places are the main event's (a survivor's carried entry holds his final place).
+    placed = Entry.objects.filter(tournament__in=list(top_of)).exclude(status=Entry.Status.VOIDED)
+    return [
+        leagues.Result(
+            player=player,
+            event=top_of[event],
+            place=place,
+            entries=sizes.get(top_of[event], 0),
+            bounties=bounties.get((player, top_of[event]), 0),
+            cashed=bool(prize or deal),
+        )
+        for player, event, place, prize, deal in placed.values_list(
+            "player", "tournament", "place", "prize", "deal_amount"
+        )
+    ]
+
+
+def league_standings(league: League) -> list[leagues.Standing]:
+    return leagues.standings(
+        league_formula(league), league_results(league), tie_break=league.tie_break
+    )
+
+
+def standings_rows(league: League) -> list[dict[str, Any]]:
+    """The standings with the players' names (one query for the names)."""
+    rows = league_standings(league)
+    names = {p.pk: p for p in Player.objects.filter(pk__in=[r.player for r in rows])}
+    return [
+        {
+            "rank": f"{r.rank}=" if r.shared else str(r.rank),
+            "name": str(names[r.player]) if r.player in names else "?",
+            "points": leagues.hundredths(r.points),
+            "events": r.events,
+            "wins": r.wins,
+            "cashes": r.cashes,
+            "best": leagues.hundredths(r.best),
+        }
+        for r in rows
+    ]
+
+
+def standings_table(league: League) -> Table:
+    head = [_("Rank"), _("Player"), _("Points"), _("Events"), _("Wins"), _("Cashes")]
+    return head, [
+        [r["rank"], r["name"], r["points"], r["events"], r["wins"], r["cashes"]]
+        for r in standings_rows(league)
+    ]

@@ -1,0 +1,284 @@
+"""The room's players (issue 16, item 2) and the chip counts taken at the tables (item 1).
+
+A player belongs to the room, not to one event, so his profile, merges and erasure are
+logged in the room's log (`tables.events`, actions "room.player_*"); a table's chip count
+belongs to its event and is logged there ("chips.count").
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from tables.events import room_event_log
+from tables.events import undoes as room_undoes
+from tables.models import RoomEvent, Seat
+from tournaments import errors, realtime
+from tournaments.errors import CannotUndo
+from tournaments.events import event_log
+from tournaments.models import (
+    ChipCount,
+    Entry,
+    IdCheck,
+    Penalty,
+    Player,
+    PlayerPhoto,
+    SeatTicket,
+    Tournament,
+)
+
+PROFILE_FIELDS = (
+    "first_name",
+    "last_name",
+    "nickname",
+    "document_number",
+    "nationality",
+    "phone",
+    "email",
+    "notes",
+    "needs_accessible_seat",
+)
+ANONYMOUS = "Anonymous"
+KEEP = object()  # player_update: leave the photo as it is
+PHOTO_TYPES = ("image/jpeg", "image/png", "image/webp")
+PHOTO_MAX_BYTES = 300 * 1024
+
+
+@transaction.atomic
+def player_update(*, player: Player, actor, fields: dict[str, Any], now: datetime) -> Player:
+    """Change a player's profile; the log names the fields changed (not their values: the
+    log outlives an erasure)."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.erased_at is not None:
+        raise errors.DomainError(_("This player's data was erased: nothing to edit."))
+    photo = fields.get("photo", KEEP)  # KEEP, None (remove) or (bytes, content type)
+    values = {k: v for k, v in fields.items() if k in PROFILE_FIELDS}
+    for key in ("first_name", "last_name", "nickname", "nationality", "phone", "email"):
+        if key in values:
+            values[key] = " ".join(str(values[key]).split())
+    if "document_number" in values:
+        values["document_number"] = str(values["document_number"]).strip().upper()
+    if not values.get("first_name", player.first_name) or not values.get(
+        "last_name", player.last_name
+    ):
+        raise errors.DomainError(_("Write the player's first and last name."))
+    document = values.get("document_number", "")
+    if document and Player.objects.filter(document_number=document).exclude(pk=player.pk).exists():
+        raise errors.DomainError(
+            _("Document %(document)s belongs to a player already registered: search for it."),
+            document=document,
+        )
+    changed = sorted(k for k, v in values.items() if getattr(player, k) != v)
+    for key in changed:
+        setattr(player, key, values[key])
+    if changed:
+        player.save(update_fields=changed)
+    if photo is None and PlayerPhoto.objects.filter(player=player).delete()[0]:
+        changed.append("photo")
+    elif photo is not KEEP and photo is not None:
+        data, content_type = photo
+        if content_type not in PHOTO_TYPES or len(data) > PHOTO_MAX_BYTES:
+            raise errors.DomainError(_("The photo must be a JPEG, PNG or WebP image."))
+        PlayerPhoto.objects.update_or_create(
+            player=player,
+            defaults={"data": data, "content_type": content_type, "uploaded_at": now},
+        )
+        changed.append("photo")
+    if not changed:
+        return player
+    room_event_log(
+        actor=actor,
+        action="room.player_edit",
+        data={"player": player.pk, "fields": changed},
+        now=now,
+        undoable=False,
+    )
+    return player
+
+
+@transaction.atomic
+def players_merge(*, source: Player, target: Player, actor, now: datetime) -> RoomEvent:
+    """Merge a duplicate (`source`) into `target`: every entry, penalty, ID check and seat
+    ticket moves to `target`; `source` stays, hidden, pointing at `target`, so the merge
+    can be undone (the room's log keeps what moved)."""
+    if source.pk == target.pk:
+        raise errors.DomainError(_("Choose two different players to merge."))
+    locked = {
+        p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[source.pk, target.pk])
+    }
+    source, target = locked[source.pk], locked[target.pk]
+    if source.merged_into_id or target.merged_into_id:
+        raise errors.DomainError(_("One of these players was already merged into another."))
+    if source.erased_at or target.erased_at:
+        raise errors.DomainError(_("An erased player cannot be merged."))
+    both_active = (
+        Entry.objects.filter(player=source, status=Entry.Status.ACTIVE)
+        .filter(
+            tournament__in=Entry.objects.filter(player=target, status=Entry.Status.ACTIVE).values(
+                "tournament"
+            )
+        )
+        .exists()
+    )
+    if both_active:
+        raise errors.DomainError(
+            _("Both players are playing in the same event: eliminate or void one entry first.")
+        )
+    taken = set(IdCheck.objects.filter(player=target).values_list("tournament_id", "day"))
+    checks = [
+        pk
+        for pk, t, d in IdCheck.objects.filter(player=source).values_list(
+            "pk", "tournament_id", "day"
+        )
+        if (t, d) not in taken
+    ]
+    moved = {
+        "entries": list(Entry.objects.filter(player=source).values_list("pk", flat=True)),
+        "penalties": list(Penalty.objects.filter(player=source).values_list("pk", flat=True)),
+        "id_checks": checks,
+        "tickets": list(SeatTicket.objects.filter(player=source).values_list("pk", flat=True)),
+    }
+    Entry.objects.filter(pk__in=moved["entries"]).update(player=target)
+    Penalty.objects.filter(pk__in=moved["penalties"]).update(player=target)
+    IdCheck.objects.filter(pk__in=moved["id_checks"]).update(player=target)
+    SeatTicket.objects.filter(pk__in=moved["tickets"]).update(player=target)
+    source.merged_into = target
+    source.save(update_fields=["merged_into"])
+    return room_event_log(
+        actor=actor,
+        action="room.player_merge",
+        data={"source": source.pk, "target": target.pk, **moved},
+        now=now,
+    )
+
+
+def _ids(event: RoomEvent, key: str) -> list[int]:
+    values = event.data.get(key) if isinstance(event.data, dict) else None
+    if not isinstance(values, list) or any(type(v) is not int for v in values):
+        raise CannotUndo(reason=_("its log row is damaged"))
+    return values
+
+
+def _id(event: RoomEvent, key: str) -> int:
+    value = event.data.get(key) if isinstance(event.data, dict) else None
+    if type(value) is not int:
+        raise CannotUndo(reason=_("its log row is damaged"))
+    return value
+
+
+@room_undoes("room.player_merge")
+def _undo_merge(event: RoomEvent, actor, now: datetime) -> None:
+    source = Player.objects.select_for_update().filter(pk=_id(event, "source")).first()
+    target_id = _id(event, "target")
+    if source is None or source.merged_into_id != target_id:
+        raise CannotUndo(reason=_("the players changed since"))
+    if source.erased_at is not None:
+        raise CannotUndo(reason=_("the player's data was erased since"))
+    try:
+        with transaction.atomic():
+            for model, key in (
+                (Entry, "entries"),
+                (Penalty, "penalties"),
+                (IdCheck, "id_checks"),
+                (SeatTicket, "tickets"),
+            ):
+                model.objects.filter(pk__in=_ids(event, key), player_id=target_id).update(
+                    player=source
+                )
+    except IntegrityError as exc:
+        raise CannotUndo(reason=_("the players changed since")) from exc
+    source.merged_into = None
+    source.save(update_fields=["merged_into"])
+
+
+def undo_merge(*, event_id: int, actor, now: datetime) -> RoomEvent:
+    """Undo a merge from the room's log (only merges: other room actions have their own
+    pages)."""
+    from tables.events import room_event_undo
+
+    if not RoomEvent.objects.filter(pk=event_id, action="room.player_merge").exists():
+        raise errors.DomainError(_("No such merge in the room's log."))
+    return room_event_undo(event_id=event_id, actor=actor, now=now)  # CannotUndo: a refusal
+
+
+@transaction.atomic
+def player_erase(*, player: Player, actor, now: datetime) -> Player:
+    """Erase a player's personal data on request: the name becomes "Anonymous #<id>", the
+    document, contact and notes are cleared; his entries, places and prizes stay (the
+    events' results must still add up), under the anonymous name."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.erased_at is not None:
+        raise errors.DomainError(_("This player's data was already erased."))
+    if player.entries.filter(status=Entry.Status.ACTIVE).exists():
+        raise errors.DomainError(_("The player is still playing: erase his data after the event."))
+    player.last_name = ANONYMOUS  # shown "Anonymous #12" (last name first)
+    player.first_name = f"#{player.pk}"
+    for key in ("nickname", "document_number", "nationality", "phone", "email", "notes"):
+        setattr(player, key, "")
+    PlayerPhoto.objects.filter(player=player).delete()
+    player.needs_accessible_seat = False
+    player.erased_at = now
+    player.save()
+    room_event_log(
+        actor=actor,
+        action="room.player_erase",
+        data={"player": player.pk},
+        now=now,
+        undoable=False,
+    )
+    return player
+
+
+# --- Chip counts at the tables (item 1) -----------------------------------------------
+
+
+@transaction.atomic
+def chips_count_table(
+    *, tournament: Tournament, table: int, counts: dict[int, int], actor, now: datetime
+) -> int:
+    """Record the stacks counted at one table (by the floor or the table's tablet): the
+    day's last count per player, which the player list, the average stack and the chip
+    leaders read. `counts` maps entry numbers to chips; only players seated at that table
+    may be counted. Returns how many stacks were recorded."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    seated = {
+        s.entry.number: s.entry
+        for s in Seat.objects.select_related("entry").filter(
+            table__tournament=tournament,
+            table__number=table,
+            entry__status=Entry.Status.ACTIVE,
+        )
+    }
+    if not seated:
+        raise errors.DomainError(_("No player is seated at table %(table)s."), table=table)
+    if not counts:
+        raise errors.DomainError(_("Write at least one stack."))
+    if set(counts) - set(seated):
+        raise errors.DomainError(_("Only players seated at this table can be counted here."))
+    if any(chips < 0 for chips in counts.values()):
+        raise errors.DomainError(_("A chip count cannot be negative."))
+    for number, chips in counts.items():
+        ChipCount.objects.update_or_create(
+            entry=seated[number],
+            day=tournament.day,
+            defaults={
+                "tournament": tournament,
+                "chips": chips,
+                "bag": "",
+                "table": table,
+                "counted_at": now,
+            },
+        )
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="chips.count",
+        data={"table": table, "counts": {str(k): v for k, v in counts.items()}},
+        now=now,
+        undoable=False,
+    )
+    realtime.broadcast(tournament.pk, {"type": "figures"})
+    return len(counts)

@@ -1,0 +1,497 @@
+"""Issue 16, items 1-3: the player list of an event, the table chip counts, the room's
+players (profile, duplicates, merge, export, erasure) and leagues."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tables.models import Seat
+from tournaments import leagues, people_forms, permissions, roster, selectors
+from tournaments.models import (
+    DisplayScreen,
+    League,
+    Player,
+    PlayerPhoto,
+    Role,
+    StaffAssignment,
+    Tournament,
+)
+from tournaments.reports import as_csv
+from tournaments.services import leagues as league_services
+from tournaments.services import people as people_services
+from tournaments.views.core import run
+
+# --- The player list of one event (item 1) ---------------------------------------------
+
+
+@login_required
+def player_list(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.STAFF)
+    form = people_forms.PlayerListForm(request.GET)
+    chosen = form.values()
+    wanted = {"query": chosen["q"], "show": chosen["show"], "sort": chosen["sort"]}
+    printing = request.GET.get("print") == "1"
+    if printing:
+        rows, page = list(roster.player_list(tournament, **wanted)), None
+    else:
+        page, rows = roster.player_list_page(tournament, **wanted, page=chosen["page"])
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "chosen": chosen,
+        "rows": rows,
+        "page": page,
+        "figures": selectors.tournament_figures(tournament),
+        "leaders": selectors.chip_leaders(tournament),
+        "role": permissions.role_for(request.user, tournament),
+        "query_string": _query(chosen),
+    }
+    if printing:
+        return render(request, "people/player_list_print.html", context)
+    if request.htmx:
+        return render(request, "people/player_list.html#list", context)
+    return render(request, "people/player_list.html", context)
+
+
+def _query(chosen: dict) -> str:
+    from urllib.parse import urlencode
+
+    return urlencode({k: chosen[k] for k in ("q", "show", "sort") if chosen[k]})
+
+
+@login_required
+def player_list_export(request: HttpRequest, slug: str) -> HttpResponse:
+    """The list as filtered on the page, as CSV (default) or XLSX (`format=xlsx`)."""
+    tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.STAFF)
+    fmt = "xlsx" if request.GET.get("format") == "xlsx" else "csv"
+    chosen = people_forms.PlayerListForm(request.GET).values()
+    entries = roster.player_list(
+        tournament, query=chosen["q"], show=chosen["show"], sort=chosen["sort"]
+    )
+    table = roster.player_list_table(entries)
+    if fmt == "csv":
+        response = HttpResponse(as_csv(table), content_type="text/csv; charset=utf-8")
+    else:
+        response = HttpResponse(
+            roster.as_xlsx(_("Players"), table),
+            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        )
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-players.{fmt}"'
+    return response
+
+
+@login_required
+def table_counts(request: HttpRequest, slug: str) -> HttpResponse:
+    """The floor (or a tablet in the floor's hands) enters one table's stacks."""
+    tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
+    data = request.POST if request.method == "POST" else request.GET
+    table = _int(data.get("table"))
+    seats = list(
+        Seat.objects.select_related("entry__player", "table")
+        .filter(table__tournament=tournament, table__number=table, entry__status="active")
+        .order_by("number")
+        if table
+        else []
+    )
+    keys = [s.entry.number for s in seats]
+    if request.method == "POST":
+        form = people_forms.TableCountForm(request.POST, keys=keys)
+        if not form.is_valid():
+            messages.error(request, _("Write each stack as a whole number of chips."))
+        else:
+            ok, recorded = run(
+                request,
+                people_services.chips_count_table,
+                tournament=tournament,
+                table=form.cleaned_data["table"],
+                counts=form.counts(),
+                actor=request.user,
+            )
+            if ok:
+                messages.success(
+                    request,
+                    _("%(n)s stacks recorded at table %(table)s.")
+                    % {"n": recorded, "table": form.cleaned_data["table"]},
+                )
+        url = reverse("table_counts", args=[tournament.slug])
+        return redirect(f"{url}?table={table}" if table else url)
+    last = roster.last_counts(tournament, [s.entry_id for s in seats])
+    return render(
+        request,
+        "people/counts.html",
+        {
+            "tournament": tournament,
+            "table": table,
+            "seats": [{"seat": s, "last": last.get(s.entry_id)} for s in seats],
+            "tables": selectors.tables_in_play(tournament),
+        },
+    )
+
+
+def tablet_counts(request: HttpRequest, token) -> HttpResponse:
+    """A table's tablet (its screen's secret link) enters the stacks at its own table; the
+    count is logged without a person, as the tablet's other reports are."""
+    display = permissions.get_screen(str(token))
+    if display.kind != DisplayScreen.Kind.TABLE or not display.table_number:
+        return redirect("screen", token)
+    tournament, table = display.tournament, display.table_number
+    seats = list(
+        Seat.objects.select_related("entry__player")
+        .filter(table__tournament=tournament, table__number=table, entry__status="active")
+        .order_by("number")
+    )
+    if request.method == "POST":
+        form = people_forms.TableCountForm(
+            {**request.POST.dict(), "table": table}, keys=[s.entry.number for s in seats]
+        )
+        if not form.is_valid():
+            messages.error(request, _("Write each stack as a whole number of chips."))
+        else:
+            ok, recorded = run(
+                request,
+                people_services.chips_count_table,
+                tournament=tournament,
+                table=table,
+                counts=form.counts(),
+                actor=None,
+            )
+            if ok:
+                messages.success(
+                    request,
+                    _("%(n)s stacks recorded at table %(table)s.")
+                    % {"n": recorded, "table": table},
+                )
+        return redirect("tablet_counts", token)
+    last = roster.last_counts(tournament, [s.entry_id for s in seats])
+    return render(
+        request,
+        "people/tablet_counts.html",
+        {
+            "tournament": tournament,
+            "screen": display,
+            "table": table,
+            "seats": [{"seat": s, "last": last.get(s.entry_id)} for s in seats],
+        },
+    )
+
+
+def _int(value) -> int | None:
+    text = str(value or "").strip()
+    return int(text) if text.isdigit() and len(text) < 7 else None
+
+
+# --- The room's players (item 2) -------------------------------------------------------
+
+
+def _people_user(request: HttpRequest) -> None:
+    if not roster.can_see_people(request.user):
+        raise PermissionDenied
+
+
+def _person(request: HttpRequest, player_id: int) -> Player:
+    _people_user(request)
+    player = roster.visible_players(request.user).filter(pk=player_id).first()
+    if player is None:
+        raise Http404
+    return player
+
+
+@login_required
+def people(request: HttpRequest) -> HttpResponse:
+    _people_user(request)
+    form = people_forms.PeopleSearchForm(request.GET)
+    query = form.cleaned_data.get("q", "") if form.is_valid() else ""
+    players = roster.visible_players(request.user)
+    for word in query.split()[:5]:
+        players = players.filter(
+            Q(last_name__icontains=word)
+            | Q(first_name__icontains=word)
+            | Q(nickname__icontains=word)
+            | Q(document_number__iexact=word)
+        )
+    page = Paginator(players.order_by("last_name", "first_name", "pk"), 50).get_page(
+        _int(request.GET.get("page")) or 1
+    )
+    template = "people/people.html#rows" if request.htmx else "people/people.html"
+    return render(request, template, {"form": form, "page": page, "query": query})
+
+
+@login_required
+def people_duplicates(request: HttpRequest) -> HttpResponse:
+    _people_user(request)
+    groups = roster.duplicates(roster.visible_players(request.user))
+    return render(
+        request,
+        "people/duplicates.html",
+        {
+            "groups": [
+                [{"player": p, "document": roster.mask(p.document_number)} for p in g]
+                for g in groups
+            ]
+        },
+    )
+
+
+@login_required
+def person(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = _person(request, player_id)
+    if request.method == "POST":
+        form = people_forms.ProfileForm(
+            request.POST, request.FILES, instance=Player.objects.get(pk=player.pk)
+        )
+        if form.is_valid():
+            ok, _saved = run(
+                request,
+                people_services.player_update,
+                player=player,
+                actor=request.user,
+                fields=form.profile(),
+            )
+            if ok:
+                messages.success(request, _("Profile saved."))
+                return redirect("person", player_id=player.pk)
+        else:
+            messages.error(request, _("Check the fields marked below."))
+    else:
+        form = people_forms.ProfileForm(instance=player)
+    merges = player.merged.all()
+    from tables.models import RoomEvent
+
+    merge_events = {
+        e.data.get("source"): e
+        for e in RoomEvent.objects.filter(
+            action="room.player_merge", undone_at__isnull=True, data__target=player.pk
+        )
+    }
+    return render(
+        request,
+        "people/person.html",
+        {
+            "player": player,
+            "form": form,
+            "document": roster.mask(player.document_number),
+            "history": roster.player_history(player),
+            "merged": [{"player": p, "event": merge_events.get(p.pk)} for p in merges],
+            "candidates": _candidates(request, player),
+            "has_photo": PlayerPhoto.objects.filter(player=player).exists(),
+        },
+    )
+
+
+def _candidates(request: HttpRequest, player: Player) -> list[Player]:
+    """Players this one may be a duplicate of (shown beside the merge form)."""
+    for group in roster.duplicates(roster.visible_players(request.user)):
+        if any(p.pk == player.pk for p in group):
+            return [p for p in group if p.pk != player.pk]
+    return []
+
+
+@login_required
+def person_photo(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = _person(request, player_id)
+    photo = PlayerPhoto.objects.filter(player=player).first()
+    if photo is None or photo.content_type not in people_services.PHOTO_TYPES:
+        raise Http404
+    response = HttpResponse(bytes(photo.data), content_type=photo.content_type)
+    response["Cache-Control"] = "private, no-store"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@login_required
+def person_export(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = _person(request, player_id)
+    body = json.dumps(roster.player_export(player), ensure_ascii=False, indent=2)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="player-{player.pk}.json"'
+    return response
+
+
+@login_required
+@require_POST
+def person_erase(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = _person(request, player_id)
+    if request.POST.get("confirm") != "1":
+        messages.error(request, _("Tick the box to confirm: an erasure cannot be undone."))
+        return redirect("person", player_id=player.pk)
+    ok, _erased = run(request, people_services.player_erase, player=player, actor=request.user)
+    if ok:
+        messages.success(request, _("The player's personal data was erased."))
+    return redirect("person", player_id=player.pk)
+
+
+@login_required
+@require_POST
+def person_merge(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Merge this player (a duplicate) into the one chosen in `into`."""
+    player = _person(request, player_id)
+    form = people_forms.MergeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose the player to keep."))
+        return redirect("person", player_id=player.pk)
+    target = roster.visible_players(request.user).filter(pk=form.cleaned_data["into"]).first()
+    if target is None:
+        messages.error(request, _("Choose the player to keep."))
+        return redirect("person", player_id=player.pk)
+    ok, _event = run(
+        request, people_services.players_merge, source=player, target=target, actor=request.user
+    )
+    if ok:
+        messages.success(
+            request,
+            _("%(source)s merged into %(target)s: every entry kept. The merge can be undone.")
+            % {"source": player, "target": target},
+        )
+        return redirect("person", player_id=target.pk)
+    return redirect("person", player_id=player.pk)
+
+
+@login_required
+@require_POST
+def merge_undo(request: HttpRequest, event_id: int) -> HttpResponse:
+    _people_user(request)
+    from tables.models import RoomEvent
+
+    event = RoomEvent.objects.filter(pk=event_id, action="room.player_merge").first()
+    target = (
+        event.data.get("target") if event is not None and isinstance(event.data, dict) else None
+    )
+    visible = roster.visible_players(request.user)
+    if type(target) is not int or not visible.filter(pk=target).exists():
+        messages.error(request, _("No such merge in the room's log."))
+        return redirect("people")
+    ok, _undo = run(request, people_services.undo_merge, event_id=event.pk, actor=request.user)
+    if ok:
+        messages.success(request, _("Merge undone: the two players are apart again."))
+    return redirect("people")
+
+
+# --- Leagues (item 3) ------------------------------------------------------------------
+
+
+def _league_user(request: HttpRequest) -> None:
+    if not permissions.can_create_tournaments(request.user):
+        raise PermissionDenied
+
+
+def _league_events(user) -> object:
+    if user.is_superuser:
+        return Tournament.objects.filter(parent__isnull=True)
+    mine = StaffAssignment.objects.filter(user=user, role=Role.TD).values("tournament")
+    return Tournament.objects.filter(parent__isnull=True, pk__in=mine)
+
+
+@login_required
+def league_list(request: HttpRequest) -> HttpResponse:
+    _league_user(request)
+    events = _league_events(request.user)
+    if request.method == "POST":
+        form = people_forms.LeagueForm(request.POST, events=events)
+        if form.is_valid():
+            ok, league = run(
+                request,
+                league_services.league_save,
+                actor=request.user,
+                values={**form.cleaned_data, "points_table": form.cleaned_data["points"]},
+                events=list(form.cleaned_data["events"]),
+            )
+            if ok:
+                messages.success(request, _("League created."))
+                return redirect("league_edit", league_id=league.pk)
+        else:
+            messages.error(request, _("Check the fields marked below."))
+    else:
+        form = people_forms.LeagueForm(
+            events=events, initial={"points": "25 18 15 12 10 8 6 4 2 1"}
+        )
+    return render(
+        request,
+        "leagues/list.html",
+        {"form": form, "leagues": League.objects.all()[:200]},
+    )
+
+
+@login_required
+def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
+    _league_user(request)
+    league = League.objects.filter(pk=league_id).first()
+    if league is None:
+        raise Http404
+    events = _league_events(request.user)
+    # Events of the league the user does not run stay in it, untouched.
+    others = list(league.events.exclude(pk__in=events.values("pk")))
+    if request.method == "POST":
+        form = people_forms.LeagueForm(request.POST, instance=league, events=events)
+        if form.is_valid():
+            ok, _saved = run(
+                request,
+                league_services.league_save,
+                actor=request.user,
+                values={**form.cleaned_data, "points_table": form.cleaned_data["points"]},
+                events=[*form.cleaned_data["events"], *others],
+                league=League.objects.get(pk=league.pk),
+            )
+            if ok:
+                messages.success(request, _("League saved."))
+                return redirect("league_edit", league_id=league.pk)
+        else:
+            messages.error(request, _("Check the fields marked below."))
+    else:
+        form = people_forms.LeagueForm(instance=league, events=events)
+    size = _int(request.GET.get("entries")) or 50
+    formula = roster.league_formula(league)
+    return render(
+        request,
+        "leagues/edit.html",
+        {
+            "league": league,
+            "form": form,
+            "preview_entries": size,
+            "preview": [
+                (place, leagues.hundredths(points))
+                for place, points in leagues.preview(formula, size, places=15)
+            ],
+            "rows": roster.standings_rows(league),
+        },
+    )
+
+
+def _public_league(slug: str) -> League:
+    league = League.objects.filter(slug=slug, public=True).first()
+    if league is None:
+        raise Http404
+    return league
+
+
+def league_public(request: HttpRequest, league: str) -> HttpResponse:
+    """The standings, no login."""
+    found = _public_league(league)
+    return render(
+        request,
+        "leagues/public.html",
+        {
+            "league": found,
+            "rows": roster.standings_rows(found),
+            "events": found.events.order_by("date", "name"),
+        },
+    )
+
+
+def league_csv(request: HttpRequest, league: str) -> HttpResponse:
+    found = _public_league(league)
+    response = HttpResponse(
+        as_csv(roster.standings_table(found)), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{found.slug}-standings.csv"'
+    return response
