@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from tables.models import RakeRecord
 from tournaments import cashbook, errors, events, selectors
 from tournaments.models import (
+    BountyAward,
     CashCorrection,
     CashRefund,
     Entry,
@@ -31,6 +32,7 @@ from tournaments.models import (
     SeatTicket,
     Tournament,
 )
+from tournaments.services import formats
 
 REASON_MAX = 200
 
@@ -132,11 +134,26 @@ def _payments(tournaments: list[Tournament]) -> list[cashbook.Payment]:
     return payments
 
 
+def bounty_money(tournament: Tournament) -> dict[str, int] | None:
+    """A bounty event's bounty money, in cents, beside the books (formats.md §5): the
+    bounty parts of the buy-ins taken at the desk, the bounties paid to players, those
+    added to the prize pool, and what is still held for the players' heads. None without
+    bounties. (The buy-in's prize part and fee are the books' own figures.)"""
+    if tournament.bounty_format == "none":
+        return None
+    taken = formats.bounty_pools(tournament).bounty_pool
+    awards = BountyAward.objects.filter(tournament=tournament, voided=False)
+    paid = awards.filter(to_prize_pool=False).aggregate(total=Sum("cash_cents"))["total"] or 0
+    to_pool = formats.bounties_to_prize_pool(tournament)
+    return {"taken": taken, "paid": paid, "to_prize_pool": to_pool, "held": taken - paid - to_pool}
+
+
 def event_books(tournament: Tournament) -> dict[str, Any]:
     """One event's cash report: what was sold, by method and clerk, and where it belongs."""
     allocation = _allocation(tournament)
     result = cashbook.books(_sales([tournament]), _payments([tournament]), allocation)
     return {
+        "bounty_money": bounty_money(tournament),
         "tournament": tournament,
         "books": result,
         "allocation": allocation,

@@ -146,3 +146,27 @@ def test_the_night_page_is_for_the_nights_tds(client, tournament, td):
     assert page.status_code == 200 and b'data-testid="close-night"' in page.content
     client.post(reverse("night_close"), {"night": NOW.date().isoformat()})
     assert b'data-testid="closed"' in client.get(reverse("night_books")).content
+
+
+def test_a_bounty_events_books_show_the_bounty_money_apart(client, td):
+    """A PKO buy-in of 80 + 20 bounty + 10 fee: the books counted 90 a head and said
+    nothing of the 20 the desk also took. The bounty money is shown apart, in cents."""
+    from tests.conftest import make_tournament
+    from tests.tournaments.services.test_formats import bust, fill
+    from tournaments.services import formats as fs
+
+    tournament = make_tournament(
+        td, bounty_format="progressive", bounty_part_cents=2000, buy_in_prize=80, buy_in_fee=10
+    )
+    a, b, _c = fill(tournament, td, 3)
+    bust(tournament, td, b)
+    fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    assert books.bounty_money(tournament) == {
+        "taken": 6000,
+        "paid": 1000,
+        "to_prize_pool": 0,
+        "held": 5000,
+    }
+    client.force_login(td)
+    page = client.get(reverse("event_books", args=[tournament.slug])).content.decode()
+    assert 'data-testid="bounty-money"' in page and "50.00" in page
