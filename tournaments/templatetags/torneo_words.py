@@ -48,9 +48,22 @@ _SETUP_PAGES = (
     "tournament_clone",
 )
 NAV = (
-    ("tournament_home", _("Overview"), None, ()),
+    # The overview also leads to the player list, the printouts and the books (one nav row
+    # at 1366 px in both languages).
+    (
+        "tournament_home",
+        _("Overview"),
+        None,
+        (
+            "player_list",
+            "player_list_export",
+            "table_counts",
+            "printout",
+            "event_books",
+            "sale_void",
+        ),
+    ),
     ("desk", _("Desk"), (_TD, _DESK), ("purchase", "seat_card")),
-    ("player_list", _("Players"), None, ("player_list_export", "table_counts")),
     ("room", _("Room"), (_TD, _FLOOR), ("room_table",)),
     ("clock_console", _("Clock"), (_TD, _FLOOR), ()),
     ("ruling_tool", _("Ruling"), (_TD, _FLOOR), ("ruling_detail", "dealer_tablet")),
@@ -60,8 +73,6 @@ NAV = (
     ("chips", _("Chips"), None, ()),
     ("days", _("Days"), None, ()),
     ("event_log", _("Log"), None, ()),
-    ("printout", _("Printouts"), None, ()),
-    ("event_books", _("Books"), (_TD, _DESK), ("sale_void",)),
     ("screens", _("Screens"), (_TD,), ()),
     ("tournament_edit", _("Setup"), (_TD,), _SETUP_PAGES),
 )
