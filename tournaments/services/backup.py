@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -66,8 +67,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tables.engine import Hand
+from tables.engine.phh import export_phh
 from tables.models import RoomEvent, RoomStaff, Ruling, Seat, Table
 from tournaments import errors
+from tournaments.clock import ClockStatus
 from tournaments.events import event_log
 from tournaments.models import (
     BountyAward,
@@ -419,6 +423,17 @@ def export_tournament(tournament: Tournament, *, now: dt.datetime | None = None)
     document["players"] = _rows(players, usernames)
     for s in SECTIONS:
         document[s.key] = _rows(fetched[s.key], usernames)
+    # A payload id of a row the file does not hold (an undone ID check is deleted; seat
+    # tickets are not carried) is written as its negative: the importer then accepts only
+    # ids of rows the file defines.
+    held: dict[Any, set] = {s.model: {obj.pk for obj in fetched[s.key]} for s in SECTIONS}
+    held[Player] = {p.pk for p in players}
+    held[SLUG] = {t.slug for t in family}
+    for row in document["events"]:
+        refs = payload_refs(row["action"], row["data"]) or ()
+        row["data"] = remap(
+            row["data"], refs, lambda model, old: old if old in held.get(model, ()) else None
+        )
     return document
 
 
@@ -442,6 +457,10 @@ def dumps(document: dict) -> bytes:
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)  # NaN, Infinity: not JSON, and no number Torneo stores
+
+
 def loads(data: bytes | str) -> dict:
     """Parse an uploaded or read file; anything but a JSON object raises BadBackup."""
     if len(data) > MAX_DOCUMENT_BYTES:
@@ -450,7 +469,7 @@ def loads(data: bytes | str) -> dict:
             % {"mb": MAX_DOCUMENT_BYTES // (1024 * 1024)}
         )
     try:
-        document = json.loads(data)
+        document = json.loads(data, parse_constant=_no_constant)
     except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError
         raise errors.BadBackup(reason=_("it is not a JSON file.")) from None
     if not isinstance(document, dict):
@@ -555,7 +574,188 @@ def _value(model_field: models.Field, raw: Any, where: str) -> Any:
         raise _broken(where, " ".join(exc.messages).rstrip(".")) from None
     if isinstance(value, dt.datetime) and value.tzinfo is None:
         raise _broken(where, _("a time with its time zone is expected"))
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _broken(where, _("a number is expected"))
     return value
+
+
+# --- What a JSON field and a state field may hold ---------------------------------------
+# A value the services would never write makes a read path or an undo fail later (issue
+# 12, item 1b): the file is refused instead. Each check returns whether the value is well
+# formed; bounds are generous (what no real event reaches), never what a form would allow.
+
+Check = Callable[[Any], bool]
+_BIG = 10**15  # chips and money: far above any real event, far below a float's precision
+_MANY = 100_000  # items in one JSON list or dict
+
+
+def _whole(low: int = -_BIG, high: int = _BIG) -> Check:
+    return lambda v: type(v) is int and low <= v <= high
+
+
+def _text(longest: int = 1000) -> Check:
+    return lambda v: isinstance(v, str) and len(v) <= longest
+
+
+def _list_of(item: Check, longest: int = _MANY) -> Check:
+    return lambda v: isinstance(v, list) and len(v) <= longest and all(item(i) for i in v)
+
+
+def _number_key(v: Any) -> bool:
+    """A dict key that holds a number as text ("3"), ASCII digits only."""
+    return isinstance(v, str) and 0 < len(v) <= 20 and v.isascii() and v.lstrip("-").isdigit()
+
+
+def _dict_of(key: Check, value: Check, longest: int = _MANY) -> Check:
+    return lambda v: (
+        isinstance(v, dict) and len(v) <= longest and all(key(k) and value(x) for k, x in v.items())
+    )
+
+
+def _record(**fields: Check) -> Check:
+    """A dict holding at least these keys, each well formed (other keys are free)."""
+    return lambda v: isinstance(v, dict) and all(k in v and c(v[k]) for k, c in fields.items())
+
+
+def _optional(check: Check) -> Check:
+    return lambda v: v is None or check(v)
+
+
+def _fields(**fields: Check) -> Check:
+    """A dict whose keys among these are well formed (each may be missing)."""
+    return lambda v: isinstance(v, dict) and all(c(v[k]) for k, c in fields.items() if k in v)
+
+
+def _either(*checks: Check) -> Check:
+    return lambda v: any(c(v) for c in checks)
+
+
+def _json(value: Any, depth: int = 0) -> bool:
+    """Plain JSON (what `json.loads` gives) no deeper than 20 levels."""
+    if depth > 20:
+        return False
+    if value is None or isinstance(value, bool | int | str):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(_json(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def _a_hand(value: Any) -> bool:
+    """A ruling's hand: one the engine replays (the ruling pages and the PHH download)."""
+    if not isinstance(value, dict):
+        return False
+    try:
+        export_phh(Hand.from_dict(value))
+    except Exception:  # noqa: BLE001 - whatever the engine raises, the hand is not one of ours
+        return False
+    return True
+
+
+_SEATS = _list_of(_whole(1, 99), 99)
+# [table number, seat] or null
+_SEAT_PAIR = _optional(lambda v: _list_of(_optional(_whole()), 2)(v) and len(v) == 2)
+
+JSON_SHAPES: dict[tuple[type[models.Model], str], Check] = {
+    (Tournament, "payouts"): _list_of(_whole(0), 10_000),
+    (Tournament, "h4h_tables_done"): _list_of(_whole(1, 10_000), 10_000),
+    (Tournament, "eod_remaining"): _dict_of(_number_key, _whole(0, 1000), 10_000),
+    (Tournament, "mystery_permutation"): _list_of(_text(20)),
+    (Event, "data"): lambda v: isinstance(v, dict),  # by action: `_payload_problem`
+    (ChipAdjustment, "data"): lambda v: isinstance(v, dict),
+    (Deal, "shares"): _list_of(_record(entry=_whole(), stack=_whole(0), amount=_whole(0)), 10_000),
+    (Table, "accessible_seats"): _SEATS,
+    (Table, "reserved_seats"): _SEATS,
+    (Table, "locked_seats"): _SEATS,
+    (Ruling, "hand"): _a_hand,
+    (Ruling, "names"): _dict_of(_number_key, _text(200), 99),
+}
+
+# Keys that mean one thing in every payload that has them (the log, the seating board,
+# the results and the undo read them); `ACTION_SHAPES` adds what one action reads.
+_NAMES = _list_of(_text(300))
+PAYLOAD_KEY_SHAPES: dict[str, Check] = {
+    "name": _text(300),
+    "names": _either(_NAMES, _dict_of(_number_key, _text(300))),
+    "shares": _list_of(_fields(entry=_whole(), amount=_whole(0))),
+    "from": _either(_SEAT_PAIR, _text(200)),  # a seat, or a slug (clone, import)
+    "to": _either(_SEAT_PAIR, _text(200)),
+    "table": lambda v: v is None or type(v) is int or _text(20)(v),
+    "seat": _optional(_whole(-_BIG)),
+    "moves": _list_of(_fields(name=_text(300), **{"from": _SEAT_PAIR, "to": _SEAT_PAIR})),
+    "chips": _optional(_whole()),
+    "price": _optional(_whole()),
+    "kind": _text(40),
+    "hands": _optional(_whole()),
+    "offence": _text(2000),
+    "amount": _optional(_whole()),
+    "chips_raced": _optional(_whole()),
+    "chips_added": _optional(_whole()),
+    "removed_value": _optional(_whole()),
+    "seconds": lambda v: type(v) is int or (isinstance(v, float) and math.isfinite(v)),
+    "places": _dict_of(_number_key, _list_of(_optional(_whole()), 2)),
+    "prizes": _dict_of(_number_key, _optional(_whole())),
+    "stacks": _dict_of(_number_key, _whole()),
+    "tables": _dict_of(_number_key, lambda v: type(v) is int or _text(20)(v)),
+    "entries": _list_of(_whole()),
+    "seats": _dict_of(_number_key, _SEAT_PAIR),
+    "h4h_hand": _optional(_list_of(_whole(), 2)),
+    "exchanged": _dict_of(_number_key, _whole()),
+    "odd_chips": _dict_of(_number_key, _whole()),
+    "cards": lambda v: isinstance(v, dict) and _json(v),
+    "winners": _list_of(_whole()),
+    "protected": _list_of(_whole()),
+    "ruling": _optional(lambda v: type(v) is int or _text(40)(v)),
+    "rules": _either(_text(200), _list_of(_text(200), 100)),
+    "undone_action": _text(40),
+    "regrouped_names": _NAMES,
+    "envelopes": _list_of(_text(20)),
+    "envelope": _text(20),
+    "value": _optional(_whole()),
+}
+
+ACTION_SHAPES: dict[str, dict[str, Check]] = {
+    "seat.move": {"from": _SEAT_PAIR, "to": _SEAT_PAIR},
+    "payouts.set": {"before": _list_of(_whole(0), 10_000), "after": _list_of(_whole(0), 10_000)},
+    "bounty.award": {"awards": _list_of(_record(entry=_whole()), 10_000)},
+    "seats.draw": {"assignments": _dict_of(_number_key, _json)},
+    "tables.add": {"numbers": _list_of(_whole(1, 10_000), 10_000)},
+    "flights.merge": {"flights": _list_of(_text(80), 100)},
+    "room.break": {"cards": _dict_of(_number_key, _json)},
+}
+
+
+def _payload_problem(action: str, data: Any) -> str:
+    """The first payload key whose value the services would never write, or ""."""
+    if not isinstance(data, dict) or not _json(data):
+        return "data"
+    checks = {**PAYLOAD_KEY_SHAPES, **ACTION_SHAPES.get(action, {})}
+    for key, value in data.items():
+        check = checks.get(key)
+        if check is not None and not check(value):
+            return key[:40]
+    return ""
+
+
+CLOCK_STATUSES = frozenset(str(s) for s in ClockStatus)
+LONGEST_CLOCK = 366 * 24 * 3600  # seconds banked on a clock: a year, far beyond any event
+
+
+def _check_clock(kwargs: dict[str, Any], where: str) -> None:
+    """The stored clock is one the clock could be in (the clock pages read it)."""
+    status = kwargs.get("clock_status", "not_started")
+    if status not in CLOCK_STATUSES:
+        raise _broken(f"{where}, clock_status", _("not a clock state"))
+    elapsed = kwargs.get("clock_elapsed", 0)
+    if not (math.isfinite(elapsed) and 0 <= elapsed <= LONGEST_CLOCK):
+        raise _broken(
+            f"{where}, clock_elapsed",
+            _("a number of seconds between 0 and %(most)s is expected") % {"most": LONGEST_CLOCK},
+        )
 
 
 class _Importer:
@@ -595,8 +795,12 @@ class _Importer:
             at = f"{where}, {f.name}"
             if not f.is_relation:
                 value = _value(f, raw, at)
+                shape = JSON_SHAPES.get((model, f.name))
+                if shape is not None and not (_json(value) and shape(value)):
+                    raise _broken(at, _("it does not hold what Torneo writes there"))
                 refs = JSON_REFS.get((model, f.name))
                 if refs:
+                    self._check_refs(value, refs, at)
                     value = remap(value, refs, self.map)
                 kwargs[f.attname] = value
             elif raw is None:
@@ -620,6 +824,7 @@ class _Importer:
     # -- steps
 
     def run(self) -> ImportResult:
+        self._event_ids = {row.get("id") for row in self.doc.get("events", [])}
         self._users()
         main = self._tournament(self.doc["tournament"], None, "tournament")
         self.result = ImportResult(tournament=main)
@@ -667,6 +872,7 @@ class _Importer:
         if parent is None and row.get("parent") is not None:
             raise _broken(where, _("the exported tournament cannot be a flight"))
         kwargs = self._build(Tournament, {k: v for k, v in row.items() if k != "parent"}, where)
+        _check_clock(kwargs, where)
         tournament = Tournament(**kwargs)
         tournament.parent = parent
         wanted = tournament.slug
@@ -777,6 +983,15 @@ class _Importer:
         if refs is None:
             raise _broken(where, _("unknown action “%(action)s”") % {"action": action})
         own = tuple(ref for ref in refs if ref[1] is Event)
+        problem = _payload_problem(action, data)
+        if problem:
+            raise _broken(
+                where, _("its payload holds a wrong value under “%(key)s”") % {"key": problem}
+            )
+        self._check_refs(data, refs, where)
+        return remap(data, [ref for ref in refs if ref[1] is not Event], self.map), own
+
+    def _check_refs(self, data: Any, refs: Iterable[Ref], where: str) -> None:
         for path, model in refs:
             keys = path.endswith("{}")  # a dict's keys hold the ids as text
             for value in _values_at(data, path.split(".")):
@@ -786,21 +1001,28 @@ class _Importer:
                         _("its payload holds %(id)s where a row's number belongs")
                         % {"id": repr(value)[:40]},
                     )
-        return remap(data, [ref for ref in refs if ref[1] is not Event], self.map), own
 
     def _names_a_row(self, model: Any, value: Any, *, key: bool = False) -> bool:
         """Whether a payload reference is well formed: a whole number (never text or a
-        float, which would slip past the remapping and name a row of another tournament),
-        or a slug this file defines."""
+        float, which would slip past the remapping and name a row of another tournament)
+        that names a row this file defines, or a slug this file defines. A row that no
+        longer existed when the file was written is named by its negative (`export`): it
+        matches no row."""
         if value is None:  # no row named (an optional reference)
             return True
         if model == SLUG:
             return value == "" or (isinstance(value, str) and self.map(SLUG, value) is not None)
         if key:  # a dict key ("{}" paths) holds the id as text
-            return isinstance(value, str) and value.isascii() and value.lstrip("-").isdigit()
-        # A whole number; one of a row the file does not hold (deleted since, e.g. an undone
-        # registration's entry) is imported as its negative and matches no row (`remap`).
-        return type(value) is int
+            if not _number_key(value):
+                return False
+            value = int(value)
+        if type(value) is not int:
+            return False
+        if value <= 0:
+            return value > -(2**63)
+        if model is Event:  # events are created after their payloads are read
+            return value in self._event_ids
+        return self.map(model, value) is not None
 
     def _finish(self) -> None:
         result = self.result
