@@ -264,12 +264,12 @@ def test_a_strange_file_imports_and_every_read_and_undo_answers(request, client,
     imported = backup.import_document(document, actor=td, now=LATER).tournament
     client.force_login(td)
     _reads_answer(client, imported.slug)
-    for event in Event.objects.filter(tournament=imported).order_by("-pk"):
-        url = reverse("event_undo", args=[imported.slug, event.pk])
+    for row in Event.objects.filter(tournament=imported).order_by("-pk"):
+        url = reverse("event_undo", args=[imported.slug, row.pk])
         preview = client.post(url)
-        assert preview.status_code < 500, (event.action, preview.status_code)
+        assert preview.status_code < 500, (row.action, preview.status_code)
         response = client.post(url, {"confirm": "1"})
-        assert response.status_code < 500, (event.action, response.status_code)
+        assert response.status_code < 500, (row.action, response.status_code)
     _reads_answer(client, imported.slug)
     # The original is untouched by the undos of its imported copy.
     assert backup.export_tournament(original, now=NOW) == exported
