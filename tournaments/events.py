@@ -162,9 +162,41 @@ _SEATS_CHANGED_BY = frozenset(
         "room.balance",
         "room.break",
         "room.final_table",
+        "seat.lock",
     }
 )
 _ALL = frozenset({EVERYTHING})
+# Actions whose undo puts back a whole piece of state as it was before them: a later action
+# that set the same piece again would be lost.
+_WHOLE = {
+    "structure.set": "structure",
+    "chips.set": "chip set",
+    "payouts.set": "payouts",
+    "envelopes.publish": "envelopes",
+}
+_PER_TABLE = {
+    "table.update": "table settings",
+    "table.status": "table status",
+    "table.button": "positions",
+    "table.button_draw": "positions",
+    "table.hand": "positions",
+}
+
+
+def _state_pieces(action: str, data: dict[str, Any]) -> set[tuple[str, Any]]:
+    """Pieces of state (not rows) the action sets, as its undo puts them back."""
+    if action in _WHOLE:
+        return {(_WHOLE[action], None)}
+    if action == "tournament.update" and isinstance(data.get("before"), dict):
+        return {("setting", name) for name in data["before"]}
+    if action == "table.renumber":
+        return {("table number", data.get("before")), ("table number", data.get("after"))}
+    if action in _PER_TABLE:
+        tables = [data.get("table")]
+        if "table" not in data and isinstance(data.get("before"), dict):
+            tables = list(data["before"])
+        return {(_PER_TABLE[action], str(n)) for n in tables if n is not None}
+    return set()
 
 
 def _seat(pair: Any) -> tuple[int, int] | None:
@@ -211,6 +243,8 @@ def touched(event: Event) -> dict[tuple[str, Any], frozenset[str]]:
         for seat in map(_seat, pairs):
             if seat is not None:
                 add(("seat", seat), _ALL)
+    for piece in _state_pieces(event.action, data):
+        add(piece, _ALL)
     return found
 
 

@@ -1161,6 +1161,17 @@ def seat_lock(
 
 @undoes("seat.lock")
 def _undo_seat_lock(event: Event, actor, now: datetime) -> None:
-    Table.objects.filter(tournament_id=event.tournament_id, number=event.data["table"]).update(
-        locked_seats=event.data["before"]
-    )
+    """Unlock (or lock again) this seat only: other seats' locks set since stay."""
+    seat, locked = event.data["seat"], event.data["locked"]
+    if type(seat) is not int or type(locked) is not bool:
+        raise errors.CannotUndo(reason=_("its log row is damaged"))
+    table = scoped(Table, event).select_for_update().get(number=event.data["table"])
+    current = set(table.locked_seats)
+    if locked:
+        current.discard(seat)
+    elif table.seats.filter(number=seat).exists():
+        raise errors.SeatTaken(table=table.number, seat=seat)
+    else:
+        current.add(seat)
+    table.locked_seats = sorted(current)
+    table.save(update_fields=["locked_seats"])

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import pytest
 
-from tables.models import Seat
+from tables.models import Seat, Table
+from tables.services import room
 from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player
 from tournaments import errors
 from tournaments.events import event_undo
 from tournaments.models import Entry, Event
 from tournaments.services import entries as entry_services
+from tournaments.services import setup
 
 pytestmark = pytest.mark.django_db
 
@@ -105,3 +107,43 @@ def test_independent_actions_still_undo_in_any_order(tournament, td):
     first.refresh_from_db()
     second.refresh_from_db()
     assert first.status == Entry.Status.VOIDED and second.status == Entry.Status.ACTIVE
+
+
+def _lock(tournament, td, table, seat, locked=True):
+    room.seat_lock(
+        tournament=tournament, table_number=table, seat=seat, locked=locked, actor=td, now=NOW
+    )
+
+
+def _locked(tournament, number) -> list[int]:
+    return Table.objects.get(tournament=tournament, number=number).locked_seats
+
+
+def test_undoing_a_seat_lock_leaves_the_other_locks_set_since(tournament, td):
+    _lock(tournament, td, 3, 5)
+    _lock(tournament, td, 3, 6)
+    first = Event.objects.filter(action="seat.lock").earliest("pk")
+    event_undo(event_id=first.pk, tournament=tournament, actor=td, now=NOW)
+    assert _locked(tournament, 3) == [6]
+
+
+def test_an_unlock_is_not_undone_under_a_player_seated_there_since(tournament, td):
+    entry = _register(tournament, td)
+    _lock(tournament, td, 3, 5)
+    _lock(tournament, td, 3, 5, locked=False)
+    seat_services.seat_move(
+        tournament=tournament, entry=entry, table_number=3, seat=5, actor=td, now=NOW
+    )
+    with pytest.raises(errors.CannotUndo, match="undo “Seat changed”"):
+        _undo(tournament, td, "seat.lock")
+    assert _locked(tournament, 3) == [] and _where(entry) == (3, 5)
+
+
+def test_a_setting_changed_again_since_is_not_put_back_under_it(tournament, td):
+    setup.tournament_update(tournament=tournament, actor=td, fields={"name": "One"}, now=NOW)
+    setup.tournament_update(tournament=tournament, actor=td, fields={"name": "Two"}, now=NOW)
+    first = Event.objects.filter(action="tournament.update").earliest("pk")
+    with pytest.raises(errors.CannotUndo, match="undo “Settings changed”"):
+        event_undo(event_id=first.pk, tournament=tournament, actor=td, now=NOW)
+    tournament.refresh_from_db()
+    assert tournament.name == "Two"
