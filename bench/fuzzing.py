@@ -1106,6 +1106,25 @@ JUNK = (
     "１２",
     "²",
     "٣",
+    # Digits of other scripts and other numerals: str.isdigit() or int() take many of them
+    # (issue 12, item 9); every number the app reads must be ASCII digits.
+    "۳",  # Extended Arabic-Indic
+    "०१",  # Devanagari
+    "৩",  # Bengali
+    "๓",  # Thai
+    "߃",  # NKo
+    "፫",  # Ethiopic (a digit to isdigit(), not to int())
+    "᠓",  # Mongolian
+    "𝟗",  # mathematical bold
+    "⑤",  # circled
+    "Ⅻ",  # Roman numeral
+    "½",
+    "三",
+    "-٣",
+    "٣٫٥",  # Arabic decimal separator
+    "1٬000",  # Arabic thousands separator
+    "１e３",
+    "٣​",
     "🂡🂱",
     "Ah\x00Kd",
     "<script>alert(1)</script>",
@@ -1150,6 +1169,32 @@ def junk():
     )
 
 
+# The digits 0-9 of other scripts, for a number typed in any of them.
+DIGIT_SCRIPTS = (
+    "٠١٢٣٤٥٦٧٨٩",  # Arabic-Indic
+    "۰۱۲۳۴۵۶۷۸۹",  # Extended Arabic-Indic
+    "०१२३४५६७८९",  # Devanagari
+    "০১২৩৪৫৬৭৮৯",  # Bengali
+    "๐๑๒๓๔๕๖๗๘๙",  # Thai
+    "０１２３４５６７８９",  # fullwidth
+    "𝟎𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖𝟗",  # mathematical bold
+    "⁰¹²³⁴⁵⁶⁷⁸⁹",  # superscript
+    "₀₁₂₃₄₅₆₇₈₉",  # subscript
+    "⓪①②③④⑤⑥⑦⑧⑨",  # circled
+)
+
+
+def _in_script(text: str, script: str) -> str:
+    return text.translate(str.maketrans("0123456789", script))
+
+
+def _numerals(strategy):
+    """Numbers as typed, and the same numbers in the digits of another script."""
+    st = _st()
+    other = st.tuples(strategy, st.sampled_from(DIGIT_SCRIPTS)).map(lambda p: _in_script(*p))
+    return st.one_of(strategy, strategy, other)
+
+
 def _near(kind: str, world: World):
     """Values a user might really type for a field of this kind."""
     st = _st()
@@ -1186,6 +1231,8 @@ def _near(kind: str, world: World):
         "names": st.sampled_from([world.names_json, "{}", '{"1": ["x"]}', '{"a": 1}', "[]"]),
         "hand": st.one_of(st.just(world.hand_json), _mutated_json(world.hand_json)),
     }
+    for numeric in ("int", "chips_int", "decimal", "seat", "table", "entry", "value", "amounts"):
+        simple[numeric] = _numerals(simple[numeric])
     if kind in simple:
         return simple[kind]
     raise KeyError(f"no strategy for field kind {kind!r}")
