@@ -20,7 +20,7 @@ from bench.common import Figures
 WS_SHARE = 0.2  # of the cases go to the socket
 BACKUP_SHARE = 0.1  # to crafted backups (each file: its import, reads and undos), the rest
 # to the routes
-REQUESTS_PER_BACKUP = 50  # an accepted file is read on every page and undone action by action
+REQUESTS_PER_BACKUP = 10  # a refused file is one request; an accepted one, one per page and undo
 
 
 def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
