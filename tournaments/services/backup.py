@@ -43,7 +43,12 @@ Decisions, in the order an import meets them:
   as a number and matches no row, on any instance, however often the file travels.
 - The import is one transaction: a wrong format or version, an unknown field or action, a
   value of the wrong type or out of range, or a reference to a row the file does not hold
-  raises `BadBackup` (a DomainError, translated) and nothing is written. One
+  raises `BadBackup` (a DomainError, translated) and nothing is written. References are
+  whole numbers naming rows of the same file (or negative: a row gone before the export);
+  every JSON field holds what the services write there (`JSON_SHAPES`), every payload key
+  the log, the boards, the results and the undos read holds what they expect
+  (`PAYLOAD_KEY_SHAPES`, `ACTION_SHAPES`), and the clock is in a state it knows, its banked
+  time finite and at most a year (issue 12, item 1b). One
   "tournament.import" row is added to the imported event's log.
 """
 

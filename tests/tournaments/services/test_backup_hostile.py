@@ -274,3 +274,7 @@ def test_a_strange_file_imports_and_every_read_and_undo_answers(request, client,
     # The original is untouched by the undos of its imported copy.
     assert backup.export_tournament(original, now=NOW) == exported
     assert Tournament.objects.filter(pk=original.pk).exists()
+
+
+def test_every_json_field_has_its_shape_checked():
+    assert set(backup.JSON_SHAPES) == set(backup.JSON_REFS)
