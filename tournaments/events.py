@@ -173,6 +173,7 @@ _WHOLE = {
     "chips.set": "chip set",
     "payouts.set": "payouts",
     "envelopes.publish": "envelopes",
+    "day.next": "playing day",
 }
 _PER_TABLE = {
     "table.update": "table settings",
@@ -231,7 +232,7 @@ def touched(event: Event) -> dict[tuple[str, Any], frozenset[str]]:
                     what = parts.get(path) or parts.get("*") or _ALL
                 add((model.__name__, value), what)
     if event.action in _SEATS_CHANGED_BY:
-        pairs = [data.get("from"), data.get("to")]
+        pairs = [data.get("from"), data.get("to"), data.get("forfeited_seat")]
         if type(data.get("table")) is int and type(data.get("seat")) is int:
             pairs.append([data["table"], data["seat"]])
         for move in data.get("moves") or []:
