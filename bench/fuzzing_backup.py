@@ -211,7 +211,11 @@ def backup_cases(world: fuzzing.World, kind: str):
 
 
 def crafted(world: fuzzing.World, case: BackupCase) -> dict:
+    """The world's export with the case's change, every action marked undoable (a file
+    may say so of any action: each imported action then reaches its undo handler)."""
     doc = copy.deepcopy(_document(world))
+    for row in doc["events"]:
+        row["undoable"] = True
     parent = _get(doc, case.path[:-1])
     last = case.path[-1]
     if case.kind == "key":
