@@ -1740,6 +1740,8 @@ def run_ws_case(world: World, case: WsCase, catalog: Catalog, timeout: float = 5
 
     path, headers = _ws_headers(world, case.socket, LANGUAGE)
     state = sync_to_async(lambda: (snapshot(world), event_count()))
+    if world.users.get(case.socket) is None:  # a screen or the public: no user to change
+        case = WsCase(case.socket, case.frames)
     outcomes: list[Outcome] = []
 
     async def run() -> None:
