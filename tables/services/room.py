@@ -426,6 +426,9 @@ def hand_done(
 ) -> dict[int, buttons.NextHand]:
     """Start the next hand at each table: the button and blinds move on by the dead-button
     rule and newcomers are dealt in or wait (tournament.md §7.1-7.4)."""
+    # Table numbers run 1-9999 (`table_renumber`); a bigger one is no table, and one past
+    # the database's integers would fail the IN lookup.
+    table_numbers = [n for n in table_numbers if 1 <= n <= 9999]
     tables = list(
         Table.objects.select_for_update()
         .filter(tournament=tournament, number__in=list(table_numbers))
