@@ -14,10 +14,13 @@ import time
 from django.core.management.base import CommandError
 from django.db import connection
 
-from bench import fuzzing
+from bench import fuzzing, fuzzing_backup
 from bench.common import Figures
 
-WS_SHARE = 0.2  # of the cases go to the socket, the rest to the routes
+WS_SHARE = 0.2  # of the cases go to the socket
+BACKUP_SHARE = 0.1  # to crafted backups (each file: its import, reads and undos), the rest
+# to the routes
+REQUESTS_PER_BACKUP = 10  # a refused file is one request; an accepted one, one per page and undo
 
 
 def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
@@ -38,7 +41,7 @@ def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
     tally = fuzzing.Tally()
     timings: dict[str, float] = {}
     try:
-        per_target = max(1, round(cases * (1 - WS_SHARE) / len(targets)))
+        per_target = max(1, round(cases * (1 - WS_SHARE - BACKUP_SHARE) / len(targets)))
         for name, target in sorted(targets.items()):
             began = time.perf_counter()
             fuzzing.drive(
@@ -48,6 +51,24 @@ def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
                 derandomize=derandomize,
             )
             timings[name] = time.perf_counter() - began
+        # A crafted backup: one file per case, each of its requests counts as a case.
+        began = time.perf_counter()
+        files = max(
+            1, round(cases * BACKUP_SHARE / REQUESTS_PER_BACKUP / len(fuzzing_backup.KINDS))
+        )
+
+        def run_backup(case):
+            for outcome in fuzzing_backup.run_backup_case(world, case, catalog):
+                tally.add(outcome)
+
+        for kind in fuzzing_backup.KINDS:
+            fuzzing.drive(
+                fuzzing_backup.backup_cases(world, kind),
+                run_backup,
+                examples=files,
+                derandomize=derandomize,
+            )
+        timings["backup"] = time.perf_counter() - began
         # A socket case is a message of one type, up to two more frames and a ping; each
         # frame counts as a case.
         form_cases = sum(tally.cases.values())
@@ -70,7 +91,8 @@ def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
     seconds = time.perf_counter() - started
     sent = {n[3:] for n in tally.cases if n.startswith("ws:")}
     ws_types = sorted(sent & set(fuzzing.ws_message_types()))
-    form_names = [n for n in tally.cases if not n.startswith("ws:")]
+    form_names = [n for n in tally.cases if not n.startswith(("ws:", "backup:"))]
+    backup_names = [n for n in tally.cases if n.startswith("backup:")]
     ws_names = [n for n in tally.cases if n.startswith("ws:")]
     lines = [f"{'target':<36} {'cases':>6} {'refused':>8} {'accepted':>9}"]
     for name in sorted(tally.cases):
@@ -90,6 +112,10 @@ def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
         "form_cases": sum(tally.cases[n] for n in form_names),
         "ws_types": len(ws_types),
         "ws_frames": sum(tally.cases[n] for n in ws_names),
+        "backup_requests": sum(tally.cases[n] for n in backup_names),
+        "backup_imports_accepted": sum(
+            tally.accepted[n] for n in backup_names if n.endswith(":import")
+        ),
         "refused": sum(tally.refused.values()),
         "accepted": sum(tally.accepted.values()),
         "server_errors": tally.server_errors,

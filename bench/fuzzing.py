@@ -1296,6 +1296,25 @@ JUNK = (
     "１２",
     "²",
     "٣",
+    # Digits of other scripts and other numerals: str.isdigit() or int() take many of them
+    # (issue 12, item 9); every number the app reads must be ASCII digits.
+    "۳",  # Extended Arabic-Indic
+    "०१",  # Devanagari
+    "৩",  # Bengali
+    "๓",  # Thai
+    "߃",  # NKo
+    "፫",  # Ethiopic (a digit to isdigit(), not to int())
+    "᠓",  # Mongolian
+    "𝟗",  # mathematical bold
+    "⑤",  # circled
+    "Ⅻ",  # Roman numeral
+    "½",
+    "三",
+    "-٣",
+    "٣٫٥",  # Arabic decimal separator
+    "1٬000",  # Arabic thousands separator
+    "１e３",
+    "٣​",
     "🂡🂱",
     "Ah\x00Kd",
     "<script>alert(1)</script>",
@@ -1340,6 +1359,32 @@ def junk():
     )
 
 
+# The digits 0-9 of other scripts, for a number typed in any of them.
+DIGIT_SCRIPTS = (
+    "٠١٢٣٤٥٦٧٨٩",  # Arabic-Indic
+    "۰۱۲۳۴۵۶۷۸۹",  # Extended Arabic-Indic
+    "०१२३४५६७८९",  # Devanagari
+    "০১২৩৪৫৬৭৮৯",  # Bengali
+    "๐๑๒๓๔๕๖๗๘๙",  # Thai
+    "０１２３４５６７８９",  # fullwidth
+    "𝟎𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖𝟗",  # mathematical bold
+    "⁰¹²³⁴⁵⁶⁷⁸⁹",  # superscript
+    "₀₁₂₃₄₅₆₇₈₉",  # subscript
+    "⓪①②③④⑤⑥⑦⑧⑨",  # circled
+)
+
+
+def _in_script(text: str, script: str) -> str:
+    return text.translate(str.maketrans("0123456789", script))
+
+
+def _numerals(strategy):
+    """Numbers as typed, and the same numbers in the digits of another script."""
+    st = _st()
+    other = st.tuples(strategy, st.sampled_from(DIGIT_SCRIPTS)).map(lambda p: _in_script(*p))
+    return st.one_of(strategy, strategy, other)
+
+
 def _near(kind: str, world: World):
     """Values a user might really type for a field of this kind."""
     st = _st()
@@ -1376,6 +1421,8 @@ def _near(kind: str, world: World):
         "names": st.sampled_from([world.names_json, "{}", '{"1": ["x"]}', '{"a": 1}', "[]"]),
         "hand": st.one_of(st.just(world.hand_json), _mutated_json(world.hand_json)),
     }
+    for numeric in ("int", "chips_int", "decimal", "seat", "table", "entry", "value", "amounts"):
+        simple[numeric] = _numerals(simple[numeric])
     if kind in simple:
         return simple[kind]
     raise KeyError(f"no strategy for field kind {kind!r}")
@@ -1697,6 +1744,46 @@ ANSWERS = {"ok", "error", "pong"}
 class WsCase:
     socket: str
     frames: list[tuple[str, Any]]  # ("json", obj) | ("text", str) | ("bytes", bytes)
+    # What happens to the socket's user once it is open (issue 12, item 9): "" nothing,
+    # "desk" his role becomes desk, "removed" he leaves the staff, "logout" his session
+    # ends. From then on no message may change anything (closing the socket is fine).
+    change: str = ""
+
+
+ROLE_CHANGES = ("desk", "removed", "logout")
+
+
+def _change_rights(world: World, socket: str, change: str) -> Callable[[], None]:
+    """Apply a role change to the socket's user; return what puts it back."""
+    from django.contrib.sessions.models import Session
+
+    from tournaments.models import Role, StaffAssignment
+
+    user = world.users.get(socket)
+    if not change or user is None:
+        return lambda: None
+    rows = StaffAssignment.objects.filter(tournament_id=world.tournament_id, user=user)
+    before = list(rows.values_list("role", flat=True))
+    if change == "desk":
+        rows.update(role=Role.DESK)
+    elif change == "removed":
+        rows.delete()
+    elif change == "logout":
+        mine = [
+            s.pk
+            for s in Session.objects.all()
+            if s.get_decoded().get("_auth_user_id") == str(user.pk)
+        ]
+        Session.objects.filter(pk__in=mine).delete()
+
+    def restore() -> None:
+        StaffAssignment.objects.filter(tournament_id=world.tournament_id, user=user).delete()
+        StaffAssignment.objects.bulk_create(
+            StaffAssignment(tournament_id=world.tournament_id, user=user, role=role)
+            for role in before
+        )
+
+    return restore
 
 
 def ws_message_types() -> list[str]:
@@ -1796,6 +1883,7 @@ def ws_cases(world: World, kind: str):
             st.sampled_from(allowed), st.sampled_from(allowed), st.sampled_from(SOCKETS)
         ),
         frames=st.tuples(first, st.lists(any_frame, max_size=2)).map(lambda p: [p[0], *p[1]]),
+        change=st.sampled_from(["", "", "", *ROLE_CHANGES]),
     )
 
 
@@ -1844,6 +1932,8 @@ def run_ws_case(world: World, case: WsCase, catalog: Catalog, timeout: float = 5
 
     path, headers = _ws_headers(world, case.socket, LANGUAGE)
     state = sync_to_async(lambda: (snapshot(world), event_count()))
+    if world.users.get(case.socket) is None:  # a screen or the public: no user to change
+        case = WsCase(case.socket, case.frames)
     outcomes: list[Outcome] = []
 
     async def run() -> None:
@@ -1855,6 +1945,7 @@ def run_ws_case(world: World, case: WsCase, catalog: Catalog, timeout: float = 5
             outcomes.append(outcome)
             return
         await communicator.receive_output(timeout)  # the state on connect
+        restore = await sync_to_async(_change_rights)(world, case.socket, case.change)
         try:
             for kind, payload in case.frames:
                 outcome = Outcome(f"ws:{_type_of(kind, payload)}")
@@ -1869,10 +1960,19 @@ def run_ws_case(world: World, case: WsCase, catalog: Catalog, timeout: float = 5
                 answer = await _answer(communicator, timeout)
                 after, events_after = await state()
                 described = f"[{case.socket} {kind} {str(payload)[:200]!r}]"
+                if case.change:
+                    described = (
+                        f"[{case.socket}, then {case.change}: {kind} {str(payload)[:200]!r}]"
+                    )
+                    if answer is not None and answer["type"] == "closed":
+                        outcome.refused = True  # the socket closed on the role change
+                        return
                 if answer is None or answer["type"] == "closed":
                     outcome.server_error = f"{described} answered {answer}"
                     return
                 diff = changed(before, after)
+                if diff and case.change:
+                    outcome.partial_write = f"{described} {answer} changed {diff} without the right"
                 outcome.refused = answer["type"] == "error"
                 outcome.message = str(answer.get("message", answer["type"]))
                 if diff and (outcome.refused or events_after == events_before):
@@ -1886,9 +1986,11 @@ def run_ws_case(world: World, case: WsCase, catalog: Catalog, timeout: float = 5
             outcomes.append(ping)
             await communicator.send_to(text_data=json.dumps({"type": "ping", "t": 7}))
             answer = await _answer(communicator, timeout)
-            if not answer or answer.get("type") != "pong":
+            closed = bool(answer) and answer.get("type") == "closed"
+            if (not answer or answer.get("type") != "pong") and not (case.change and closed):
                 ping.server_error = f"[{case.socket}] no pong after {case.frames!r:.300}: {answer}"
         finally:
+            await sync_to_async(restore)()
             await communicator.disconnect()
 
     try:

@@ -9,21 +9,30 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.errors import CannotUndo
-from tournaments.models import Event, TimeCall, Tournament
+from tournaments.models import Event, Player, TimeCall, Tournament
+from tournaments.refs import SLUG, payload_refs, values_at
 
 UndoHandler = Callable[[Event, Any, datetime], None]
 _UNDO: dict[str, UndoHandler] = {}
 
 
-def undoes(action: str) -> Callable[[UndoHandler], UndoHandler]:
-    """Register the function that reverses events of one action."""
+_CASCADES: set[str] = set()
+
+
+def undoes(action: str, *, cascades: bool = False) -> Callable[[UndoHandler], UndoHandler]:
+    """Register the function that reverses events of one action. `cascades`: its undo also
+    takes back what later actions built on the same rows (the handler does), so later
+    actions do not hold it back (`later_change`)."""
 
     def register(handler: UndoHandler) -> UndoHandler:
         _UNDO[action] = handler
+        if cascades:
+            _CASCADES.add(action)
         return handler
 
     return register
@@ -107,6 +116,169 @@ def can_undo(event: Event) -> bool:
     return event.undoable and event.undone_at is None and event.action in _UNDO
 
 
+# --- Undo in order ----------------------------------------------------------------------
+# An undo puts back the state its action found. A later action that named the same rows
+# (an entry, a purchase, a time call...) or the same seats changed that state since: undoing
+# the earlier one would leave a ghost (an eliminated player back in a seat, a voided entry
+# seated by its move). Whatever the handler, the undo refuses and names the later action.
+
+# Rows every action may name without changing them: a player is shared by all his entries
+# (a re-entry names him too); an undo row names the event it undid.
+_NOT_STATE = (Player, Event)
+
+# What of an entry an action changes. An action changes all of any other row it names (its
+# own purchase, deal, time call...), and all of an entry unless listed here ("*": every
+# entry the payload names). Two actions depend on each other when they change the same
+# thing of the same row, or the same seat.
+EVERYTHING = "*"
+_SEATING = frozenset({"seat"})
+_ENTRY_PARTS: dict[str, dict[str, frozenset[str]]] = {
+    "entry.eliminate": {"*": frozenset({"status", "seat"})},
+    "entry.rebuy": {"entry": frozenset({"chips"})},
+    "entry.addon": {"entry": frozenset({"chips"})},
+    "seat.move": {"*": _SEATING},
+    "seat.arrive": {"*": _SEATING},
+    "seats.draw": {"*": _SEATING},
+    "room.balance": {"*": _SEATING},
+    "room.break": {"*": _SEATING},
+    "room.final_table": {"*": _SEATING},
+    "deal.record": {"*": frozenset({"deal"})},
+    "chips.color_up": {"*": frozenset({"chips"})},
+    "chips.leftovers": {"*": frozenset({"chips"})},
+    "chips.bag": {"*": frozenset({"chips"})},
+    "bounty.award": {"*": frozenset({"bounty"})},
+    "bounty.own": {"*": frozenset({"bounty"})},
+    "bounty.forfeit": {"*": frozenset({"bounty"})},
+    "mystery.draw": {"*": frozenset({"bounty"})},
+}
+# Actions that seat or unseat players: the seats their payload names are theirs.
+_SEATS_CHANGED_BY = frozenset(
+    {
+        "entry.register",
+        "entry.eliminate",
+        "seat.move",
+        "seat.arrive",
+        "seats.draw",
+        "room.balance",
+        "room.break",
+        "room.final_table",
+        "seat.lock",
+    }
+)
+_ALL = frozenset({EVERYTHING})
+# Actions whose undo puts back a whole piece of state as it was before them: a later action
+# that set the same piece again would be lost.
+_WHOLE = {
+    "structure.set": "structure",
+    "chips.set": "chip set",
+    "payouts.set": "payouts",
+    "envelopes.publish": "envelopes",
+    "day.next": "playing day",
+}
+_PER_TABLE = {
+    "table.update": "table settings",
+    "table.status": "table status",
+    "table.button": "positions",
+    "table.button_draw": "positions",
+    "table.hand": "positions",
+}
+
+
+def _state_pieces(action: str, data: dict[str, Any]) -> set[tuple[str, Any]]:
+    """Pieces of state (not rows) the action sets, as its undo puts them back."""
+    if action in _WHOLE:
+        return {(_WHOLE[action], None)}
+    if action == "tournament.update" and isinstance(data.get("before"), dict):
+        return {("setting", name) for name in data["before"]}
+    if action == "table.renumber":
+        return {("table number", data.get("before")), ("table number", data.get("after"))}
+    if action in _PER_TABLE:
+        tables = [data.get("table")]
+        if "table" not in data and isinstance(data.get("before"), dict):
+            tables = list(data["before"])
+        return {(_PER_TABLE[action], str(n)) for n in tables if n is not None}
+    return set()
+
+
+def _seat(pair: Any) -> tuple[int, int] | None:
+    if isinstance(pair, list) and len(pair) == 2 and all(type(v) is int for v in pair):
+        return pair[0], pair[1]
+    return None
+
+
+def touched(event: Event) -> dict[tuple[str, Any], frozenset[str]]:
+    """The rows and seats an action changed, as its payload names them, with what of each
+    it changed (`EVERYTHING` for all of it)."""
+    data = event.data if isinstance(event.data, dict) else {}
+    parts = _ENTRY_PARTS.get(event.action, {})
+    found: dict[tuple[str, Any], frozenset[str]] = {}
+
+    def add(key: tuple[str, Any], what: frozenset[str]) -> None:
+        found[key] = found.get(key, frozenset()) | what
+
+    for path, model in payload_refs(event.action, data) or ():
+        if model in _NOT_STATE:
+            continue
+        for value in values_at(data, path.split(".")):
+            if model == SLUG:
+                if isinstance(value, str) and value:
+                    add((SLUG, value), _ALL)
+                continue
+            if isinstance(value, str) and value.isascii() and value.isdigit():
+                value = int(value)
+            if type(value) is int and value > 0:
+                what = _ALL
+                if model.__name__ == "Entry":
+                    what = parts.get(path) or parts.get("*") or _ALL
+                add((model.__name__, value), what)
+    if event.action in _SEATS_CHANGED_BY:
+        pairs = [data.get("from"), data.get("to"), data.get("forfeited_seat")]
+        if type(data.get("table")) is int and type(data.get("seat")) is int:
+            pairs.append([data["table"], data["seat"]])
+        for move in data.get("moves") or []:
+            if isinstance(move, dict):
+                pairs += [move.get("from"), move.get("to")]
+        for key in ("seats", "assignments"):
+            if isinstance(data.get(key), dict):
+                pairs += list(data[key].values())
+        for seat in map(_seat, pairs):
+            if seat is not None:
+                add(("seat", seat), _ALL)
+    for piece in _state_pieces(event.action, data):
+        add(piece, _ALL)
+    return found
+
+
+def _overlap(mine: dict, theirs: dict) -> bool:
+    for key, what in theirs.items():
+        other = mine.get(key)
+        if other is not None and (EVERYTHING in what or EVERYTHING in other or what & other):
+            return True
+    return False
+
+
+def later_change(event: Event) -> Event | None:
+    """The latest action after `event`, still standing, that changed what it changed."""
+    mine = touched(event) if event.action not in _CASCADES else {}
+    if not mine:
+        return None
+    later = (
+        Event.objects.filter(
+            tournament_id=event.tournament_id,
+            pk__gt=event.pk,
+            undone_at__isnull=True,
+            undoable=True,
+            action__in=list(_UNDO),
+        )
+        .only("pk", "action", "data", "at", "tournament_id")
+        .order_by("-pk")
+    )
+    for other in later.iterator(chunk_size=500):
+        if _overlap(mine, touched(other)):
+            return other
+    return None
+
+
 @transaction.atomic
 def event_undo(*, event_id: int, tournament: Tournament, actor: Any, now: datetime) -> Event:
     """Reverse one logged action and log the undo."""
@@ -117,6 +289,17 @@ def event_undo(*, event_id: int, tournament: Tournament, actor: Any, now: dateti
         raise CannotUndo(reason=_("it was already undone"))
     if not can_undo(event):
         raise CannotUndo(reason=_("this kind of action is not undoable"))
+    blocker = later_change(event)
+    if blocker is not None:
+        raise CannotUndo(
+            reason=_(
+                "a later action changed the same players or seats: undo “%(action)s” (%(time)s) first"
+            )
+            % {
+                "action": action_label(blocker),
+                "time": timezone.localtime(blocker.at).strftime("%H:%M"),
+            }
+        )
     try:
         _UNDO[event.action](event, actor, now)
     except (ObjectDoesNotExist, KeyError, TypeError, ValueError, AttributeError):

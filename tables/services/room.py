@@ -426,6 +426,9 @@ def hand_done(
 ) -> dict[int, buttons.NextHand]:
     """Start the next hand at each table: the button and blinds move on by the dead-button
     rule and newcomers are dealt in or wait (tournament.md §7.1-7.4)."""
+    # Table numbers run 1-9999 (`table_renumber`); a bigger one is no table, and one past
+    # the database's integers would fail the IN lookup.
+    table_numbers = [n for n in table_numbers if 1 <= n <= 9999]
     tables = list(
         Table.objects.select_for_update()
         .filter(tournament=tournament, number__in=list(table_numbers))
@@ -1161,6 +1164,17 @@ def seat_lock(
 
 @undoes("seat.lock")
 def _undo_seat_lock(event: Event, actor, now: datetime) -> None:
-    Table.objects.filter(tournament_id=event.tournament_id, number=event.data["table"]).update(
-        locked_seats=event.data["before"]
-    )
+    """Unlock (or lock again) this seat only: other seats' locks set since stay."""
+    seat, locked = event.data["seat"], event.data["locked"]
+    if type(seat) is not int or type(locked) is not bool:
+        raise errors.CannotUndo(reason=_("its log row is damaged"))
+    table = scoped(Table, event).select_for_update().get(number=event.data["table"])
+    current = set(table.locked_seats)
+    if locked:
+        current.discard(seat)
+    elif table.seats.filter(number=seat).exists():
+        raise errors.SeatTaken(table=table.number, seat=seat)
+    else:
+        current.add(seat)
+    table.locked_seats = sorted(current)
+    table.save(update_fields=["locked_seats"])

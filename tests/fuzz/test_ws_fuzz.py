@@ -111,3 +111,23 @@ async def test_a_refused_control_is_in_the_users_language(world):
     reply = await _answer(communicator)
     assert reply["message"] == "Il tuo ruolo non consente questa operazione."
     await communicator.disconnect()
+
+
+CONTROL_FRAMES = [
+    ("json", {"type": "control", "action": "resume"}),
+    ("json", {"type": "control", "action": "adjust", "seconds": 60}),
+    ("json", {"type": "control", "action": "next"}),
+]
+
+
+@pytest.mark.parametrize("change", fuzzing.ROLE_CHANGES)
+def test_a_socket_loses_its_rights_with_the_role(world, change):
+    """Issue 12, items 3 and 9: the TD's socket, opened before his role changed, his
+    removal or his logout, changes nothing more (a refusal or a closed socket)."""
+    catalog = fuzzing.Catalog()
+    with fuzzing.quiet():
+        kept = fuzzing.run_ws_case(world, fuzzing.WsCase("td", CONTROL_FRAMES), catalog)
+        assert any(o.accepted for o in kept)  # the same frames do change the clock
+        outcomes = fuzzing.run_ws_case(world, fuzzing.WsCase("td", CONTROL_FRAMES, change), catalog)
+    assert [p for o in outcomes for p in o.problems] == []
+    assert not any(o.accepted for o in outcomes)

@@ -43,7 +43,12 @@ Decisions, in the order an import meets them:
   as a number and matches no row, on any instance, however often the file travels.
 - The import is one transaction: a wrong format or version, an unknown field or action, a
   value of the wrong type or out of range, or a reference to a row the file does not hold
-  raises `BadBackup` (a DomainError, translated) and nothing is written. One
+  raises `BadBackup` (a DomainError, translated) and nothing is written. References are
+  whole numbers naming rows of the same file (or negative: a row gone before the export);
+  every JSON field holds what the services write there (`JSON_SHAPES`), every payload key
+  the log, the boards, the results and the undos read holds what they expect
+  (`PAYLOAD_KEY_SHAPES`, `ACTION_SHAPES`), and the clock is in a state it knows, its banked
+  time finite and at most a year (issue 12, item 1b). One
   "tournament.import" row is added to the imported event's log.
 """
 
@@ -51,6 +56,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -66,6 +72,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tables.engine import Hand
+from tables.engine.phh import export_phh
 from tables.models import (
     CashGame,
     CashOut,
@@ -82,6 +90,7 @@ from tables.models import (
     WaitEntry,
 )
 from tournaments import errors
+from tournaments.clock import ClockStatus
 from tournaments.events import event_log
 from tournaments.models import (
     BountyAward,
@@ -110,6 +119,8 @@ from tournaments.models import (
     TimeCall,
     Tournament,
 )
+from tournaments.refs import PAYLOAD_REFS as PAYLOAD_REFS  # the backup's id map, read by tests
+from tournaments.refs import SLUG, Ref, payload_refs, remap, values_at
 from tournaments.services.clock import _schedule_announcement
 
 FORMAT = "torneo-tournament"
@@ -190,105 +201,6 @@ EXCLUDED_FIELDS: dict[tuple[type[models.Model], str], str] = {
     "it again on the importing instance",
 }
 
-# Marks a reference to a tournament by slug (the event log names flights by slug).
-SLUG = "slug"
-
-Ref = tuple[str, Any]  # (path, model or SLUG)
-
-# Where ids sit inside each action's payload. Paths: "key" a dict key, "[]" each item of a
-# list, "{}" each key of a dict (ids as strings). Every action the services log must be
-# listed, with () when its payload holds no id (a test checks).
-PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
-    "tournament.create": (),
-    "tournament.update": (),
-    # "from": the source's slug on the instance it was cloned on; history, not a link.
-    "tournament.clone": (),
-    "tournament.import": (),
-    "structure.set": (),
-    "tables.add": (),
-    "table.update": (),
-    "staff.assign": (),
-    "staff.remove": (),
-    "player.create": (("player", Player),),
-    "entry.register": (("entry", Entry), ("player", Player), ("forfeited_entry", Entry)),
-    "entry.eliminate": (
-        ("entry", Entry),
-        ("entries.[]", Entry),
-        ("before.{}", Entry),
-        ("seats.{}", Entry),
-        ("places.{}", Entry),
-        ("prizes.{}", Entry),
-        ("winner.entry", Entry),
-        ("stacks.{}", Entry),
-        ("tables.{}", Entry),
-        ("regrouped.{}", Entry),
-    ),
-    "entry.rebuy": (("purchase", Purchase), ("entry", Entry)),
-    "entry.addon": (("purchase", Purchase), ("entry", Entry)),
-    "id.check": (("check", IdCheck), ("player", Player)),
-    "seat.move": (("entry", Entry),),
-    "seats.draw": (("assignments.{}", Entry),),
-    "ruling.save": (("ruling", Ruling),),
-    "timecall.start": (("call", TimeCall),),
-    "timecall.acted": (("call", TimeCall),),
-    "timecall.cancel": (("call", TimeCall),),
-    "timecall.expire": (("call", TimeCall),),
-    "table.button": (),
-    "table.button_draw": (),
-    "table.hand": (),
-    "table.status": (),
-    "table.renumber": (),
-    "seat.lock": (),
-    "seat.arrive": (("entry", Entry),),
-    "room.balance": (("moves.[].entry", Entry),),
-    "room.break": (("moves.[].entry", Entry), ("cards.{}", Entry), ("order.[]", Entry)),
-    "room.final_table": (("moves.[].entry", Entry),),
-    # Plus the refs of the undone action, whose payload the undo row repeats.
-    "event.undo": (("undone_event", Event),),
-    "payouts.set": (),
-    "deal.record": (("deal", Deal), ("shares.[].entry", Entry)),
-    "chips.set": (),
-    "chips.race": (("adjustment", ChipAdjustment),),
-    "chips.color_up": (("entry", Entry),),
-    "chips.remove": (("adjustment", ChipAdjustment),),
-    "chips.leftovers": (("adjustment", ChipAdjustment), ("entry", Entry)),
-    "day.next": (),
-    "chips.bag": (("counts.{}", Entry), ("missing.[]", Entry)),
-    "chips.count": (),  # keyed by entry numbers, which an import keeps (issue 16)
-    "penalty.give": (("penalty", Penalty),),
-    "flight.create": (("flight", SLUG),),
-    "flights.merge": (("flights.[]", SLUG), ("carried.{}", Player)),
-    "clock.start": (),
-    "clock.pause": (),
-    "clock.resume": (),
-    "clock.adjust": (),
-    "clock.next": (),
-    "clock.previous": (),
-    "clock.jump": (),
-    "clock.level": (),
-    "h4h.start": (),
-    "h4h.stop": (),
-    "h4h.table_done": (),
-    "h4h.next_hand": (),
-    "eod.start": (),
-    "eod.hand": (),
-    "eod.stop": (),
-    "screen.create": (("screen", DisplayScreen),),
-    "screen.revoke": (("screen", DisplayScreen),),
-    "bounty.award": (("eliminated", Entry), ("awards.[].entry", Entry)),
-    "bounty.own": (("entry", Entry),),
-    "bounty.forfeit": (("entry", Entry),),
-    "mystery.draw": (("eliminated", Entry), ("paid.{}", Entry), ("names.{}", Entry)),
-    "envelopes.publish": (),
-    "satellite.award": (("tickets.[]", SeatTicket),),
-    "ticket.redeem": (("ticket", SeatTicket), ("entry", Entry)),
-    # The books (issue 16): the refund's and correction's own ids are history, not links.
-    "books.refund": (("entry", Entry), ("purchase", Purchase)),
-    "books.close": (),
-    "books.correction": (),
-    "table.share": (),  # "from" and "to" are slugs: history, not links
-}
-
 # Ids inside the JSON fields of exported models; every JSONField is listed (a test checks).
 JSON_REFS: dict[tuple[type[models.Model], str], tuple[Ref, ...]] = {
     (Tournament, "payouts"): (),
@@ -307,85 +219,6 @@ JSON_REFS: dict[tuple[type[models.Model], str], tuple[Ref, ...]] = {
 
 _TOP_LEVEL = {"format", "version", "exported_at", "flight_of", "tournament", "flights", "players"}
 _TOP_LEVEL |= {s.key for s in SECTIONS}
-
-Mapper = Callable[[Any, Any], Any]  # (model or SLUG, old) -> new, or None when unknown
-
-
-# --- Remapping ids inside JSON ----------------------------------------------------------
-
-
-def payload_refs(action: str, data: Any) -> tuple[Ref, ...] | None:
-    """The id paths of one event's payload; None for an action this version does not know."""
-    refs = PAYLOAD_REFS.get(action)
-    if refs is None:
-        return None
-    if action == "event.undo" and isinstance(data, dict):
-        undone = PAYLOAD_REFS.get(str(data.get("undone_action", "")))
-        if undone is None:
-            return None
-        refs = refs + undone
-    return refs
-
-
-def remap(value: Any, refs: Iterable[Ref], mapper: Mapper) -> Any:
-    """`value` with the ids at `refs` replaced through `mapper` (a new object; `value` is
-    not changed). Unknown ids become their negative, unknown slugs empty: they match no row."""
-    for path, model in refs:
-        value = _walk(value, path.split("."), lambda old, model=model: _swap(model, old, mapper))
-    return value
-
-
-def _swap(model: Any, old: Any, mapper: Mapper) -> Any:
-    if model == SLUG:
-        if not isinstance(old, str) or not old:
-            return old
-        new = mapper(SLUG, old)
-        return new if new is not None else ""
-    if isinstance(old, bool) or not isinstance(old, int) or old <= 0:
-        return old  # not an id, or already marked as a row that no longer exists
-    new = mapper(model, old)
-    return new if new is not None else -old
-
-
-def _walk(node: Any, parts: list[str], swap: Callable[[Any], Any]) -> Any:
-    if not parts:
-        return swap(node)
-    head, rest = parts[0], parts[1:]
-    if head == "[]":
-        return [_walk(item, rest, swap) for item in node] if isinstance(node, list) else node
-    if head == "{}":
-        if not isinstance(node, dict):
-            return node
-        return {_swap_key(key, swap): value for key, value in node.items()}  # "{}" ends a path
-    if isinstance(node, dict) and head in node:
-        return {**node, head: _walk(node[head], rest, swap)}
-    return node
-
-
-def _values_at(node: Any, parts: list[str]) -> Iterable[Any]:
-    """The values a payload holds at a ref path (as `_walk` visits them; "{}" gives keys)."""
-    if not parts:
-        yield node
-        return
-    head, rest = parts[0], parts[1:]
-    if head == "[]":
-        if isinstance(node, list):
-            for item in node:
-                yield from _values_at(item, rest)
-    elif head == "{}":
-        if isinstance(node, dict):
-            yield from node.keys()
-    elif isinstance(node, dict) and head in node:
-        yield from _values_at(node[head], rest)
-
-
-def _swap_key(key: str, swap: Callable[[Any], Any]) -> str:
-    try:
-        number = int(key)
-    except (TypeError, ValueError):
-        return key
-    return str(swap(number))
-
 
 # --- Export -----------------------------------------------------------------------------
 
@@ -468,6 +301,17 @@ def export_tournament(tournament: Tournament, *, now: dt.datetime | None = None)
     document["players"] = _rows(players, usernames)
     for s in SECTIONS:
         document[s.key] = _rows(fetched[s.key], usernames)
+    # A payload id of a row the file does not hold (an undone ID check is deleted; seat
+    # tickets are not carried) is written as its negative: the importer then accepts only
+    # ids of rows the file defines.
+    held: dict[Any, set] = {s.model: {obj.pk for obj in fetched[s.key]} for s in SECTIONS}
+    held[Player] = {p.pk for p in players}
+    held[SLUG] = {t.slug for t in family}
+    for row in document["events"]:
+        refs = payload_refs(row["action"], row["data"]) or ()
+        row["data"] = remap(
+            row["data"], refs, lambda model, old: old if old in held.get(model, ()) else None
+        )
     return document
 
 
@@ -491,6 +335,10 @@ def dumps(document: dict) -> bytes:
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)  # NaN, Infinity: not JSON, and no number Torneo stores
+
+
 def loads(data: bytes | str) -> dict:
     """Parse an uploaded or read file; anything but a JSON object raises BadBackup."""
     if len(data) > MAX_DOCUMENT_BYTES:
@@ -499,7 +347,7 @@ def loads(data: bytes | str) -> dict:
             % {"mb": MAX_DOCUMENT_BYTES // (1024 * 1024)}
         )
     try:
-        document = json.loads(data)
+        document = json.loads(data, parse_constant=_no_constant)
     except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError
         raise errors.BadBackup(reason=_("it is not a JSON file.")) from None
     if not isinstance(document, dict):
@@ -604,7 +452,188 @@ def _value(model_field: models.Field, raw: Any, where: str) -> Any:
         raise _broken(where, " ".join(exc.messages).rstrip(".")) from None
     if isinstance(value, dt.datetime) and value.tzinfo is None:
         raise _broken(where, _("a time with its time zone is expected"))
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _broken(where, _("a number is expected"))
     return value
+
+
+# --- What a JSON field and a state field may hold ---------------------------------------
+# A value the services would never write makes a read path or an undo fail later (issue
+# 12, item 1b): the file is refused instead. Each check returns whether the value is well
+# formed; bounds are generous (what no real event reaches), never what a form would allow.
+
+Check = Callable[[Any], bool]
+_BIG = 10**15  # chips and money: far above any real event, far below a float's precision
+_MANY = 100_000  # items in one JSON list or dict
+
+
+def _whole(low: int = -_BIG, high: int = _BIG) -> Check:
+    return lambda v: type(v) is int and low <= v <= high
+
+
+def _text(longest: int = 1000) -> Check:
+    return lambda v: isinstance(v, str) and len(v) <= longest
+
+
+def _list_of(item: Check, longest: int = _MANY) -> Check:
+    return lambda v: isinstance(v, list) and len(v) <= longest and all(item(i) for i in v)
+
+
+def _number_key(v: Any) -> bool:
+    """A dict key that holds a number as text ("3"), ASCII digits only."""
+    return isinstance(v, str) and 0 < len(v) <= 20 and v.isascii() and v.lstrip("-").isdigit()
+
+
+def _dict_of(key: Check, value: Check, longest: int = _MANY) -> Check:
+    return lambda v: (
+        isinstance(v, dict) and len(v) <= longest and all(key(k) and value(x) for k, x in v.items())
+    )
+
+
+def _record(**fields: Check) -> Check:
+    """A dict holding at least these keys, each well formed (other keys are free)."""
+    return lambda v: isinstance(v, dict) and all(k in v and c(v[k]) for k, c in fields.items())
+
+
+def _optional(check: Check) -> Check:
+    return lambda v: v is None or check(v)
+
+
+def _fields(**fields: Check) -> Check:
+    """A dict whose keys among these are well formed (each may be missing)."""
+    return lambda v: isinstance(v, dict) and all(c(v[k]) for k, c in fields.items() if k in v)
+
+
+def _either(*checks: Check) -> Check:
+    return lambda v: any(c(v) for c in checks)
+
+
+def _json(value: Any, depth: int = 0) -> bool:
+    """Plain JSON (what `json.loads` gives) no deeper than 20 levels."""
+    if depth > 20:
+        return False
+    if value is None or isinstance(value, bool | int | str):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(_json(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def _a_hand(value: Any) -> bool:
+    """A ruling's hand: one the engine replays (the ruling pages and the PHH download)."""
+    if not isinstance(value, dict):
+        return False
+    try:
+        export_phh(Hand.from_dict(value))
+    except Exception:  # noqa: BLE001 - whatever the engine raises, the hand is not one of ours
+        return False
+    return True
+
+
+_SEATS = _list_of(_whole(1, 99), 99)
+# [table number, seat] or null
+_SEAT_PAIR = _optional(lambda v: _list_of(_optional(_whole()), 2)(v) and len(v) == 2)
+
+JSON_SHAPES: dict[tuple[type[models.Model], str], Check] = {
+    (Tournament, "payouts"): _list_of(_whole(0), 10_000),
+    (Tournament, "h4h_tables_done"): _list_of(_whole(1, 10_000), 10_000),
+    (Tournament, "eod_remaining"): _dict_of(_number_key, _whole(0, 1000), 10_000),
+    (Tournament, "mystery_permutation"): _list_of(_text(20)),
+    (Event, "data"): lambda v: isinstance(v, dict),  # by action: `_payload_problem`
+    (ChipAdjustment, "data"): lambda v: isinstance(v, dict),
+    (Deal, "shares"): _list_of(_record(entry=_whole(), stack=_whole(0), amount=_whole(0)), 10_000),
+    (Table, "accessible_seats"): _SEATS,
+    (Table, "reserved_seats"): _SEATS,
+    (Table, "locked_seats"): _SEATS,
+    (Ruling, "hand"): _a_hand,
+    (Ruling, "names"): _dict_of(_number_key, _text(200), 99),
+}
+
+# Keys that mean one thing in every payload that has them (the log, the seating board,
+# the results and the undo read them); `ACTION_SHAPES` adds what one action reads.
+_NAMES = _list_of(_text(300))
+PAYLOAD_KEY_SHAPES: dict[str, Check] = {
+    "name": _text(300),
+    "names": _either(_NAMES, _dict_of(_number_key, _text(300))),
+    "shares": _list_of(_fields(entry=_whole(), amount=_whole(0))),
+    "from": _either(_SEAT_PAIR, _text(200)),  # a seat, or a slug (clone, import)
+    "to": _either(_SEAT_PAIR, _text(200)),
+    "table": lambda v: v is None or type(v) is int or _text(20)(v),
+    "seat": _optional(_whole(-_BIG)),
+    "moves": _list_of(_fields(name=_text(300), **{"from": _SEAT_PAIR, "to": _SEAT_PAIR})),
+    "chips": _optional(_whole()),
+    "price": _optional(_whole()),
+    "kind": _text(40),
+    "hands": _optional(_whole()),
+    "offence": _text(2000),
+    "amount": _optional(_whole()),
+    "chips_raced": _optional(_whole()),
+    "chips_added": _optional(_whole()),
+    "removed_value": _optional(_whole()),
+    "seconds": lambda v: type(v) is int or (isinstance(v, float) and math.isfinite(v)),
+    "places": _dict_of(_number_key, _list_of(_optional(_whole()), 2)),
+    "prizes": _dict_of(_number_key, _optional(_whole())),
+    "stacks": _dict_of(_number_key, _whole()),
+    "tables": _dict_of(_number_key, lambda v: type(v) is int or _text(20)(v)),
+    "entries": _list_of(_whole()),
+    "seats": _dict_of(_number_key, _SEAT_PAIR),
+    "h4h_hand": _optional(_list_of(_whole(), 2)),
+    "exchanged": _dict_of(_number_key, _whole()),
+    "odd_chips": _dict_of(_number_key, _whole()),
+    "cards": lambda v: isinstance(v, dict) and _json(v),
+    "winners": _list_of(_whole()),
+    "protected": _list_of(_whole()),
+    "ruling": _optional(lambda v: type(v) is int or _text(40)(v)),
+    "rules": _either(_text(200), _list_of(_text(200), 100)),
+    "undone_action": _text(40),
+    "regrouped_names": _NAMES,
+    "envelopes": _list_of(_text(20)),
+    "envelope": _text(20),
+    "value": _optional(_whole()),
+}
+
+ACTION_SHAPES: dict[str, dict[str, Check]] = {
+    "seat.move": {"from": _SEAT_PAIR, "to": _SEAT_PAIR},
+    "payouts.set": {"before": _list_of(_whole(0), 10_000), "after": _list_of(_whole(0), 10_000)},
+    "bounty.award": {"awards": _list_of(_record(entry=_whole()), 10_000)},
+    "seats.draw": {"assignments": _dict_of(_number_key, _json)},
+    "tables.add": {"numbers": _list_of(_whole(1, 10_000), 10_000)},
+    "flights.merge": {"flights": _list_of(_text(80), 100)},
+    "room.break": {"cards": _dict_of(_number_key, _json)},
+}
+
+
+def _payload_problem(action: str, data: Any) -> str:
+    """The first payload key whose value the services would never write, or ""."""
+    if not isinstance(data, dict) or not _json(data):
+        return "data"
+    checks = {**PAYLOAD_KEY_SHAPES, **ACTION_SHAPES.get(action, {})}
+    for key, value in data.items():
+        check = checks.get(key)
+        if check is not None and not check(value):
+            return key[:40]
+    return ""
+
+
+CLOCK_STATUSES = frozenset(str(s) for s in ClockStatus)
+LONGEST_CLOCK = 366 * 24 * 3600  # seconds banked on a clock: a year, far beyond any event
+
+
+def _check_clock(kwargs: dict[str, Any], where: str) -> None:
+    """The stored clock is one the clock could be in (the clock pages read it)."""
+    status = kwargs.get("clock_status", "not_started")
+    if status not in CLOCK_STATUSES:
+        raise _broken(f"{where}, clock_status", _("not a clock state"))
+    elapsed = kwargs.get("clock_elapsed", 0)
+    if not (math.isfinite(elapsed) and 0 <= elapsed <= LONGEST_CLOCK):
+        raise _broken(
+            f"{where}, clock_elapsed",
+            _("a number of seconds between 0 and %(most)s is expected") % {"most": LONGEST_CLOCK},
+        )
 
 
 class _Importer:
@@ -644,8 +673,12 @@ class _Importer:
             at = f"{where}, {f.name}"
             if not f.is_relation:
                 value = _value(f, raw, at)
+                shape = JSON_SHAPES.get((model, f.name))
+                if shape is not None and not (_json(value) and shape(value)):
+                    raise _broken(at, _("it does not hold what Torneo writes there"))
                 refs = JSON_REFS.get((model, f.name))
                 if refs:
+                    self._check_refs(value, refs, at)
                     value = remap(value, refs, self.map)
                 kwargs[f.attname] = value
             elif raw is None:
@@ -669,6 +702,7 @@ class _Importer:
     # -- steps
 
     def run(self) -> ImportResult:
+        self._event_ids = {row.get("id") for row in self.doc.get("events", [])}
         self._users()
         main = self._tournament(self.doc["tournament"], None, "tournament")
         self.result = ImportResult(tournament=main)
@@ -716,6 +750,7 @@ class _Importer:
         if parent is None and row.get("parent") is not None:
             raise _broken(where, _("the exported tournament cannot be a flight"))
         kwargs = self._build(Tournament, {k: v for k, v in row.items() if k != "parent"}, where)
+        _check_clock(kwargs, where)
         tournament = Tournament(**kwargs)
         tournament.parent = parent
         wanted = tournament.slug
@@ -826,30 +861,46 @@ class _Importer:
         if refs is None:
             raise _broken(where, _("unknown action “%(action)s”") % {"action": action})
         own = tuple(ref for ref in refs if ref[1] is Event)
+        problem = _payload_problem(action, data)
+        if problem:
+            raise _broken(
+                where, _("its payload holds a wrong value under “%(key)s”") % {"key": problem}
+            )
+        self._check_refs(data, refs, where)
+        return remap(data, [ref for ref in refs if ref[1] is not Event], self.map), own
+
+    def _check_refs(self, data: Any, refs: Iterable[Ref], where: str) -> None:
         for path, model in refs:
             keys = path.endswith("{}")  # a dict's keys hold the ids as text
-            for value in _values_at(data, path.split(".")):
+            for value in values_at(data, path.split(".")):
                 if not self._names_a_row(model, value, key=keys):
                     raise _broken(
                         where,
                         _("its payload holds %(id)s where a row's number belongs")
                         % {"id": repr(value)[:40]},
                     )
-        return remap(data, [ref for ref in refs if ref[1] is not Event], self.map), own
 
     def _names_a_row(self, model: Any, value: Any, *, key: bool = False) -> bool:
         """Whether a payload reference is well formed: a whole number (never text or a
-        float, which would slip past the remapping and name a row of another tournament),
-        or a slug this file defines."""
+        float, which would slip past the remapping and name a row of another tournament)
+        that names a row this file defines, or a slug this file defines. A row that no
+        longer existed when the file was written is named by its negative (`export`): it
+        matches no row."""
         if value is None:  # no row named (an optional reference)
             return True
         if model == SLUG:
             return value == "" or (isinstance(value, str) and self.map(SLUG, value) is not None)
         if key:  # a dict key ("{}" paths) holds the id as text
-            return isinstance(value, str) and value.isascii() and value.lstrip("-").isdigit()
-        # A whole number; one of a row the file does not hold (deleted since, e.g. an undone
-        # registration's entry) is imported as its negative and matches no row (`remap`).
-        return type(value) is int
+            if not _number_key(value):
+                return False
+            value = int(value)
+        if type(value) is not int:
+            return False
+        if value <= 0:
+            return value > -(2**63)
+        if model is Event:  # events are created after their payloads are read
+            return value in self._event_ids
+        return self.map(model, value) is not None
 
     def _finish(self) -> None:
         result = self.result

@@ -323,7 +323,7 @@ def _call_for_undo(event: Event) -> TimeCall:
     return call
 
 
-@undoes("timecall.start")
+@undoes("timecall.start", cascades=True)  # the call goes, with what followed it
 def _undo_start(event: Event, actor, now: datetime) -> None:
     """As if the clock had never been called: the call and any ruling it led to go."""
     call = _call_for_undo(event)

@@ -101,7 +101,7 @@ def test_undo_refuses_when_a_later_award_changed_the_same_bounty(td):
     )
     bust(tournament, td, a)
     fs.bounty_award_record(tournament=tournament, eliminated=a, portions=[[c]], actor=td, now=NOW)
-    with pytest.raises(errors.CannotUndo, match="later bounty award"):
+    with pytest.raises(errors.CannotUndo, match="undo “Bounty awarded”"):
         undo(tournament, td, first)
 
 
