@@ -562,7 +562,7 @@ def targets() -> dict[str, Target]:
 
 
 def _books_targets() -> dict[str, Target]:
-    from tournaments import books_forms as books
+    from tournaments.forms import books
 
     slug = {"slug": "slug"}
     return {
@@ -608,7 +608,7 @@ def _books_targets() -> dict[str, Target]:
 
 
 def _people_targets() -> dict[str, Target]:
-    from tournaments import people_forms
+    from tournaments.forms import people as people_forms
 
     listing = {
         "q": "name",
@@ -652,7 +652,7 @@ def _people_targets() -> dict[str, Target]:
 
 
 def _pit_targets() -> dict[str, Target]:
-    from tables import games_forms as games
+    from tables.forms import games
 
     room = ("td", "floor")
     saved = {"op": "choice:save|", "note": "text"}  # a saved ruling is logged (pit.ruling)

@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tables import games_forms as gf
 from tables import games_labels as labels
+from tables.forms import games as gf
 from tables.games import GameError, trainer
 from tables.games import blackjack as bj
 from tables.games import punto_banco as pb

@@ -11,7 +11,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import books_forms, permissions, ratelimit
+from tournaments import permissions, ratelimit
+from tournaments.forms import books as books_forms
 from tournaments.models import Role, StaffPin, Tournament
 from tournaments.services import accounts as account_services
 from tournaments.views.core import run

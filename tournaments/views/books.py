@@ -13,7 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import bookprint, books_forms, permissions, printouts
+from tournaments import bookprint, permissions, printouts
+from tournaments.forms import books as books_forms
 from tournaments.models import Role, StaffAssignment
 from tournaments.services import books as book_services
 from tournaments.views.core import run

@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables.models import Seat
-from tournaments import books_forms, permissions, ratelimit, selectors
+from tournaments import permissions, ratelimit, selectors
 from tournaments.forms import PlayerForm, PurchaseForm
+from tournaments.forms import books as books_forms
 from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournaments.services import entries as entry_services
 from tournaments.services import formats as format_services

@@ -13,7 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import books_forms, lobby, permissions, selectors
+from tournaments import lobby, permissions, selectors
+from tournaments.forms import books as books_forms
 from tournaments.forms import whole_number
 from tournaments.models import Role, Tournament
 from tournaments.services import formats as format_services

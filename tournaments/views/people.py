@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables.models import Seat
-from tournaments import leagues, people_forms, permissions, roster, selectors
+from tournaments import leagues, permissions, roster, selectors
+from tournaments.forms import people as people_forms
 from tournaments.models import (
     DisplayScreen,
     League,
