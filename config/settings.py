@@ -378,9 +378,6 @@ if REDIS_URL:
             "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "torneo") + "-cache",
         }
     }
-    # Sessions read from Redis, written through to the database (a Redis restart costs
-    # nobody their login): one query less on every staff request.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     # Embedded: one process, so its memory is the whole truth.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -197,3 +197,25 @@ def test_forty_parallel_guesses_are_not_all_tried_postgres(staff):
     statuses, checked = _burst("desk", 40)
     assert checked == ratelimit.LOGIN_PER_PAIR.limit
     assert statuses.count(429) == 40 - ratelimit.LOGIN_PER_PAIR.limit
+
+
+@pytest.mark.django_db
+def test_a_cache_that_is_down_lets_people_log_in_rather_than_fail(client):
+    """The limits live in Redis: while Redis restarts, a login is checked (no 500) and the
+    limits fail open, logged (issue 12, item 2: a Redis restart never takes the site down)."""
+    from django.test import override_settings
+
+    make_user("floor-down")
+    down = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+        }
+    }
+    with override_settings(CACHES=down):
+        wrong = client.post(reverse("login"), {"username": "floor-down", "password": "nope"})
+        assert wrong.status_code == 200
+        right = client.post(
+            reverse("login"), {"username": "floor-down", "password": "pw-floor-down"}
+        )
+        assert right.status_code == 302

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import logging
 import math
 import time
 import unicodedata
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -31,18 +34,30 @@ class Limit:
         digest = hashlib.sha256(ident.encode()).hexdigest()[:32]
         return f"ratelimit:{self.name}:{digest}:{int(now // self.window)}"
 
+    # A limit fails open: while the cache (Redis) is down or restarting, nothing is counted
+    # and nobody is refused -- a Redis restart must not take logins or the seat finder
+    # down (issue 12, item 2). Each such miss is logged.
+
     def count(self, ident: str, *, now: float | None = None) -> int:
-        return int(cache.get(self._key(ident, time.time() if now is None else now), 0))
+        try:
+            return int(cache.get(self._key(ident, time.time() if now is None else now), 0))
+        except Exception:  # noqa: BLE001 - the cache's own errors (Redis down)
+            logger.warning("rate limit %s not read: the cache is unavailable", self.name)
+            return 0
 
     def hit(self, ident: str, *, now: float | None = None) -> int:
         """Count one event for `ident`; return the count in this window, this one included."""
         key = self._key(ident, time.time() if now is None else now)
-        cache.add(key, 0, timeout=self.window + 60)
         try:
-            return cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, timeout=self.window + 60)
-            return 1
+            cache.add(key, 0, timeout=self.window + 60)
+            try:
+                return cache.incr(key)
+            except ValueError:  # expired between add and incr
+                cache.set(key, 1, timeout=self.window + 60)
+                return 1
+        except Exception:  # noqa: BLE001 - the cache's own errors (Redis down)
+            logger.warning("rate limit %s not counted: the cache is unavailable", self.name)
+            return 0
 
     def give_back(self, ident: str, *, now: float | None = None) -> None:
         """Take one event back (never below zero)."""
@@ -52,12 +67,17 @@ class Limit:
                 cache.set(key, 0, timeout=self.window + 60)
         except ValueError:  # expired: nothing to give back
             pass
+        except Exception:  # noqa: BLE001 - the cache's own errors (Redis down)
+            logger.warning("rate limit %s not given back: the cache is unavailable", self.name)
 
     def exceeded(self, ident: str, *, now: float | None = None) -> bool:
         return self.count(ident, now=now) >= self.limit
 
     def reset(self, ident: str, *, now: float | None = None) -> None:
-        cache.delete(self._key(ident, time.time() if now is None else now))
+        try:
+            cache.delete(self._key(ident, time.time() if now is None else now))
+        except Exception:  # noqa: BLE001 - the cache's own errors (Redis down)
+            logger.warning("rate limit %s not reset: the cache is unavailable", self.name)
 
     def minutes_left(self, *, now: float | None = None) -> int:
         """Whole minutes (at least one) until the current window ends."""

@@ -61,6 +61,7 @@ def test_a_tablet_stays_live_after_hand_dealt_and_the_board_row_moves_at_once(da
         "() => document.querySelector('#seats').getAttribute('hx-get').endsWith('/')"
         " && !document.querySelector('#seats').getAttribute('hx-get').includes('/hand/')"
     )
+    tablet.wait_for_selector("[data-sync][data-state=ok]")  # still listening after the POST
     # A bust after the hand: the tablet drops the player from its seats, by push.
     out = next(r for r in regs[1:] if r.table == table)
     entry_services.entry_eliminate(
