@@ -8,6 +8,7 @@ import os
 
 import pytest
 import time_machine
+from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -127,6 +128,19 @@ def frozen_clock(request):
         return
     with time_machine.travel(NOW, tick=True) as traveller:
         yield traveller
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Each test gets a channel layer of its own. Every test runs its own event loop, but
+    Channels keeps one layer object per process, and channels_redis keeps per-channel
+    receive locks in it that belong to the loop that first waited on them: a socket that
+    leaves mid-wait leaves its lock behind, and a later test's receive fails ("bound to a
+    different event loop"). A server process has one loop for its life; this is the
+    tests' own concern, for every test that touches a socket or a broadcast."""
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
 
 
 @pytest.fixture(autouse=True)
