@@ -62,7 +62,7 @@ def _filtered(tournament: Tournament, query: str, show: str) -> QuerySet[Entry]:
             | Q(player__first_name__icontains=word)
             | Q(player__nickname__icontains=word)
         )
-        if word.isdigit() and len(word) < 10:
+        if word.isascii() and word.isdigit() and len(word) < 10:  # "²" is not an entry number
             match |= Q(number=int(word))
         entries = entries.filter(match)
     return entries

@@ -147,9 +147,15 @@ def _settings_from_phh(data: dict[str, Any]) -> EngineSettings:
 
 
 def _seat(token: str, n: int) -> int:
-    if not token.startswith("p") or not token[1:].isdigit() or not 1 <= int(token[1:]) <= n:
+    digits = token[1:]
+    # ASCII digits only: "p²".isdigit() is true and int("²") raises.
+    if (
+        not token.startswith("p")
+        or not (digits.isascii() and digits.isdigit())
+        or not 1 <= int(digits) <= n
+    ):
         raise ReplayError(f"unknown player {token!r}")
-    return int(token[1:])
+    return int(digits)
 
 
 def replay(data: dict[str, Any], settings: EngineSettings | None = None) -> Hand:

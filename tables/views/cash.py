@@ -29,6 +29,7 @@ from tables.cash import absence
 from tables.models import CashGame, CashSeat, CashTable, RakeRecord, RoomEvent, WaitEntry
 from tables.services import cash as services
 from tournaments.errors import DomainError
+from tournaments.forms import whole_number
 from tournaments.models import Player
 
 PHONE_SALT = "cash.phone"
@@ -544,9 +545,9 @@ def _seat_action(service: Callable[..., Any]) -> Callable[[HttpRequest, int], Ht
             )
         nxt = request.POST.get("next")
         if nxt == "tablet":
-            table = request.POST.get("table", "")
-            if table.isdigit():
-                return redirect("cash_tablet", int(table))
+            table = whole_number(request.POST.get("table"), low=1, high=10**9)
+            if table is not None:
+                return redirect("cash_tablet", table)
         return _back(request)
 
     return view

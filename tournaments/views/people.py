@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from tables.models import Seat
 from tournaments import leagues, permissions, roster, selectors
 from tournaments.forms import people as people_forms
+from tournaments.forms import whole_number
 from tournaments.models import (
     DisplayScreen,
     League,
@@ -188,8 +189,8 @@ def tablet_counts(request: HttpRequest, token) -> HttpResponse:
 
 
 def _int(value) -> int | None:
-    text = str(value or "").strip()
-    return int(text) if text.isdigit() and len(text) < 7 else None
+    """A whole number from the query string (the one parser: "²" is not a number)."""
+    return whole_number(value, high=999_999)
 
 
 # --- The room's players (item 2) -------------------------------------------------------

@@ -167,3 +167,12 @@ def test_export_writes_a_binding_out_of_turn_raise_in_turn():
     assert "'p3 f', 'p4 cbr 400'" in text
     assert check_text(text).passed
     assert hand.final_stacks() == {1: 5800, 2: 4600, 3: 5000, 4: 4600}
+
+
+def test_a_player_written_with_a_superscript_is_a_replay_error_not_a_crash():
+    from tables.engine.phh import ReplayError, _seat
+
+    for token in ("p²", "p٣", "p0", "px", "p10"):
+        with pytest.raises(ReplayError):
+            _seat(token, 9)
+    assert _seat("p3", 9) == 3

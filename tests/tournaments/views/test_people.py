@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -391,3 +392,17 @@ def test_a_photo_is_checked_stored_shown_and_erased(client, tournament, td):
     client.post(reverse("person_erase", args=[player.pk]), {"confirm": "1"})
     assert not PlayerPhoto.objects.exists()
     assert client.get(reverse("person_photo", args=[player.pk])).status_code == 404
+
+
+@pytest.mark.parametrize("typed", ["²", "⁴⁷", "٣"])
+def test_unicode_digits_in_the_query_are_not_numbers_nor_server_errors(
+    client, tournament, td, typed
+):
+    """Found by `bench fuzz` on main: int() of "²" (str.isdigit() says yes) was a 500 on
+    the players' pages and the list's search."""
+    get_user_model().objects.filter(pk=td.pk).update(is_superuser=True)
+    register(tournament, td, 3)
+    client.force_login(td)
+    assert client.get(reverse("people") + f"?page={typed}").status_code == 200
+    listed = client.get(reverse("player_list", args=[tournament.slug]) + f"?q={typed}")
+    assert listed.status_code == 200
