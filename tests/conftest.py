@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import os
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -15,6 +16,9 @@ from django.utils import timezone
 from tables.services import layout as layout_services
 from tournaments.models import DisplayScreen, Player, Role, StaffAssignment, Tournament
 from tournaments.services import setup as setup_services
+
+# The specifications, cases and hand histories sit next to the checkout (../shared), as in CI.
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 NOW = dt.datetime(2026, 11, 21, 18, 0, tzinfo=dt.UTC)
 

@@ -8,18 +8,14 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import SHARED
 from tournaments.conformance import floor_handlers
 from tournaments.conformance.cash import HANDLERS
 from tournaments.conformance.compare import compare
 
 
 def _cases_file() -> Path:
-    # The specs sit beside the checkout (../shared), also from a worktree one level deeper.
-    for folder in Path(__file__).resolve().parents:
-        candidate = folder / "shared" / "conformance" / "cash.json"
-        if candidate.exists():
-            return candidate
-    raise FileNotFoundError("shared/conformance/cash.json")
+    return SHARED / "conformance" / "cash.json"
 
 
 def _cases() -> list[dict[str, Any]]:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import SHARED
 from tournaments.conformance.clock import HANDLERS
 
 TOPICS = {"hand_for_hand_clock", "end_of_day", "time_call"}
-FLOOR_CASES = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "floor.json"
+FLOOR_CASES = SHARED / "conformance" / "floor.json"
 # Lists that tournament.md §1.2 marks *set* in these topics.
 SET_KEYS = {"hold_cards_face_down", "must_finish_first"}
 

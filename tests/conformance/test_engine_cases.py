@@ -2,13 +2,13 @@
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import SHARED
 from tournaments.conformance.engine import run_engine_case
 
-CASES_FILE = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "engine.json"
+CASES_FILE = SHARED / "conformance" / "engine.json"
 CASES = json.loads(CASES_FILE.read_text())
 
 

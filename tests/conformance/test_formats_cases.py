@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import SHARED
 from tournaments.conformance import floor_handlers, run_case
 from tournaments.conformance.compare import compare
 from tournaments.conformance.formats import HANDLERS
 
-# The specs sit beside the checkout (../shared), as on CI.
-CASES_FILE = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "formats.json"
+CASES_FILE = SHARED / "conformance" / "formats.json"
 CASES: list[dict[str, Any]] = json.loads(CASES_FILE.read_text(encoding="utf-8"))
 
 

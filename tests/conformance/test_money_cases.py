@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import SHARED
 from tournaments.conformance.compare import compare
 from tournaments.conformance.money import HANDLERS
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 TOPICS = {
     "chip_race",
     "color_up",

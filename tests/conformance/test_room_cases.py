@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import SHARED
 from tournaments.conformance.compare import compare
 from tournaments.conformance.room import HANDLERS
 
-FLOOR_CASES = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "floor.json"
+FLOOR_CASES = SHARED / "conformance" / "floor.json"
 TOPICS = {
     "balance",
     "break_table",

@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import SHARED
 from tournaments.conformance import FLOOR_ADAPTERS, run_case
 from tournaments.conformance.compare import compare
 from tournaments.conformance.tablegames import HANDLERS
 
-# ../shared from the checkout (a worktree sits one level deeper than the main checkout)
-CASES = next(
-    p / "shared" / "conformance" / "table-games.json"
-    for p in Path(__file__).resolve().parents
-    if (p / "shared" / "conformance" / "table-games.json").exists()
-)
+CASES = SHARED / "conformance" / "table-games.json"
 
 
 def _cases() -> list[dict[str, Any]]:

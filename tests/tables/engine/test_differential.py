@@ -33,7 +33,6 @@ import random
 import re
 from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from pokerkit import Automation, FixedLimitTexasHoldem, NoLimitTexasHoldem
@@ -42,6 +41,7 @@ from pokerkit.games import PotLimitPokerMixin, TexasHoldemMixin, UnfixedLimitHol
 from tables.engine import Action, EngineError, Hand
 from tables.engine.phh import setup_from_phh
 from tables.engine.pots import clockwise_from
+from tests.conftest import SHARED
 
 HANDS = int(os.environ.get("ENGINE_DIFF_HANDS", "1000"))
 AUTOMATIONS = (
@@ -411,8 +411,7 @@ def test_random_hands_match_pokerkit(block):
 
 
 def _in_hand_md():
-    beside = Path(__file__).resolve().parents[3].parent / "shared" / "rules" / "in-hand.md"
-    return beside if beside.is_file() else Path("/work/shared/rules/in-hand.md")
+    return SHARED / "rules" / "in-hand.md"
 
 
 def test_allow_list_names_rules_and_sections_of_in_hand_md():

@@ -1,7 +1,5 @@
 """PHH hand histories: every shared hand replays to its finishing stacks; export round-trips."""
 
-from pathlib import Path
-
 import pytest
 from django.core.management import call_command
 
@@ -14,10 +12,9 @@ from tables.engine.phh import (
     parse_phh,
     replay,
 )
+from tests.conftest import SHARED
 
-# The shared folder sits next to the checkout (../shared); a worktree elsewhere uses /work/shared.
-_NEXT_TO_CHECKOUT = Path(__file__).resolve().parents[3].parent / "shared" / "phh" / "data"
-PHH_DIR = _NEXT_TO_CHECKOUT if _NEXT_TO_CHECKOUT.is_dir() else Path("/work/shared/phh/data")
+PHH_DIR = SHARED / "phh" / "data"
 FILES = sorted(iter_phh_files([PHH_DIR]))
 
 

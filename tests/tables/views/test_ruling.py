@@ -6,24 +6,19 @@ from __future__ import annotations
 import html
 import json
 import re
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
 from tables.engine import Action, EngineError, EngineSettings, Hand, TableSetup, phh
 from tables.models import Ruling
-from tests.conftest import NOW, make_player
+from tests.conftest import NOW, SHARED, make_player
 from tournaments import events
 from tournaments.models import Event
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
-# shared/ sits next to the repository (../shared); from a worktree it is further up.
-SHARED = next(
-    p / "shared" for p in Path(__file__).resolve().parents if (p / "shared/conformance").is_dir()
-)
 CASES = json.loads((SHARED / "conformance/engine.json").read_text())
 # Cases the setup form can express (no pre-dealt cards, blind overrides or cash posts).
 FORM_CASES = [
