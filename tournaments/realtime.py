@@ -29,7 +29,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from tournaments import selectors
-from tournaments.models import DisplayScreen, Tournament
+from tournaments.models import DisplayScreen, TimeCall, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -111,6 +111,18 @@ def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
 # Pushes that change nothing the clock screen's figures show.
 NO_FIGURES = frozenset({"clock", "close", "timecall"})
 
+# Pushes that change nothing a table's tablet shows below its clock (seats, time call,
+# chip race, hand reports): they name no table (`at_tables` is empty), so no tablet
+# reloads its seats for them.
+NO_TABLES = frozenset(
+    {"clock", "figures", "payouts", "deal", "structure", "buttons", "mystery_draw", "seats_awarded"}
+)
+
+# Pushes whose only change at the tables they name is the list of seats (who sits where,
+# with his bounty and penalty): the push brings each named table's list, rendered once
+# for the change, and the tablets there swap it in without asking the server again.
+SEAT_LISTS = frozenset({"seat", "elimination", "move", "bounty", "penalty", "penalties"})
+
 
 def screen_fragments(tournament_id: int) -> dict[str, dict[str, str]]:
     """What the screens show beside the clock, rendered once per change (not once per
@@ -177,20 +189,63 @@ def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any
     except Exception:  # noqa: BLE001 - the action is committed; the screens fetch instead
         logger.warning("could not render the screens' fragments", exc_info=True)
         return payload
+    if payload.get("type") in SEAT_LISTS and payload.get("at_tables"):
+        try:
+            lists = _seat_lists(tournament_id, payload["at_tables"])
+        except Exception:  # noqa: BLE001 - as above: the tablets fetch their seats instead
+            logger.warning("could not render the tablets' seat lists", exc_info=True)
+        else:
+            if lists:
+                fragments = {**fragments, "seats": lists}
     return {**payload, "fragments": fragments} if fragments else payload
 
 
-def broadcast(tournament_id: int, payload: dict[str, Any], *, tables: tuple[int, ...] = ()) -> None:
+def _seat_lists(tournament_id: int, numbers: list[int]) -> dict[str, dict[str, str]]:
+    """The seat list of each named table that has a tablet listening, in each language:
+    the same list the tablet's page shows (displays/table.html#seat_list)."""
+    tournament = None
+    lists: dict[str, dict[str, str]] = {}
+    for number in numbers:
+        if not listened(table_group(tournament_id, number)):
+            continue
+        tournament = tournament or Tournament.objects.filter(pk=tournament_id).first()
+        if tournament is None:
+            return {}
+        context = {
+            "seats": selectors.table_seats(tournament, number),
+            "timecall": TimeCall.objects.filter(
+                tournament_id=tournament_id,
+                table_number=number,
+                outcome=TimeCall.Outcome.RUNNING,
+            ).exists(),
+        }
+        rendered = {}
+        for code, _name in settings.LANGUAGES:
+            with translation.override(code):
+                rendered[code] = render_to_string("displays/table.html#seat_list", context)
+        lists[str(number)] = rendered
+    return lists
+
+
+def broadcast(
+    tournament_id: int, payload: dict[str, Any], *, tables: tuple[int, ...] | None = None
+) -> None:
     """Send `payload` to the tournament's screens (and the named tables) after commit.
 
     The fragments the change alters are rendered once, after commit, and travel in the
     push (DESIGN.md: a screen never answers a push by asking the server again). A push
-    about some tables names them (`at_tables`): the other tables' tablets ignore it.
+    about some tables names them (`at_tables`): the other tables' tablets ignore it; a push
+    that changes nothing at any table (NO_TABLES) names none. A push about the seats of
+    some tables (SEAT_LISTS) brings their lists. `tables=None`: the push does not know
+    which tables it changes, and every tablet reloads its seats.
     """
 
-    groups = (tournament_group(tournament_id), *(table_group(tournament_id, n) for n in tables))
-    if tables:
+    named = tables or ()
+    groups = (tournament_group(tournament_id), *(table_group(tournament_id, n) for n in named))
+    if tables is not None:
         payload = {**payload, "at_tables": sorted(set(tables))}
+    elif payload.get("type") in NO_TABLES:
+        payload = {**payload, "at_tables": []}
 
     def send() -> None:
         _send_many(groups, with_fragments(tournament_id, payload))

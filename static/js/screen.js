@@ -355,6 +355,23 @@
     return true;
   }
 
+  // A table's tablet swaps in its list of seats when the push brings it (a push about
+  // who sits where renders each named table's list once); true when it did.
+  function applySeatList(message) {
+    const section = document.querySelector("#seats[data-table-number]");
+    const lists = (message.fragments || {}).seats;
+    if (!section || !lists) return false;
+    const html = fragment(lists[section.dataset.tableNumber]);
+    const list = section.querySelector("[data-seat-list]");
+    if (html === undefined || !list) return false;
+    const template = document.createElement("template");
+    template.innerHTML = html.trim();
+    const fresh = template.content.firstElementChild;
+    if (!fresh) return false;
+    list.replaceWith(fresh);
+    return true;
+  }
+
   // A table's tablet reloads its seats for pushes about its own table or the whole room,
   // once: a push about a table reaches it through the room's group and the table's.
   let lastTablePush = null;
@@ -432,7 +449,7 @@
       if (!applyFragments(message)) {
         document.body.dispatchEvent(new CustomEvent("torneo:figures"));
       }
-      if (!applyBoard(message) && concernsThisTable(message, event.data)) {
+      if (!applyBoard(message) && !applySeatList(message) && concernsThisTable(message, event.data)) {
         document.body.dispatchEvent(new CustomEvent("torneo:seats"));
       }
     };

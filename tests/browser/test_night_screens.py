@@ -252,9 +252,10 @@ def test_the_clock_screens_figures_come_with_the_push_not_by_asking_again(daphne
     assert [url for url in asked if f"/s/{screen.token}" in url] == []
 
 
-def test_a_move_reloads_the_seats_of_its_two_tables_only(daphne_url, browser):
-    """Issue 15, item 4: a push about some tables names them; the room's other tablets
-    ask nothing (a room of 1,112 tables, not 1,112 renders per move)."""
+def test_a_move_brings_the_seats_of_its_tables_and_no_tablet_asks_again(daphne_url, browser):
+    """Issue 15, item 4: a push about some tables names them and brings their seat lists,
+    rendered once; the tablet the player comes to shows him without asking the server, and
+    the room's other tablets ask nothing (1,112 tables, not 1,112 renders per move)."""
     td = make_user("td-tables", staff=True)
     tournament = make_tournament(td, tables=3)
     reg = entry_services.entry_register(
@@ -281,6 +282,7 @@ def test_a_move_reloads_the_seats_of_its_two_tables_only(daphne_url, browser):
         "() => document.querySelector('#seats').textContent.includes('Neri')", timeout=LIVE
     )
     pages[other].wait_for_timeout(500)
-    assert len(asked[target]) == 1  # its seats, once (the push came through two groups)
+    assert "Neri" in pages[target].inner_text("[data-seat-list] li:nth-child(5)")
+    assert [url for url in asked[target] if "/s/" in url] == []  # in the push, not fetched
     assert asked[other] == []
     assert "Neri" not in pages[other].inner_text("#seats")

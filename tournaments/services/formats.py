@@ -318,6 +318,15 @@ def bounty_award_record(
                 for line in preview.lines
             ],
         },
+        # The winners' bounties grow on their tables' tablets.
+        tables=tuple(
+            Seat.objects.filter(
+                table__tournament=tournament,
+                entry__in=[line["entry"] for line in preview.lines if line["head"]],
+            )
+            .values_list("table__number", flat=True)
+            .distinct()
+        ),
     )
     return event
 

@@ -12,11 +12,13 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
 from config.asgi import application
 from tests.conftest import make_player
+from tournaments import realtime
 from tournaments.models import DisplayScreen
 from tournaments.services import entries as entry_services
 
@@ -76,4 +78,59 @@ async def test_a_one_page_seating_board_gets_its_board_in_the_push(tournament, t
     rows = _text(push["fragments"]["board"]["en"])
     assert f"Bianchi Anna Table {registration.table} · Seat {registration.seat}" in rows
     assert "Tavolo" in _text(push["fragments"]["board"]["it"])
+    await socket.disconnect()
+
+
+async def test_a_tablet_gets_its_own_seat_list_in_the_push_and_nothing_for_other_changes(
+    tournament, td, now
+):
+    """A table's tablet used to fetch its seats again after every push; a registration at
+    its table now brings the table's list (the one its page shows), and a change of the
+    figures alone names no table, so no tablet asks the server for anything."""
+    first = await database_sync_to_async(_register)(tournament, td, now)
+    tablet = await database_sync_to_async(DisplayScreen.objects.create)(
+        tournament=tournament,
+        name="Tablet",
+        kind=DisplayScreen.Kind.TABLE,
+        table_number=first.table,
+    )
+    socket = WebsocketCommunicator(
+        application, f"/ws/screens/{tablet.token}/", headers=[(b"origin", b"http://testserver")]
+    )
+    assert (await socket.connect())[0]
+    assert (await socket.receive_json_from())["type"] == "clock"
+
+    def register_beside() -> entry_services.Registration:
+        return entry_services.entry_register(
+            tournament=tournament, player=make_player("Bruno", "Neri"), actor=td, now=now
+        )
+
+    second = await database_sync_to_async(register_beside)()
+    assert second.table == first.table  # one table open: he sits beside her
+
+    push = await socket.receive_json_from(timeout=5)
+    while push["type"] != "seat":  # the same push may come through the table's group too
+        push = await socket.receive_json_from(timeout=5)
+    listed = push["fragments"]["seats"][str(first.table)]
+    assert f"{second.seat} Neri Bruno" in _text(listed["en"])
+    assert f"{first.seat} Bianchi Anna" in _text(listed["en"])
+    assert "Chiama il tempo" in listed["it"] and "Call the clock" in listed["en"]
+
+    # The very list the tablet's page shows after the change.
+    page = await database_sync_to_async(Client().get)(
+        reverse("screen", args=[tablet.token]), headers={"Accept-Language": "en"}
+    )
+    assert _text(listed["en"]) in _text(page.content.decode())
+
+    while not await socket.receive_nothing(timeout=0.3):
+        await socket.receive_json_from()  # the copy through the table's group
+
+    def figures_change() -> None:  # what a rebuy, an add-on or a chip count pushes
+        with transaction.atomic():
+            realtime.broadcast(tournament.pk, {"type": "figures"})
+
+    await database_sync_to_async(figures_change)()
+    push = await socket.receive_json_from(timeout=5)
+    assert push["type"] == "figures" and push["at_tables"] == []
+    assert "seats" not in push["fragments"]
     await socket.disconnect()
