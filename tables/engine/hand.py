@@ -207,7 +207,7 @@ class Hand:
 
     @staticmethod
     def _live_count(st: _State) -> int:
-        return sum(1 for p in st.players.values() if not p.folded)
+        return len([p for p in st.players.values() if not p.folded])
 
     @staticmethod
     def _needs_action(st: _State, p: _Player) -> bool:
