@@ -9,6 +9,7 @@ stack is within half a chip of the record and the totals are equal (records spli
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -49,10 +50,95 @@ class ReplayOutcome:
 
 def parse_phh(text: str) -> dict[str, Any]:
     """Parse PHH text (TOML) into a dict."""
+    data = _parse_flat_toml(text) if isinstance(text, str) else None
+    if data is not None:
+        return data
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidSetup(f"not a PHH file: {exc}") from exc
+
+
+# The TOML that hand histories are written in, one `key = value` a line: bare keys; values
+# that are literal or basic strings without escapes, decimal integers, plain decimal floats,
+# booleans, or one-line arrays of these; blank lines and comments. tomllib (pure Python) reads
+# such a file several times slower than these expressions do. Anything else, malformed or
+# merely outside this subset, goes to tomllib, which reads it or says what is wrong.
+_CHARS = r"[^\x00-\x08\x0a-\x1f\x7f{}]*"  # TOML strings and comments: no control but tab
+_LITERAL = "'" + _CHARS.format("'") + "'"
+_BASIC = '"' + _CHARS.format('"\\\\') + '"'  # no escapes
+_INT = "-?(?:0|[1-9][0-9]*)"
+_NUMBER = _INT + r"(?:\.[0-9]+)?"
+_SCALAR = f"{_LITERAL}|{_BASIC}|{_NUMBER}|true|false"
+_WS = "[ \t]*"
+
+
+def _array(item: str) -> str:
+    return rf"\[{_WS}(?:(?:{item}){_WS},{_WS})*(?:(?:{item}){_WS})?\]"
+
+
+# One group for the key, then one for each kind of value (the first that matches is taken).
+_LINE = re.compile(
+    rf"{_WS}(?:([A-Za-z0-9_-]+){_WS}={_WS}"
+    rf"(?:({_LITERAL})|({_BASIC})|({_NUMBER})|(true|false)|"
+    rf"({_array(_LITERAL)})|({_array(_BASIC)})|({_array(_NUMBER)})|({_array(_SCALAR)}))"
+    rf"{_WS})?(?:#{_CHARS.format('')})?"
+)
+_LITERALS = re.compile("'([^']*)'")
+_BASICS = re.compile('"([^"]*)"')
+_NUMBERS = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+_ITEM = re.compile(r"""'([^']*)'|"([^"]*)"|(-?[0-9]+\.[0-9]+)|(-?[0-9]+)|(true|false)""")
+
+
+def _number(text: str) -> int | float:
+    return float(text) if "." in text else int(text)
+
+
+def _item(match: re.Match[str]) -> Any:
+    literal, basic, decimal, integer, boolean = match.groups()
+    if literal is not None:
+        return literal
+    if basic is not None:
+        return basic
+    if decimal is not None:
+        return float(decimal)
+    if integer is not None:
+        return int(integer)
+    return boolean == "true"
+
+
+def _parse_flat_toml(text: str) -> dict[str, Any] | None:
+    """Read `text` if it is TOML of the subset above, exactly as tomllib would; else None."""
+    data: dict[str, Any] = {}
+    for line in text.replace("\r\n", "\n").split("\n"):  # as tomllib; a lone CR fails
+        match = _LINE.fullmatch(line)
+        if match is None:
+            return None
+        key, literal, basic, number, boolean, literals, basics, numbers, mixed = match.groups()
+        if key is None:
+            continue  # a blank or comment line
+        if key in data:
+            return None  # tomllib says which key is repeated
+        value: Any
+        if literal is not None:
+            value = literal[1:-1]
+        elif basic is not None:
+            value = basic[1:-1]
+        elif number is not None:
+            value = _number(number)
+        elif boolean is not None:
+            value = boolean == "true"
+        elif literals is not None:
+            value = _LITERALS.findall(literals)
+        elif basics is not None:
+            value = _BASICS.findall(basics)
+        elif numbers is not None:
+            found = _NUMBERS.findall(numbers)
+            value = [_number(n) for n in found] if "." in numbers else list(map(int, found))
+        else:
+            value = [_item(m) for m in _ITEM.finditer(mixed)]
+        data[key] = value
+    return data
 
 
 def setup_from_phh(data: dict[str, Any]) -> TableSetup:

@@ -74,6 +74,27 @@ def holdem_rank(hole: Sequence[str], board: Sequence[str]) -> int:
 
     Preconditions: 5 to 7 distinct cards in total.
     """
+    # Two hole cards and a full board, canonical and distinct: straight to the C evaluator.
+    # (The lengths first: a one-shot iterable must reach the general way unconsumed.)
+    try:
+        if len(hole) != 2 or len(board) != 5:
+            raise ValueError
+        a, b = hole
+        c, d, e, f, g = board
+        rank: int = evaluate_7cards(
+            _CARD_ID[a],
+            _CARD_ID[b],
+            _CARD_ID[c],
+            _CARD_ID[d],
+            _CARD_ID[e],
+            _CARD_ID[f],
+            _CARD_ID[g],
+        )
+    except (ValueError, KeyError, TypeError):
+        pass  # another count, spelling or type of card: the general way below
+    else:
+        if len({a, b, c, d, e, f, g}) == 7:
+            return rank
     ids = [_CARD_ID.get(c, -1) for c in hole]
     ids += [_CARD_ID.get(c, -1) for c in board]
     if -1 not in ids and len(set(ids)) == len(ids) and 5 <= len(ids) <= 7:

@@ -173,3 +173,83 @@ def test_a_player_written_with_a_superscript_is_a_replay_error_not_a_crash():
         with pytest.raises(ReplayError):
             _seat(token, 9)
     assert _seat("p3", 9) == 3
+
+
+def _tomllib_reading(text):
+    """What the reader gave before its fast path (issue 15): tomllib's data or its error."""
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return f"not a PHH file: {exc}"
+
+
+def _reading(text):
+    from tables.engine.errors import InvalidSetup
+
+    try:
+        return parse_phh(text)
+    except InvalidSetup as exc:
+        return str(exc)
+
+
+def _typed(value):
+    """The value with every type spelled out: 1 and 1.0 and True are not the same reading."""
+    if isinstance(value, dict):
+        return [(k, _typed(v)) for k, v in value.items()]
+    if isinstance(value, list):
+        return [_typed(v) for v in value]
+    return (type(value).__name__, repr(value))  # repr: nan is nan
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(PHH_DIR)) for p in FILES])
+def test_every_shared_hand_reads_as_tomllib_reads_it(path):
+    text = path.read_text(encoding="utf-8")
+    assert _typed(parse_phh(text)) == _typed(_tomllib_reading(text))
+
+
+def test_edited_hand_histories_read_as_tomllib_reads_them_or_fail_with_its_error():
+    """Hand-typed and damaged files: the same data, or the same refusal, as tomllib gives."""
+    import random
+
+    texts = [p.read_text(encoding="utf-8") for p in FILES]
+    pieces = list("'\"[],=# \t\r\n\\.-+0123456789aefxé\x00\x08\x0b\x1f\x7f{}") + [
+        "true", "false", "'''", '"""', "1e5", "0x1", "inf", "nan", "1_0", "\r\n", "-0", "00",
+        "p1 cc", "actions = ", "[[x]]", "a.b = 1",
+    ]  # fmt: skip
+    rng = random.Random(15)
+    read_fast = 0
+    for _ in range(6000):
+        text = rng.choice(texts)
+        if rng.random() < 0.5:
+            lines = text.split("\n")
+            i = rng.randrange(len(lines))
+            text = "\n".join(lines[max(0, i - 2) : i + 2])
+        for _edit in range(rng.randint(1, 3)):
+            i = rng.randrange(len(text) + 1)
+            j = min(len(text), i + rng.randint(0, 3))
+            text = text[:i] + "".join(rng.choices(pieces, k=rng.randint(0, 3))) + text[j:]
+        expected = _tomllib_reading(text)
+        assert _typed(_reading(text)) == _typed(expected), repr(text)
+        read_fast += isinstance(expected, dict)
+    assert read_fast > 500  # the edits leave plenty of readable files, not only refusals
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a = 1\r",  # a lone carriage return
+        "a = 1\nA = 2\na = 3",  # a repeated key
+        "a = 01",
+        "a = 1.",
+        "a = [,]",
+        "a = 'x\ty'\nb = \"O'Ren\"\nc = ['say \"hi\"', \"it's\"]  # comment",
+        "a = [1, 2.5, -0, true, 'x']\nb = []\nc = [ 'p1 cc' , ]",
+        'a = "back\\\\slash"',
+        "a = 'é'\r\nb = false",
+        "",
+    ],
+)
+def test_hand_written_toml_corners_read_as_tomllib_reads_them(text):
+    assert _typed(_reading(text)) == _typed(_tomllib_reading(text))

@@ -155,3 +155,27 @@ def test_the_fast_path_ranks_exactly_as_phevaluator_and_still_refuses_bad_cards(
     ):
         with pytest.raises(InvalidCards):
             holdem_rank(hole, board)
+
+
+def test_seven_cards_rank_the_same_whatever_their_spelling_or_container():
+    """The seven-card shortcut (issue 15) changes no answer: other spellings, tuples and
+    one-shot iterables rank as the canonical lists do; repeats and bad cards are refused."""
+    import random
+
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    rng = random.Random(7)
+    for _ in range(2000):
+        cards = rng.sample(deck, 7)
+        rank = evaluate_cards(*cards)
+        assert holdem_rank(tuple(cards[:2]), tuple(cards[2:])) == rank
+        assert holdem_rank(cards[:3], cards[3:]) == rank  # hole and board split otherwise
+        assert holdem_rank(iter(cards[:2]), iter(cards[2:])) == rank
+        assert holdem_rank([c.lower() for c in cards[:2]], cards[2:]) == rank
+    for hole, board in (
+        (["As", "Kd"], ["Qh", "2c", "3c", "4c", "As"]),  # the same card twice
+        (["As", "Kd"], ["Qh", "2c", "3c", "4c", "aS"]),  # the same card, spelt otherwise
+        (["As", "Kd"], ["Qh", "2c", "3c", "4c", "1s"]),
+        (["As", "Kd"], ["Qh", "2c", "3c", "4c", "5c", "6c"]),  # eight cards
+    ):
+        with pytest.raises(InvalidCards):
+            holdem_rank(hole, board)
