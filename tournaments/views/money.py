@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -77,6 +78,21 @@ def _seated(tournament: Tournament, *, table: int | None = None) -> list[dict]:
     return rows
 
 
+# A results list shows this many rows a page (1,000 places at 10,000 entries took most of
+# the page's time); "Show all" lists every row, as the page used to.
+RESULTS_PER_PAGE = 100
+
+
+def _results_window(request: HttpRequest, keys: list[int]) -> tuple[list[int], dict]:
+    """The rows of a results list this request shows, and what its pager says."""
+    query = forms.ResultsPageForm(request.GET)
+    asked = query.cleaned_data if query.is_valid() else {}
+    if asked.get("all") or len(keys) <= RESULTS_PER_PAGE:
+        return keys, {"all": bool(asked.get("all")), "page": None, "total": len(keys)}
+    page = Paginator(keys, RESULTS_PER_PAGE).get_page(asked.get("page") or 1)
+    return list(page), {"all": False, "page": page, "total": len(keys)}
+
+
 # --- Payouts and deals (TD writes, staff read) ----------------------------------------
 
 
@@ -86,6 +102,7 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
     # An htmx request from the deal calculator gets its own card back (STYLE.md 13, 20).
     template = "money/money.html#deal" if request.htmx and role == Role.TD else "money/money.html"
     left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    shown, pager = _results_window(request, selectors.finished_keys(tournament))
     return render(
         request,
         template,
@@ -103,7 +120,8 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
             "proposal": proposal,
             "stacks": stacks or {},
             "deal": tournament.deals.filter(voided=False).order_by("-created_at").first(),
-            "results": selectors.finished(tournament),
+            "results": selectors.finished_entries(tournament, shown),
+            "results_pager": pager,
             "format_board": format_services.bounty_board(tournament),
             "satellite": format_services.satellite_figures(tournament, timezone.now()),
         },
@@ -761,39 +779,29 @@ def public_results(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = permissions.get_public_tournament(slug)
     # One row per player, for his live entry: a player who re-entered and plays on is not
     # shown out; a finished player shows his best entry (results come best first).
-    finished = selectors.finished(tournament)
-    rows, shown = [], set()
-    for e in finished:
-        if e.player_id in shown or e.playing_again:
-            continue
-        shown.add(e.player_id)
-        if e.place is not None and not e.disqualified:
-            rows.append({"place": reports._place(e), "name": str(e.player), "prize": e.prize})
+    keys, pager = _results_window(request, selectors.finished_keys(tournament, one_per_player=True))
+    finished = selectors.finished_entries(tournament, keys)
+    rows = [{"place": reports._place(e), "name": str(e.player), "prize": e.prize} for e in finished]
     if tournament.bounty_format != "none":
         # Prize and bounty money separately and in total, in cents (formats.md §12), for
         # the same live entries.
-        rows, shown = [], set()
-        for r in format_services.results_with_bounties(tournament, finished):
-            e = r["entry"]
-            if e.player_id in shown or getattr(e, "playing_again", False):
-                continue
-            shown.add(e.player_id)
-            if e.place is not None and not e.disqualified:
-                rows.append(
-                    {
-                        "place": reports._place(e),
-                        "name": str(e.player),
-                        "prize_cents": r["prize"],
-                        "bounty_cents": r["bounty"],
-                        "total_cents": r["total"],
-                    }
-                )
+        rows = [
+            {
+                "place": reports._place(r["entry"]),
+                "name": str(r["entry"].player),
+                "prize_cents": r["prize"],
+                "bounty_cents": r["bounty"],
+                "total_cents": r["total"],
+            }
+            for r in format_services.results_with_bounties(tournament, finished)
+        ]
     return render(
         request,
         "money/public_results.html",
         {
             "event": tournament,
             "rows": rows,
+            "results_pager": pager,
             "board": selectors.payouts_board(tournament),
             "hide_login": True,
             "now": timezone.now(),
