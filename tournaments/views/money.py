@@ -53,6 +53,7 @@ def _active_by_number(tournament: Tournament) -> dict[int, Entry]:
 # Up to this many players still in, the floor's forms list them all; beyond it (a big
 # field) the floor picks a table first: nobody ticks a box among 9,000 rows.
 LIST_ALL_UP_TO = 60
+TABLE_LINKS_UP_TO = 100
 
 
 def _seated(tournament: Tournament, *, table: int | None = None) -> list[dict]:
@@ -103,6 +104,7 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
     template = "money/money.html#deal" if request.htmx and role == Role.TD else "money/money.html"
     left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     shown, pager = _results_window(request, selectors.finished_keys(tournament))
+    board = selectors.payouts_board(tournament)
     return render(
         request,
         template,
@@ -111,7 +113,9 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
             "role": role,
             "pool": selectors.prize_pool(tournament),
             "pool_lines": selectors.prize_pool_lines(tournament),
-            "board": selectors.payouts_board(tournament),
+            "board": board,
+            # The editor's text, joined here (1,000 prizes at 10,000 entries).
+            "amounts_text": ", ".join(str(p["amount"]) for p in board["places"]),
             "editable": not selectors.money_reached(tournament),
             # The deal calculator lists the players left once they are few (a deal is
             # made at the last tables, and nobody types 9,000 stacks).
@@ -229,6 +233,7 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
     left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     by_table = left > LIST_ALL_UP_TO
     players = _seated(tournament, table=chosen) if chosen or not by_table else []
+    tables = selectors.tables_in_play(tournament) if by_table else []
     return render(
         request,
         template,
@@ -238,7 +243,10 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
             "players": players,
             "by_table": by_table,
             "chosen_table": chosen,
-            "tables": selectors.tables_in_play(tournament) if by_table else [],
+            # A link per table up to a hundred; past that (1,112 at 10,000 entries) the
+            # floor types the table's number.
+            "tables": tables if len(tables) <= TABLE_LINKS_UP_TO else [],
+            "table_count": len(tables),
             "board": selectors.payouts_board(tournament),
             "recent": _recent_busts(tournament),
         },

@@ -134,3 +134,21 @@ def test_the_console_lists_the_clock_actions_among_many_others(client, tournamen
     response = client.get(reverse("clock_console", args=[tournament.slug]))
     recent = [event.action for event, _label in response.context["recent"]]
     assert recent == ["eod.bag", "timecall.start", "clock.pause"]
+
+
+def test_past_a_hundred_tables_the_floor_types_the_table_on_the_eliminations_page(client, td):
+    """1,112 table links (10,000 entries) made the page slow and nobody finds table 734
+    among them: past a hundred tables the floor types the table's number."""
+    from tests.conftest import make_tournament
+    from tests.tables.services.test_room import seat_players
+
+    big = make_tournament(td, tables=110, seats=2)
+    placed = seat_players(big, {n: [1] for n in range(1, 106)})  # 105 tables in play
+    client.force_login(td)
+    url = reverse("eliminations", args=[big.slug])
+    page = client.get(url).content.decode()
+    assert 'data-testid="table-picker"' in page and "105 tables in play." in page
+    assert "?view_table=" not in page and 'name="out"' not in page
+    table_104 = client.get(url, {"view_table": "104"}).content.decode()
+    assert table_104.count('name="out"') == 1 and str(placed[(104, 1)].player) in table_104
+    assert 'value="104"' in table_104
