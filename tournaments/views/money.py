@@ -97,6 +97,17 @@ def _results_window(request: HttpRequest, keys: list[int]) -> tuple[list[int], d
 # --- Payouts and deals (TD writes, staff read) ----------------------------------------
 
 
+def _place_bands(places: list[dict]) -> list[dict]:
+    """Consecutive places paying the same amount, as (first, last, amount) bands."""
+    bands: list[dict] = []
+    for p in places:
+        if bands and bands[-1]["amount"] == p["amount"]:
+            bands[-1]["last"] = p["place"]
+        else:
+            bands.append({"first": p["place"], "last": p["place"], "amount": p["amount"]})
+    return bands
+
+
 @login_required
 def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpResponse:
     tournament, role = _get(request, slug, permissions.STAFF)
@@ -114,8 +125,10 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
             "pool": selectors.prize_pool(tournament),
             "pool_lines": selectors.prize_pool_lines(tournament),
             "board": board,
-            # The editor's text, joined here (1,000 prizes at 10,000 entries).
+            # The editor's text, joined here (1,000 prizes at 10,000 entries), and the
+            # places paid the same told once ("701–720"), as a payout chart shows them.
             "amounts_text": ", ".join(str(p["amount"]) for p in board["places"]),
+            "place_bands": _place_bands(board["places"]),
             "editable": not selectors.money_reached(tournament),
             # The deal calculator lists the players left once they are few (a deal is
             # made at the last tables, and nobody types 9,000 stacks).

@@ -152,3 +152,18 @@ def test_past_a_hundred_tables_the_floor_types_the_table_on_the_eliminations_pag
     table_104 = client.get(url, {"view_table": "104"}).content.decode()
     assert table_104.count('name="out"') == 1 and str(placed[(104, 1)].player) in table_104
     assert 'value="104"' in table_104
+
+
+def test_the_payout_table_tells_places_paying_the_same_once(client, tournament, td):
+    finish(tournament, 0, playing=10)  # not in the money yet: the table may be edited
+    type(tournament).objects.filter(pk=tournament.pk).update(
+        payouts=[500, 300, 100, 100, 100, 50, 50]
+    )
+    client.force_login(td)
+    html = client.get(reverse("money", args=[tournament.slug])).content.decode()
+    payouts = html.split('id="payouts"')[1].split("</table>")[0]
+    assert "<th>1</th><td" in payouts and "<th>2</th><td" in payouts
+    assert "<th>3–5</th><td" in payouts and "<th>6–7</th><td" in payouts
+    assert "<th>4</th>" not in payouts and "7 places paid" in html
+    # The editor still holds every prize, place by place.
+    assert "500, 300, 100, 100, 100, 50, 50</textarea>" in html
