@@ -88,8 +88,10 @@ def _results_window(request: HttpRequest, keys: list[int]) -> tuple[list[int], d
     """The rows of a results list this request shows, and what its pager says."""
     query = forms.ResultsPageForm(request.GET)
     asked = query.cleaned_data if query.is_valid() else {}
-    if asked.get("all") or len(keys) <= RESULTS_PER_PAGE:
-        return keys, {"all": bool(asked.get("all")), "page": None, "total": len(keys)}
+    if len(keys) <= RESULTS_PER_PAGE:
+        return keys, {"all": False, "page": None, "total": len(keys)}
+    if asked.get("all"):
+        return keys, {"all": True, "page": None, "total": len(keys)}
     page = Paginator(keys, RESULTS_PER_PAGE).get_page(asked.get("page") or 1)
     return list(page), {"all": False, "page": page, "total": len(keys)}
 

@@ -62,8 +62,10 @@ def test_the_public_results_show_100_places_a_page_and_all_on_asking(client, tou
 
 def test_a_short_results_list_has_no_pager(client, tournament):
     finish(tournament, 12)
-    html = client.get(reverse("public_results", args=[tournament.slug])).content.decode()
-    assert len(rows_of(html)) == 12 and 'data-testid="results-pager"' not in html
+    url = reverse("public_results", args=[tournament.slug])
+    for query in ({}, {"all": "1"}, {"page": "2"}):
+        html = client.get(url, query).content.decode()
+        assert len(rows_of(html)) == 12 and 'data-testid="results-pager"' not in html
 
 
 def test_a_player_who_re_entered_shows_once_and_not_while_he_plays(client, tournament):
