@@ -289,19 +289,26 @@ def _guarantee_for_prize_pool(tournament: Tournament, entries: int) -> int:
     return max(0, tournament.guarantee - bounty_pool_cents // 100)
 
 
-def prize_pool_lines(tournament: Tournament) -> dict[str, Any]:
+def prize_pool_lines(
+    tournament: Tournament,
+    *,
+    family: list[Tournament] | None = None,
+    entries: int | None = None,
+    pool: payouts.PrizePool | None = None,
+) -> dict[str, Any]:
     """The prize pool as lines that add up to it (§16.1): buy-ins (prize part), rebuys,
     add-ons, less the house and dealers' share and taxes, plus added money and the overlay
-    to the guarantee. The fees the house keeps are told apart, outside the sum."""
-    family = tournament_family(tournament) if tournament.parent_id is None else [tournament]
+    to the guarantee. The fees the house keeps are told apart, outside the sum.
+    `family`, `entries` and `pool` save their reads when the caller has them."""
+    family = _family(tournament) if family is None else family
     bought = Purchase.objects.filter(entry__tournament__in=family, voided=False).aggregate(
         rebuys=Sum("price", filter=Q(kind=Purchase.Kind.REBUY)),
         rebuy_count=Count("id", filter=Q(kind=Purchase.Kind.REBUY)),
         addons=Sum("price", filter=Q(kind=Purchase.Kind.ADDON)),
         addon_count=Count("id", filter=Q(kind=Purchase.Kind.ADDON)),
     )
-    entries = buy_ins(tournament, family=family)
-    pool = prize_pool(tournament, family=family, entries=entries)
+    entries = buy_ins(tournament, family=family) if entries is None else entries
+    pool = prize_pool(tournament, family=family, entries=entries) if pool is None else pool
     lines = [
         ("buy_ins", entries, pool.gross),
         ("rebuys", bought["rebuy_count"] or 0, bought["rebuys"] or 0),
@@ -363,12 +370,15 @@ def _generated_amounts(amount: int, entries: int, unit: int) -> tuple[int, ...]:
     return (amount,)
 
 
-def payouts_board(tournament: Tournament) -> dict:
+def payouts_board(
+    tournament: Tournament, *, entries: int | None = None, pool: payouts.PrizePool | None = None
+) -> dict:
     """What the screens show about the money: places paid, amounts, the pool, the bubble.
 
-    Plain JSON types, so a push can carry it as is."""
-    entries = buy_ins(tournament)
-    pool = prize_pool(tournament, entries=entries)
+    Plain JSON types, so a push can carry it as is. `entries` (from `buy_ins`) and `pool`
+    save their reads when the caller has them."""
+    entries = buy_ins(tournament) if entries is None else entries
+    pool = prize_pool(tournament, entries=entries) if pool is None else pool
     amounts = payout_amounts(tournament, pool=pool, entries=entries)
     left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     return {
@@ -385,12 +395,14 @@ def payouts_board(tournament: Tournament) -> dict:
     }
 
 
-def money_reached(tournament: Tournament) -> bool:
-    """Whether the field is in the money (the payout table may no longer change)."""
+def money_reached(tournament: Tournament, *, left: int | None = None) -> bool:
+    """Whether the field is in the money (the payout table may no longer change). `left`:
+    the players still in, when the caller has counted them."""
     amounts = tournament.payouts
     if not amounts:
         return False
-    left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    if left is None:
+        left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     return left <= len(amounts) or tournament.entries.filter(prize__gt=0).exists()
 
 

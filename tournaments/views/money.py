@@ -115,23 +115,31 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
     tournament, role = _get(request, slug, permissions.STAFF)
     # An htmx request from the deal calculator gets its own card back (STYLE.md 13, 20).
     template = "money/money.html#deal" if request.htmx and role == Role.TD else "money/money.html"
-    left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     shown, pager = _results_window(request, selectors.finished_keys(tournament))
-    board = selectors.payouts_board(tournament)
+    # The pool is read once for its lines, the payouts and the money reached.
+    family = (
+        selectors.tournament_family(tournament) if tournament.parent_id is None else [tournament]
+    )
+    entries = selectors.buy_ins(tournament, family=family)
+    pool = selectors.prize_pool(tournament, family=family, entries=entries)
+    board = selectors.payouts_board(tournament, entries=entries, pool=pool)
+    left = board["players_left"]
     return render(
         request,
         template,
         {
             "tournament": tournament,
             "role": role,
-            "pool": selectors.prize_pool(tournament),
-            "pool_lines": selectors.prize_pool_lines(tournament),
+            "pool": pool,
+            "pool_lines": selectors.prize_pool_lines(
+                tournament, family=family, entries=entries, pool=pool
+            ),
             "board": board,
             # The editor's text, joined here (1,000 prizes at 10,000 entries), and the
             # places paid the same told once ("701–720"), as a payout chart shows them.
             "amounts_text": ", ".join(str(p["amount"]) for p in board["places"]),
             "place_bands": _place_bands(board["places"]),
-            "editable": not selectors.money_reached(tournament),
+            "editable": not selectors.money_reached(tournament, left=left),
             # The deal calculator lists the players left once they are few (a deal is
             # made at the last tables, and nobody types 9,000 stacks).
             "players": _seated(tournament) if left <= LIST_ALL_UP_TO else [],
