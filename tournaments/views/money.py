@@ -253,8 +253,8 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
     template = "money/eliminations.html#floor" if request.htmx else "money/eliminations.html"
     query = forms.TableChoiceForm(request.GET if request.method == "GET" else request.POST)
     chosen = query.cleaned_data.get("view_table") if query.is_valid() else None
-    left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
-    by_table = left > LIST_ALL_UP_TO
+    board = selectors.payouts_board(tournament)
+    by_table = board["players_left"] > LIST_ALL_UP_TO
     players = _seated(tournament, table=chosen) if chosen or not by_table else []
     tables = selectors.tables_in_play(tournament) if by_table else []
     return render(
@@ -270,7 +270,7 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
             # floor types the table's number.
             "tables": tables if len(tables) <= TABLE_LINKS_UP_TO else [],
             "table_count": len(tables),
-            "board": selectors.payouts_board(tournament),
+            "board": board,
             "recent": _recent_busts(tournament),
         },
     )
