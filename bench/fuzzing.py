@@ -352,7 +352,7 @@ def targets() -> dict[str, Target]:
             {"slug": "slug", "number": "table"},
             base=_ruling_base,
         ),
-        "money": Target("get", STAFF, kwargs={"slug": "slug"}),
+        "money": Target("get", STAFF, {"page": "int", "all": "bool"}, {"slug": "slug"}),
         "payouts_generate": Target("post", TD, {"paid_places": "int"}, {"slug": "slug"}),
         "payouts_edit": Target("post", TD, {"amounts": "amounts"}, {"slug": "slug"}),
         "deal": Target(
@@ -486,8 +486,8 @@ def targets() -> dict[str, Target]:
             STAFF,
             kwargs={"slug": "slug", "report": choice(REPORTS), "fmt": "choice:csv|pdf"},
         ),
-        "public_results": Target("get", PUBLIC, kwargs={"slug": "slug"}),
-        "room": Target("get", FLOOR, {"page": "int"}, {"slug": "slug"}),
+        "public_results": Target("get", PUBLIC, {"page": "int", "all": "bool"}, {"slug": "slug"}),
+        "room": Target("get", FLOOR, {"page": "int", "all_waiting": "bool"}, {"slug": "slug"}),
         "room_apply": Target("post", FLOOR, kwargs={"slug": "slug"}),
         "room_buttons": Target("post", FLOOR, kwargs={"slug": "slug"}),
         "player_move": Target(

@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -30,3 +31,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# What is loaded now lives as long as the process: frozen out of the garbage collector's
+# sight, a full collection no longer walks all of Django's own objects. A big page (the
+# room at 10,000 entries) set one off every few requests: 80 ms each, 3 ms frozen.
+gc.collect()
+gc.freeze()

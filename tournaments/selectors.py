@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
-from django.db.models import BigIntegerField, Count, Q, Sum
+from django.db.models import BigIntegerField, Count, Exists, OuterRef, Q, Sum
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
@@ -288,19 +289,26 @@ def _guarantee_for_prize_pool(tournament: Tournament, entries: int) -> int:
     return max(0, tournament.guarantee - bounty_pool_cents // 100)
 
 
-def prize_pool_lines(tournament: Tournament) -> dict[str, Any]:
+def prize_pool_lines(
+    tournament: Tournament,
+    *,
+    family: list[Tournament] | None = None,
+    entries: int | None = None,
+    pool: payouts.PrizePool | None = None,
+) -> dict[str, Any]:
     """The prize pool as lines that add up to it (§16.1): buy-ins (prize part), rebuys,
     add-ons, less the house and dealers' share and taxes, plus added money and the overlay
-    to the guarantee. The fees the house keeps are told apart, outside the sum."""
-    family = tournament_family(tournament) if tournament.parent_id is None else [tournament]
+    to the guarantee. The fees the house keeps are told apart, outside the sum.
+    `family`, `entries` and `pool` save their reads when the caller has them."""
+    family = _family(tournament) if family is None else family
     bought = Purchase.objects.filter(entry__tournament__in=family, voided=False).aggregate(
         rebuys=Sum("price", filter=Q(kind=Purchase.Kind.REBUY)),
         rebuy_count=Count("id", filter=Q(kind=Purchase.Kind.REBUY)),
         addons=Sum("price", filter=Q(kind=Purchase.Kind.ADDON)),
         addon_count=Count("id", filter=Q(kind=Purchase.Kind.ADDON)),
     )
-    entries = buy_ins(tournament, family=family)
-    pool = prize_pool(tournament, family=family, entries=entries)
+    entries = buy_ins(tournament, family=family) if entries is None else entries
+    pool = prize_pool(tournament, family=family, entries=entries) if pool is None else pool
     lines = [
         ("buy_ins", entries, pool.gross),
         ("rebuys", bought["rebuy_count"] or 0, bought["rebuys"] or 0),
@@ -338,8 +346,15 @@ def payout_amounts(
     amount = (prize_pool(tournament, entries=entries) if pool is None else pool).prize_pool
     if entries < 1 or amount < 1:
         return []
+    return list(_generated_amounts(amount, entries, tournament.payout_unit or 1))
+
+
+@lru_cache(maxsize=256)
+def _generated_amounts(amount: int, entries: int, unit: int) -> tuple[int, ...]:
+    """The generated table for a pool and a field: a pure function of its three numbers,
+    kept per process (1,000 places paid at 10,000 entries sum a thousand exact fractions,
+    tens of milliseconds that every money page and screen asked for again)."""
     places = payouts.min_paid_places(entries)
-    unit = tournament.payout_unit or 1
     while places >= 1:
         try:
             table = payouts.generate_payout_table(
@@ -351,16 +366,19 @@ def payout_amounts(
                 continue
             places -= 1
             continue
-        return list(table.amounts)
-    return [amount]
+        return table.amounts
+    return (amount,)
 
 
-def payouts_board(tournament: Tournament) -> dict:
+def payouts_board(
+    tournament: Tournament, *, entries: int | None = None, pool: payouts.PrizePool | None = None
+) -> dict:
     """What the screens show about the money: places paid, amounts, the pool, the bubble.
 
-    Plain JSON types, so a push can carry it as is."""
-    entries = buy_ins(tournament)
-    pool = prize_pool(tournament, entries=entries)
+    Plain JSON types, so a push can carry it as is. `entries` (from `buy_ins`) and `pool`
+    save their reads when the caller has them."""
+    entries = buy_ins(tournament) if entries is None else entries
+    pool = prize_pool(tournament, entries=entries) if pool is None else pool
     amounts = payout_amounts(tournament, pool=pool, entries=entries)
     left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     return {
@@ -377,12 +395,14 @@ def payouts_board(tournament: Tournament) -> dict:
     }
 
 
-def money_reached(tournament: Tournament) -> bool:
-    """Whether the field is in the money (the payout table may no longer change)."""
+def money_reached(tournament: Tournament, *, left: int | None = None) -> bool:
+    """Whether the field is in the money (the payout table may no longer change). `left`:
+    the players still in, when the caller has counted them."""
     amounts = tournament.payouts
     if not amounts:
         return False
-    left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    if left is None:
+        left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     return left <= len(amounts) or tournament.entries.filter(prize__gt=0).exists()
 
 
@@ -412,21 +432,52 @@ def results(tournament: Tournament) -> list[Entry]:
 def finished(tournament: Tournament) -> list[Entry]:
     """The entries with a place (or disqualified), best first, as `results` orders and
     marks them, without reading the field still playing (9,000 rows at 10,000 entries)."""
-    entries = list(
-        tournament.entries.exclude(status__in=[Entry.Status.VOIDED, Entry.Status.FORFEITED])
-        .filter(Q(place__isnull=False) | Q(disqualified=True))
-        .select_related("player")
+    return finished_entries(tournament, finished_keys(tournament))
+
+
+def _finished_rows(tournament: Tournament):
+    return tournament.entries.exclude(
+        status__in=[Entry.Status.VOIDED, Entry.Status.FORFEITED]
+    ).filter(Q(place__isnull=False) | Q(disqualified=True))
+
+
+def finished_keys(tournament: Tournament, *, one_per_player: bool = False) -> list[int]:
+    """The ids of `finished` entries, in its order, read as a few numbers a row (a page
+    then loads only the rows it shows: 1,000 places at 10,000 entries).
+
+    With `one_per_player`, as the public results list them: each player once, by his best
+    entry, nobody who re-entered and plays on, nobody disqualified."""
+    playing = tournament.entries.filter(status=Entry.Status.ACTIVE, player_id=OuterRef("player_id"))
+    rows = sorted(
+        _finished_rows(tournament)
+        .annotate(again=Exists(playing))
+        .values_list("pk", "player_id", "place", "number", "disqualified", "status", "again"),
+        key=lambda r: (1, 0, r[3]) if r[4] else (0, r[2], r[3]),
     )
+    if not one_per_player:
+        return [r[0] for r in rows]
+    keys, shown = [], set()
+    for pk, player, place, _number, disqualified, status, again in rows:
+        if player in shown or (again and status != Entry.Status.ACTIVE):
+            continue
+        shown.add(player)
+        if place is not None and not disqualified:
+            keys.append(pk)
+    return keys
+
+
+def finished_entries(tournament: Tournament, keys: list[int]) -> list[Entry]:
+    """The entries `keys` names, in that order, with their players, marked as `finished`
+    marks them (`playing_again`)."""
+    entries = {e.pk: e for e in tournament.entries.filter(pk__in=keys).select_related("player")}
     playing = set(
         tournament.entries.filter(
-            status=Entry.Status.ACTIVE, player_id__in={e.player_id for e in entries}
+            status=Entry.Status.ACTIVE, player_id__in={e.player_id for e in entries.values()}
         ).values_list("player_id", flat=True)
     )
-    for e in entries:
+    for e in entries.values():
         e.playing_again = e.status != Entry.Status.ACTIVE and e.player_id in playing  # type: ignore[attr-defined]
-    return sorted(
-        entries, key=lambda e: (1, 0, e.number) if e.disqualified else (0, e.place, e.number)
-    )
+    return [entries[k] for k in keys if k in entries]
 
 
 def _item_payload(item: clock.Item) -> dict[str, Any]:

@@ -695,9 +695,19 @@ class PenaltyForm(forms.Form):
 
 
 class TablesPageForm(forms.Form):
-    """Which page of the room's tables list (100 tables a page)."""
+    """Which page of the room's tables list (100 tables a page), and whether to list every
+    move waiting for its player."""
 
     page = WholeNumberField(min_value=1, max_value=1000, required=False)
+    # Every move waiting for the player to sit, not only the first 50.
+    all_waiting = forms.BooleanField(required=False)
+
+
+class ResultsPageForm(forms.Form):
+    """Which page of a results list (100 rows a page), or all of it."""
+
+    page = WholeNumberField(min_value=1, max_value=100_000, required=False)
+    all = forms.BooleanField(required=False)
 
 
 class TableChoiceForm(forms.Form):

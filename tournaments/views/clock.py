@@ -16,7 +16,7 @@ from tournaments import events, permissions, selectors, timecalls
 from tournaments.controls import CONTROLS, control_action
 from tournaments.errors import DomainError
 from tournaments.forms import whole_number
-from tournaments.models import DisplayScreen, Tournament
+from tournaments.models import CONSOLE_ACTIONS, DisplayScreen, Tournament
 from tournaments.services import screens as screen_services
 from tournaments.services import timecalls as timecall_services
 from tournaments.views.core import run
@@ -47,7 +47,7 @@ def _console_context(request: HttpRequest, tournament: Tournament) -> dict:
         ),
         "recent": [
             (event, events.action_label(event))
-            for event in tournament.events.filter(action__regex=r"^(clock|h4h|eod|timecall)\.")[:8]
+            for event in tournament.events.filter(CONSOLE_ACTIONS)[:8]
         ],
     }
 

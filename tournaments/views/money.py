@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -52,6 +53,7 @@ def _active_by_number(tournament: Tournament) -> dict[int, Entry]:
 # Up to this many players still in, the floor's forms list them all; beyond it (a big
 # field) the floor picks a table first: nobody ticks a box among 9,000 rows.
 LIST_ALL_UP_TO = 60
+TABLE_LINKS_UP_TO = 100
 
 
 def _seated(tournament: Tournament, *, table: int | None = None) -> list[dict]:
@@ -77,7 +79,35 @@ def _seated(tournament: Tournament, *, table: int | None = None) -> list[dict]:
     return rows
 
 
+# A results list shows this many rows a page (1,000 places at 10,000 entries took most of
+# the page's time); "Show all" lists every row, as the page used to.
+RESULTS_PER_PAGE = 100
+
+
+def _results_window(request: HttpRequest, keys: list[int]) -> tuple[list[int], dict]:
+    """The rows of a results list this request shows, and what its pager says."""
+    query = forms.ResultsPageForm(request.GET)
+    asked = query.cleaned_data if query.is_valid() else {}
+    if len(keys) <= RESULTS_PER_PAGE:
+        return keys, {"all": False, "page": None, "total": len(keys)}
+    if asked.get("all"):
+        return keys, {"all": True, "page": None, "total": len(keys)}
+    page = Paginator(keys, RESULTS_PER_PAGE).get_page(asked.get("page") or 1)
+    return list(page), {"all": False, "page": page, "total": len(keys)}
+
+
 # --- Payouts and deals (TD writes, staff read) ----------------------------------------
+
+
+def _place_bands(places: list[dict]) -> list[dict]:
+    """Consecutive places paying the same amount, as (first, last, amount) bands."""
+    bands: list[dict] = []
+    for p in places:
+        if bands and bands[-1]["amount"] == p["amount"]:
+            bands[-1]["last"] = p["place"]
+        else:
+            bands.append({"first": p["place"], "last": p["place"], "amount": p["amount"]})
+    return bands
 
 
 @login_required
@@ -85,17 +115,31 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
     tournament, role = _get(request, slug, permissions.STAFF)
     # An htmx request from the deal calculator gets its own card back (STYLE.md 13, 20).
     template = "money/money.html#deal" if request.htmx and role == Role.TD else "money/money.html"
-    left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    shown, pager = _results_window(request, selectors.finished_keys(tournament))
+    # The pool is read once for its lines, the payouts and the money reached.
+    family = (
+        selectors.tournament_family(tournament) if tournament.parent_id is None else [tournament]
+    )
+    entries = selectors.buy_ins(tournament, family=family)
+    pool = selectors.prize_pool(tournament, family=family, entries=entries)
+    board = selectors.payouts_board(tournament, entries=entries, pool=pool)
+    left = board["players_left"]
     return render(
         request,
         template,
         {
             "tournament": tournament,
             "role": role,
-            "pool": selectors.prize_pool(tournament),
-            "pool_lines": selectors.prize_pool_lines(tournament),
-            "board": selectors.payouts_board(tournament),
-            "editable": not selectors.money_reached(tournament),
+            "pool": pool,
+            "pool_lines": selectors.prize_pool_lines(
+                tournament, family=family, entries=entries, pool=pool
+            ),
+            "board": board,
+            # The editor's text, joined here (1,000 prizes at 10,000 entries), and the
+            # places paid the same told once ("701–720"), as a payout chart shows them.
+            "amounts_text": ", ".join(str(p["amount"]) for p in board["places"]),
+            "place_bands": _place_bands(board["places"]),
+            "editable": not selectors.money_reached(tournament, left=left),
             # The deal calculator lists the players left once they are few (a deal is
             # made at the last tables, and nobody types 9,000 stacks).
             "players": _seated(tournament) if left <= LIST_ALL_UP_TO else [],
@@ -103,7 +147,8 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
             "proposal": proposal,
             "stacks": stacks or {},
             "deal": tournament.deals.filter(voided=False).order_by("-created_at").first(),
-            "results": selectors.finished(tournament),
+            "results": selectors.finished_entries(tournament, shown),
+            "results_pager": pager,
             "format_board": format_services.bounty_board(tournament),
             "satellite": format_services.satellite_figures(tournament, timezone.now()),
         },
@@ -208,9 +253,10 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
     template = "money/eliminations.html#floor" if request.htmx else "money/eliminations.html"
     query = forms.TableChoiceForm(request.GET if request.method == "GET" else request.POST)
     chosen = query.cleaned_data.get("view_table") if query.is_valid() else None
-    left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
-    by_table = left > LIST_ALL_UP_TO
+    board = selectors.payouts_board(tournament)
+    by_table = board["players_left"] > LIST_ALL_UP_TO
     players = _seated(tournament, table=chosen) if chosen or not by_table else []
+    tables = selectors.tables_in_play(tournament) if by_table else []
     return render(
         request,
         template,
@@ -220,8 +266,11 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
             "players": players,
             "by_table": by_table,
             "chosen_table": chosen,
-            "tables": selectors.tables_in_play(tournament) if by_table else [],
-            "board": selectors.payouts_board(tournament),
+            # A link per table up to a hundred; past that (1,112 at 10,000 entries) the
+            # floor types the table's number.
+            "tables": tables if len(tables) <= TABLE_LINKS_UP_TO else [],
+            "table_count": len(tables),
+            "board": board,
             "recent": _recent_busts(tournament),
         },
     )
@@ -761,39 +810,29 @@ def public_results(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = permissions.get_public_tournament(slug)
     # One row per player, for his live entry: a player who re-entered and plays on is not
     # shown out; a finished player shows his best entry (results come best first).
-    finished = selectors.finished(tournament)
-    rows, shown = [], set()
-    for e in finished:
-        if e.player_id in shown or e.playing_again:
-            continue
-        shown.add(e.player_id)
-        if e.place is not None and not e.disqualified:
-            rows.append({"place": reports._place(e), "name": str(e.player), "prize": e.prize})
+    keys, pager = _results_window(request, selectors.finished_keys(tournament, one_per_player=True))
+    finished = selectors.finished_entries(tournament, keys)
+    rows = [{"place": reports._place(e), "name": str(e.player), "prize": e.prize} for e in finished]
     if tournament.bounty_format != "none":
         # Prize and bounty money separately and in total, in cents (formats.md §12), for
         # the same live entries.
-        rows, shown = [], set()
-        for r in format_services.results_with_bounties(tournament, finished):
-            e = r["entry"]
-            if e.player_id in shown or getattr(e, "playing_again", False):
-                continue
-            shown.add(e.player_id)
-            if e.place is not None and not e.disqualified:
-                rows.append(
-                    {
-                        "place": reports._place(e),
-                        "name": str(e.player),
-                        "prize_cents": r["prize"],
-                        "bounty_cents": r["bounty"],
-                        "total_cents": r["total"],
-                    }
-                )
+        rows = [
+            {
+                "place": reports._place(r["entry"]),
+                "name": str(r["entry"].player),
+                "prize_cents": r["prize"],
+                "bounty_cents": r["bounty"],
+                "total_cents": r["total"],
+            }
+            for r in format_services.results_with_bounties(tournament, finished)
+        ]
     return render(
         request,
         "money/public_results.html",
         {
             "event": tournament,
             "rows": rows,
+            "results_pager": pager,
             "board": selectors.payouts_board(tournament),
             "hide_login": True,
             "now": timezone.now(),

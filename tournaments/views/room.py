@@ -29,9 +29,12 @@ def _floor(request: HttpRequest, slug: str) -> Tournament:
 # The tables list shows this many rows a page (1,112 rows at 10,000 entries rendered in
 # most of a second); halted tables and those without a button are named above it anyway.
 TABLES_PER_PAGE = 100
+# Moves waiting for the player to sit: the first this many, with a "Show all" (after a
+# break of many tables, or a redraw, hundreds of players walk at once; each row is a form).
+WAITING_SHOWN = 50
 
 
-def _room_context(tournament: Tournament, page: int = 1) -> dict:
+def _room_context(tournament: Tournament, page: int = 1, *, all_waiting: bool = False) -> dict:
     room = room_services.room_load(tournament)
     plan = room_services.room_plan(tournament=tournament, room=room)
     # Names only for the players the plan moves (not for the whole field).
@@ -86,6 +89,10 @@ def _room_context(tournament: Tournament, page: int = 1) -> dict:
         .select_related("table", "entry__player")
         .order_by("table__number", "number")
     )
+    # Whom the room still waits for is counted from the planner's load, not read again.
+    waiting = len(room.travelling)
+    if not all_waiting and waiting > WAITING_SHOWN:
+        pending = pending[:WAITING_SHOWN]
     return {
         "tournament": tournament,
         "tables": tables,
@@ -95,7 +102,10 @@ def _room_context(tournament: Tournament, page: int = 1) -> dict:
         "moves": moves,
         "break_table": plan.break_table,
         "final_table": plan.final_table,
-        "pending": pending,
+        "pending": list(pending),
+        "waiting": waiting,
+        "all_waiting": all_waiting,
+        "waiting_shown": WAITING_SHOWN,
         "violations": room_services.room_check(tournament=tournament, room=room),
     }
 
@@ -104,8 +114,10 @@ def _room_context(tournament: Tournament, page: int = 1) -> dict:
 def room(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _floor(request, slug)
     query = forms.TablesPageForm(request.GET)
-    page = (query.cleaned_data.get("page") if query.is_valid() else None) or 1
-    context = _room_context(tournament, page)
+    asked = query.cleaned_data if query.is_valid() else {}
+    context = _room_context(
+        tournament, asked.get("page") or 1, all_waiting=bool(asked.get("all_waiting"))
+    )
     if request.htmx:
         return render(request, "room/room.html#room", context)
     return render(request, "room/room.html", context)

@@ -144,3 +144,37 @@ def test_room_page_query_count_does_not_grow_with_the_room(
     with django_assert_max_num_queries(15):
         response = client.get(reverse("room", args=[tournament.slug]))
     assert response.status_code == 200 and "7/9" in response.content.decode()
+
+
+def test_the_room_lists_the_first_50_moves_waiting_and_all_of_them_on_asking(client, td):
+    """After a break of many tables hundreds of players walk at once: the room lists the
+    first 50 (each row is a form) and says how many wait; "Show all" lists every one."""
+    from tests.conftest import make_tournament
+
+    big = make_tournament(td, tables=8)
+    placed = seat_players(big, {n: list(range(1, 10)) for n in range(1, 8)})  # 63 players
+    Seat.objects.filter(entry__in=placed.values()).update(arrived=False, moved_from="Table 9")
+    client.force_login(td)
+    url = reverse("room", args=[big.slug])
+
+    html = client.get(url).content.decode()
+    assert html.count('name="carried_by"') == 50
+    assert "The first 50 of 63 moves." in html and 'href="?all_waiting=1"' in html
+    assert str(placed[(1, 1)].player) in html and str(placed[(7, 9)].player) not in html
+    assert f'hx-get="{url}"' in html  # the refresh keeps what the page shows
+
+    every = client.get(url, {"all_waiting": "1"}).content.decode()
+    assert every.count('name="carried_by"') == 63 and "All 63 moves." in every
+    assert str(placed[(7, 9)].player) in every
+    assert f'hx-get="{url}?all_waiting=1"' in every
+
+    # Junk in the address is the ordinary page, never an error.
+    assert client.get(url, {"all_waiting": "²", "page": "x"}).status_code == 200
+
+
+def test_a_few_moves_waiting_are_all_listed_without_a_pager(client, floor, tournament):
+    placed = seat_players(tournament, {1: [1, 2, 3]})
+    Seat.objects.filter(entry__in=placed.values()).update(arrived=False)
+    client.force_login(floor)
+    html = client.get(reverse("room", args=[tournament.slug])).content.decode()
+    assert html.count('name="carried_by"') == 3 and 'data-testid="waiting-pager"' not in html
