@@ -3,6 +3,7 @@ check IDs, and show the drawn seat in large type."""
 
 from __future__ import annotations
 
+import functools
 import logging
 
 from django.contrib import messages
@@ -11,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -93,6 +95,13 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
     return _desk_page(request, _desk(request, slug), form=PlayerForm())
 
 
+@functools.lru_cache(maxsize=16)
+def _blank_player_form(language: str) -> str:
+    """The empty New player form, rendered once per language (every desk page shows it:
+    its field templates cost more than the rest of the page)."""
+    return PlayerForm().as_div()
+
+
 def _desk_page(request, tournament: Tournament, *, form, **extra) -> HttpResponse:
     recent = (
         tournament.entries.select_related("player", "seat__table")
@@ -105,6 +114,7 @@ def _desk_page(request, tournament: Tournament, *, form, **extra) -> HttpRespons
         {
             "tournament": tournament,
             "form": form,
+            "form_html": form.as_div() if form.is_bound else _blank_player_form(get_language()),
             "recent": recent,
             "figures": selectors.entry_counts(tournament),
             "registration_open": selectors.registration_open(tournament, timezone.now()),
