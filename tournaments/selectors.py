@@ -134,7 +134,8 @@ def registration_open(tournament: Tournament, now: datetime) -> bool:
 
 def _fold(text: str) -> str:
     """A name as the desk compares it: no accents, no case, single spaces."""
-
+    if text.isascii():  # most names: nothing to take off
+        return " ".join(text.casefold().split())
     plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return " ".join(plain.casefold().split())
 
@@ -152,11 +153,20 @@ def player_duplicates(
     if document_number.strip():
         for player in Player.objects.filter(document_number__iexact=document_number.strip())[:10]:
             found[player.pk] = player
-    active = Player.objects.filter(
+    # Names only, unsorted (a desk adds players to a field of thousands): the few that
+    # match are read whole afterwards.
+    names = Player.objects.filter(
         entries__tournament=tournament, entries__status=Entry.Status.ACTIVE
-    ).only("id", "first_name", "last_name", "document_number")
-    for player in active:
-        if (_fold(player.first_name), _fold(player.last_name)) in wanted:
+    ).order_by()
+    same = [
+        pk
+        for pk, first, last in names.values_list("id", "first_name", "last_name")
+        if (_fold(first), _fold(last)) in wanted
+    ]
+    if same:
+        for player in Player.objects.filter(pk__in=same).only(
+            "id", "first_name", "last_name", "document_number"
+        ):
             found.setdefault(player.pk, player)
     return list(found.values())
 
@@ -226,6 +236,15 @@ def tournament_figures(tournament: Tournament) -> dict[str, int]:
         "addons": bought["addons"] or 0,
         "purchase_money": bought["money"] or 0,
     }
+
+
+def entry_counts(tournament: Tournament) -> dict[str, int]:
+    """Entries and players left, in one query (the desk's line; `tournament_figures` adds
+    the chips and the purchases)."""
+    counts = tournament.entries.exclude(status=Entry.Status.VOIDED).aggregate(
+        entries=Count("id"), active=Count("id", filter=Q(status=Entry.Status.ACTIVE))
+    )
+    return {"entries": counts["entries"] or 0, "players_left": counts["active"] or 0}
 
 
 # --- Money: prize pool, payouts, places (tournament.md §15-§16) ----------------------

@@ -154,38 +154,49 @@ class SeatResult:
     opened_table: bool
 
 
-def _out_of_draw(table: Table) -> frozenset[int]:
-    """Seats no draw may give: reserved ones and those the floor locked."""
-    return frozenset(table.reserved_seats) | frozenset(table.locked_seats)
+@dataclass(frozen=True)
+class _TableRow:
+    """What the draw of one seat reads of a table, beside its load (no model built)."""
+
+    pk: int
+    max_seats: int
+    out_of_draw: frozenset[int]  # reserved and locked seats
+    accessible: frozenset[int]
 
 
-def table_loads(tournament: Tournament) -> list[draw.TableLoad]:
+def _table_loads(tournament: Tournament) -> list[tuple[_TableRow, draw.TableLoad]]:
     """Every usable table with its player count and free drawable seats, in one query."""
     rows = (
         Table.objects.filter(tournament=tournament)
         .exclude(status=Table.Status.CLOSED)
         .annotate(players=Count("seats"))
+        .order_by("number")
         .values_list(
+            "pk",
             "number",
             "max_seats",
             "reserved_seats",
             "locked_seats",
+            "accessible_seats",
             "status",
             "opening_order",
             "players",
         )
     )
-    return [
-        draw.TableLoad(
+    loads = []
+    for pk, number, max_seats, reserved, locked, accessible, status, order, players in rows:
+        out = frozenset(reserved) | frozenset(locked)
+        row = _TableRow(pk, max_seats, out, frozenset(accessible))
+        load = draw.TableLoad(
             number=number,
             players=players,
             # Out-of-draw seats are assumed empty here; the exact check follows the choice.
-            free=max(0, max_seats - len(set(reserved) | set(locked)) - players),
+            free=max(0, max_seats - len(out) - players),
             is_open=status == Table.Status.OPEN,
-            opening_order=opening_order,
+            opening_order=order,
         )
-        for number, max_seats, reserved, locked, status, opening_order, players in rows
-    ]
+        loads.append((row, load))
+    return loads
 
 
 def table_states(tournament: Tournament) -> list[draw.TableState]:
@@ -209,30 +220,37 @@ def table_states(tournament: Tournament) -> list[draw.TableState]:
     ]
 
 
-def table_state(table: Table) -> draw.TableState:
-    """A table with its taken seats, as the draw needs it."""
-    return draw.TableState(
-        number=table.number,
-        max_seats=table.max_seats,
-        taken=frozenset(table.seats.values_list("number", flat=True)),
-        reserved=_out_of_draw(table),
-        accessible=frozenset(table.accessible_seats),
-        is_open=table.status == Table.Status.OPEN,
-        opening_order=table.opening_order,
-    )
-
-
-def _choose(tournament: Tournament, rng: Random, accessible_needed: bool, excluded: set[int]):
+def _choose(
+    tournament: Tournament, rng: Random, accessible_needed: bool, excluded: set[int]
+) -> tuple[int, draw.SeatChoice] | None:
+    """The table (its id) and seat drawn for one entry; None when the table chosen has no
+    drawable seat after all (try again without it)."""
     if accessible_needed:
         states = [t for t in table_states(tournament) if t.number not in excluded]
-        return draw.choose_seat(states, rng, accessible_needed=True)
-    loads = [load for load in table_loads(tournament) if load.number not in excluded]
+        choice = draw.choose_seat(states, rng, accessible_needed=True)
+        table_id = Table.objects.values_list("pk", flat=True).get(
+            tournament=tournament, number=choice.table
+        )
+        return table_id, choice
+    loaded = _table_loads(tournament)
+    rows = {load.number: row for row, load in loaded}
+    loads = [load for _row, load in loaded if load.number not in excluded]
     number, opened = draw.choose_table(loads, rng)
-    seats = table_state(Table.objects.get(tournament=tournament, number=number)).free_seats()
+    row = rows[number]
+    state = draw.TableState(
+        number=number,
+        max_seats=row.max_seats,
+        taken=frozenset(
+            Seat.objects.filter(table_id=row.pk).order_by().values_list("number", flat=True)
+        ),
+        reserved=row.out_of_draw,
+        accessible=row.accessible,
+    )
+    seats = state.free_seats()
     if not seats:
         excluded.add(number)  # its reserved seats are taken by overrides: try the next one
         return None
-    return draw.SeatChoice(number, seats[rng.randrange(len(seats))], opened)
+    return row.pk, draw.SeatChoice(number, seats[rng.randrange(len(seats))], opened)
 
 
 def seat_assign(
@@ -251,24 +269,27 @@ def seat_assign(
     excluded: set[int] = set()
     for _attempt in range(SEAT_RETRIES):
         try:
-            choice = _choose(tournament, rng, entry.player.needs_accessible_seat, excluded)
+            chosen = _choose(tournament, rng, entry.player.needs_accessible_seat, excluded)
         except draw.RoomFull:
             raise errors.RoomFull from None
         except draw.NoAccessibleSeat:
             raise errors.NoAccessibleSeat from None
-        if choice is None:
+        if chosen is None:
             continue
-        table = Table.objects.get(tournament=tournament, number=choice.table)
+        table_id, choice = chosen
         try:
             with transaction.atomic():
                 Seat.objects.create(
-                    table=table, number=choice.seat, entry=entry, dealt_in=dealt_in, assigned_at=now
+                    table_id=table_id,
+                    number=choice.seat,
+                    entry=entry,
+                    dealt_in=dealt_in,
+                    assigned_at=now,
                 )
         except IntegrityError:
             continue  # another desk took it between our read and our write: draw again
         if choice.opened_table:
-            table.status = Table.Status.OPEN
-            table.save(update_fields=["status"])
+            Table.objects.filter(pk=table_id).update(status=Table.Status.OPEN)
         return SeatResult(choice.table, choice.seat, dealt_in, choice.opened_table)
     raise errors.RoomFull
 

@@ -33,6 +33,6 @@ def test_balance_prints_its_figures_as_the_last_line():
     lines = out.getvalue().strip().splitlines()
     figures = json.loads(lines[-1])
     assert figures["bench"] == "balance" and figures["tables"] == 30
-    for key in ("plan_one_ms_median", "full_rebalance_ms", "apply_p95_ms"):
+    for key in ("plan_one_ms_median", "full_rebalance_ms", "apply_p95_ms", "apply_sync_p95_ms"):
         assert figures[key] > 0
     assert "Pure plan after one elimination" in lines[0]

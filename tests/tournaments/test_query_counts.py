@@ -78,3 +78,33 @@ def test_the_console_page_writes_nothing_and_the_next_change_logs_the_level(clie
         client.post(reverse("clock_control", args=[tournament.slug, "pause"]))
     level = Event.objects.get(tournament=tournament, action="clock.level")
     assert level.data["index"] == 1
+
+
+def test_a_new_player_at_the_desk_costs_twenty_four_statements(client, tournament, td):
+    """The desk's whole cycle as a clerk clicks through it: the desk page, "Add and
+    register", the seat card it leads to."""
+    for _n in range(20):
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        )
+    client.force_login(td)
+    counts = {}
+    with CaptureQueriesContext(connection) as ctx:
+        page = client.get(reverse("desk", args=[tournament.slug]))
+    assert page.status_code == 200
+    counts["desk"] = statements(ctx)
+    form = {"first_name": "Ada", "last_name": "Lovelace", "register": "1"}
+    with CaptureQueriesContext(connection) as ctx:
+        answer = client.post(reverse("player_new", args=[tournament.slug]), form)
+    counts["register"] = statements(ctx)
+    assert answer.status_code == 302
+    with CaptureQueriesContext(connection) as ctx:
+        card = client.get(answer["Location"])
+    counts["card"] = statements(ctx)
+    assert "Lovelace" in card.content.decode()
+    assert Event.objects.filter(tournament=tournament, action="entry.register").count() == 21
+    assert {name: len(sql) for name, sql in counts.items()} == {
+        "desk": 5,
+        "register": 15,
+        "card": 4,
+    }, "\n\n".join("\n".join(sql) for sql in counts.values())

@@ -20,9 +20,11 @@ from tournaments.models import (
     IdCheck,
     Player,
     Purchase,
+    SeatTicket,
     Tournament,
 )
 from tournaments.services import books, locks, results
+from tournaments.services import formats as format_services
 
 # --- Tournaments ----------------------------------------------------------------------
 
@@ -40,6 +42,30 @@ def player_create(
     now: datetime,
 ) -> Player:
     """Record a new player (names are trimmed; a document number may be registered once)."""
+    return _player_new(
+        tournament=tournament,
+        actor=actor,
+        first_name=first_name,
+        last_name=last_name,
+        document_number=document_number,
+        nationality=nationality,
+        needs_accessible_seat=needs_accessible_seat,
+        now=now,
+    )
+
+
+def _player_new(
+    *,
+    tournament: Tournament,
+    actor,
+    first_name: str,
+    last_name: str,
+    document_number: str = "",
+    nationality: str = "",
+    needs_accessible_seat: bool = False,
+    now: datetime,
+) -> Player:
+    """`player_create`, inside the caller's transaction."""
     first_name, last_name = first_name.strip(), last_name.strip()
     document_number = document_number.strip().upper()
     if not first_name or not last_name:
@@ -75,6 +101,8 @@ class Registration:
     dealt_in: str
     opened_table: bool
     forfeited: Entry | None
+    # The satellite seat ticket that paid the buy-in, when the desk asked to use one.
+    ticket: SeatTicket | None = None
 
 
 @transaction.atomic
@@ -88,14 +116,18 @@ def player_create_and_register(
 ) -> Registration:
     """A new player and his entry, as one action: when the entry is refused (registration
     closed, the room full...), the player is not kept either, so a retry does not leave a
-    second one behind (issue 12, item 8)."""
-    player = player_create(tournament=tournament, actor=actor, now=now, **player_fields)
-    return entry_register(
+    second one behind (issue 12, item 8). A player new this instant has no entry and no
+    seat ticket yet: neither is looked for."""
+    player = _player_new(tournament=tournament, actor=actor, now=now, **player_fields)
+    return _register(
         tournament=tournament,
         player=player,
         actor=actor,
         now=now,
+        forfeit=False,
         payment_method=payment_method,
+        new_player=True,
+        redeem_ticket=False,
     )
 
 
@@ -108,13 +140,39 @@ def entry_register(
     now: datetime,
     forfeit: bool = False,
     payment_method: str = "cash",
+    redeem_ticket: bool = False,
 ) -> Registration:
-    """Sell an entry (or a re-entry) and draw its seat at once (tournament.md §5, §6.1).
+    """Sell an entry (or a re-entry) and draw its seat at once (tournament.md §5, §6.1);
+    with `redeem_ticket`, the player's satellite seat ticket for this event, if he holds
+    one, is used for it in the same transaction (formats.md §11.9).
 
     Refused with a DomainError, changing nothing, when registration is closed, the player
     is already playing (unless `forfeit` and the event allows forfeit-and-re-enter), the
     entry limit is reached, or the room is full.
     """
+    return _register(
+        tournament=tournament,
+        player=player,
+        actor=actor,
+        now=now,
+        forfeit=forfeit,
+        payment_method=payment_method,
+        new_player=False,
+        redeem_ticket=redeem_ticket,
+    )
+
+
+def _register(
+    *,
+    tournament: Tournament,
+    player: Player,
+    actor,
+    now: datetime,
+    forfeit: bool,
+    payment_method: str,
+    new_player: bool,
+    redeem_ticket: bool,
+) -> Registration:
     tournament = locks.tournament_for_update(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.TournamentFinished
@@ -126,7 +184,11 @@ def entry_register(
         )
     if not selectors.registration_open(tournament, now):
         raise errors.LateRegistrationClosed
-    entries = list(tournament.entries.filter(player=player).exclude(status=Entry.Status.VOIDED))
+    entries = (
+        []
+        if new_player
+        else list(tournament.entries.filter(player=player).exclude(status=Entry.Status.VOIDED))
+    )
     active = next((e for e in entries if e.status == Entry.Status.ACTIVE), None)
     if entries and not tournament.reentry_allowed:
         if active is not None:
@@ -202,7 +264,14 @@ def entry_register(
         },
         tables=(seat.table,),
     )
-    return Registration(entry, seat.table, seat.seat, seat.dealt_in, seat.opened_table, active)
+    ticket = (
+        format_services.ticket_redeem(tournament=tournament, entry=entry, actor=actor, now=now)
+        if redeem_ticket
+        else None
+    )
+    return Registration(
+        entry, seat.table, seat.seat, seat.dealt_in, seat.opened_table, active, ticket
+    )
 
 
 def _already_active(entry: Entry) -> errors.PlayerAlreadyActive:

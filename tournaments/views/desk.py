@@ -3,15 +3,16 @@ check IDs, and show the drawn seat in large type."""
 
 from __future__ import annotations
 
+import functools
 import logging
 
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -23,7 +24,7 @@ from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournaments.services import entries as entry_services
 from tournaments.services import formats as format_services
 from tournaments.views.core import run
-from tournaments.views.front import front_qr
+from tournaments.views.front import front_qr, qr_svg
 
 # Who looked whom up (issue 12, item 5): every desk search, its words and what it found.
 audit = logging.getLogger("tournaments.audit")
@@ -94,6 +95,13 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
     return _desk_page(request, _desk(request, slug), form=PlayerForm())
 
 
+@functools.lru_cache(maxsize=16)
+def _blank_player_form(language: str) -> str:
+    """The empty New player form, rendered once per language (every desk page shows it:
+    its field templates cost more than the rest of the page)."""
+    return PlayerForm().as_div()
+
+
 def _desk_page(request, tournament: Tournament, *, form, **extra) -> HttpResponse:
     recent = (
         tournament.entries.select_related("player", "seat__table")
@@ -106,8 +114,9 @@ def _desk_page(request, tournament: Tournament, *, form, **extra) -> HttpRespons
         {
             "tournament": tournament,
             "form": form,
+            "form_html": form.as_div() if form.is_bound else _blank_player_form(get_language()),
             "recent": recent,
-            "figures": selectors.tournament_figures(tournament),
+            "figures": selectors.entry_counts(tournament),
             "registration_open": selectors.registration_open(tournament, timezone.now()),
             "split": format_services.buy_in_split(tournament),
             "query": request.GET.get("q", "").strip()[:80],
@@ -210,21 +219,16 @@ def _register(request, tournament: Tournament, player: Player, *, forfeit: bool)
         actor=request.user,
         forfeit=forfeit,
         payment_method=paid_by.method(),
+        redeem_ticket=True,  # a satellite's seat ticket pays, in the same transaction
     )
     return _registered(request, tournament, registration if ok else None)
 
 
 def _registered(request, tournament: Tournament, registration) -> HttpResponse:
-    """After a registration: a satellite's seat ticket is used, then the seat card."""
+    """After a registration: the seat ticket it used, if any, then the seat card."""
     if registration is None:
         return redirect("desk", tournament.slug)
-    _ok, ticket = run(
-        request,
-        format_services.ticket_redeem,
-        tournament=tournament,
-        entry=registration.entry,
-        actor=request.user,
-    )
+    ticket = registration.ticket
     if ticket is not None:
         messages.success(
             request,
@@ -306,8 +310,10 @@ def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpRes
 @login_required
 def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _desk(request, slug)
-    entry = get_object_or_404(tournament.entries.select_related("player"), number=number)
-    seat = Seat.objects.select_related("table").filter(entry=entry).first()
+    entry = get_object_or_404(
+        tournament.entries.select_related("player", "seat__table"), number=number
+    )
+    seat = getattr(entry, "seat", None)  # None when the entry holds no seat
     finder = request.build_absolute_uri(reverse("seat_finder", args=[tournament.slug]))
     return render(
         request,
@@ -318,9 +324,7 @@ def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "seat": seat,
             # The receipt's number: the event's and the entry's, unique and easy to read.
             "receipt": f"{tournament.pk}-{entry.number:04d}",
-            "qr": segno.make(finder, error="m").svg_inline(
-                scale=3, dark="#000", light="#fff", omitsize=True
-            ),
+            "qr": qr_svg(finder, 3),
             "front_qr": front_qr(request),  # the room's front page (issue 16, item 7)
         },
     )

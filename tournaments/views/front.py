@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -24,10 +26,18 @@ from tournaments.views.core import run
 LOBBY_SECONDS = 20  # each running event's clock stays on the lobby screen this long
 
 
+@functools.lru_cache(maxsize=256)
+def qr_svg(url: str, scale: int) -> str:
+    """An address as an inline SVG QR code, made once per address (a desk prints two on
+    every seat card: encoding one costs milliseconds)."""
+    return segno.make(url, error="m").svg_inline(
+        scale=scale, dark="#000", light="#fff", omitsize=True
+    )
+
+
 def front_qr(request: HttpRequest) -> str:
     """The front page's address as an inline SVG QR code (seat cards and the TV)."""
-    url = request.build_absolute_uri(reverse("front_page"))
-    return segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True)
+    return qr_svg(request.build_absolute_uri(reverse("front_page")), 4)
 
 
 def front_page(request: HttpRequest) -> HttpResponse:

@@ -389,3 +389,25 @@ def test_a_refused_apply_pushes_nothing(td, django_capture_on_commit_callbacks):
         room.plan_apply(tournament=tournament, actor=td, now=NOW)
     assert listener.payloads() == []
     assert {k: where(e) for k, e in placed.items()} == {k: k for k in placed}
+
+
+def test_a_broken_table_comes_back_as_it_was_on_undo(td):
+    """The room is read as rows and only the tables written become models: the broken
+    table's button, blinds, hands and seats settings are logged and restored whole."""
+    tournament = make_tournament(td, tables=3)
+    seat_players(tournament, {1: [1, 2, 3, 4, 5, 6], 2: [1, 2, 3, 4, 5, 6], 3: [2, 5, 8]})
+    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(7))
+    Table.objects.filter(tournament=tournament, number=3).update(
+        hands=12, hand_started_at=NOW, locked_seats=[9], accessible_seats=[1]
+    )
+    fields = [f.attname for f in Table._meta.concrete_fields]
+    before = Table.objects.filter(tournament=tournament, number=3).values(*fields).get()
+    applied = room.plan_apply(tournament=tournament, actor=td, now=NOW, rng=Random(7))
+    assert applied.kind == "break" and applied.broken_table == 3
+    broken = Table.objects.get(tournament=tournament, number=3)
+    assert (broken.status, broken.button) == (Table.Status.CLOSED, None)
+    event = Event.objects.get(action="room.break")
+    assert event.data["table_before"]["hands"] == 12
+    event_undo(event_id=event.pk, tournament=tournament, actor=td, now=NOW)
+    after = Table.objects.filter(tournament=tournament, number=3).values(*fields).get()
+    assert after == before

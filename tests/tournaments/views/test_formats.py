@@ -7,7 +7,14 @@ from django.urls import reverse
 
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments.errors import DomainError
-from tournaments.models import BountyAward, Entry, Role, StaffAssignment, Tournament
+from tournaments.models import (
+    BountyAward,
+    Entry,
+    Role,
+    SeatTicket,
+    StaffAssignment,
+    Tournament,
+)
 from tournaments.services import entries as entry_services
 from tournaments.services import results
 
@@ -378,3 +385,39 @@ def test_the_satellite_desk_warns_about_a_player_who_already_holds_a_seat(client
     client.force_login(td)
     found = client.get(reverse("desk_search", args=[satellite.slug]), {"q": "Bianchi"})
     assert "Already holds a seat in Main" in found.content.decode()
+
+
+def _seat_ticket(td, code="SEAT-0001"):
+    """A Main event, its satellite, and a seat ticket to Main won there by a player."""
+    target = make_tournament(td, name="Main", buy_in_prize=1000, buy_in_fee=100)
+    satellite = make_tournament(
+        td, name="Sat", prize_type="seats", target_event=target, buy_in_prize=100, buy_in_fee=10
+    )
+    winner = make_player("Anna", "Bianchi")
+    ticket = SeatTicket.objects.create(
+        satellite=satellite, target=target, player=winner, place=1, code=code, created_at=NOW
+    )
+    return target, winner, ticket
+
+
+def test_the_desk_uses_a_seat_ticket_in_the_registration_itself(client, td):
+    target, winner, ticket = _seat_ticket(td)
+    client.force_login(td)
+    page = client.post(reverse("register", args=[target.slug, winner.pk]), follow=True)
+    assert "Seat ticket SEAT-0001 from Sat used: the buy-in is covered." in page.content.decode()
+    entry = Entry.objects.get(tournament=target, player=winner)
+    ticket.refresh_from_db()
+    assert ticket.redeemed_entry == entry
+    logged = list(target.events.order_by("pk").values_list("action", flat=True))
+    assert logged[-2:] == ["entry.register", "ticket.redeem"]
+
+
+def test_a_refused_registration_keeps_the_seat_ticket_unused(client, td):
+    target, winner, ticket = _seat_ticket(td)
+    Tournament.objects.filter(pk=target.pk).update(status=Tournament.Status.FINISHED)
+    client.force_login(td)
+    page = client.post(reverse("register", args=[target.slug, winner.pk]), follow=True)
+    assert "The tournament is over." in page.content.decode()
+    ticket.refresh_from_db()
+    assert ticket.redeemed_entry is None
+    assert not target.events.filter(action="ticket.redeem").exists()
