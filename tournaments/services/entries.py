@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
@@ -30,28 +31,11 @@ from tournaments.services import formats as format_services
 
 
 @transaction.atomic
-def player_create(
-    *,
-    tournament: Tournament,
-    actor,
-    first_name: str,
-    last_name: str,
-    document_number: str = "",
-    nationality: str = "",
-    needs_accessible_seat: bool = False,
-    now: datetime,
-) -> Player:
-    """Record a new player (names are trimmed; a document number may be registered once)."""
-    return _player_new(
-        tournament=tournament,
-        actor=actor,
-        first_name=first_name,
-        last_name=last_name,
-        document_number=document_number,
-        nationality=nationality,
-        needs_accessible_seat=needs_accessible_seat,
-        now=now,
-    )
+def player_create(*, tournament: Tournament, actor, now: datetime, **fields: Any) -> Player:
+    """Record a new player (names are trimmed; a document number may be registered once).
+    `fields`: those of `_player_new`, which does the work inside the caller's transaction
+    (a registration of a new player calls it directly: no savepoint)."""
+    return _player_new(tournament=tournament, actor=actor, now=now, **fields)
 
 
 def _player_new(

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
-import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,6 +26,7 @@ from tournaments.models import DisplayScreen, Role, Tournament
 from tournaments.services import formats as format_services
 from tournaments.services import penalties as penalty_services
 from tournaments.services import timecalls as timecall_services
+from tournaments.views.front import qr_svg
 
 SEARCHES_PER_MINUTE = ratelimit.SEAT_SEARCH.limit
 # How long a table tablet keeps showing the last time call's outcome and ruling.
@@ -44,11 +44,6 @@ def _clock_context(request: HttpRequest, tournament: Tournament, socket_url: str
         "socket_url": socket_url,
         "hide_login": True,
     }
-
-
-def _qr_svg(url: str) -> str:
-    """The seat finder's address as an inline SVG QR code (segno: pure Python, offline)."""
-    return segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff", omitsize=True)
 
 
 def screen(request: HttpRequest, token) -> HttpResponse:
@@ -85,10 +80,8 @@ def _clock_page(request: HttpRequest, tournament: Tournament, socket_url: str) -
         return render(request, "displays/clock.html#figures", context)
     finder = request.build_absolute_uri(reverse("seat_finder", args=[tournament.slug]))
     front = request.build_absolute_uri(reverse("front_page"))
-    front_qr = segno.make(front, error="m").svg_inline(
-        scale=3, dark="#000", light="#fff", omitsize=True
-    )
-    context.update(qr=_qr_svg(finder), finder_url=finder, front_qr=front_qr)
+    front_qr = qr_svg(front, 3)
+    context.update(qr=qr_svg(finder, 6), finder_url=finder, front_qr=front_qr)
     return render(request, "displays/clock.html", context)
 
 
