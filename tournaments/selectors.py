@@ -209,33 +209,53 @@ def document_match(query: str) -> Player | None:
 
 def tournament_figures(tournament: Tournament) -> dict[str, int]:
     """Entries, players left, chips in play and the prize pool's raw parts."""
-    counted = tournament.entries.exclude(status=Entry.Status.VOIDED)
-    figures = counted.aggregate(
-        entries=Count("id"),
-        active=Count("id", filter=Q(status=Entry.Status.ACTIVE)),
-        chips=Sum("chips"),
-        removed=Sum("chips_removed"),
+    return _figures(tournament)[0]
+
+
+def _figures(tournament: Tournament, *, family: bool = False) -> tuple[dict[str, int], int, int]:
+    """`tournament_figures`, and with `family` the buy-ins and the purchases' money across
+    the event and its flights (what `prize_pool` counts), read in the same three queries:
+    one over the entries, one over the purchases, one over the chip adjustments."""
+    mine = Q(tournament_id=tournament.pk)
+    counted = ~Q(status=Entry.Status.VOIDED)
+    entries = Entry.objects.filter(mine)
+    purchases = Purchase.objects.filter(entry__tournament_id=tournament.pk, voided=False)
+    if family and tournament.parent_id is None:  # a main event's flights sell for its pool
+        entries = Entry.objects.filter(mine | Q(tournament__parent_id=tournament.pk))
+        purchases = Purchase.objects.filter(
+            Q(entry__tournament_id=tournament.pk) | Q(entry__tournament__parent_id=tournament.pk),
+            voided=False,
+        )
+    own_purchase = Q(entry__tournament_id=tournament.pk)
+    counts = entries.aggregate(
+        entries=Count("id", filter=mine & counted),
+        active=Count("id", filter=mine & Q(status=Entry.Status.ACTIVE)),
+        chips=Sum("chips", filter=mine & counted),
+        removed=Sum("chips_removed", filter=mine & counted),
+        buy_ins=Count("id", filter=counted & ~Q(kind=Entry.Kind.CARRIED)),
+    )
+    bought = purchases.aggregate(
+        chips=Sum("chips", filter=own_purchase),
+        money=Sum("price", filter=own_purchase),
+        rebuys=Count("id", filter=own_purchase & Q(kind=Purchase.Kind.REBUY)),
+        addons=Count("id", filter=own_purchase & Q(kind=Purchase.Kind.ADDON)),
+        family_money=Sum("price"),
     )
     adjusted = ChipAdjustment.objects.filter(tournament=tournament, voided=False).aggregate(
         chips=Sum("amount")
     )
-    bought = Purchase.objects.filter(entry__tournament=tournament, voided=False).aggregate(
-        chips=Sum("chips"),
-        money=Sum("price"),
-        rebuys=Count("id", filter=Q(kind=Purchase.Kind.REBUY)),
-        addons=Count("id", filter=Q(kind=Purchase.Kind.ADDON)),
-    )
-    return {
-        "entries": figures["entries"] or 0,
-        "players_left": figures["active"] or 0,
-        "chips_in_play": (figures["chips"] or 0)
+    figures = {
+        "entries": counts["entries"] or 0,
+        "players_left": counts["active"] or 0,
+        "chips_in_play": (counts["chips"] or 0)
         + (bought["chips"] or 0)
-        - (figures["removed"] or 0)
+        - (counts["removed"] or 0)
         + (adjusted["chips"] or 0),
         "rebuys": bought["rebuys"] or 0,
         "addons": bought["addons"] or 0,
         "purchase_money": bought["money"] or 0,
     }
+    return figures, counts["buy_ins"] or 0, bought["family_money"] or 0
 
 
 def entry_counts(tournament: Tournament) -> dict[str, int]:
@@ -274,18 +294,29 @@ def buy_ins(tournament: Tournament, *, family: list[Tournament] | None = None) -
 
 
 def prize_pool(
-    tournament: Tournament, *, family: list[Tournament] | None = None, entries: int | None = None
+    tournament: Tournament,
+    *,
+    family: list[Tournament] | None = None,
+    entries: int | None = None,
+    purchase_money: int | None = None,
 ) -> payouts.PrizePool:
     """The prize pool (§16.1): the prize part of every buy-in across the flights, less the
     house and dealer percentage and taxes, plus rebuys, add-ons and added money, topped up
     to the guarantee. Rebuy and add-on prices go wholly to the pool [not in sources].
 
-    `family` and `entries` (from `buy_ins`) save their reads when the caller has them."""
-    family = _family(tournament) if family is None else family
-    entries = buy_ins(tournament, family=family) if entries is None else entries
-    purchases = Purchase.objects.filter(entry__tournament__in=family, voided=False).aggregate(
-        money=Sum("price")
-    )
+    `family`, `entries` (from `buy_ins`) and `purchase_money` (the family's rebuys and
+    add-ons) save their reads when the caller has them."""
+    if entries is None or purchase_money is None:
+        family = _family(tournament) if family is None else family
+    if entries is None:
+        entries = buy_ins(tournament, family=family)
+    if purchase_money is None:
+        purchase_money = (
+            Purchase.objects.filter(entry__tournament__in=family, voided=False).aggregate(
+                money=Sum("price")
+            )["money"]
+            or 0
+        )
     return payouts.compute_prize_pool(
         entries=entries,
         entry_fee=tournament.buy_in_prize,
@@ -293,7 +324,7 @@ def prize_pool(
         tax_percent=tournament.tax_percent,
         tax_mode=tournament.tax_mode,
         added_money=tournament.added_money,
-        extra_prize_contributions=purchases["money"] or 0,
+        extra_prize_contributions=purchase_money,
         guarantee=_guarantee_for_prize_pool(tournament, entries),
     )
 
@@ -570,10 +601,9 @@ def screen_figures(tournament: Tournament, *, top: int = 5) -> dict[str, Any]:
     The prize pool and payouts are the money pages' own (prize_pool, payout_amounts), so
     the screens and the payouts sheet never disagree.
     """
-    figures = tournament_figures(tournament)
+    figures, entries, money = _figures(tournament, family=True)
     left = figures["players_left"]
-    entries = buy_ins(tournament)
-    pool = prize_pool(tournament, entries=entries)
+    pool = prize_pool(tournament, entries=entries, purchase_money=money)
     amounts = payout_amounts(tournament, pool=pool, entries=entries)
     return {
         **figures,
