@@ -21,13 +21,18 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
+from tournaments.sockets.hub import ServerSend  # noqa: E402
 from tournaments.sockets.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            CookieMiddleware(SessionMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns))))
+        "websocket": ServerSend(
+            AllowedHostsOriginValidator(
+                CookieMiddleware(
+                    SessionMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns)))
+                )
+            )
         ),
     }
 )

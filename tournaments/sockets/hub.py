@@ -13,11 +13,11 @@ on it) still gets the message.
 
 Robustness:
 
-- a socket's write runs as an eager task: when the socket can take it (the usual case)
-  it completes at once with no scheduling; a socket that cannot (a slow client) gets a
-  backlog, written in order while the pump goes on with the others. A backlog longer
-  than BACKLOG closes that socket with 1013 (try again later): its screen reconnects
-  and gets the whole state;
+- a socket's write is started by hand in the pump's turn: when the socket can take it
+  (the usual case) it completes at once, with no task; a socket that cannot (a slow
+  client) gets a task from there on and a backlog, written in order while the pump goes
+  on with the others. A backlog longer than BACKLOG closes that socket with 1013 (try
+  again later): its screen reconnects and gets the whole state;
 - a socket whose write fails is dropped; the others are not concerned;
 - a bad message is logged and skipped; the pump goes on;
 - when the last local socket of a group leaves, the process's channel leaves the group;
@@ -32,9 +32,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sys
+import types
 from collections import deque
-from collections.abc import Coroutine, Iterable
+from collections.abc import Coroutine, Generator, Iterable
 from typing import Any, Protocol
 
 from tournaments.sockets.codes import (
@@ -52,23 +52,50 @@ DEFAULT_GROUP_EXPIRY = 86400
 
 
 class Socket(Protocol):
-    """What the hub needs of a consumer: its ASGI `send`."""
+    """What the hub needs of a consumer: its scope and its ASGI `send`."""
+
+    scope: dict[str, Any]
 
     async def base_send(self, message: dict[str, Any]) -> None: ...
 
 
-EAGER_WRITES = sys.version_info >= (3, 12)
+SERVER_SEND = "torneo.server_send"
 
-if EAGER_WRITES:
 
-    def _start(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
-        # Runs at once, in the caller's turn: no scheduling when the write does not wait.
-        return asyncio.Task(coro, loop=asyncio.get_running_loop(), eager_start=True)
+class ServerSend:
+    """ASGI middleware, outermost on the sockets: keeps the server's own `send` in the
+    scope (SERVER_SEND), and the hub writes pushes there. Channels' session wrapper, which
+    sits between, acts only on HTTP responses; a push to a thousand sockets skips it a
+    thousand times."""
 
-else:  # pragma: no cover - Python 3.11 (CI compatibility): one scheduled task per write
+    def __init__(self, app: Any) -> None:
+        self.app = app
 
-    def _start(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
-        return asyncio.get_running_loop().create_task(coro)
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        return await self.app({**scope, SERVER_SEND: send}, receive, send)
+
+
+@types.coroutine
+def _carry_on(coro: Coroutine[Any, Any, None], waiting: Any) -> Generator[Any, Any, None]:
+    """Go on with a coroutine started by hand that now waits on `waiting` (a future):
+    the task running this waits for it, then resumes the coroutine, until it ends."""
+    while True:
+        try:
+            received = yield waiting
+        except BaseException as exc:  # the task is cancelled: so is the write
+            try:
+                waiting = coro.throw(exc)
+            except StopIteration:
+                return
+        else:
+            try:
+                waiting = coro.send(received)
+            except StopIteration:
+                return
+
+
+async def _finish(coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+    await _carry_on(coro, waiting)
 
 
 def _close(code: int) -> dict[str, Any]:
@@ -81,7 +108,7 @@ class _Member:
     __slots__ = ("backlog", "busy", "closing", "gone", "groups", "held", "send", "writer")
 
     def __init__(self, socket: Socket) -> None:
-        self.send = socket.base_send
+        self.send = socket.scope.get(SERVER_SEND) or socket.base_send
         self.groups: set[str] = set()
         self.backlog: deque[dict[str, Any]] = deque()
         self.busy = False  # a write is in progress (the socket made it wait)
@@ -113,8 +140,14 @@ class _Member:
 
     def _write(self, event: dict[str, Any]) -> None:
         self.busy = True
-        task = _start(self._drain(event))
-        self.writer = None if task.done() else task  # keep a pending write alive
+        # Started by hand, in this turn: a socket that takes the frame at once (the usual
+        # case) costs no task; one that makes the write wait gets a task from there on.
+        writing = self._drain(event)
+        try:
+            waiting = writing.send(None)
+        except StopIteration:
+            return
+        self.writer = asyncio.get_running_loop().create_task(_finish(writing, waiting))
 
     async def _drain(self, event: dict[str, Any]) -> None:
         try:
@@ -271,11 +304,6 @@ class Hub:
                 self._deliver(group, message)
             except Exception:  # noqa: BLE001 - one bad message must not stop the screens
                 logger.exception("could not deliver a message to %s", group.name)
-            if not EAGER_WRITES:
-                # Python 3.11: the writes are scheduled tasks. A layer receive that finds its
-                # queue full returns without suspending, so give them a turn per message, or
-                # a burst would count every socket as behind.
-                await asyncio.sleep(0)
 
     def _deliver(self, group: _Group, message: dict[str, Any]) -> None:
         if message.get("type") != "push":

@@ -45,9 +45,10 @@ async def layer(request):
 
 
 class Screen:
-    """A socket as the hub sees it: its ASGI send."""
+    """A socket as the hub sees it: its scope and its ASGI send."""
 
     def __init__(self, *, fail: bool = False) -> None:
+        self.scope: dict[str, Any] = {}
         self.sent: list[dict[str, Any]] = []
         self.fail = fail
         self.gate: asyncio.Event | None = None  # set: a slow client, writes wait for it
