@@ -108,8 +108,11 @@ def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
         )
 
 
-# Pushes that change nothing the clock screen's figures show.
-NO_FIGURES = frozenset({"clock", "close", "timecall"})
+# Pushes that change nothing the clock screen's figures show: no figures are rendered
+# for them, and the screens are told so (`same_figures`), so none asks for them either.
+# A move changes who sits where, not the field, the stacks or the tables open (a table
+# that opens or closes has its own push).
+NO_FIGURES = frozenset({"clock", "close", "timecall", "move"})
 
 # Pushes that change nothing a table's tablet shows below its clock (seats, time call,
 # chip race, hand reports): they name no table (`at_tables` is empty), so no tablet
@@ -124,26 +127,28 @@ NO_TABLES = frozenset(
 SEAT_LISTS = frozenset({"seat", "elimination", "move", "bounty", "penalty", "penalties"})
 
 
-def screen_fragments(tournament_id: int) -> dict[str, dict[str, str]]:
+def screen_fragments(tournament_id: int, *, figures: bool = True) -> dict[str, dict[str, str]]:
     """What the screens show beside the clock, rendered once per change (not once per
-    screen), in each language a screen may be in: the clock screen's figures, and the
-    seating board while it has one page."""
+    screen), in each language a screen may be in: the clock screen's figures (unless
+    `figures` is false), and the seating board while it has one page."""
     # Here, not at the top: the formats service imports this module (a cycle).
     from tournaments.services import formats as format_services
 
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return {}
-    context = {
-        "tournament": tournament,
-        "figures": selectors.screen_figures(tournament),
-        "formats": format_services.screen_formats(tournament, timezone.now()),
-    }
-    figures = {}
-    for code, _name in settings.LANGUAGES:
-        with translation.override(code):
-            figures[code] = render_to_string("displays/_figures.html", context)
-    fragments = {"figures": figures}
+    fragments = {}
+    if figures:
+        context = {
+            "tournament": tournament,
+            "figures": selectors.screen_figures(tournament),
+            "formats": format_services.screen_formats(tournament, timezone.now()),
+        }
+        rendered = {}
+        for code, _name in settings.LANGUAGES:
+            with translation.override(code):
+                rendered[code] = render_to_string("displays/_figures.html", context)
+        fragments["figures"] = rendered
     board = _seating_board(tournament)
     if board:
         fragments["board"] = board
@@ -182,10 +187,15 @@ def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any
     Rendered only when a socket may hear it: a desk registering with no screen in the
     room pays nothing. A fragment that cannot be rendered is left out: the screens fetch
     it as before."""
-    if payload.get("type") in NO_FIGURES or not listened(tournament_group(tournament_id)):
+    kind = payload.get("type")
+    if kind in NO_FIGURES and kind not in {"clock", "close"}:
+        payload = {**payload, "same_figures": True}
+    if (kind in NO_FIGURES and kind not in SEAT_LISTS) or not listened(
+        tournament_group(tournament_id)
+    ):
         return payload
     try:
-        fragments = screen_fragments(tournament_id)
+        fragments = screen_fragments(tournament_id, figures=kind not in NO_FIGURES)
     except Exception:  # noqa: BLE001 - the action is committed; the screens fetch instead
         logger.warning("could not render the screens' fragments", exc_info=True)
         return payload

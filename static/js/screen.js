@@ -445,8 +445,9 @@
         document.dispatchEvent(new CustomEvent("torneo:move", { detail }));
       }
       // Anything else changes the figures or the seating. The push brings the figures,
-      // rendered once for every screen; only what it does not bring is fetched again.
-      if (!applyFragments(message)) {
+      // rendered once for every screen, or says they are the same (a move, a time call);
+      // only what it does not bring is fetched again.
+      if (!message.same_figures && !applyFragments(message)) {
         document.body.dispatchEvent(new CustomEvent("torneo:figures"));
       }
       if (!applyBoard(message) && !applySeatList(message) && concernsThisTable(message, event.data)) {

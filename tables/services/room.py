@@ -1062,16 +1062,21 @@ def _undo_moves(event: Event, actor, now: datetime) -> None:
     """Put every moved player back in the seat he came from (all or nothing)."""
     moves = event.data["moves"]
     tables = {t.number: t for t in Table.objects.filter(tournament_id=event.tournament_id)}
-    for number, before in (event.data.get("tables_before") or {}).items():
+    restored = list((event.data.get("tables_before") or {}).items())
+    if "table_before" in event.data:
+        restored.append((event.data["table"], event.data["table_before"]))
+    for number, before in restored:
         table = tables[int(number)]
+        reopened = table.status != before["status"]
         table.status = before["status"]
         _restore_positions(table, before)
         table.save(update_fields=["status", *POSITION_FIELDS])
-    if "table_before" in event.data:
-        table = tables[event.data["table"]]
-        table.status = event.data["table_before"]["status"]
-        _restore_positions(table, event.data["table_before"])
-        table.save(update_fields=["status", *POSITION_FIELDS])
+        if reopened:
+            # The moves' pushes change no figure; a table open again does (tables open).
+            realtime.broadcast(
+                event.tournament_id,
+                {"type": "table", "table": table.number, "status": table.status},
+            )
     entries = [m["entry"] for m in moves]
     if any(type(e) is not int for e in entries):
         raise errors.CannotUndo(reason=_("its log row is damaged"))

@@ -255,7 +255,8 @@ def test_the_clock_screens_figures_come_with_the_push_not_by_asking_again(daphne
 def test_a_move_brings_the_seats_of_its_tables_and_no_tablet_asks_again(daphne_url, browser):
     """Issue 15, item 4: a push about some tables names them and brings their seat lists,
     rendered once; the tablet the player comes to shows him without asking the server, and
-    the room's other tablets ask nothing (1,112 tables, not 1,112 renders per move)."""
+    the room's other tablets ask nothing (1,112 tables, not 1,112 renders per move), nor
+    does a clock screen, whose figures a move does not change."""
     td = make_user("td-tables", staff=True)
     tournament = make_tournament(td, tables=3)
     reg = entry_services.entry_register(
@@ -270,6 +271,11 @@ def test_a_move_brings_the_seats_of_its_tables_and_no_tablet_asks_again(daphne_u
         pages[number] = _open(browser, f"{daphne_url}/s/{screen.token}/")
         asked[number] = []
         pages[number].on("request", lambda request, n=number: asked[n].append(request.url))
+    # A clock screen: a move changes none of its figures, and the push says so.
+    clock = DisplayScreen.objects.create(tournament=tournament, name="TV", kind="clock")
+    pages[0] = _open(browser, f"{daphne_url}/s/{clock.token}/")
+    asked[0] = []
+    pages[0].on("request", lambda request: asked[0].append(request.url))
     seat_services.seat_move(
         tournament=tournament,
         entry=reg.entry,
@@ -286,3 +292,5 @@ def test_a_move_brings_the_seats_of_its_tables_and_no_tablet_asks_again(daphne_u
     assert [url for url in asked[target] if "/s/" in url] == []  # in the push, not fetched
     assert asked[other] == []
     assert "Neri" not in pages[other].inner_text("#seats")
+    assert asked[0] == []  # the figures stand: nothing fetched
+    assert pages[0].inner_text("[data-testid=players]") == "1 / 1"

@@ -391,7 +391,7 @@ def test_a_refused_apply_pushes_nothing(td, django_capture_on_commit_callbacks):
     assert {k: where(e) for k, e in placed.items()} == {k: k for k in placed}
 
 
-def test_a_broken_table_comes_back_as_it_was_on_undo(td):
+def test_a_broken_table_comes_back_as_it_was_on_undo(td, django_capture_on_commit_callbacks):
     """The room is read as rows and only the tables written become models: the broken
     table's button, blinds, hands and seats settings are logged and restored whole."""
     tournament = make_tournament(td, tables=3)
@@ -408,6 +408,16 @@ def test_a_broken_table_comes_back_as_it_was_on_undo(td):
     assert (broken.status, broken.button) == (Table.Status.CLOSED, None)
     event = Event.objects.get(action="room.break")
     assert event.data["table_before"]["hands"] == 12
-    event_undo(event_id=event.pk, tournament=tournament, actor=td, now=NOW)
+    listener = Listener(realtime.tournament_group(tournament.pk))
+    with django_capture_on_commit_callbacks(execute=True):
+        event_undo(event_id=event.pk, tournament=tournament, actor=td, now=NOW)
     after = Table.objects.filter(tournament=tournament, number=3).values(*fields).get()
     assert after == before
+    # The moves back change no figure; the table open again does: the clock screens hear
+    # of it with their figures (tables open 3), not only of the moves.
+    pushed = listener.payloads()
+    moves = [p for p in pushed if p["type"] == "move"]
+    assert len(moves) == 3 and all(p["same_figures"] and "fragments" not in p for p in moves)
+    reopened = [p for p in pushed if p["type"] == "table"]
+    assert [(p["table"], p["status"]) for p in reopened] == [(3, "open")]
+    assert "<dt>Tables</dt><dd>3</dd>" in reopened[0]["fragments"]["figures"]["en"]

@@ -17,6 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from config.asgi import application
+from tables.services import seats as seat_services
 from tests.conftest import make_player
 from tournaments import realtime
 from tournaments.models import DisplayScreen
@@ -134,3 +135,41 @@ async def test_a_tablet_gets_its_own_seat_list_in_the_push_and_nothing_for_other
     assert push["type"] == "figures" and push["at_tables"] == []
     assert "seats" not in push["fragments"]
     await socket.disconnect()
+
+
+async def test_a_move_tells_the_clock_screens_their_figures_stand(display, tournament, td, now):
+    """A move changes who sits where, not the field: the clock screen is told its figures
+    stand (nothing rendered for it, nothing for it to fetch), while a one-page seating
+    board still gets the board with the player's new seat."""
+    board = await database_sync_to_async(DisplayScreen.objects.create)(
+        tournament=tournament, name="Board", kind=DisplayScreen.Kind.SEATING
+    )
+    registration = await database_sync_to_async(_register)(tournament, td, now)
+    sockets = []
+    for token in (display.token, board.token):
+        socket = WebsocketCommunicator(
+            application, f"/ws/screens/{token}/", headers=[(b"origin", b"http://testserver")]
+        )
+        assert (await socket.connect())[0]
+        assert (await socket.receive_json_from())["type"] == "clock"
+        sockets.append(socket)
+    seat = 1 if registration.seat != 1 else 2
+
+    def move() -> None:
+        seat_services.seat_move(
+            tournament=tournament,
+            entry=registration.entry,
+            table_number=registration.table,
+            seat=seat,
+            actor=td,
+            now=now,
+        )
+
+    await database_sync_to_async(move)()
+    for socket in sockets:
+        push = await socket.receive_json_from(timeout=5)
+        assert push["type"] == "move" and push["same_figures"] is True
+        assert "figures" not in push["fragments"]
+        rows = _text(push["fragments"]["board"]["en"])
+        assert f"Bianchi Anna Table {registration.table} · Seat {seat}" in rows
+        await socket.disconnect()
