@@ -239,7 +239,8 @@ def fanout(
         trigger = {"posts": move_posts(tournament, changes)}
     match = "version" if kind == "clock" else kind
     connection.close()  # the server writes now; SQLite must not find this process holding on
-    env = {"REDIS_URL": redis_url if layer == "redis" else None}
+    # The production server pools its database connections (bin/serve): so does this one.
+    env = {"REDIS_URL": redis_url if layer == "redis" else None, "DB_POOL": "1"}
     try:
         with serve(workers=1, env=env) as server:
             browser = Browser(server.url)
