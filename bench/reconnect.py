@@ -56,7 +56,8 @@ def reconnect(
     td, tournament, screen = fanout_tournament(secrets.token_urlsafe(12))
     before = tournament.clock_version
     connection.close()  # the server writes now; SQLite must not find this process holding on
-    env = {"REDIS_URL": redis_url if layer == "redis" else None}
+    # The production server pools its database connections (bin/serve): so does this one.
+    env = {"REDIS_URL": redis_url if layer == "redis" else None, "DB_POOL": "1"}
     port = free_port()
     url = f"ws://{HOST}:{port}/ws/screens/{screen.token}/"
     try:
