@@ -220,11 +220,10 @@ def _figures(tournament: Tournament, *, family: bool = False) -> tuple[dict[str,
     counted = ~Q(status=Entry.Status.VOIDED)
     entries = Entry.objects.filter(mine)
     purchases = Purchase.objects.filter(entry__tournament_id=tournament.pk, voided=False)
-    if family and tournament.parent_id is None:  # a main event's flights sell for its pool
-        entries = Entry.objects.filter(mine | Q(tournament__parent_id=tournament.pk))
+    if family:  # a main event's flights sell for its pool
+        entries = Entry.objects.filter(_family_filter(tournament))
         purchases = Purchase.objects.filter(
-            Q(entry__tournament_id=tournament.pk) | Q(entry__tournament__parent_id=tournament.pk),
-            voided=False,
+            _family_filter(tournament, "entry__tournament"), voided=False
         )
     own_purchase = Q(entry__tournament_id=tournament.pk)
     counts = entries.aggregate(
@@ -282,11 +281,21 @@ def _family(tournament: Tournament) -> list[Tournament]:
     return tournament_family(tournament) if tournament.parent_id is None else [tournament]
 
 
+def _family_filter(tournament: Tournament, field: str = "tournament") -> Q:
+    """`_family` as a filter on `field` (a tournament), without reading the flights."""
+    own = Q(**{f"{field}_id": tournament.pk})
+    return (
+        own
+        if tournament.parent_id is not None
+        else own | Q(**{f"{field}__parent_id": tournament.pk})
+    )
+
+
 def buy_ins(tournament: Tournament, *, family: list[Tournament] | None = None) -> int:
     """Entries sold across the event and its flights (carried-over stacks do not count)."""
-    family = _family(tournament) if family is None else family
+    where = _family_filter(tournament) if family is None else Q(tournament__in=family)
     return (
-        Entry.objects.filter(tournament__in=family)
+        Entry.objects.filter(where)
         .exclude(status=Entry.Status.VOIDED)
         .exclude(kind=Entry.Kind.CARRIED)
         .count()
@@ -306,16 +315,16 @@ def prize_pool(
 
     `family`, `entries` (from `buy_ins`) and `purchase_money` (the family's rebuys and
     add-ons) save their reads when the caller has them."""
-    if entries is None or purchase_money is None:
-        family = _family(tournament) if family is None else family
     if entries is None:
         entries = buy_ins(tournament, family=family)
     if purchase_money is None:
+        where = (
+            _family_filter(tournament, "entry__tournament")
+            if family is None
+            else Q(entry__tournament__in=family)
+        )
         purchase_money = (
-            Purchase.objects.filter(entry__tournament__in=family, voided=False).aggregate(
-                money=Sum("price")
-            )["money"]
-            or 0
+            Purchase.objects.filter(where, voided=False).aggregate(money=Sum("price"))["money"] or 0
         )
     return payouts.compute_prize_pool(
         entries=entries,
