@@ -101,7 +101,19 @@ def _store(tournament: Tournament, state: clock.ClockState) -> None:
     tournament.clock_version = state.version
     if state.status is clock.ClockStatus.RUNNING and tournament.status == "planned":
         tournament.status = Tournament.Status.RUNNING
-    tournament.save()
+    # The clock's own columns, not all 85: the rest of the row is not this write's.
+    tournament.save(update_fields=CLOCK_FIELDS)
+
+
+CLOCK_FIELDS = (
+    "clock_status",
+    "clock_index",
+    "clock_started_at",
+    "clock_elapsed",
+    "clock_scheduled_start",
+    "clock_version",
+    "status",
+)
 
 
 def _publish(
