@@ -224,20 +224,23 @@ def _tables_for_draw(tournament: Tournament) -> tuple[list[draw.TableState], dic
             "number",
             "max_seats",
             "reserved_seats",
+            "locked_seats",
             "accessible_seats",
             "status",
             "opening_order",
         )
     )
     states, ids = [], {}
-    for pk, number, max_seats, reserved, accessible, status, order in rows:
+    for pk, number, max_seats, reserved, locked, accessible, status, order in rows:
         ids[number] = pk
         states.append(
             draw.TableState(
                 number=number,
                 max_seats=max_seats,
                 taken=frozenset(taken.get(pk, ())),
-                reserved=frozenset(reserved),
+                # Out of the draw, as for one seat drawn (`_table_loads`): reserved and
+                # locked seats alike.
+                reserved=frozenset(reserved) | frozenset(locked),
                 accessible=frozenset(accessible),
                 is_open=status == Table.Status.OPEN,
                 opening_order=order,

@@ -119,3 +119,21 @@ async def test_the_tablets_and_screens_hear_the_draw():
     push = await socket.receive_json_from(timeout=5)
     assert push["type"] == "seating" and "at_tables" not in push
     await socket.disconnect()
+
+
+@pytest.mark.django_db
+def test_the_draw_leaves_locked_and_reserved_seats_empty(td):
+    """A seat the floor locked (a broken chair) or reserved is out of the full draw, as it
+    is out of the draw of one seat: 6 players on two tables of 4 with one seat each taken
+    out sit in the other six."""
+    tournament = make_tournament(td, tables=2, seats=4)
+    Table.objects.filter(tournament=tournament, number=1).update(locked_seats=[2])
+    Table.objects.filter(tournament=tournament, number=2).update(reserved_seats=[3])
+    _entries(tournament, 6)
+    for seed in range(10):
+        drawn = seat_services.seats_draw_all(
+            tournament=tournament, actor=td, now=NOW, rng=Random(seed)
+        )
+        assert (1, 2) not in drawn.values() and (2, 3) not in drawn.values()
+        assert len(set(drawn.values())) == 6
+        Seat.objects.filter(table__tournament=tournament).delete()
