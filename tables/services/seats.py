@@ -166,24 +166,30 @@ class _TableRow:
     accessible: frozenset[int]
 
 
+# What a draw reads of each table, beside its seats.
+_DRAW_COLUMNS = (
+    "pk",
+    "number",
+    "max_seats",
+    "reserved_seats",
+    "locked_seats",
+    "accessible_seats",
+    "status",
+    "opening_order",
+)
+
+
+def _usable_tables(tournament: Tournament):
+    return Table.objects.filter(tournament=tournament).exclude(status=Table.Status.CLOSED)
+
+
 def _table_loads(tournament: Tournament) -> list[tuple[_TableRow, draw.TableLoad]]:
     """Every usable table with its player count and free drawable seats, in one query."""
     rows = (
-        Table.objects.filter(tournament=tournament)
-        .exclude(status=Table.Status.CLOSED)
+        _usable_tables(tournament)
         .annotate(players=Count("seats"))
         .order_by("number")
-        .values_list(
-            "pk",
-            "number",
-            "max_seats",
-            "reserved_seats",
-            "locked_seats",
-            "accessible_seats",
-            "status",
-            "opening_order",
-            "players",
-        )
+        .values_list(*_DRAW_COLUMNS, "players")
     )
     loads = []
     for pk, number, max_seats, reserved, locked, accessible, status, order, players in rows:
@@ -216,20 +222,7 @@ def _tables_for_draw(tournament: Tournament) -> tuple[list[draw.TableState], dic
         .values_list("table_id", "number")
     ):
         taken.setdefault(table_id, set()).add(number)
-    rows = (
-        Table.objects.filter(tournament=tournament)
-        .exclude(status=Table.Status.CLOSED)
-        .values_list(
-            "pk",
-            "number",
-            "max_seats",
-            "reserved_seats",
-            "locked_seats",
-            "accessible_seats",
-            "status",
-            "opening_order",
-        )
-    )
+    rows = _usable_tables(tournament).values_list(*_DRAW_COLUMNS)
     states, ids = [], {}
     for pk, number, max_seats, reserved, locked, accessible, status, order in rows:
         ids[number] = pk
