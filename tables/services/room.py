@@ -426,6 +426,7 @@ class _Made:
     """An overview's plan and check with everything they were made from (`_OVERVIEWS`)."""
 
     made_from: tuple[Any, ...]  # the tournament's settings, the tables as read, the counts
+    rows: dict[int, TableRow]  # the tables as read, decoded
     seats: dict[int, dict[int, int]]  # the tables whose seats were read: seat -> entry
     travelling: set[int]  # whom of those the room waits for
     plan: balancing.RoomPlan
@@ -453,7 +454,14 @@ def _settings_of(tournament: Tournament) -> tuple[Any, ...]:
 
 def _room_overview(tournament: Tournament) -> RoomOverview:
     table_values = _table_values(tournament)
-    rows = _rows_of(table_values)
+    made = _OVERVIEWS.get(tournament.pk)
+    # The tables decoded last time while they are as they were (a tenth of the page at
+    # 1,112 tables); the rows are only read (each page has its own RoomTables of them).
+    rows = (
+        made.rows
+        if made is not None and made.made_from[1] == table_values
+        else _rows_of(table_values)
+    )
     by_id = {row.id: row for row in rows.values()}
     counts = dict.fromkeys(rows, 0)
     waiting = 0
@@ -479,13 +487,12 @@ def _room_overview(tournament: Tournament) -> RoomOverview:
     if _not_started(tournament, rows.values()):
         return _overview_of(room_load(tournament), counts, waiting)
     made_from = (_settings_of(tournament), table_values, counts)
-    made = _OVERVIEWS.get(tournament.pk)
     if made is not None and made.made_from == made_from:
         seats: dict[int, dict[int, int]] = {}
         travelling_ids: set[int] = set()
         _read_seats_at(rows, made.seats.keys(), seats, travelling_ids)
         if seats == made.seats and travelling_ids == made.travelling:
-            return RoomOverview(RoomTables(rows), counts, waiting, made.plan, made.violations)
+            return RoomOverview(RoomTables(dict(rows)), counts, waiting, made.plan, made.violations)
     settings = room_settings(tournament, list(rows.values()))
     seats = {}
     travelling_ids = set()
@@ -511,8 +518,8 @@ def _room_overview(tournament: Tournament) -> RoomOverview:
     violations = balancing.check_room(planner, settings, require_balanced=True)
     if len(_OVERVIEWS) >= _OVERVIEWS_KEPT:
         _OVERVIEWS.clear()
-    _OVERVIEWS[tournament.pk] = _Made(made_from, seats, travelling_ids, plan, violations)
-    return RoomOverview(RoomTables(rows), counts, waiting, plan, violations)
+    _OVERVIEWS[tournament.pk] = _Made(made_from, rows, seats, travelling_ids, plan, violations)
+    return RoomOverview(RoomTables(dict(rows)), counts, waiting, plan, violations)
 
 
 def _read_seats_at(
