@@ -466,17 +466,7 @@ def _room_overview(tournament: Tournament) -> RoomOverview:
     counts = dict.fromkeys(rows, 0)
     waiting = 0
     read = {number for number, row in rows.items() if row.locked_seats or row.reserved_seats}
-    for table_id, players, travelling, outside in (
-        Seat.objects.filter(table__tournament=tournament)
-        .order_by()
-        .values("table_id")
-        .annotate(
-            players=Count("id"),
-            travelling=Count("id", filter=Q(arrived=False)),
-            outside=Count("id", filter=Q(number__lt=1) | Q(number__gt=F("table__max_seats"))),
-        )
-        .values_list("table_id", "players", "travelling", "outside")
-    ):
+    for table_id, players, travelling, outside in _seat_counts(tournament):
         row = by_id.get(table_id)
         if row is None:
             continue
@@ -520,6 +510,37 @@ def _room_overview(tournament: Tournament) -> RoomOverview:
         _OVERVIEWS.clear()
     _OVERVIEWS[tournament.pk] = _Made(made_from, rows, seats, travelling_ids, plan, violations)
     return RoomOverview(RoomTables(dict(rows)), counts, waiting, plan, violations)
+
+
+def _seat_counts(tournament: Tournament) -> Iterable[tuple[int, int, int, int]]:
+    """Each table's (id, players, players not seated yet, seats past its size or below 1);
+    tables without seats may be left out."""
+    if connection.vendor == "postgresql":
+        # Each table's seats counted through the seats' table index (LATERAL): hashing all
+        # 10,000 seats of the room by table (the GROUP BY below) took twice as long.
+        table, seat = Table._meta.db_table, Seat._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT t.id, c.players, c.travelling, c.outside FROM {table} t"  # noqa: S608
+                " CROSS JOIN LATERAL (SELECT count(*) AS players,"
+                " count(*) FILTER (WHERE NOT s.arrived) AS travelling,"
+                " count(*) FILTER (WHERE s.number < 1 OR s.number > t.max_seats) AS outside"
+                f" FROM {seat} s WHERE s.table_id = t.id) c"
+                " WHERE t.tournament_id = %s AND t.status <> %s",
+                [tournament.pk, Table.Status.CLOSED],
+            )
+            return cursor.fetchall()
+    return (
+        Seat.objects.filter(table__tournament=tournament)
+        .order_by()
+        .values("table_id")
+        .annotate(
+            players=Count("id"),
+            travelling=Count("id", filter=Q(arrived=False)),
+            outside=Count("id", filter=Q(number__lt=1) | Q(number__gt=F("table__max_seats"))),
+        )
+        .values_list("table_id", "players", "travelling", "outside")
+    )
 
 
 def _read_seats_at(
