@@ -307,6 +307,7 @@ def targets() -> dict[str, Target]:
             base=lambda w: {"name": "Fuzz copy", "date": "2031-01-02"},
         ),
         "event_log": Target("get", STAFF, {"page": "int"}, {"slug": "slug"}),
+        "event_row": Target("get", STAFF, kwargs={"slug": "slug", "event_id": "event"}),
         "event_undo": Target(
             "post", STAFF, {"confirm": "bool"}, {"slug": "slug", "event_id": "event"}
         ),

@@ -48,6 +48,7 @@ MATRIX = {
     "staff_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "tournament_clone": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "event_log": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
+    "event_row": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     # The sample action is older than a few minutes: the undo first asks (issue 13, 8).
     "event_undo": ("post", row(LOGIN, FORBIDDEN, OK, REDIRECT, OK)),
     "desk": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ObjectDoesNotExist
@@ -395,7 +395,14 @@ ACTION_LABELS = {
 }
 
 
-def action_label(event: Event) -> str:
+class Logged(NamedTuple):
+    """An action and (some of) its payload: what a line of the log is told from."""
+
+    action: str
+    data: dict[str, Any]
+
+
+def action_label(event: Event | Logged) -> str:
     """The action's name in the user's language."""
     if event.action == "entry.register" and event.data.get("kind") == "reentry":
         return str(gettext_lazy("Re-entry"))

@@ -8,10 +8,11 @@ they are, so a new code shows up (and is caught by the tests) rather than vanish
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 PENALTY_KINDS = {
     "warning": _("Warning"),
@@ -101,10 +102,14 @@ def _seat(pair: Any) -> str:
     return ""
 
 
-def event_details(event: Any, names: dict[int, str], currency: str = "") -> str:
+def event_details(
+    event: Any, names: dict[int, str], currency: str = "", sizes: Mapping[str, int] | None = None
+) -> str:
     """What a log row is about, in words: the player(s), seats, and every amount.
 
-    `names` maps entry ids to player names for rows that logged only the entry."""
+    `names` maps entry ids to player names for rows that logged only the entry. `sizes`:
+    the full length of each list that `event.data` holds cut short (the log's list reads
+    a few moves of a balance of hundreds); the words say how many more there are."""
     data = event.data or {}
     parts: list[str] = []
     who = data.get("name") or ", ".join(data.get("names") or [])
@@ -116,8 +121,10 @@ def event_details(event: Any, names: dict[int, str], currency: str = "") -> str:
         parts.append(f"{_seat(data['from'])} → {_seat(data['to'])}")
     elif data.get("table") and data.get("seat"):
         parts.append(_seat([data["table"], data["seat"]]))
-    for move in data.get("moves") or []:
+    moves = data.get("moves") or []
+    for move in moves:
         parts.append(f"{move.get('name', '')}: {_seat(move.get('from'))} → {_seat(move.get('to'))}")
+    _more(parts, moves, sizes, "moves")
     action = event.action
     if action in {"entry.rebuy", "entry.addon"}:
         parts.append(
@@ -169,4 +176,11 @@ def event_details(event: Any, names: dict[int, str], currency: str = "") -> str:
         )
     elif action == "payouts.set" and data.get("after"):
         parts.append(", ".join(map(str, data["after"])))
+        _more(parts, data["after"], sizes, "after")
     return " · ".join(p for p in parts if p)
+
+
+def _more(parts: list[str], shown: Any, sizes: Mapping[str, int] | None, key: str) -> None:
+    hidden = (sizes or {}).get(key, 0) - len(shown)
+    if hidden > 0:
+        parts.append(ngettext("and %(n)s more", "and %(n)s more", hidden) % {"n": hidden})

@@ -29,6 +29,7 @@ urlpatterns = [
     path("<slug:slug>/clone/", setup.tournament_clone, name="tournament_clone"),
     path("<slug:slug>/export/", backup.tournament_export, name="tournament_export"),
     path("<slug:slug>/log/", core.event_log, name="event_log"),
+    path("<slug:slug>/log/<int:event_id>/", core.event_row, name="event_row"),
     path("<slug:slug>/log/<int:event_id>/undo/", core.event_undo, name="event_undo"),
     path("<slug:slug>/players/", people.player_list, name="player_list"),
     path("<slug:slug>/players/export/", people.player_list_export, name="player_list_export"),

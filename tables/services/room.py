@@ -18,7 +18,7 @@ from random import Random
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import TextField
+from django.db.models import Count, F, Q, TextField
 from django.db.models.functions import Cast
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
@@ -319,30 +319,48 @@ def room_load(tournament: Tournament) -> Room:
         return _room_load(tournament)
 
 
-def _room_load(tournament: Tournament) -> Room:
+def _table_values(tournament: Tournament) -> list[tuple[Any, ...]]:
+    """Every table still in play as read: TableRow's columns, the seat lists as text."""
     texts = {f"{name}_text": Cast(name, TextField()) for name in SEAT_LISTS}
     columns = [f"{name}_text" if name in SEAT_LISTS else name for name in TableRow._fields]
-    lists = [i for i, name in enumerate(TableRow._fields) if name in SEAT_LISTS]
-    rows: dict[int, TableRow] = {}
-    for values in (
+    return list(
         Table.objects.filter(tournament=tournament)
         .exclude(status=Table.Status.CLOSED)
         .order_by("number")
         .annotate(**texts)
         .values_list(*columns)
-    ):
-        values = list(values)
-        for i in lists:
-            values[i] = _seat_list(values[i])
-        row = TableRow._make(values)
+    )
+
+
+_LISTS_AT = [i for i, name in enumerate(TableRow._fields) if name in SEAT_LISTS]
+
+
+def _rows_of(table_values: Iterable[tuple[Any, ...]]) -> dict[int, TableRow]:
+    rows: dict[int, TableRow] = {}
+    for values in table_values:
+        decoded = list(values)
+        for i in _LISTS_AT:
+            decoded[i] = _seat_list(decoded[i])
+        row = TableRow._make(decoded)
         rows[row.number] = row
-    seats: dict[int, dict[int, int]] = {n: {} for n in rows}
-    held_at = {row.id: seats[row.number] for row in rows.values()}
-    travelling: set[int] = set()
-    for table_id, number, entry_id, arrived in (
-        Seat.objects.filter(table__tournament=tournament)
-        .order_by()
-        .values_list("table_id", "number", "entry_id", "arrived")
+    return rows
+
+
+def _table_rows(tournament: Tournament) -> dict[int, TableRow]:
+    """Every table still in play, by number, as rows (no models)."""
+    return _rows_of(_table_values(tournament))
+
+
+def _read_seats(
+    seats: Any, rows: Mapping[int, TableRow], into: dict[int, dict[int, int]], travelling: set[int]
+) -> None:
+    """Put each seat of the `seats` query that is at one of `rows` into `into` (table ->
+    seat -> entry, in seat order) and the players not yet seated into `travelling`."""
+    held_at: dict[int, dict[int, int]] = {}
+    for row in rows.values():
+        held_at[row.id] = into.setdefault(row.number, {})
+    for table_id, number, entry_id, arrived in seats.order_by().values_list(
+        "table_id", "number", "entry_id", "arrived"
     ):
         held = held_at.get(table_id)
         if held is not None:
@@ -351,9 +369,17 @@ def _room_load(tournament: Tournament) -> Room:
                 travelling.add(entry_id)
     # Read unsorted (sorting 10,000 rows in the database costs more): the room is kept in
     # table and seat order, as the planner and the seat cards of a break read it.
-    for table_number, held in seats.items():
+    for row in rows.values():
+        held = into[row.number]
         if len(held) > 1:
-            seats[table_number] = dict(sorted(held.items()))
+            into[row.number] = dict(sorted(held.items()))
+
+
+def _room_load(tournament: Tournament) -> Room:
+    rows = _table_rows(tournament)
+    seats: dict[int, dict[int, int]] = {}
+    travelling: set[int] = set()
+    _read_seats(Seat.objects.filter(table__tournament=tournament), rows, seats, travelling)
     tables = RoomTables(rows)
     room = Room(tournament, tables, seats, room_settings(tournament, list(rows.values())))
     room.travelling = travelling
@@ -364,15 +390,209 @@ def _room_load(tournament: Tournament) -> Room:
     return room
 
 
+@dataclass
+class RoomOverview:
+    """The room as its page shows it: every table in play with its head count, whom the
+    room waits for, the plan and the breaches of the room policy."""
+
+    tables: RoomTables  # by number, closed tables left out
+    counts: dict[int, int]  # table number -> players seated (0 for an empty table)
+    waiting: int  # players moved and not seated yet
+    plan: balancing.RoomPlan
+    violations: list[balancing.Violation]
+
+
+def room_overview(tournament: Tournament) -> RoomOverview:
+    """The room's plan and check as `room_plan` and `room_check` make them from the whole
+    room, reading the seats only of the tables they look at seat by seat.
+
+    The planner sees every other table as a head count (one GROUP BY): halts, the final
+    table, whether a table breaks and which tables give and take players all follow from
+    the counts; only the tables a move takes a player from or brings one to need their
+    seats (who is next to be big blind, the worst free seat), and the plan is made again
+    until it has the seats of every table it moves players at (usually once more). The
+    seats are read everywhere when a table breaks (its seat cards are free seats all over
+    the room) or before the first hand (the draw is evened out seat by seat), and at the
+    tables where the counts do not tell the capacity or the check needs the seats: locked
+    or reserved seats, a seat past the table's size. A double booking is impossible by
+    the database's constraints (one player a seat, one seat an entry). The plan's
+    `next_hand` covers the tables whose seats were read."""
+    with _no_collection():
+        return _room_overview(tournament)
+
+
+@dataclass
+class _Made:
+    """An overview's plan and check with everything they were made from (`_OVERVIEWS`)."""
+
+    made_from: tuple[Any, ...]  # the tournament's settings, the tables as read, the counts
+    rows: dict[int, TableRow]  # the tables as read, decoded
+    seats: dict[int, dict[int, int]]  # the tables whose seats were read: seat -> entry
+    travelling: set[int]  # whom of those the room waits for
+    plan: balancing.RoomPlan
+    violations: list[balancing.Violation]
+
+
+# The last plan and check made for each tournament in this process (the page reloads
+# itself every 20 s; most reloads find the room as it was). One is used again only when
+# everything it was made from is the same, read again now: every column of every table in
+# play, every head count, the event's settings, and the seats it read (a plan is a pure
+# function of these). The plan is never stale: nothing is kept that was not compared.
+_OVERVIEWS: dict[int, _Made] = {}
+_OVERVIEWS_KEPT = 16
+
+
+def _settings_of(tournament: Tournament) -> tuple[Any, ...]:
+    return (
+        tournament.seats_per_table,
+        tournament.balance_max_diff,
+        tournament.final_table_rule,
+        tournament.deal_in_exclusion,
+        tournament.clock_status,
+    )
+
+
+def _room_overview(tournament: Tournament) -> RoomOverview:
+    table_values = _table_values(tournament)
+    made = _OVERVIEWS.get(tournament.pk)
+    # The tables decoded last time while they are as they were (a tenth of the page at
+    # 1,112 tables); the rows are only read (each page has its own RoomTables of them).
+    rows = (
+        made.rows
+        if made is not None and made.made_from[1] == table_values
+        else _rows_of(table_values)
+    )
+    by_id = {row.id: row for row in rows.values()}
+    counts = dict.fromkeys(rows, 0)
+    waiting = 0
+    read = {number for number, row in rows.items() if row.locked_seats or row.reserved_seats}
+    for table_id, players, travelling, outside in _seat_counts(tournament):
+        row = by_id.get(table_id)
+        if row is None:
+            continue
+        counts[row.number] = players
+        waiting += travelling
+        if outside:
+            read.add(row.number)
+    if _not_started(tournament, rows.values()):
+        return _overview_of(room_load(tournament), counts, waiting)
+    made_from = (_settings_of(tournament), table_values, counts)
+    if made is not None and made.made_from == made_from:
+        seats: dict[int, dict[int, int]] = {}
+        travelling_ids: set[int] = set()
+        _read_seats_at(rows, made.seats.keys(), seats, travelling_ids)
+        if seats == made.seats and travelling_ids == made.travelling:
+            return RoomOverview(RoomTables(dict(rows)), counts, waiting, made.plan, made.violations)
+    settings = room_settings(tournament, list(rows.values()))
+    seats = {}
+    travelling_ids = set()
+    while True:
+        _read_seats_at(rows, read - seats.keys(), seats, travelling_ids)
+        planner = [
+            table
+            for number, row in rows.items()
+            if (
+                table := _planned(row, seats[number], travelling_ids)
+                if number in seats
+                else _counted(row, counts[number])
+            )
+            is not None
+        ]
+        plan = balancing.plan_room(planner, settings)
+        if plan.break_table.break_now:
+            return _overview_of(room_load(tournament), counts, waiting)
+        moved = {int(t) for m in plan.moves for t in (m.from_table, m.to_table)}
+        if moved <= seats.keys():
+            break
+        read |= moved
+    violations = balancing.check_room(planner, settings, require_balanced=True)
+    if len(_OVERVIEWS) >= _OVERVIEWS_KEPT:
+        _OVERVIEWS.clear()
+    _OVERVIEWS[tournament.pk] = _Made(made_from, rows, seats, travelling_ids, plan, violations)
+    return RoomOverview(RoomTables(dict(rows)), counts, waiting, plan, violations)
+
+
+def _seat_counts(tournament: Tournament) -> Iterable[tuple[int, int, int, int]]:
+    """Each table's (id, players, players not seated yet, seats past its size or below 1);
+    tables without seats may be left out."""
+    if connection.vendor == "postgresql":
+        # Each table's seats counted through the seats' table index (LATERAL): hashing all
+        # 10,000 seats of the room by table (the GROUP BY below) took twice as long.
+        table, seat = Table._meta.db_table, Seat._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT t.id, c.players, c.travelling, c.outside FROM {table} t"  # noqa: S608
+                " CROSS JOIN LATERAL (SELECT count(*) AS players,"
+                " count(*) FILTER (WHERE NOT s.arrived) AS travelling,"
+                " count(*) FILTER (WHERE s.number < 1 OR s.number > t.max_seats) AS outside"
+                f" FROM {seat} s WHERE s.table_id = t.id) c"
+                " WHERE t.tournament_id = %s AND t.status <> %s",
+                [tournament.pk, Table.Status.CLOSED],
+            )
+            return cursor.fetchall()
+    return (
+        Seat.objects.filter(table__tournament=tournament)
+        .order_by()
+        .values("table_id")
+        .annotate(
+            players=Count("id"),
+            travelling=Count("id", filter=Q(arrived=False)),
+            outside=Count("id", filter=Q(number__lt=1) | Q(number__gt=F("table__max_seats"))),
+        )
+        .values_list("table_id", "players", "travelling", "outside")
+    )
+
+
+def _read_seats_at(
+    rows: Mapping[int, TableRow],
+    numbers: Iterable[int],
+    into: dict[int, dict[int, int]],
+    travelling: set[int],
+) -> None:
+    wanted = {number: rows[number] for number in numbers if number in rows}
+    if wanted:
+        ids = [row.id for row in wanted.values()]
+        _read_seats(Seat.objects.filter(table_id__in=ids), wanted, into, travelling)
+
+
+def _overview_of(room: Room, counts: dict[int, int], waiting: int) -> RoomOverview:
+    return RoomOverview(
+        tables=room.tables,
+        counts=counts,
+        waiting=waiting,
+        plan=room_plan(tournament=room.tournament, room=room),
+        violations=room_check(tournament=room.tournament, room=room),
+    )
+
+
+def _counted(row: TableRow, players: int) -> balancing.Table | None:
+    """A table as the planner sees it from its head count (no locked or reserved seats:
+    `_room_overview` reads those tables' seats)."""
+    if row.status != Table.Status.OPEN and not players:
+        return None
+    return balancing.Table(
+        table_id=str(row.number),
+        max_seats=row.max_seats,
+        player_count=players,
+        last_hand=positions_of(row),
+        number=row.number,
+    )
+
+
 RULE_INITIAL_DRAW = "§6.1"
 
 
 def before_start(tournament: Tournament, room: Room | None = None) -> bool:
     """Whether no hand has been played yet (clock not started, no button marked): the
     draw may still be evened out."""
+    return _not_started(
+        tournament, room.tables.light_values() if room is not None else tournament.tables.all()
+    )
+
+
+def _not_started(tournament: Tournament, tables: Iterable[Table | TableRow]) -> bool:
     if tournament.clock_status not in {"not_started", "scheduled"}:
         return False
-    tables = room.tables.light_values() if room is not None else tournament.tables.all()
     return all(t.button is None and not t.hands for t in tables)
 
 

@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -167,32 +167,66 @@ def _log_page(events_query, number: int):
 def event_log(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.STAFF)
     page = _log_page(
-        tournament.events.select_related("actor", "undone_by"),
+        selectors.log_lines(tournament),
         whole_number(request.GET.get("page"), low=1, high=10_000_000) or 1,
     )
     role = permissions.role_for(request.user, tournament)
-    entry_ids = {
-        e.data["entry"]
-        for e in page
-        if isinstance(e.data, dict) and isinstance(e.data.get("entry"), int)
-    }
-    names = {
-        entry.pk: str(entry.player)
-        for entry in tournament.entries.filter(pk__in=entry_ids).select_related("player")
-    }
+    # Each row's line, read from the keys it shows (never the whole payload: see log_lines).
+    lines = [(e, *selectors.log_line(e)) for e in page]
+    names = _entry_names(tournament, [line for _e, line, _sizes in lines])
     rows = [
         (
             e,
             events.can_undo(e) and _may_undo(role, e.action),
-            events.action_label(e),
-            labels.event_details(e, names, tournament.currency),
+            events.action_label(events.Logged(e.action, line)),
+            labels.event_details(events.Logged(e.action, line), names, tournament.currency, sizes),
+            line,
+            any(sizes.get(key, 0) > len(line.get(key) or ()) for key in sizes),
         )
-        for e in page
+        for e, line, sizes in lines
     ]
     return render(
         request,
         "event_log.html",
         {"tournament": tournament, "page": page, "rows": rows, "role": role},
+    )
+
+
+def _entry_names(tournament: Tournament, payloads: list[dict]) -> dict[int, str]:
+    """Player names of the entries the rows logged only by id."""
+    entry_ids = {
+        data["entry"]
+        for data in payloads
+        if isinstance(data, dict) and isinstance(data.get("entry"), int)
+    }
+    if not entry_ids:
+        return {}
+    return {
+        entry.pk: str(entry.player)
+        for entry in tournament.entries.filter(pk__in=entry_ids).select_related("player")
+    }
+
+
+@login_required
+def event_row(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    """One row of the log with everything it logged (the list cuts long lists short)."""
+    tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.STAFF)
+    event = tournament.events.select_related("actor", "undone_by").filter(pk=event_id).first()
+    if event is None:
+        raise Http404
+    role = permissions.role_for(request.user, tournament)
+    names = _entry_names(tournament, [event.data])
+    return render(
+        request,
+        "event_row.html",
+        {
+            "tournament": tournament,
+            "event": event,
+            "undoable": events.can_undo(event) and _may_undo(role, event.action),
+            "label": events.action_label(event),
+            "details": labels.event_details(event, names, tournament.currency),
+            "number": event.data.get("number") if isinstance(event.data, dict) else None,
+        },
     )
 
 

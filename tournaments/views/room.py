@@ -35,16 +35,20 @@ WAITING_SHOWN = 50
 
 
 def _room_context(tournament: Tournament, page: int = 1, *, all_waiting: bool = False) -> dict:
-    room = room_services.room_load(tournament)
-    plan = room_services.room_plan(tournament=tournament, room=room)
+    room = room_services.room_overview(tournament)
+    plan = room.plan
     # Names only for the players the plan moves (not for the whole field).
     moved = [int(m.player) for m in plan.moves if m.player]
-    names = {
-        e.pk: str(e.player)
-        for e in Entry.objects.filter(pk__in=moved)
-        .select_related("player")
-        .only("id", "player__first_name", "player__last_name")
-    }
+    names = (
+        {
+            e.pk: str(e.player)
+            for e in Entry.objects.filter(pk__in=moved)
+            .select_related("player")
+            .only("id", "player__first_name", "player__last_name")
+        }
+        if moved
+        else {}
+    )
     halted = set(plan.halted_tables)
     numbers = sorted(room.tables)
     pages = max(1, -(-len(numbers) // TABLES_PER_PAGE))
@@ -53,7 +57,7 @@ def _room_context(tournament: Tournament, page: int = 1, *, all_waiting: bool = 
     tables = [
         {
             "table": room.tables[number],
-            "players": len(room.seats.get(number, {})),
+            "players": room.counts.get(number, 0),
             "halted": str(number) in halted,
             "needs_button": str(number) in plan.needs_button,
         }
@@ -84,15 +88,16 @@ def _room_context(tournament: Tournament, page: int = 1, *, all_waiting: bool = 
         }
         for m in plan.moves
     ]
-    pending = (
-        Seat.objects.filter(table__tournament=tournament, arrived=False)
-        .select_related("table", "entry__player")
-        .order_by("table__number", "number")
-    )
-    # Whom the room still waits for is counted from the planner's load, not read again.
-    waiting = len(room.travelling)
-    if not all_waiting and waiting > WAITING_SHOWN:
-        pending = pending[:WAITING_SHOWN]
+    # Whom the room still waits for is counted with the tables' head counts.
+    waiting = room.waiting
+    pending: list[Seat] = []
+    if waiting:
+        query = (
+            Seat.objects.filter(table__tournament=tournament, arrived=False)
+            .select_related("table", "entry__player")
+            .order_by("table__number", "number")
+        )
+        pending = list(query if all_waiting or waiting <= WAITING_SHOWN else query[:WAITING_SHOWN])
     return {
         "tournament": tournament,
         "tables": tables,
@@ -102,11 +107,11 @@ def _room_context(tournament: Tournament, page: int = 1, *, all_waiting: bool = 
         "moves": moves,
         "break_table": plan.break_table,
         "final_table": plan.final_table,
-        "pending": list(pending),
+        "pending": pending,
         "waiting": waiting,
         "all_waiting": all_waiting,
         "waiting_shown": WAITING_SHOWN,
-        "violations": room_services.room_check(tournament=tournament, room=room),
+        "violations": room.violations,
     }
 
 

@@ -169,3 +169,36 @@ def test_the_payout_table_tells_places_paying_the_same_once(client, tournament, 
     assert "<th>4</th>" not in payouts and "7 places paid" in html
     # The editor still holds every prize, place by place.
     assert "500, 300, 100, 100, 100, 50, 50</textarea>" in html
+
+
+def test_a_log_row_of_hundreds_of_moves_lists_three_and_its_page_shows_all(client, tournament, td):
+    """A balance of 714 moves made the log's line (and the page) ten times longer at
+    10,000 entries: the line names the first moves and how many more, its own page all."""
+    Event.objects.filter(tournament=tournament).delete()
+    moves = [
+        {"name": f"Mover{i:03d}", "entry": i, "from": [9, 1 + i % 9], "to": [2, 1 + i % 9]}
+        for i in range(40)
+    ]
+    balance = Event.objects.create(
+        tournament=tournament, at=NOW, action="room.balance", data={"moves": moves}
+    )
+    Event.objects.create(tournament=tournament, at=NOW, action="clock.adjust", data=[1, 2])
+    Event.objects.create(
+        tournament=tournament,
+        at=NOW,
+        action="payouts.set",
+        data={"after": [500, 300, 200], "before": [1] * 500},
+    )
+    client.force_login(td)
+    page = client.get(reverse("event_log", args=[tournament.slug])).content.decode()
+    line = page.split(f'id="event-{balance.pk}"')[1].split("</tr>")[0]
+    assert "Mover000" in line and "Mover002" in line and "Mover003" not in line
+    assert "and 37 more" in line
+    row_url = reverse("event_row", args=[tournament.slug, balance.pk])
+    assert f'href="{row_url}"' in line
+    assert reverse("event_undo", args=[tournament.slug, balance.pk]) in line
+    assert "500, 300, 200" in page and "more" not in page.split("500, 300, 200")[1][:20]
+
+    whole = client.get(row_url).content.decode()
+    assert all(f"Mover{i:03d}" in whole for i in range(40)) and "more" not in whole
+    assert reverse("event_undo", args=[tournament.slug, balance.pk]) in whole
