@@ -7,9 +7,9 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from django.db.models import BigIntegerField, Count, Exists, OuterRef, Q, Sum
+from django.db.models import BigIntegerField, Count, Exists, F, OuterRef, Q, Sum, Window
 from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, RowNumber
 
 from tables.models import Seat, Table
 from tournaments import clock, entry_rules, payouts
@@ -606,81 +606,117 @@ def chip_leaders(tournament: Tournament, *, top: int = 5) -> list[dict[str, Any]
 def entry_bounty(tournament: Tournament, entry: Entry) -> int | str | None:
     """The bounty shown beside a player (formats.md §12): cents under KO and PKO, "?"
     for a mystery event (the envelopes are drawn, not worn), None without bounties."""
+    return bounty_shown(tournament, entry.bounty_cents)
+
+
+def bounty_shown(tournament: Tournament, bounty_cents: int | None) -> int | str | None:
+    """`entry_bounty` from the entry's bounty cents alone (no entry built per row)."""
     if tournament.bounty_format in ("fixed", "progressive"):
-        return (
-            entry.bounty_cents if entry.bounty_cents is not None else tournament.bounty_part_cents
-        )
+        return bounty_cents if bounty_cents is not None else tournament.bounty_part_cents
     if tournament.bounty_format == "mystery":
         return "?"
     return None
 
 
-def board_rows(tournament: Tournament) -> list[tuple[str, str, int, int, int, int | None]]:
-    """Every active player's (last name, first name, entry id, table, seat, bounty cents)
-    in the board's order: one query over the seats, no model built per row."""
-    return list(
-        Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
-        .order_by("entry__player__last_name", "entry__player__first_name", "entry_id")
-        .values_list(
-            "entry__player__last_name",
-            "entry__player__first_name",
-            "entry_id",
-            "table__number",
-            "number",
-            "entry__bounty_cents",
-        )
-    )
+# The seating board's order: the seat's copies of the player's name (one index holds
+# them with the tournament), the entry as the tie-break.
+BOARD_ORDER = ("board_last_name", "board_first_name", "entry_id")
 
 
-def seating_page(
-    tournament: Tournament,
-    *,
-    page: int,
-    per_page: int = 120,
-    with_entry: bool = False,
-    rows: list[tuple[str, str, int, int, int, int | None]] | None = None,
-) -> tuple[list[dict[str, Any]], int]:
-    """One page of the seating board: active players A-Z with table and seat; and the
-    number of pages. `rows` (from `board_rows`) saves the query when the caller also
-    builds the index.
+def seating_board(
+    tournament: Tournament, *, page: int, per_page: int = 120, with_entry: bool = False
+) -> tuple[list[dict[str, Any]], int, int, list[dict[str, Any]]]:
+    """One page of the seating board: active players A-Z with table and seat; the number
+    of pages, the page shown (clamped to them) and, on a board of several pages, which
+    surnames each page holds ("Bianchi – Colombo"), so a player sees at once which page
+    is his.
+
+    What it reads depends on the page, not the field: the count and the ranks come from
+    the seats' board index (`Seat.board_*`, no join, no sort), then only the page's rows
+    are read whole. A seat is only ever an active entry's (the services free it before an
+    entry leaves play), so the seats are the board.
 
     `with_entry`: each row also names its entry's key, for the board to match pushes."""
-    rows = board_rows(tournament) if rows is None else rows
-    pages = max((len(rows) + per_page - 1) // per_page, 1)
+    seats = Seat.objects.filter(tournament=tournament)
+    total = seats.count()
+    pages = max((total + per_page - 1) // per_page, 1)
     page = min(max(page, 1), pages)
-    shown = []
-    for last, first, entry_id, table, seat, bounty_cents in rows[
-        (page - 1) * per_page : page * per_page
-    ]:
+    start = (page - 1) * per_page
+    index: list[dict[str, Any]] = []
+    if pages == 1:
+        chosen = None
+    else:
+        firsts = range(1, total + 1, per_page)
+        lasts = [min(rank + per_page - 1, total) for rank in firsts]
+        # The page's rows and the first and last of every page, by their rank (a test
+        # by range and remainder: a list of ranks is compared with each row in turn).
+        ranked = (
+            seats.annotate(rank=Window(RowNumber(), order_by=[F(key).asc() for key in BOARD_ORDER]))
+            .annotate(edge=F("rank") % per_page)
+            .filter(
+                Q(rank__gt=start, rank__lte=start + per_page)
+                | Q(edge__in=(0, 1 % per_page))
+                | Q(rank=total)
+            )
+            .order_by()
+            .values_list("rank", "board_last_name", "entry_id")
+        )
+        names, chosen = {}, []
+        for rank, last, entry_id in ranked:
+            names[rank] = last
+            if start < rank <= start + per_page:
+                chosen.append(entry_id)
+        index = [
+            {"page": number, "first": names[first], "last": names[last]}
+            for number, (first, last) in enumerate(zip(firsts, lasts, strict=True), start=1)
+        ]
+    fields = ("board_last_name", "board_first_name", "entry_id", "number")
+    if chosen is None:  # the whole board is the page
+        found = list(
+            seats.order_by(*BOARD_ORDER).values_list(
+                *fields, "table__number", "entry__bounty_cents"
+            )
+        )
+    else:
+        # The page's seats, then their tables and bounties by key: joined in one query,
+        # the planner hashes every entry and table of the event for 120 rows.
+        read = list(
+            seats.filter(entry_id__in=chosen)
+            .order_by(*BOARD_ORDER)
+            .values_list(*fields, "table_id")
+        )
+        tables = dict(Table.objects.filter(pk__in={r[4] for r in read}).values_list("pk", "number"))
+        bounties: dict[int, int | None] = {}
+        if tournament.bounty_format in ("fixed", "progressive"):  # else the same for all
+            bounties = dict(Entry.objects.filter(pk__in=chosen).values_list("pk", "bounty_cents"))
+        found = [(*r[:4], tables[r[4]], bounties.get(r[2])) for r in read]
+    rows = []
+    for last, first, entry_id, seat, table, bounty_cents in found:
         row: dict[str, Any] = {
-            "name": str(Player(first_name=first, last_name=last)),
+            "name": f"{last} {first}".strip(),  # as str(Player), without a model per row
             "table": table,
             "seat": seat,
-            "bounty": entry_bounty(tournament, Entry(bounty_cents=bounty_cents)),
+            "bounty": bounty_shown(tournament, bounty_cents),
         }
         if with_entry:
             row["entry"] = entry_id
-        shown.append(row)
-    return shown, pages
+        rows.append(row)
+    return rows, pages, page, index
 
 
-def seating_index(
-    tournament: Tournament,
-    *,
-    per_page: int = 120,
-    rows: list[tuple[str, str, int, int, int, int | None]] | None = None,
-) -> list[dict[str, Any]]:
-    """Which surnames each page of the seating board holds ("Bianchi – Colombo"), so a
-    player sees at once which page is his."""
-    names = [r[0] for r in (board_rows(tournament) if rows is None else rows)]
-    return [
-        {
-            "page": number,
-            "first": names[start],
-            "last": names[min(start + per_page, len(names)) - 1],
-        }
-        for number, start in enumerate(range(0, len(names), per_page), start=1)
-    ]
+def seating_page(
+    tournament: Tournament, *, page: int, per_page: int = 120, with_entry: bool = False
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of the seating board (`seating_board`) and the number of pages."""
+    rows, pages, _page, _index = seating_board(
+        tournament, page=page, per_page=per_page, with_entry=with_entry
+    )
+    return rows, pages
+
+
+def seating_index(tournament: Tournament, *, per_page: int = 120) -> list[dict[str, Any]]:
+    """Which surnames each page of the seating board holds (`seating_board`)."""
+    return seating_board(tournament, page=1, per_page=per_page)[3]
 
 
 MOVE_ACTIONS = ("seat.move", "room.balance", "room.break", "room.final_table")
@@ -696,7 +732,8 @@ def recent_moves(tournament: Tournament, now: datetime, *, minutes: int = 15) ->
     for event in events:
         data = event.data or {}
         rows = data.get("moves") or ([data] if data.get("to") else [])
-        for move in rows:
+        # A balance of the whole room names hundreds: only the newest twelve are shown.
+        for move in rows[: 12 - len(moves)]:
             origin, target = move.get("from") or [None, None], move.get("to") or [None, None]
             moves.append(
                 {

@@ -95,7 +95,9 @@ def seats_draw_all(
     unseated = list(
         tournament.entries.filter(status=Entry.Status.ACTIVE, seat__isnull=True)
         .order_by("number")
-        .values_list("pk", "player__needs_accessible_seat")
+        .values_list(
+            "pk", "player__needs_accessible_seat", "player__last_name", "player__first_name"
+        )
     )
     if not unseated:
         return {}
@@ -103,16 +105,25 @@ def seats_draw_all(
     states = table_states(tournament)
     try:
         result = draw.initial_draw(
-            [pk for pk, _needs in unseated],
+            [pk for pk, _needs, _last, _first in unseated],
             states,
             rng,
-            accessible_needed=frozenset(pk for pk, needs in unseated if needs),
+            accessible_needed=frozenset(pk for pk, needs, _last, _first in unseated if needs),
         )
     except draw.RoomFull:
         raise errors.RoomFull from None
     table_ids = {t.number: t.pk for t in tables}
+    names = {pk: (last, first) for pk, _needs, last, first in unseated}
     Seat.objects.bulk_create(
-        Seat(table_id=table_ids[table], number=seat, entry_id=entry_id, assigned_at=now)
+        Seat(
+            table_id=table_ids[table],
+            number=seat,
+            entry_id=entry_id,
+            assigned_at=now,
+            tournament_id=tournament.pk,  # the board's keys, read with the entries above
+            board_last_name=names[entry_id][0],
+            board_first_name=names[entry_id][1],
+        )
         for entry_id, (table, seat) in result.assignments.items()
     )
     Table.objects.filter(tournament=tournament, number__in=result.opened_tables).update(
