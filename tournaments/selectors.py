@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -24,6 +23,7 @@ from tournaments.models import (
     StructureItem,
     Tournament,
 )
+from tournaments.names import fold
 from tournaments.penalties import HAND_KINDS
 
 
@@ -132,22 +132,14 @@ def registration_open(tournament: Tournament, now: datetime) -> bool:
     return bool(view and view.late_registration_open)
 
 
-def _fold(text: str) -> str:
-    """A name as the desk compares it: no accents, no case, single spaces."""
-    if text.isascii():  # most names: nothing to take off
-        return " ".join(text.casefold().split())
-    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return " ".join(plain.casefold().split())
-
-
 def player_duplicates(
     tournament: Tournament, *, first_name: str, last_name: str, document_number: str = ""
 ) -> list[Player]:
     """Players a new one may be (issue 13, item 8): the same document number, or the same
     name (either order, ignoring case and accents) as a player with an active entry here."""
     wanted = {
-        (_fold(first_name), _fold(last_name)),
-        (_fold(last_name), _fold(first_name)),
+        (fold(first_name), fold(last_name)),
+        (fold(last_name), fold(first_name)),
     }
     found: dict[int, Player] = {}
     if document_number.strip():
@@ -161,7 +153,7 @@ def player_duplicates(
     same = [
         pk
         for pk, first, last in names.values_list("id", "first_name", "last_name")
-        if (_fold(first), _fold(last)) in wanted
+        if (fold(first), fold(last)) in wanted
     ]
     if same:
         for player in Player.objects.filter(pk__in=same).only(

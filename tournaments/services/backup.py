@@ -203,6 +203,8 @@ EXCLUDED_FIELDS: dict[tuple[type[models.Model], str], str] = {
     "fills it from the entry",
     (Seat, "board_last_name"): "the seating board's copy of the player's name (idem)",
     (Seat, "board_first_name"): "the seating board's copy of the player's name (idem)",
+    (Player, "search_name"): "the player's names folded for the search; the import folds "
+    "them again",
 }
 
 # Ids inside the JSON fields of exported models; every JSONField is listed (a test checks).
