@@ -6,9 +6,19 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from django.db.models import BigIntegerField, Count, Exists, F, OuterRef, Q, Sum, Window
+from django.db.models import (
+    BigIntegerField,
+    Count,
+    Exists,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Sum,
+    Window,
+)
 from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Cast, RowNumber
+from django.db.models.functions import Cast, Lead, RowNumber
 
 from tables.models import Seat, Table
 from tournaments import clock, entry_rules, payouts
@@ -623,60 +633,63 @@ def seating_board(
     surnames each page holds ("Bianchi – Colombo"), so a player sees at once which page
     is his.
 
-    What it reads depends on the page, not the field: the count and the ranks come from
-    the seats' board index (`Seat.board_*`, no join, no sort), then only the page's rows
-    are read whole. A seat is only ever an active entry's (the services free it before an
+    What it reads depends on the page, not the field: the ranks (and the count) come
+    from the seats' board index (`Seat.board_*`, no join, no sort), then only the
+    page's rows are read whole. A seat is only ever an active entry's (the services free it before an
     entry leaves play), so the seats are the board.
 
     `with_entry`: each row also names its entry's key, for the board to match pushes."""
     seats = Seat.objects.filter(tournament=tournament)
-    total = seats.count()
+    page = max(page, 1)
+    ranked = _board_ranks(seats, start=(page - 1) * per_page, per_page=per_page)
+    total = max((rank for rank, _last, _entry, last_one in ranked if last_one), default=0)
+    if page > (total + per_page - 1) // per_page > 0:  # the field shrank: its last page
+        page = (total + per_page - 1) // per_page
+        ranked = _board_ranks(seats, start=(page - 1) * per_page, per_page=per_page)
+        total = max((rank for rank, _last, _entry, last_one in ranked if last_one), default=0)
     pages = max((total + per_page - 1) // per_page, 1)
-    page = min(max(page, 1), pages)
+    page = min(page, pages)
     start = (page - 1) * per_page
-    index: list[dict[str, Any]] = []
-    if pages == 1:
+    chosen: list[int] | None = [
+        entry for rank, _last, entry, _end in ranked if start < rank <= start + per_page
+    ]
+    if pages == 1:  # every seat on one page, read whole at once
         chosen = None
-    else:
+    names = {rank: last for rank, last, _entry, _end in ranked}
+    index: list[dict[str, Any]] = []
+    if pages > 1:
         firsts = range(1, total + 1, per_page)
-        lasts = [min(rank + per_page - 1, total) for rank in firsts]
-        # The page's rows and the first and last of every page, by their rank (a test
-        # by range and remainder: a list of ranks is compared with each row in turn).
-        ranked = (
-            seats.annotate(rank=Window(RowNumber(), order_by=[F(key).asc() for key in BOARD_ORDER]))
-            .annotate(edge=F("rank") % per_page)
-            .filter(
-                Q(rank__gt=start, rank__lte=start + per_page)
-                | Q(edge__in=(0, 1 % per_page))
-                | Q(rank=total)
-            )
-            .order_by()
-            .values_list("rank", "board_last_name", "entry_id")
-        )
-        names, chosen = {}, []
-        for rank, last, entry_id in ranked:
-            names[rank] = last
-            if start < rank <= start + per_page:
-                chosen.append(entry_id)
         index = [
-            {"page": number, "first": names[first], "last": names[last]}
-            for number, (first, last) in enumerate(zip(firsts, lasts, strict=True), start=1)
+            {
+                "page": number,
+                "first": names[first],
+                "last": names[min(first + per_page, total + 1) - 1],
+            }
+            for number, first in enumerate(firsts, start=1)
         ]
     fields = ("board_last_name", "board_first_name", "entry_id", "number")
-    if chosen is None:  # the whole board is the page
+    if chosen is None:  # the whole board is the page (a small field, a printout)
         found = list(
             seats.order_by(*BOARD_ORDER).values_list(
                 *fields, "table__number", "entry__bounty_cents"
             )
         )
     else:
-        # The page's seats, then their tables and bounties by key: joined in one query,
-        # the planner hashes every entry and table of the event for 120 rows.
-        read = list(
-            seats.filter(entry_id__in=chosen)
+        # The page's seats, as a range of the board's index (its first and last
+        # surnames: a namesake beyond either end is left out here), then their tables
+        # and bounties by key: joined in one query, the planner hashes every entry and
+        # table of the event for 120 rows.
+        wanted = set(chosen)
+        read = [
+            r
+            for r in seats.filter(
+                board_last_name__gte=names.get(start + 1, ""),
+                board_last_name__lte=names.get(min(start + per_page, total), ""),
+            )
             .order_by(*BOARD_ORDER)
             .values_list(*fields, "table_id")
-        )
+            if r[2] in wanted
+        ]
         tables = dict(Table.objects.filter(pk__in={r[4] for r in read}).values_list("pk", "number"))
         bounties: dict[int, int | None] = {}
         if tournament.bounty_format in ("fixed", "progressive"):  # else the same for all
@@ -694,6 +707,31 @@ def seating_board(
             row["entry"] = entry_id
         rows.append(row)
     return rows, pages, page, index
+
+
+def _board_ranks(
+    seats: QuerySet[Seat], *, start: int, per_page: int
+) -> list[tuple[int, str, int, bool]]:
+    """(rank, last name, entry, whether it is the last seat) of the page's seats, of the
+    first and last of every page and of the last seat (its rank is the count), in one
+    pass over the board's index (index-only: no join, no sort, no count apart). They
+    are picked by range and remainder: a list of ranks would be compared with each row."""
+    order = [F(key).asc() for key in BOARD_ORDER]
+    return [
+        (rank, last, entry, following is None)
+        for rank, last, entry, following in seats.annotate(
+            rank=Window(RowNumber(), order_by=order),
+            following=Window(Lead("entry_id"), order_by=order),
+        )
+        .annotate(edge=F("rank") % per_page)
+        .filter(
+            Q(rank__gt=start, rank__lte=start + per_page)
+            | Q(edge__in=(0, 1 % per_page))
+            | Q(following__isnull=True)
+        )
+        .order_by()
+        .values_list("rank", "board_last_name", "entry_id", "following")
+    ]
 
 
 def seating_page(
@@ -737,7 +775,7 @@ def recent_moves(tournament: Tournament, now: datetime, *, minutes: int = 15) ->
                     "at": event.at.isoformat(),
                 }
             )
-    return moves[:12]
+    return moves
 
 
 def table_seats(tournament: Tournament, number: int) -> list[dict[str, Any]]:
