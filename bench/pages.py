@@ -95,6 +95,10 @@ def pages(tournament: Tournament) -> dict[str, tuple[str, Callable[[int], str]]]
     )
     middle = max(1, tournament.entries.count() // 2)
     tables = tournament.tables.count()
+    # The board's full pages of 120 (7 at 1,000, 75 at 10,000): a later page is one of
+    # them at both sizes (a page past the end is the last, of 60 rows at 1,000: that
+    # timed half a page against a whole one).
+    full = max(2, Seat.objects.filter(table__tournament=tournament).count() // 120)
 
     def search(prefix_len: int) -> Callable[[int], str]:
         return lambda n: (
@@ -107,7 +111,7 @@ def pages(tournament: Tournament) -> dict[str, tuple[str, Callable[[int], str]]]
         "seating board, first page": ("public", lambda n: f"/s/{board.token}/"),
         "seating board, a later page": (
             "public",
-            lambda n: f"/s/{board.token}/?page={2 + n % 50}",
+            lambda n: f"/s/{board.token}/?page={2 + n % (full - 1)}",
         ),
         "player list": (
             "staff",
