@@ -63,7 +63,14 @@ def _seat_draw_once(entries: int) -> tuple[float, float, int]:
         assert logged.data["seated"] == entries  # recorded, as the floor's audit needs
         rows = list(
             Seat.objects.filter(table__tournament=tournament).values(
-                "table_id", "number", "entry_id", "assigned_at"
+                "table_id",
+                "number",
+                "entry_id",
+                "assigned_at",
+                # The seating board's keys, as the draw writes them: bare is every column.
+                "tournament_id",
+                "board_last_name",
+                "board_first_name",
             )
         )
         assert len({(r["table_id"], r["number"]) for r in rows}) == entries

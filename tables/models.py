@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -50,6 +53,41 @@ class Table(models.Model):
         return self.bb is not None and self.sb is not None and self.button is not None
 
 
+def fill_board_keys(seats: Iterable[Seat]) -> None:
+    """Give each seat its copies of the tournament and the player's name (the seating
+    board's order, read from one index): from the entry and player the seat already
+    holds, else one query for all those missing."""
+    missing = []
+    for seat in seats:
+        if seat.tournament_id is not None:
+            continue
+        entry = seat._state.fields_cache.get("entry")
+        player = entry._state.fields_cache.get("player") if entry is not None else None
+        if entry is not None and player is not None:
+            seat.tournament_id = entry.tournament_id
+            seat.board_last_name, seat.board_first_name = player.last_name, player.first_name
+        else:
+            missing.append(seat)
+    if not missing:
+        return
+    found = {
+        pk: rest
+        for pk, *rest in Entry.objects.filter(pk__in={s.entry_id for s in missing}).values_list(
+            "pk", "tournament_id", "player__last_name", "player__first_name"
+        )
+    }
+    for seat in missing:
+        if seat.entry_id in found:
+            seat.tournament_id, seat.board_last_name, seat.board_first_name = found[seat.entry_id]
+
+
+class SeatQuerySet(models.QuerySet["Seat"]):
+    def bulk_create(self, objs: Iterable[Seat], *args: Any, **kwargs: Any) -> list[Seat]:  # type: ignore[override]
+        objs = list(objs)
+        fill_board_keys(objs)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class Seat(models.Model):
     """A player's seat. The constraints make a double booking impossible."""
 
@@ -71,15 +109,36 @@ class Seat(models.Model):
     moved_from = models.CharField(max_length=16, blank=True)
     arrived = models.BooleanField(default=True)
     chips_carried_by = models.CharField(max_length=60, blank=True)
+    # Copies for the seating board (its pages and A-Z index read one index in its order,
+    # whatever the field): the table's tournament, and the player's last and first name,
+    # filled when the seat is written (`fill_board_keys`) and kept by the player's
+    # rename, erasure and merge (services.people).
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="+", editable=False, db_index=False
+    )
+    board_last_name = models.CharField(max_length=60, editable=False)
+    board_first_name = models.CharField(max_length=60, editable=False)
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["table__number", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="one_player_per_seat"),
         ]
+        indexes = [
+            models.Index(
+                fields=["tournament", "board_last_name", "board_first_name", "entry"],
+                name="seat_board_order",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.table_id}/{self.number}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        fill_board_keys([self])
+        super().save(*args, **kwargs)
 
 
 class Ruling(models.Model):

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+from tournaments.names import search_text
 
 
 class Game(models.TextChoices):
@@ -387,6 +390,20 @@ class StructureItem(models.Model):
         return f"{self.position}: {self.small_blind}/{self.big_blind} ({self.ante})"
 
 
+class SearchTextField(models.CharField):
+    """The player's names folded for the list's search (`names.search_text`), written
+    from the names whenever the row is (also by bulk_create)."""
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> str:
+        value = search_text(
+            model_instance.last_name,  # type: ignore[attr-defined]
+            model_instance.first_name,  # type: ignore[attr-defined]
+            model_instance.nickname,  # type: ignore[attr-defined]
+        )
+        setattr(model_instance, self.attname, value)
+        return value
+
+
 class Player(models.Model):
     """A person, across tournaments."""
 
@@ -407,6 +424,9 @@ class Player(models.Model):
     # Erased on request: the name is replaced and the personal data cleared.
     erased_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Last name, first name and nickname folded (no accents, no case): the player list's
+    # search reads one plain column rather than three through UPPER().
+    search_name = SearchTextField(max_length=200, editable=False, default="")
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -424,6 +444,12 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.last_name} {self.first_name}".strip()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        fields = kwargs.get("update_fields")
+        if fields is not None and {"last_name", "first_name", "nickname"} & set(fields):
+            kwargs["update_fields"] = {*fields, "search_name"}
+        super().save(*args, **kwargs)
 
 
 class PaymentMethod(models.TextChoices):

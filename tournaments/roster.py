@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import io
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -31,6 +30,7 @@ from tournaments.models import (
     StaffAssignment,
     Tournament,
 )
+from tournaments.names import fold
 
 Table = tuple[list[str], list[list[Any]]]
 
@@ -57,11 +57,8 @@ def _filtered(tournament: Tournament, query: str, show: str) -> QuerySet[Entry]:
     elif show == "paid":
         entries = entries.filter(Q(prize__gt=0) | Q(deal_amount__gt=0))
     for word in query.split()[:5]:
-        match = (
-            Q(player__last_name__icontains=word)
-            | Q(player__first_name__icontains=word)
-            | Q(player__nickname__icontains=word)
-        )
+        # In the last name, first name or nickname, case and accents aside.
+        match = Q(player__search_name__contains=fold(word))
         if word.isascii() and word.isdigit() and len(word) < 10:  # "²" is not an entry number
             match |= Q(number=int(word))
         entries = entries.filter(match)
@@ -136,15 +133,26 @@ def player_list_page(
 ) -> tuple[Page, list[Entry]]:
     """One page of the list: the page's entries are chosen on the bare rows (sorted by an
     index, or by the last count when sorting by chips), then only they are read with
-    their seats, purchases and counts. Four queries at any size."""
+    their seats, purchases and counts. Four queries at any size (three when the page
+    holds the last matches: no count)."""
     from django.core.paginator import Paginator
 
     ordered = _filtered(tournament, query, show)
     if sort == "chips":
         ordered = ordered.annotate(last_chips=_last_chips())
     ordered = ordered.order_by(*SORTS.get(sort, SORTS["number"]))
-    chosen = Paginator(ordered.values_list("pk", flat=True), per_page).get_page(page)
-    ids = list(chosen.object_list)
+    keys = ordered.values_list("pk", flat=True)
+    # The page's keys and one more: when they end on this page they also give the count,
+    # and the match (a scan of the players by name) is not made a second time for it.
+    start = (max(page, 1) - 1) * per_page
+    shown = list(keys[start : start + per_page + 1])
+    paginator = Paginator(keys, per_page)
+    if len(shown) <= per_page and (shown or start == 0):
+        paginator.count = start + len(shown)  # type: ignore[misc]
+    chosen = paginator.get_page(page)
+    if shown:
+        chosen.object_list = shown[:per_page]
+    ids = list(chosen.object_list)  # past the last page: the last page, read again
     found = {e.pk: e for e in _annotated(tournament, Entry.objects.filter(pk__in=ids))}
     rows = [found[pk] for pk in ids if pk in found]
     counts = entries_per_player(tournament, [e.player_id for e in rows])
@@ -248,12 +256,6 @@ def visible_players(user: Any) -> QuerySet[Player]:
         return players
     events = StaffAssignment.objects.filter(user=user, role=Role.TD).values("tournament")
     return players.filter(pk__in=Entry.objects.filter(tournament__in=events).values("player"))
-
-
-def fold(text: str) -> str:
-    """A name as compared for duplicates: no accents, no case, single spaces."""
-    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return " ".join(plain.casefold().split())
 
 
 def duplicates(players: QuerySet[Player]) -> list[list[Player]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -18,9 +17,10 @@ from django.db.models import (
     Q,
     QuerySet,
     Sum,
+    Window,
 )
 from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Lead, RowNumber
 
 from tables.models import Seat, Table
 from tournaments import clock, entry_rules, payouts
@@ -35,6 +35,7 @@ from tournaments.models import (
     StructureItem,
     Tournament,
 )
+from tournaments.names import fold
 from tournaments.penalties import HAND_KINDS
 
 
@@ -143,22 +144,14 @@ def registration_open(tournament: Tournament, now: datetime) -> bool:
     return bool(view and view.late_registration_open)
 
 
-def _fold(text: str) -> str:
-    """A name as the desk compares it: no accents, no case, single spaces."""
-    if text.isascii():  # most names: nothing to take off
-        return " ".join(text.casefold().split())
-    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return " ".join(plain.casefold().split())
-
-
 def player_duplicates(
     tournament: Tournament, *, first_name: str, last_name: str, document_number: str = ""
 ) -> list[Player]:
     """Players a new one may be (issue 13, item 8): the same document number, or the same
     name (either order, ignoring case and accents) as a player with an active entry here."""
     wanted = {
-        (_fold(first_name), _fold(last_name)),
-        (_fold(last_name), _fold(first_name)),
+        (fold(first_name), fold(last_name)),
+        (fold(last_name), fold(first_name)),
     }
     found: dict[int, Player] = {}
     if document_number.strip():
@@ -172,7 +165,7 @@ def player_duplicates(
     same = [
         pk
         for pk, first, last in names.values_list("id", "first_name", "last_name")
-        if (_fold(first), _fold(last)) in wanted
+        if (fold(first), fold(last)) in wanted
     ]
     if same:
         for player in Player.objects.filter(pk__in=same).only(
@@ -655,81 +648,145 @@ def chip_leaders(tournament: Tournament, *, top: int = 5) -> list[dict[str, Any]
 def entry_bounty(tournament: Tournament, entry: Entry) -> int | str | None:
     """The bounty shown beside a player (formats.md §12): cents under KO and PKO, "?"
     for a mystery event (the envelopes are drawn, not worn), None without bounties."""
+    return bounty_shown(tournament, entry.bounty_cents)
+
+
+def bounty_shown(tournament: Tournament, bounty_cents: int | None) -> int | str | None:
+    """`entry_bounty` from the entry's bounty cents alone (no entry built per row)."""
     if tournament.bounty_format in ("fixed", "progressive"):
-        return (
-            entry.bounty_cents if entry.bounty_cents is not None else tournament.bounty_part_cents
-        )
+        return bounty_cents if bounty_cents is not None else tournament.bounty_part_cents
     if tournament.bounty_format == "mystery":
         return "?"
     return None
 
 
-def board_rows(tournament: Tournament) -> list[tuple[str, str, int, int, int, int | None]]:
-    """Every active player's (last name, first name, entry id, table, seat, bounty cents)
-    in the board's order: one query over the seats, no model built per row."""
-    return list(
-        Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.ACTIVE)
-        .order_by("entry__player__last_name", "entry__player__first_name", "entry_id")
-        .values_list(
-            "entry__player__last_name",
-            "entry__player__first_name",
-            "entry_id",
-            "table__number",
-            "number",
-            "entry__bounty_cents",
-        )
-    )
+# The seating board's order: the seat's copies of the player's name (one index holds
+# them with the tournament), the entry as the tie-break.
+BOARD_ORDER = ("board_last_name", "board_first_name", "entry_id")
 
 
-def seating_page(
-    tournament: Tournament,
-    *,
-    page: int,
-    per_page: int = 120,
-    with_entry: bool = False,
-    rows: list[tuple[str, str, int, int, int, int | None]] | None = None,
-) -> tuple[list[dict[str, Any]], int]:
-    """One page of the seating board: active players A-Z with table and seat; and the
-    number of pages. `rows` (from `board_rows`) saves the query when the caller also
-    builds the index.
+def seating_board(
+    tournament: Tournament, *, page: int, per_page: int = 120, with_entry: bool = False
+) -> tuple[list[dict[str, Any]], int, int, list[dict[str, Any]]]:
+    """One page of the seating board: active players A-Z with table and seat; the number
+    of pages, the page shown (clamped to them) and, on a board of several pages, which
+    surnames each page holds ("Bianchi – Colombo"), so a player sees at once which page
+    is his.
+
+    What it reads depends on the page, not the field: the ranks (and the count) come
+    from the seats' board index (`Seat.board_*`, no join, no sort), then only the
+    page's rows are read whole. A seat is only ever an active entry's (the services free it before an
+    entry leaves play), so the seats are the board.
 
     `with_entry`: each row also names its entry's key, for the board to match pushes."""
-    rows = board_rows(tournament) if rows is None else rows
-    pages = max((len(rows) + per_page - 1) // per_page, 1)
-    page = min(max(page, 1), pages)
-    shown = []
-    for last, first, entry_id, table, seat, bounty_cents in rows[
-        (page - 1) * per_page : page * per_page
-    ]:
+    seats = Seat.objects.filter(tournament=tournament)
+    page = max(page, 1)
+    ranked = _board_ranks(seats, start=(page - 1) * per_page, per_page=per_page)
+    total = max((rank for rank, _last, _entry, last_one in ranked if last_one), default=0)
+    if page > (total + per_page - 1) // per_page > 0:  # the field shrank: its last page
+        page = (total + per_page - 1) // per_page
+        ranked = _board_ranks(seats, start=(page - 1) * per_page, per_page=per_page)
+        total = max((rank for rank, _last, _entry, last_one in ranked if last_one), default=0)
+    pages = max((total + per_page - 1) // per_page, 1)
+    page = min(page, pages)
+    start = (page - 1) * per_page
+    chosen: list[int] | None = [
+        entry for rank, _last, entry, _end in ranked if start < rank <= start + per_page
+    ]
+    if pages == 1:  # every seat on one page, read whole at once
+        chosen = None
+    names = {rank: last for rank, last, _entry, _end in ranked}
+    index: list[dict[str, Any]] = []
+    if pages > 1:
+        firsts = range(1, total + 1, per_page)
+        index = [
+            {
+                "page": number,
+                "first": names[first],
+                "last": names[min(first + per_page, total + 1) - 1],
+            }
+            for number, first in enumerate(firsts, start=1)
+        ]
+    fields = ("board_last_name", "board_first_name", "entry_id", "number")
+    if chosen is None:  # the whole board is the page (a small field, a printout)
+        found = list(
+            seats.order_by(*BOARD_ORDER).values_list(
+                *fields, "table__number", "entry__bounty_cents"
+            )
+        )
+    else:
+        # The page's seats, as a range of the board's index (its first and last
+        # surnames: a namesake beyond either end is left out here), then their tables
+        # and bounties by key: joined in one query, the planner hashes every entry and
+        # table of the event for 120 rows.
+        wanted = set(chosen)
+        read = [
+            r
+            for r in seats.filter(
+                board_last_name__gte=names.get(start + 1, ""),
+                board_last_name__lte=names.get(min(start + per_page, total), ""),
+            )
+            .order_by(*BOARD_ORDER)
+            .values_list(*fields, "table_id")
+            if r[2] in wanted
+        ]
+        tables = dict(Table.objects.filter(pk__in={r[4] for r in read}).values_list("pk", "number"))
+        bounties: dict[int, int | None] = {}
+        if tournament.bounty_format in ("fixed", "progressive"):  # else the same for all
+            bounties = dict(Entry.objects.filter(pk__in=chosen).values_list("pk", "bounty_cents"))
+        found = [(*r[:4], tables[r[4]], bounties.get(r[2])) for r in read]
+    rows = []
+    for last, first, entry_id, seat, table, bounty_cents in found:
         row: dict[str, Any] = {
-            "name": str(Player(first_name=first, last_name=last)),
+            "name": f"{last} {first}".strip(),  # as str(Player), without a model per row
             "table": table,
             "seat": seat,
-            "bounty": entry_bounty(tournament, Entry(bounty_cents=bounty_cents)),
+            "bounty": bounty_shown(tournament, bounty_cents),
         }
         if with_entry:
             row["entry"] = entry_id
-        shown.append(row)
-    return shown, pages
+        rows.append(row)
+    return rows, pages, page, index
 
 
-def seating_index(
-    tournament: Tournament,
-    *,
-    per_page: int = 120,
-    rows: list[tuple[str, str, int, int, int, int | None]] | None = None,
-) -> list[dict[str, Any]]:
-    """Which surnames each page of the seating board holds ("Bianchi – Colombo"), so a
-    player sees at once which page is his."""
-    names = [r[0] for r in (board_rows(tournament) if rows is None else rows)]
+def _board_ranks(
+    seats: QuerySet[Seat], *, start: int, per_page: int
+) -> list[tuple[int, str, int, bool]]:
+    """(rank, last name, entry, whether it is the last seat) of the page's seats, of the
+    first and last of every page and of the last seat (its rank is the count), in one
+    pass over the board's index (index-only: no join, no sort, no count apart). They
+    are picked by range and remainder: a list of ranks would be compared with each row."""
+    order = [F(key).asc() for key in BOARD_ORDER]
     return [
-        {
-            "page": number,
-            "first": names[start],
-            "last": names[min(start + per_page, len(names)) - 1],
-        }
-        for number, start in enumerate(range(0, len(names), per_page), start=1)
+        (rank, last, entry, following is None)
+        for rank, last, entry, following in seats.annotate(
+            rank=Window(RowNumber(), order_by=order),
+            following=Window(Lead("entry_id"), order_by=order),
+        )
+        .annotate(edge=F("rank") % per_page)
+        .filter(
+            Q(rank__gt=start, rank__lte=start + per_page)
+            | Q(edge__in=(0, 1 % per_page))
+            | Q(following__isnull=True)
+        )
+        .order_by()
+        .values_list("rank", "board_last_name", "entry_id", "following")
     ]
+
+
+def seating_page(
+    tournament: Tournament, *, page: int, per_page: int = 120, with_entry: bool = False
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of the seating board (`seating_board`) and the number of pages."""
+    rows, pages, _page, _index = seating_board(
+        tournament, page=page, per_page=per_page, with_entry=with_entry
+    )
+    return rows, pages
+
+
+def seating_index(tournament: Tournament, *, per_page: int = 120) -> list[dict[str, Any]]:
+    """Which surnames each page of the seating board holds (`seating_board`)."""
+    return seating_board(tournament, page=1, per_page=per_page)[3]
 
 
 MOVE_ACTIONS = ("seat.move", "room.balance", "room.break", "room.final_table")
@@ -745,7 +802,8 @@ def recent_moves(tournament: Tournament, now: datetime, *, minutes: int = 15) ->
     for event in events:
         data = event.data or {}
         rows = data.get("moves") or ([data] if data.get("to") else [])
-        for move in rows:
+        # A balance of the whole room names hundreds: only the newest twelve are shown.
+        for move in rows[: 12 - len(moves)]:
             origin, target = move.get("from") or [None, None], move.get("to") or [None, None]
             moves.append(
                 {
@@ -757,7 +815,7 @@ def recent_moves(tournament: Tournament, now: datetime, *, minutes: int = 15) ->
                     "at": event.at.isoformat(),
                 }
             )
-    return moves[:12]
+    return moves
 
 
 def table_seats(tournament: Tournament, number: int) -> list[dict[str, Any]]:

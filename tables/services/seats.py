@@ -96,25 +96,29 @@ def seats_draw_all(
     unseated = list(
         tournament.entries.filter(status=Entry.Status.ACTIVE, seat__isnull=True)
         .order_by("number")
-        .values_list("pk", "player__needs_accessible_seat")
+        .values_list(
+            "pk", "player__needs_accessible_seat", "player__last_name", "player__first_name"
+        )
     )
     if not unseated:
         return {}
     states, table_ids = _tables_for_draw(tournament)
     try:
         result = draw.initial_draw(
-            [pk for pk, _needs in unseated],
+            [pk for pk, _needs, _last, _first in unseated],
             states,
             rng,
-            accessible_needed=frozenset(pk for pk, needs in unseated if needs),
+            accessible_needed=frozenset(pk for pk, needs, _last, _first in unseated if needs),
         )
     except draw.RoomFull:
         raise errors.RoomFull from None
+    names = {pk: (last, first) for pk, _needs, last, first in unseated}
     _seats_insert(
         [
-            (table_ids[table], seat, entry_id)
+            (table_ids[table], seat, entry_id, *names[entry_id])
             for entry_id, (table, seat) in result.assignments.items()
         ],
+        tournament_id=tournament.pk,
         assigned_at=now,
     )
     Table.objects.filter(tournament=tournament, number__in=result.opened_tables).exclude(
@@ -242,46 +246,57 @@ def _tables_for_draw(tournament: Tournament) -> tuple[list[draw.TableState], dic
     return states, ids
 
 
-# The columns a drawn seat names; every other column of a seat takes its default.
-_DRAWN = ("table", "number", "entry", "assigned_at")
+# The columns a drawn seat names, row by row (the last two: the seating board's copies of
+# the player's name, see Seat), then the two every seat of the draw shares; every other
+# column of a seat takes its default.
+_DRAWN = ("table", "number", "entry", "board_last_name", "board_first_name")
+_SHARED = ("tournament", "assigned_at")
 
 
-def _seats_insert(rows: list[tuple[int, int, int]], *, assigned_at: datetime) -> None:
-    """Insert drawn seats, (table id, seat number, entry id) each, in one statement and no
-    model built: a 10,000-entry draw spent more on 10,000 Seat instances and bulk_create's
-    per-field preparation than PostgreSQL spent writing the rows. The other columns take
-    their model defaults. No signal is sent (bulk_create sends none either)."""
+def _seats_insert(
+    rows: list[tuple[int, int, int, str, str]], *, tournament_id: int, assigned_at: datetime
+) -> None:
+    """Insert drawn seats, (table id, seat number, entry id, last name, first name) each,
+    in one statement and no model built: a 10,000-entry draw spent more on 10,000 Seat
+    instances and bulk_create's per-field preparation than PostgreSQL spent writing the
+    rows. The other columns take their model defaults. No signal is sent (bulk_create
+    sends none either)."""
     if not rows:
         return
     meta = Seat._meta
-    defaults = [f for f in meta.concrete_fields if not f.primary_key and f.name not in _DRAWN]
-    drawn = [meta.get_field(name) for name in _DRAWN]
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in (*drawn, *defaults))
+    named = [meta.get_field(name) for name in (*_DRAWN, *_SHARED)]
+    defaults = [f for f in meta.concrete_fields if not f.primary_key and f not in named]
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in (*named, *defaults))
     constants = [
-        drawn[3].get_db_prep_save(assigned_at, connection),
+        tournament_id,
+        meta.get_field("assigned_at").get_db_prep_save(assigned_at, connection),
         *(f.get_db_prep_save(f.get_default(), connection) for f in defaults),
     ]
     table = connection.ops.quote_name(meta.db_table)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            # Three arrays, sent as text: psycopg dumps a Python list item by item.
+            # The numbers as array text: psycopg dumps a Python list item by item (the
+            # names it must, to quote them).
             def array(values: Iterable[int]) -> str:
                 return "{" + ",".join(map(str, values)) + "}"
 
             placeholders = ", ".join(["%s"] * len(constants))
             cursor.execute(
                 f"INSERT INTO {table} ({columns}) "  # noqa: S608 - names from the model
-                f"SELECT t, n, e, {placeholders} "
-                "FROM unnest(%s::bigint[], %s::integer[], %s::bigint[]) AS r(t, n, e)",
+                f"SELECT t, n, e, l, f, {placeholders} FROM unnest("
+                "%s::bigint[], %s::integer[], %s::bigint[], %s::text[], %s::text[]"
+                ") AS r(t, n, e, l, f)",
                 [
                     *constants,
                     array(r[0] for r in rows),
                     array(r[1] for r in rows),
                     array(r[2] for r in rows),
+                    [r[3] for r in rows],
+                    [r[4] for r in rows],
                 ],
             )
         else:
-            placeholders = ", ".join(["%s"] * (3 + len(constants)))
+            placeholders = ", ".join(["%s"] * (len(_DRAWN) + len(constants)))
             cursor.executemany(
                 f"INSERT INTO {table} ({columns}) VALUES ({placeholders})",  # noqa: S608
                 [(*row, *constants) for row in rows],

@@ -199,6 +199,12 @@ EXCLUDED_FIELDS: dict[tuple[type[models.Model], str], str] = {
     (DisplayScreen, "token"): "a screen's secret link; the importing instance makes new ones",
     (Tournament, "target_event"): "a satellite's target is another event; the TD chooses "
     "it again on the importing instance",
+    (Seat, "tournament"): "the seating board's copy of the table's tournament; the import "
+    "fills it from the entry",
+    (Seat, "board_last_name"): "the seating board's copy of the player's name (idem)",
+    (Seat, "board_first_name"): "the seating board's copy of the player's name (idem)",
+    (Player, "search_name"): "the player's names folded for the search; the import folds "
+    "them again",
 }
 
 # Ids inside the JSON fields of exported models; every JSONField is listed (a test checks).

@@ -76,6 +76,8 @@ def player_update(*, player: Player, actor, fields: dict[str, Any], now: datetim
         setattr(player, key, values[key])
     if changed:
         player.save(update_fields=changed)
+    if {"first_name", "last_name"} & set(changed):
+        _board_names(player)
     if photo is None and PlayerPhoto.objects.filter(player=player).delete()[0]:
         changed.append("photo")
     elif photo is not KEEP and photo is not None:
@@ -97,6 +99,14 @@ def player_update(*, player: Player, actor, fields: dict[str, Any], now: datetim
         undoable=False,
     )
     return player
+
+
+def _board_names(player: Player) -> None:
+    """The seats of the player's entries take his name as it is now (their copies order
+    the seating board, `Seat.board_last_name`)."""
+    Seat.objects.filter(entry__player=player).update(
+        board_last_name=player.last_name, board_first_name=player.first_name
+    )
 
 
 @transaction.atomic
@@ -142,6 +152,7 @@ def players_merge(*, source: Player, target: Player, actor, now: datetime) -> Ro
         "tickets": list(SeatTicket.objects.filter(player=source).values_list("pk", flat=True)),
     }
     Entry.objects.filter(pk__in=moved["entries"]).update(player=target)
+    _board_names(target)
     Penalty.objects.filter(pk__in=moved["penalties"]).update(player=target)
     IdCheck.objects.filter(pk__in=moved["id_checks"]).update(player=target)
     SeatTicket.objects.filter(pk__in=moved["tickets"]).update(player=target)
@@ -190,6 +201,7 @@ def _undo_merge(event: RoomEvent, actor, now: datetime) -> None:
                 )
     except IntegrityError as exc:
         raise CannotUndo(reason=_("the players changed since")) from exc
+    _board_names(source)
     source.merged_into = None
     source.save(update_fields=["merged_into"])
 
@@ -222,6 +234,7 @@ def player_erase(*, player: Player, actor, now: datetime) -> Player:
     player.needs_accessible_seat = False
     player.erased_at = now
     player.save()
+    _board_names(player)
     room_event_log(
         actor=actor,
         action="room.player_erase",

@@ -95,16 +95,14 @@ def _seating(
     request: HttpRequest, tournament: Tournament, display: DisplayScreen, socket_url: str
 ) -> HttpResponse:
     page = whole_number(request.GET.get("page"), low=1, high=10**6) or 1
-    board = selectors.board_rows(tournament)  # one read for the page and its index
-    rows, pages = selectors.seating_page(tournament, page=page, with_entry=True, rows=board)
-    page = min(max(page, 1), pages)
+    rows, pages, page, index = selectors.seating_board(tournament, page=page, with_entry=True)
     context = {
         "tournament": tournament,
         "rows": rows,
         "page": page,
         "pages": pages,
         "next_page": page % pages + 1,
-        "index": selectors.seating_index(tournament, rows=board) if pages > 1 else [],
+        "index": index,
         "recent_moves": selectors.recent_moves(tournament, timezone.now()),
         "socket_url": socket_url,
         "payload": selectors.clock_payload(tournament, timezone.now()),

@@ -99,3 +99,114 @@ def test_a_ten_thousand_player_board_pages_with_an_index_in_few_queries(client, 
     assert "Page 42 of 84" in html
     index = html.split('data-testid="board-index"')[1].split("</ol>")[0]
     assert index.count("<li") == 84 and 'aria-current="page">42: Surname04920' in index
+
+
+def _board_as_sorted(tournament) -> list[str]:
+    """The field as the board always listed it: active players by last name, first name
+    (as the database orders them) and entry, read from the players themselves."""
+    return [
+        f"{last} {first}".strip()
+        for last, first in Seat.objects.filter(
+            table__tournament=tournament, entry__status=Entry.Status.ACTIVE
+        )
+        .order_by("entry__player__last_name", "entry__player__first_name", "entry_id")
+        .values_list("entry__player__last_name", "entry__player__first_name")
+    ]
+
+
+def _assert_board_is_the_field_sorted(tournament, per_page: int) -> None:
+    expected = _board_as_sorted(tournament)
+    pages = -(-len(expected) // per_page)
+    shown = []
+    for page in range(1, pages + 1):
+        rows, count, at, index = selectors.seating_board(tournament, page=page, per_page=per_page)
+        assert (count, at) == (pages, page)
+        shown += [r["name"] for r in rows]
+        assert index == [
+            {
+                "page": n + 1,
+                "first": expected[n * per_page].split(" ")[0],
+                "last": expected[min((n + 1) * per_page, len(expected)) - 1].split(" ")[0],
+            }
+            for n in range(pages)
+        ]
+    assert shown == expected
+    assert selectors.seating_board(tournament, page=pages + 5, per_page=per_page)[2] == pages
+
+
+def test_the_boards_pages_and_index_are_the_field_sorted_by_name_through_renames_and_merges(
+    tournament, td
+):
+    from tournaments.services import people as people_services
+
+    names = ["rossi", "Rossi", "Ròssi", "Àlvarez", "alvarez", "Zeta", "Bianchi", "bianchi"]
+    registrations = [
+        entry_services.entry_register(
+            tournament=tournament,
+            player=make_player(first, last),
+            actor=td,
+            now=NOW,
+        )
+        for last in names
+        for first in ("Ugo", "ugo", "Élia")
+    ]
+    entry_services.entry_eliminate(
+        tournament=tournament, entry=registrations[4].entry, actor=td, now=NOW
+    )
+    _assert_board_is_the_field_sorted(tournament, per_page=5)
+    # A rename moves the player to his new place on the board.
+    renamed = registrations[0].entry.player
+    people_services.player_update(
+        player=renamed, actor=td, fields={"last_name": "Zzz", "first_name": "Ugo"}, now=NOW
+    )
+    _assert_board_is_the_field_sorted(tournament, per_page=5)
+    assert "Zzz Ugo" in _board_as_sorted(tournament)
+    # A merge gives the duplicate's seat the kept player's name; its undo gives it back.
+    duplicate = registrations[1].entry.player
+    kept = make_player("Anna", "Abate")
+    merge = people_services.players_merge(source=duplicate, target=kept, actor=td, now=NOW)
+    _assert_board_is_the_field_sorted(tournament, per_page=5)
+    assert selectors.seating_board(tournament, page=1, per_page=5)[0][0]["name"] == "Abate Anna"
+    people_services.undo_merge(event_id=merge.pk, actor=td, now=NOW)
+    _assert_board_is_the_field_sorted(tournament, per_page=7)
+    # A move keeps the row in place, at its new table.
+    moved = registrations[2].entry
+    taken = set(
+        Seat.objects.filter(table__tournament=tournament).values_list("table__number", "number")
+    )
+    target, free = min(
+        (t.number, n)
+        for t in tournament.tables.all()
+        for n in range(1, t.max_seats + 1)
+        if t.number != registrations[2].table and (t.number, n) not in taken
+    )
+    seat_services.seat_move(
+        tournament=tournament, entry=moved, table_number=target, seat=free, actor=td, now=NOW
+    )
+    _assert_board_is_the_field_sorted(tournament, per_page=7)
+    rows = [
+        r
+        for p in (1, 2, 3, 4)
+        for r in selectors.seating_page(tournament, page=p, per_page=7, with_entry=True)[0]
+    ]
+    assert [(r["table"], r["seat"]) for r in rows if r["entry"] == moved.pk] == [(target, free)]
+
+
+def test_a_final_table_redraw_lists_its_newest_moves_on_the_board(client, td):
+    from random import Random
+
+    from tables.services import room
+    from tests.tables.services.test_room import seat_players
+    from tournaments.models import Event
+
+    tournament = make_tournament(td, tables=3)
+    seat_players(tournament, {1: [1, 2, 3], 2: [2, 4, 6], 3: [1, 5, 9]})
+    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(2))
+    applied = room.plan_apply(tournament=tournament, actor=td, now=NOW, rng=Random(5))
+    assert applied.kind == "final_table"
+    logged = Event.objects.get(action="room.final_table").data["moves"]
+    shown = selectors.recent_moves(tournament, NOW + dt.timedelta(minutes=1))
+    assert [(m["name"], [m["table"], m["seat"]]) for m in shown] == [
+        (m["name"], m["to"]) for m in logged[:12]
+    ]
+    assert all(m["from_table"] in {1, 2, 3} for m in shown) and shown

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from tables.models import RoomEvent
 from tests.conftest import NOW, make_player, make_tournament, make_user
-from tournaments.models import ChipCount, Entry, League
+from tournaments.models import ChipCount, Entry, League, Player
 from tournaments.services import entries as entry_services
 from tournaments.services import people as people_services
 
@@ -54,6 +54,58 @@ def test_search_as_you_type_returns_the_list_alone(client, tournament, td, desk)
     text = response.content.decode()
     assert 'id="list"' in text and "<html" not in text
     assert "Verdi001" in text and "Verdi000" not in text
+
+
+def test_the_lists_pages_count_the_matches_and_a_search_that_fits_is_matched_once(tournament, td):
+    from tournaments import roster
+
+    register(tournament, td, 5)
+    pages = {
+        asked: roster.player_list_page(tournament, sort="name", page=asked, per_page=2)
+        for asked in (1, 3, 9)
+    }
+    assert [(p.number, p.paginator.count, p.paginator.num_pages) for p, _r in pages.values()] == [
+        (1, 5, 3),
+        (3, 5, 3),
+        (3, 5, 3),  # past the end: the last page
+    ]
+    assert [[str(e.player) for e in rows] for _p, rows in pages.values()] == [
+        ["Verdi000 Gino0", "Verdi001 Gino1"],
+        ["Verdi004 Gino4"],
+        ["Verdi004 Gino4"],
+    ]
+    with CaptureQueriesContext(connection) as whole:
+        roster.player_list_page(tournament, page=1, per_page=2)
+    with CaptureQueriesContext(connection) as searched:
+        found, rows = roster.player_list_page(tournament, query="verdi003", page=1, per_page=2)
+    assert (found.paginator.count, [str(e.player) for e in rows]) == (1, ["Verdi003 Gino3"])
+    assert len(searched) == len(whole) - 1  # no count: the page holds every match
+    nobody, rows = roster.player_list_page(tournament, query="nobody", page=1, per_page=2)
+    assert (nobody.paginator.count, nobody.number, rows) == (0, 1, [])
+
+
+def test_the_list_finds_a_word_in_any_name_case_and_accents_aside_also_after_a_rename(
+    tournament, td
+):
+    from tournaments import roster
+
+    register(tournament, td, 2)
+    player = make_player("Nicolò", "D'Àngelo", nickname="Il Pirata")
+    entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
+
+    def found(query: str) -> list[str]:
+        return [str(e.player) for e in roster.player_list_page(tournament, query=query)[1]]
+
+    for query in ("nicolo", "NICOLÒ", "àngelo", "angel", "pirata", "Nicolo d'angelo"):
+        assert found(query) == ["D'Àngelo Nicolò"], query
+    assert found("nicolo verdi") == [] and found("o p") == ["D'Àngelo Nicolò"]
+    assert found("gino1") == ["Verdi001 Gino1"]
+    people_services.player_update(player=player, actor=td, fields={"last_name": "Bianchi"}, now=NOW)
+    assert found("bianchi nicolo") == ["Bianchi Nicolò"] and found("angelo") == []
+    # Players made in bulk (an import) are found as well.
+    bulk = Player.objects.bulk_create([Player(first_name="Ève", last_name="Lefèvre")])
+    entry_services.entry_register(tournament=tournament, player=bulk[0], actor=td, now=NOW)
+    assert found("lefevre eve") == ["Lefèvre Ève"]
 
 
 def test_junk_filters_fall_back_to_the_whole_list(client, tournament, td, desk):
