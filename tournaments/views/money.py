@@ -117,7 +117,7 @@ def _place_bands(places: list[dict]) -> list[dict]:
 def _place_bands_html(places: tuple[tuple[int, int], ...], currency: str, language: str) -> str:
     """The payout chart's rows, rendered once per chart, currency and language (a pure
     function of them: the chart changes only when the prizes do). At 10,000 entries the
-    chart pays 1,000 places in some 250 bands, whose rows cost the page more than the
+    chart pays 1,000 places in some 300 bands, whose rows cost the page more than the
     rest of it at 1,000 entries (cProfile)."""
     bands = _place_bands([{"place": place, "amount": amount} for place, amount in places])
     context = {"place_bands": bands, "board": {"currency": currency}}
