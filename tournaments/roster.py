@@ -7,11 +7,11 @@ from __future__ import annotations
 import base64
 import io
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.core.paginator import Page
-from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
@@ -137,21 +137,28 @@ def player_list_page(
     holds the last matches: no count)."""
     from django.core.paginator import Paginator
 
-    ordered = _filtered(tournament, query, show)
+    filtered = _filtered(tournament, query, show)
+    keys = filtered.values_list("pk", flat=True)
     if sort == "chips":
-        ordered = ordered.annotate(last_chips=_last_chips())
-    ordered = ordered.order_by(*SORTS.get(sort, SORTS["number"]))
-    keys = ordered.values_list("pk", flat=True)
+        take = _by_chips(filtered)
+    else:
+        ordered = keys.order_by(*SORTS.get(sort, SORTS["number"]))
+
+        def take(start: int, n: int) -> list[int]:
+            return list(ordered[start : start + n])
+
     # The page's keys and one more: when they end on this page they also give the count,
     # and the match (a scan of the players by name) is not made a second time for it.
     start = (max(page, 1) - 1) * per_page
-    shown = list(keys[start : start + per_page + 1])
+    shown = take(start, per_page + 1)
     paginator = Paginator(keys, per_page)
     if len(shown) <= per_page and (shown or start == 0):
         paginator.count = start + len(shown)  # type: ignore[misc]
     chosen = paginator.get_page(page)
     if shown:
         chosen.object_list = shown[:per_page]
+    else:
+        chosen.object_list = take((chosen.number - 1) * per_page, per_page)
     ids = list(chosen.object_list)  # past the last page: the last page, read again
     found = {e.pk: e for e in _annotated(tournament, Entry.objects.filter(pk__in=ids))}
     rows = [found[pk] for pk in ids if pk in found]
@@ -159,6 +166,32 @@ def player_list_page(
     for entry in rows:
         entry.player_entries = counts.get(entry.player_id, 1)
     return chosen, rows
+
+
+def _by_chips(filtered: QuerySet[Entry]) -> Callable[[int, int], list[int]]:
+    """Keys of the list by last count (biggest first, then by number) from `start`: the
+    counted entries sorted by their last count, then the uncounted ones in number order.
+    The same order as sorting every entry by its last count (nulls last), but only the
+    counted entries are sorted: the uncounted rest is read in the event's number index up
+    to the page (sorting 9,000 uncounted entries by a subquery each cost 14 ms of 16 at
+    10,000 entries, EXPLAIN ANALYZE)."""
+    has_count = Exists(ChipCount.objects.filter(entry=OuterRef("pk")))
+    counted = list(
+        filtered.filter(has_count)
+        .annotate(last_chips=_last_chips())
+        .order_by(*SORTS["chips"])
+        .values_list("pk", flat=True)
+    )
+    uncounted = filtered.filter(~has_count).order_by("number").values_list("pk", flat=True)
+
+    def take(start: int, n: int) -> list[int]:
+        keys = counted[start : start + n]
+        rest = start + len(keys) - len(counted)  # where the uncounted part starts
+        if len(keys) < n:
+            keys += list(uncounted[rest : rest + n - len(keys)])
+        return keys
+
+    return take
 
 
 def last_counts(tournament: Tournament, entry_ids: list[int]) -> dict[int, int]:

@@ -132,6 +132,38 @@ def test_the_list_costs_the_same_queries_at_any_size(client, td):
     assert counts[0] == counts[1], counts
 
 
+def test_pages_by_chips_run_from_the_biggest_count_to_the_uncounted_by_number(
+    client, tournament, td, desk
+):
+    regs = register(tournament, td, 7)
+    # Three stacks counted (one twice: the later day's count is the one that sorts), the
+    # rest never counted: they follow, by entry number, across the page boundary.
+    for reg, chips, day in ((regs[5], 9000, 1), (regs[1], 4000, 1), (regs[3], 100, 1)):
+        ChipCount.objects.create(
+            tournament=tournament, entry=reg.entry, day=day, chips=chips, counted_at=NOW
+        )
+    ChipCount.objects.create(
+        tournament=tournament, entry=regs[3].entry, day=2, chips=20000, counted_at=NOW
+    )
+    numbers = [r.entry.number for r in regs]
+    expected = [numbers[3], numbers[5], numbers[1], numbers[0], numbers[2], numbers[4]]
+    expected.append(numbers[6])
+    client.force_login(desk)
+    url = reverse("player_list", args=[tournament.slug])
+    from tournaments import roster
+
+    shown = []
+    for page in (1, 2, 3, 4, 9):
+        chosen, rows = roster.player_list_page(tournament, sort="chips", page=page, per_page=2)
+        shown.append([e.number for e in rows])
+        assert chosen.paginator.num_pages == 4
+    assert shown == [expected[0:2], expected[2:4], expected[4:6], expected[6:], expected[6:]]
+    assert [e.number for e in roster.player_list(tournament, sort="chips")] == expected
+    page = client.get(url, {"sort": "chips"}).content.decode()
+    at = page.rindex  # the list's rows come after the chip leaders
+    assert at("Verdi003") < at("Verdi005") < at("Verdi001") < at("Verdi000") < at("Verdi002")
+
+
 def test_exports_in_csv_and_xlsx(client, tournament, td, desk):
     register(tournament, td, 2)
     client.force_login(desk)
