@@ -531,7 +531,9 @@ def finished_keys(tournament: Tournament, *, one_per_player: bool = False) -> li
 def finished_entries(tournament: Tournament, keys: list[int]) -> list[Entry]:
     """The entries `keys` names, in that order, with their players, marked as `finished`
     marks them (`playing_again`)."""
-    entries = {e.pk: e for e in tournament.entries.filter(pk__in=keys).select_related("player")}
+    # The players by key (prefetched): joined, the planner hashes every player of the
+    # room for a page of 100 entries.
+    entries = {e.pk: e for e in tournament.entries.filter(pk__in=keys).prefetch_related("player")}
     playing = set(
         tournament.entries.filter(
             status=Entry.Status.ACTIVE, player_id__in={e.player_id for e in entries.values()}
