@@ -531,7 +531,9 @@ def finished_keys(tournament: Tournament, *, one_per_player: bool = False) -> li
 def finished_entries(tournament: Tournament, keys: list[int]) -> list[Entry]:
     """The entries `keys` names, in that order, with their players, marked as `finished`
     marks them (`playing_again`)."""
-    entries = {e.pk: e for e in tournament.entries.filter(pk__in=keys).select_related("player")}
+    # The players by key (prefetched): joined, the planner hashes every player of the
+    # room for a page of 100 entries.
+    entries = {e.pk: e for e in tournament.entries.filter(pk__in=keys).prefetch_related("player")}
     playing = set(
         tournament.entries.filter(
             status=Entry.Status.ACTIVE, player_id__in={e.player_id for e in entries.values()}
@@ -858,22 +860,29 @@ def public_seat_search(tournament: Tournament, query: str, *, limit: int = 10) -
     words = query.split()[:4]
     if not words or len(query.strip()) < 2:
         return []
-    seats = Seat.objects.filter(
-        table__tournament=tournament, entry__status=Entry.Status.ACTIVE
-    ).select_related("table", "entry__player")
+    # Through the seats' copies of the names (`Seat.board_*`, a seat is only an active
+    # entry's) and their trigram indexes on PostgreSQL (tables 0007): the players' own
+    # names are every player's in the database, read whole for a LIKE '%...%'.
+    seats = Seat.objects.filter(tournament=tournament)
     for word in words:
         seats = seats.filter(
-            Q(entry__player__last_name__icontains=word)
-            | Q(entry__player__first_name__icontains=word)
+            Q(board_last_name__icontains=word) | Q(board_first_name__icontains=word)
         )
+    found = list(
+        seats.order_by("board_last_name", "board_first_name").values_list(
+            "entry_id", "table_id", "number"
+        )[:limit]
+    )
+    entries = Entry.objects.select_related("player").in_bulk([r[0] for r in found])
+    tables = dict(Table.objects.filter(pk__in={r[1] for r in found}).values_list("pk", "number"))
     return [
         {
-            "name": str(s.entry.player),
-            "table": s.table.number,
-            "seat": s.number,
-            "bounty": entry_bounty(tournament, s.entry),
+            "name": str(entries[entry].player),
+            "table": tables[table],
+            "seat": number,
+            "bounty": entry_bounty(tournament, entries[entry]),
         }
-        for s in seats.order_by("entry__player__last_name", "entry__player__first_name")[:limit]
+        for entry, table, number in found
     ]
 
 

@@ -177,6 +177,24 @@ def test_seat_finder_shows_name_table_and_seat_only(client, tournament, td):
     assert "AB123" not in html
 
 
+def test_seat_finder_follows_a_rename_and_leaves_out_the_players_who_are_out(
+    client, tournament, td
+):
+    from tournaments.services import people
+
+    url = reverse("seat_finder", args=[tournament.slug])
+    giulia = make_player("Giulia", "Verdi")
+    entry_services.entry_register(tournament=tournament, player=giulia, actor=td, now=NOW)
+    out = make_player("Marco", "Verdini")
+    gone = entry_services.entry_register(tournament=tournament, player=out, actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=gone.entry, actor=td, now=NOW)
+    people.player_update(player=giulia, actor=td, fields={"last_name": "Bianchi"}, now=NOW)
+    html = client.get(url, {"q": "bianc"}, REMOTE_ADDR="10.0.0.7").content.decode()
+    assert "Bianchi Giulia" in html
+    html = client.get(url, {"q": "verdi"}, REMOTE_ADDR="10.0.0.7").content.decode()
+    assert "Verdi Giulia" not in html and "Verdini Marco" not in html
+
+
 def test_seat_finder_is_rate_limited_per_address(client, tournament):
     url = reverse("seat_finder", args=[tournament.slug])
     with time_machine.travel(NOW + dt.timedelta(seconds=5), tick=False):  # one window
