@@ -259,9 +259,14 @@ def fanout(
             )
             browser.close()
         # The bare server pushes the very bytes the real one pushed (fragments and all).
+        # A clock change's push is a clock state: the bare server pushes that state (its
+        # structure named, not carried, as the real one sends it), its version bumped.
         push = channels.get("sample") if kind != "clock" else None
+        clock_push = (
+            json.loads(channels["sample"]) if kind == "clock" and channels["sample"] else None
+        )
         with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
-            json.dump({"initial": payload, "push": push}, handle)
+            json.dump({"initial": payload, "push": push, "clock_push": clock_push}, handle)
             handle.flush()
             port = free_port()
             command = [sys.executable, "-m", "bench.wsload", "baseline", str(port)]
@@ -292,7 +297,7 @@ def fanout(
         and ours["p99_ms"] <= GOAL_P99_MS
     )
     connect_goal = channels["connect_right"] == clients and channels["connect_s"] <= 5
-    push_bytes = len(push.encode()) if push else len(json.dumps(payload))
+    push_bytes = len((push or channels.get("sample") or json.dumps(payload)).encode())
     figures = {
         "bench": "fanout",
         "kind": kind,

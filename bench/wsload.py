@@ -13,8 +13,8 @@ so the clients and the baseline server each get a core of their own.
   screen.js does and report how long until every one shows the new state.
 - `baseline PORT PAYLOAD_FILE`: a bare `websockets` server that sends the clock state on
   connect and, on every `{"type": "control"}` message, broadcasts the same push bytes
-  the real server sent (or the state with its version bumped) to every connection
-  (`websockets.broadcast`).
+  the real server sent (or the clock state it pushed, with its version bumped) to every
+  connection (`websockets.broadcast`).
 """
 
 from __future__ import annotations
@@ -161,6 +161,8 @@ async def run_clients(
     async def _listen(socket: ClientConnection, index: int) -> None:
         async for message in socket:
             heard(index, message, time.monotonic())
+            if match == "version" and not sample:  # a clock change's push, as sent
+                sample.append(message if isinstance(message, str) else message.decode())
 
     started = time.monotonic()
     tasks = [asyncio.ensure_future(client(i)) for i in range(clients)]
@@ -243,11 +245,17 @@ def _cookies(header: str) -> list[tuple[str, str]]:
     return [(name, value) for name, _eq, value in pairs]
 
 
-async def serve_baseline(port: int, payload: dict[str, Any], push: str | None = None) -> None:
+async def serve_baseline(
+    port: int,
+    payload: dict[str, Any],
+    push: str | None = None,
+    clock_push: dict[str, Any] | None = None,
+) -> None:
     """Send `payload` (a clock state) on connect; on every control message broadcast
-    `push` as it is (the same bytes the server sent), or else the state, version bumped."""
+    `push` as it is (the same bytes the server sent), or else the clock state the server
+    pushed (`clock_push`, by default the state sent on connect) with its version bumped."""
     connections: set[ServerConnection] = set()
-    state = {"payload": payload}
+    state = {"payload": clock_push or payload}
 
     async def handler(socket: ServerConnection) -> None:
         connections.add(socket)
@@ -395,7 +403,11 @@ def main(argv: list[str]) -> None:
     elif argv[:1] == ["baseline"]:
         with open(argv[2]) as handle:
             given = json.load(handle)
-        _run(lambda: serve_baseline(int(argv[1]), given["initial"], given.get("push")))
+        _run(
+            lambda: serve_baseline(
+                int(argv[1]), given["initial"], given.get("push"), given.get("clock_push")
+            )
+        )
     else:
         raise SystemExit(
             "usage: python -m bench.wsload clients|reconnect CONFIG_FILE OUT_FILE"

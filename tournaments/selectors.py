@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -558,12 +560,27 @@ def _item_payload(item: clock.Item) -> dict[str, Any]:
     }
 
 
+def structure_key(items: list[dict[str, Any]]) -> str:
+    """A short fingerprint of the structure a clock payload carries: a screen keeps the
+    levels it has while the key it is sent is the key of the levels it holds."""
+    text = json.dumps(items, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
 def clock_payload(
-    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
+    tournament: Tournament,
+    now: datetime,
+    *,
+    structure: list[clock.Item] | None = None,
+    with_items: bool = True,
 ) -> dict[str, Any]:
     """The clock message screens count down from, with hand-for-hand and end of day.
 
     Small JSON (STYLE.md 14): the pure clock's payload plus what the floor has set.
+    The whole structure travels on a screen's first state and with a change of the
+    structure; a clock change (`with_items=False`) sends only its key (`structure`), which
+    a screen compares with the levels it holds and asks for the state again when they
+    differ (it missed a change of the structure): four-fifths of the bytes of every push.
     """
     if structure is None:
         structure = clock_structure(tournament)
@@ -579,7 +596,10 @@ def clock_payload(
         payload = clock.to_payload(view)
         payload["remaining"] = clock.format_clock(view.time_left)
         # The whole structure, so a screen rolls over boundaries by itself while offline.
-        payload["items"] = [_item_payload(item) for item in structure]
+        items = [_item_payload(item) for item in structure]
+        payload["structure"] = structure_key(items)
+        if with_items:
+            payload["items"] = items
         payload["sounds"] = {
             "level_up": tournament.sound_level_up,
             "one_minute": tournament.sound_one_minute,

@@ -1,6 +1,7 @@
 // A screen's clock: counts down by itself from the last clock state the server sent.
 // The server pushes on changes only (DESIGN.md): the state carries ends_at (running) or
-// remaining_seconds (paused), the server time, the version and the whole structure, so
+// remaining_seconds (paused), the server time, the version and the whole structure (on
+// connecting and when the structure changes; a clock change names it by its key), so
 // the screen rolls over levels and breaks by itself and keeps counting while offline.
 // Offset to the server: ping/pong at connect and every minute, keeping the sample with
 // the shortest round trip. No inline scripts: the first state is a json_script block.
@@ -276,6 +277,14 @@
   function accept(payload, initial) {
     if (!payload || payload.type !== "clock") return;
     if (clock.state && payload.version < clock.state.version) return; // stale
+    if (!payload.items && payload.structure) {
+      // A clock change names the structure, it does not carry it: keep the levels held
+      // when they are the ones named; else ask for the whole state (a change of the
+      // structure was missed) and count down on the held ones until it comes.
+      const held = clock.state || {};
+      payload.items = held.items;
+      if (held.structure !== payload.structure) askState();
+    }
     const changed = !clock.state || payload.version !== clock.state.version;
     if (clock.bestRtt === Infinity) {
       // Until a pong arrives, trust the server time the state was made at.
@@ -386,6 +395,13 @@
     }
     lastTablePush = { text, at: now };
     return true;
+  }
+
+  function askState() {
+    const socket = clock.socket;
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "state" }));
+    }
   }
 
   function connect() {

@@ -20,6 +20,7 @@ from tests.conftest import make_tournament, make_user
 from tournaments.models import DisplayScreen, Event
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
+from tournaments.services import setup as setup_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -155,6 +156,49 @@ def test_a_screen_rolls_over_to_the_next_level_by_itself_and_announces_it(live_s
     # The next break is one level away now, and its colour-up is announced.
     assert page.inner_text("[data-next-break]")[:3] in {"20:", "19:"}
     assert "25" in page.inner_text("[data-color-up]")
+
+
+def test_a_change_of_the_levels_shows_on_the_screen_and_a_screen_that_missed_it_asks(
+    daphne_url, page
+):
+    """The TD edits the structure while the clock runs: the screen shows the new blinds at
+    once. A clock change names the levels without carrying them; a screen holding other
+    levels (it missed the change) asks for the state and shows the right ones."""
+    td = make_user("td-levels", staff=True)
+    tournament = make_tournament(td, tables=1)
+    clock_services.clock_start(tournament=tournament, actor=td, now=timezone.now())
+    page.set_default_timeout(10000)
+    page.goto(f"{daphne_url}/p/{tournament.slug}/")
+    page.wait_for_selector("[data-sync][data-state=ok]")
+    assert page.inner_text("[data-blinds]") == "100 / 200"
+
+    setup_services.structure_set(
+        tournament=tournament,
+        actor=td,
+        items=[
+            setup_services.ItemSpec(kind="level", small_blind=150, big_blind=300, minutes=20),
+            setup_services.ItemSpec(kind="level", small_blind=250, big_blind=500, minutes=20),
+        ],
+        now=timezone.now(),
+    )
+    page.wait_for_function(
+        "() => document.querySelector('[data-blinds]').textContent === '150 / 300'"
+    )
+
+    # As if the change had been missed: other levels held, under another key.
+    page.evaluate(
+        """() => {
+          const state = window.torneoClock.state;
+          state.items = state.items.map((i) => ({...i, small_blind: 1, big_blind: 2}));
+          state.structure = "missed";
+        }"""
+    )
+    clock_services.clock_pause(tournament=tournament, actor=td, now=timezone.now())
+    page.wait_for_function("() => document.body.dataset.clockStatus === 'paused'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-blinds]').textContent === '150 / 300'"
+    )
+    assert page.inner_text("[data-level]") == "Level 1"
 
 
 def test_a_room_move_shows_on_the_seating_board_and_both_tablets(daphne_url, browser):

@@ -173,7 +173,7 @@ def test_worker_down_at_a_boundary_screens_change_level_and_the_late_task_is_sta
     tournament = room["tournament"]
     (on_a,) = screens(cluster, room, "a")
     try:
-        first_state(on_a)
+        held = first_state(on_a)  # the levels, which clock changes name by their key
         assert td_on_a.clock(slug, "start")[0] == 302
         end_level_in(td_on_a, slug, 1)
         state = on_a.wait_for(lambda m: m.get("version") == 2, 5)[1]
@@ -181,7 +181,8 @@ def test_worker_down_at_a_boundary_screens_change_level_and_the_late_task_is_sta
         # next level's blinds and length (screen.js rolls over on its own count).
         assert state["status"] == "running" and state["ends_at"]
         assert at(state["ends_at"]) - at(state["server_time"]) <= 2
-        coming = state["items"][state["index"] + 1]
+        assert state["structure"] == held["structure"]
+        coming = held["items"][state["index"] + 1]
         assert (coming["small_blind"], coming["big_blind"]) == (200, 400)
         assert coming["duration"] == LEVEL
 

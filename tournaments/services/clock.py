@@ -122,7 +122,9 @@ def _publish(
     """Broadcast the clock after commit and schedule the next boundary's announcement."""
     if structure is None:
         structure = selectors.clock_structure(tournament)  # read once for both
-    realtime.broadcast(tournament.pk, selectors.clock_payload(tournament, now, structure=structure))
+    # A clock change leaves the structure as it was: the screens keep the levels they hold.
+    payload = selectors.clock_payload(tournament, now, structure=structure, with_items=False)
+    realtime.broadcast(tournament.pk, payload)
     _schedule_announcement(tournament, now, structure=structure)
 
 
@@ -429,7 +431,7 @@ def clock_announce(
             now=now,
             undoable=False,
         )
-        payload = selectors.clock_payload(tournament, now)
+        payload = selectors.clock_payload(tournament, now, with_items=False)
         if not late:
             payload["announce"] = {"index": index, "is_break": isinstance(item, clock.Break)}
         realtime.broadcast(tournament.pk, payload)

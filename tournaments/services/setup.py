@@ -12,7 +12,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tables.models import Table
-from tournaments import errors, realtime
+from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_fields, undoes
 from tournaments.models import (
     Event,
@@ -199,8 +199,15 @@ def structure_set(
         data={"before": before, "after": [vars(spec) for spec in items]},
         now=now,
     )
-    realtime.broadcast(locked.pk, {"type": "structure", "version": locked.clock_version})
+    _structure_changed(locked, now)
     return rows
+
+
+def _structure_changed(tournament: Tournament, now: datetime) -> None:
+    """Tell the screens the levels changed: the clock state with its whole structure
+    (clock pushes carry only its key), then the rest of what shows it."""
+    realtime.broadcast(tournament.pk, selectors.clock_payload(tournament, now))
+    realtime.broadcast(tournament.pk, {"type": "structure", "version": tournament.clock_version})
 
 
 def _item_data(item: StructureItem) -> dict[str, Any]:
@@ -223,6 +230,7 @@ def _undo_structure_set(event: Event, actor, now: datetime) -> None:
         StructureItem(tournament=tournament, position=p, **data)
         for p, data in enumerate(event.data["before"], start=1)
     )
+    _structure_changed(tournament, now)
 
 
 @transaction.atomic

@@ -6,6 +6,8 @@ or a staff console when the session holds a role). Messages from the client:
 
 - `{"type": "ping", "t": <client ms>}` -> `{"type": "pong", "t": ..., "server_time": ...}`,
   so screens estimate their offset to the server;
+- `{"type": "state"}` -> the whole clock state, structure and all (a screen that holds
+  other levels than a clock push names);
 - `{"type": "control", "action": ...}` -> the same service the console's POST calls;
   refused with `{"type": "error"}` for any role that may not do it;
 - `{"type": "hand", "action": "done" | "start"}` from a table tablet (its own table);
@@ -263,6 +265,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 if now - getattr(self, "caught_up_at", -CATCH_UP_SECONDS) >= CATCH_UP_SECONDS:
                     self.caught_up_at = now
                     await _catch_up(self.tournament_id)
+        elif kind == "state":
+            # A screen whose levels are not the ones a clock push names (it missed a change
+            # of the structure) asks for the whole state, as it gets on connecting: the
+            # clock is every socket's to read, and a revoked screen's link reads nothing.
+            if self.screen is not None and not await _screen_alive(self.screen.pk):
+                await self.send_json({"type": "error", "message": _("Not allowed.")})
+                return
+            pk = self.tournament_id
+            await self.send_json(await coalescer()(("state", pk), lambda: _payload(pk)))
         elif kind == "control":
             await self._run(self.role, content)
         elif kind == "hand" and self.screen is not None and self.screen.table_number:
