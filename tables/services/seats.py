@@ -39,7 +39,13 @@ def seat_move(
     """Move a player to a named seat (a TD override or a wrong-seat correction, §6.1-6.2);
     his chips go with him unchanged."""
     tournament = locks.tournament_for_update(tournament)
-    entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
+    # The player with the entry (his name goes in the log, the push and the seat's board
+    # copies), the entry's row alone locked.
+    entry = (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .get(pk=entry.pk, tournament=tournament)
+    )
     if entry.status != Entry.Status.ACTIVE:
         raise errors.NotPlaying(player=str(entry.player))
     table = Table.objects.filter(tournament=tournament, number=table_number).first()
