@@ -177,7 +177,13 @@ def eliminations_record(
     # Counted, not read: at 10,000 entries reading every player in cost a bust ~450 ms.
     playing = tournament.entries.filter(status=Entry.Status.ACTIVE)
     active = playing.count()
-    seats = dict(Seat.objects.filter(entry_id__in=ids).values_list("entry_id", "table__number"))
+    held_seats = {
+        entry_id: (table, number)
+        for entry_id, table, number in Seat.objects.filter(entry_id__in=ids).values_list(
+            "entry_id", "table__number", "number"
+        )
+    }
+    seats = {entry_id: table for entry_id, (table, _number) in held_seats.items()}
     earlier = _earlier_in_hand(tournament, h4h_hand)
     amounts = selectors.payout_amounts(tournament)
     prizes = dict(enumerate(amounts, start=1))
@@ -224,10 +230,11 @@ def eliminations_record(
     freed: dict[str, list[int]] = {}
     stacks = {b.entry.pk: b.start_stack for b in busts}
     reasons = {b.entry.pk: placements.EliminationReason(b.reason) for b in busts}
+    # Their seats are free (read above with the tables they are at): one statement for all.
+    Seat.objects.filter(entry_id__in=list(held_seats)).delete()
     for pk, entry in entries.items():
-        held = seat_services.seat_free(entry=entry)
-        if held:
-            freed[str(pk)] = list(held)
+        if pk in held_seats:
+            freed[str(pk)] = list(held_seats[pk])
         places = settlement.place_of(str(pk))
         entry.status = Entry.Status.ELIMINATED
         entry.ended_at = now
