@@ -127,14 +127,18 @@ NO_TABLES = frozenset(
 SEAT_LISTS = frozenset({"seat", "elimination", "move", "bounty", "penalty", "penalties"})
 
 
-def screen_fragments(tournament_id: int, *, figures: bool = True) -> dict[str, dict[str, str]]:
+def screen_fragments(
+    tournament_id: int, *, figures: bool = True, tournament: Tournament | None = None
+) -> dict[str, dict[str, str]]:
     """What the screens show beside the clock, rendered once per change (not once per
     screen), in each language a screen may be in: the clock screen's figures (unless
-    `figures` is false), and the seating board while it has one page."""
+    `figures` is false), and the seating board while it has one page. `tournament`: the
+    row as read after the change's commit, when the caller has it."""
     # Here, not at the top: the formats service imports this module (a cycle).
     from tournaments.services import formats as format_services
 
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return {}
     fragments = {}
@@ -195,13 +199,19 @@ def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any
     ):
         return payload
     try:
-        fragments = screen_fragments(tournament_id, figures=kind not in NO_FIGURES)
+        # Read once, after the commit, for the figures and the tables' seat lists.
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if tournament is None:
+            return payload
+        fragments = screen_fragments(
+            tournament_id, figures=kind not in NO_FIGURES, tournament=tournament
+        )
     except Exception:  # noqa: BLE001 - the action is committed; the screens fetch instead
         logger.warning("could not render the screens' fragments", exc_info=True)
         return payload
     if payload.get("type") in SEAT_LISTS and payload.get("at_tables"):
         try:
-            lists = _seat_lists(tournament_id, payload["at_tables"])
+            lists = _seat_lists(tournament, payload["at_tables"])
         except Exception:  # noqa: BLE001 - as above: the tablets fetch their seats instead
             logger.warning("could not render the tablets' seat lists", exc_info=True)
         else:
@@ -210,17 +220,14 @@ def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any
     return {**payload, "fragments": fragments} if fragments else payload
 
 
-def _seat_lists(tournament_id: int, numbers: list[int]) -> dict[str, dict[str, str]]:
+def _seat_lists(tournament: Tournament, numbers: list[int]) -> dict[str, dict[str, str]]:
     """The seat list of each named table that has a tablet listening, in each language:
     the same list the tablet's page shows (displays/table.html#seat_list)."""
-    tournament = None
+    tournament_id = tournament.pk
     lists: dict[str, dict[str, str]] = {}
     for number in numbers:
         if not listened(table_group(tournament_id, number)):
             continue
-        tournament = tournament or Tournament.objects.filter(pk=tournament_id).first()
-        if tournament is None:
-            return {}
         context = {
             "seats": selectors.table_seats(tournament, number),
             "timecall": TimeCall.objects.filter(

@@ -854,8 +854,10 @@ def table_seats(tournament: Tournament, number: int) -> list[dict[str, Any]]:
         )
     }
     sitting_out: dict[int, int] = {}
+    event = tournament.parent_id or tournament.pk  # the family's, by a subquery
+    family = Tournament.objects.filter(Q(pk=event) | Q(parent_id=event)).values("pk")
     for penalty in Penalty.objects.filter(
-        tournament__in=tournament_family(tournament),
+        tournament__in=family,
         player_id__in=[e.player_id for e in seated.values()],
         voided=False,
         kind__in=[k.value for k in HAND_KINDS],
