@@ -37,6 +37,7 @@ from tournaments.models import (
 )
 from tournaments.names import fold
 from tournaments.penalties import HAND_KINDS
+from tournaments.prepared import Prepared
 
 
 def clock_structure(tournament: Tournament) -> list[clock.Item]:
@@ -259,6 +260,43 @@ def _figures(tournament: Tournament, *, family: bool = False) -> tuple[dict[str,
         "purchase_money": bought["money"] or 0,
     }
     return figures, counts["buy_ins"] or 0, bought["family_money"] or 0
+
+
+# The desk's latest ten entries: what its list shows of each, compiled once
+# (tournaments/prepared.py): every desk page and every registration's page reads it.
+_RECENT = Prepared(
+    lambda tournament_id: (
+        Entry.objects.filter(tournament_id=tournament_id)
+        .exclude(status=Entry.Status.VOIDED)
+        .order_by("-number")
+        .values_list(
+            "number",
+            "kind",
+            "player__last_name",
+            "player__first_name",
+            "seat__table__number",
+            "seat__number",
+        )[:10]
+    ),
+    tournament_id=-1_000_003,
+)
+
+
+def desk_recent(tournament: Tournament) -> list[dict[str, Any]]:
+    """The desk's latest ten entries, newest first: number, kind, player's name, table
+    and seat (None when the entry holds none)."""
+    return [
+        {
+            "number": number,
+            "kind": kind,
+            "player": str(Player(last_name=last_name, first_name=first_name)),
+            "table": table,
+            "seat": seat,
+        }
+        for number, kind, last_name, first_name, table, seat in _RECENT.rows(
+            tournament_id=tournament.pk
+        )
+    ]
 
 
 def entry_counts(tournament: Tournament) -> dict[str, int]:
