@@ -158,11 +158,20 @@ def player_duplicates(
     if document_number.strip():
         for player in Player.objects.filter(document_number__iexact=document_number.strip())[:10]:
             found[player.pk] = player
-    # Names only, unsorted (a desk adds players to a field of thousands): the few that
-    # match are read whole afterwards.
+    # Names only, unsorted, of the few players here whose folded names (`search_name`:
+    # last, first, nickname) begin with the two names in either order; the exact pair is
+    # checked here. A desk adds players to a field of thousands: reading and folding all
+    # their names cost more than the rest of the registration.
     names = Player.objects.filter(
         entries__tournament=tournament, entries__status=Entry.Status.ACTIVE
     ).order_by()
+    if all(all(pair) for pair in wanted):
+        begins = Q()
+        for first, last in wanted:
+            begins |= Q(search_name=f"{last} {first}") | Q(
+                search_name__startswith=f"{last} {first} "
+            )
+        names = names.filter(begins)
     same = [
         pk
         for pk, first, last in names.values_list("id", "first_name", "last_name")
