@@ -308,13 +308,26 @@ def desk_recent(tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
+# Entries and players left of one tournament, compiled once (tournaments/prepared.py):
+# every desk page shows them. One row, none before the first entry.
+_ENTRY_COUNTS = Prepared(
+    lambda tournament_id: (
+        Entry.objects.filter(tournament_id=tournament_id)
+        .exclude(status=Entry.Status.VOIDED)
+        .order_by()
+        .values("tournament_id")
+        .annotate(entries=Count("id"), active=Count("id", filter=Q(status=Entry.Status.ACTIVE)))
+        .values_list("entries", "active")
+    ),
+    tournament_id=-1_000_003,
+)
+
+
 def entry_counts(tournament: Tournament) -> dict[str, int]:
     """Entries and players left, in one query (the desk's line; `tournament_figures` adds
     the chips and the purchases)."""
-    counts = tournament.entries.exclude(status=Entry.Status.VOIDED).aggregate(
-        entries=Count("id"), active=Count("id", filter=Q(status=Entry.Status.ACTIVE))
-    )
-    return {"entries": counts["entries"] or 0, "players_left": counts["active"] or 0}
+    entries, active = next(iter(_ENTRY_COUNTS.rows(tournament_id=tournament.pk)), (0, 0))
+    return {"entries": entries, "players_left": active}
 
 
 # --- Money: prize pool, payouts, places (tournament.md §15-§16) ----------------------

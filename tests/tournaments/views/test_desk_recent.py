@@ -1,5 +1,6 @@
 """The desk's Latest entries list: newest first, each with its player, table and seat, and
-it follows the floor (a registration, a bust-out, an undo, a rename) on the next page."""
+the count of entries and players left; both follow the floor (a registration, a
+bust-out, an undo, a rename) on the next page."""
 
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ def _rows(client, tournament) -> list[list[str]]:
     return rows
 
 
+def _figures(client, tournament) -> str:
+    page = client.get(reverse("desk", args=[tournament.slug])).content.decode()
+    return page.split("Latest entries")[1].split('<p class="muted">')[1].split("</p>")[0]
+
+
 def _where(entry) -> list[str]:
     seat = Seat.objects.select_related("table").get(entry=entry)
     return [str(seat.table.number), str(seat.number)]
@@ -34,6 +40,7 @@ def _where(entry) -> list[str]:
 def test_the_latest_entries_follow_registrations_bust_outs_and_undo(client, tournament, td):
     client.force_login(td)
     assert "No entries yet." in client.get(reverse("desk", args=[tournament.slug])).content.decode()
+    assert _figures(client, tournament) == "0 entries, 0 players left"
 
     first = entry_services.entry_register(
         tournament=tournament, player=make_player("Ada", "Riva"), actor=td, now=NOW
@@ -45,15 +52,18 @@ def test_the_latest_entries_follow_registrations_bust_outs_and_undo(client, tour
         ["2", "Sala Bea", *_where(second)],
         ["1", "Riva Ada", *_where(first)],
     ]
+    assert _figures(client, tournament) == "2 entries, 2 players left"
 
     # Out: still listed, with no seat.
     entry_services.entry_eliminate(tournament=tournament, entry=first, actor=td, now=NOW)
     assert _rows(client, tournament)[1] == ["1", "Riva Ada", "—", "—"]
+    assert _figures(client, tournament) == "2 entries, 1 players left"
 
     # A registration undone is no longer an entry.
     event = Event.objects.get(action="entry.register", data__entry=second.pk)
     event_undo(event_id=event.pk, tournament=tournament, actor=td, now=NOW)
     assert [row[0] for row in _rows(client, tournament)] == ["1"]
+    assert _figures(client, tournament) == "1 entries, 0 players left"
 
     # A rename shows on the next page.
     first.player.last_name = "Rivetti"
