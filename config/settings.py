@@ -328,6 +328,8 @@ if PRODUCTION:
 
 # --- Security -------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
+# Django's database sessions, read through SQL compiled once (config/sessions.py).
+SESSION_ENGINE = "config.sessions"
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 CSRF_FAILURE_VIEW = "tournaments.views.core.csrf_failure"
 X_FRAME_OPTIONS = "DENY"

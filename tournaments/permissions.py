@@ -12,6 +12,7 @@ from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from tournaments.models import DisplayScreen, Role, StaffAssignment, Tournament
+from tournaments.prepared import Prepared
 
 TD = frozenset({Role.TD})
 FLOOR = frozenset({Role.TD, Role.FLOOR})
@@ -38,23 +39,40 @@ def role_for(user, tournament: Tournament) -> str | None:
     return cache[tournament.pk]
 
 
+# The tournament by its slug, with the user's role in it: one query for both on every
+# staff page, compiled once (tournaments/prepared.py). The stand-ins are no slug and no
+# user id.
+_STAFF_TOURNAMENT = Prepared(
+    lambda slug, user_id: (
+        Tournament.objects.filter(slug=slug)
+        .annotate(
+            user_role=Subquery(
+                StaffAssignment.objects.filter(tournament=OuterRef("pk"), user_id=user_id).values(
+                    "role"
+                )[:1]
+            )
+        )
+        .order_by("pk")[:1]
+    ),
+    slug="-prepared slug-",
+    user_id=-1_000_003,
+)
+_TOURNAMENT = Prepared(
+    lambda slug: Tournament.objects.filter(slug=slug).order_by("pk")[:1], slug="-prepared slug-"
+)
+
+
 def get_tournament_for(user, slug: str, *, roles: frozenset[str]) -> Tournament:
     """Return the tournament if the user holds one of `roles` in it; 404 if it does not
     exist, 403 if the user may not act (anonymous users are sent to log in by the view)."""
-    found = Tournament.objects.filter(slug=slug)
     staff = user is not None and user.is_authenticated and not user.is_superuser
     if staff:
-        # The user's role comes with the row: one query for both on every staff page.
-        found = found.annotate(
-            user_role=Subquery(
-                StaffAssignment.objects.filter(tournament=OuterRef("pk"), user=user).values("role")[
-                    :1
-                ]
-            )
-        )
-    tournament = found.first()
-    if tournament is None:
+        found = _STAFF_TOURNAMENT.instances(slug=slug, user_id=user.pk)
+    else:
+        found = _TOURNAMENT.instances(slug=slug)
+    if not found:
         raise Http404
+    tournament = found[0]
     if staff:
         cache = getattr(user, "_torneo_roles", None)
         if cache is None:

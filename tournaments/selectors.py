@@ -39,6 +39,7 @@ from tournaments.models import (
 )
 from tournaments.names import fold
 from tournaments.penalties import HAND_KINDS
+from tournaments.prepared import Prepared
 
 
 def clock_structure(tournament: Tournament) -> list[clock.Item]:
@@ -159,11 +160,20 @@ def player_duplicates(
     if document_number.strip():
         for player in Player.objects.filter(document_number__iexact=document_number.strip())[:10]:
             found[player.pk] = player
-    # Names only, unsorted (a desk adds players to a field of thousands): the few that
-    # match are read whole afterwards.
+    # Names only, unsorted, of the few players here whose folded names (`search_name`:
+    # last, first, nickname) begin with the two names in either order; the exact pair is
+    # checked here. A desk adds players to a field of thousands: reading and folding all
+    # their names cost more than the rest of the registration.
     names = Player.objects.filter(
         entries__tournament=tournament, entries__status=Entry.Status.ACTIVE
     ).order_by()
+    if all(all(pair) for pair in wanted):
+        begins = Q()
+        for first, last in wanted:
+            begins |= Q(search_name=f"{last} {first}") | Q(
+                search_name__startswith=f"{last} {first} "
+            )
+        names = names.filter(begins)
     same = [
         pk
         for pk, first, last in names.values_list("id", "first_name", "last_name")
@@ -263,13 +273,63 @@ def _figures(tournament: Tournament, *, family: bool = False) -> tuple[dict[str,
     return figures, counts["buy_ins"] or 0, bought["family_money"] or 0
 
 
+# The desk's latest ten entries: what its list shows of each, compiled once
+# (tournaments/prepared.py): every desk page and every registration's page reads it.
+_RECENT = Prepared(
+    lambda tournament_id: (
+        Entry.objects.filter(tournament_id=tournament_id)
+        .exclude(status=Entry.Status.VOIDED)
+        .order_by("-number")
+        .values_list(
+            "number",
+            "kind",
+            "player__last_name",
+            "player__first_name",
+            "seat__table__number",
+            "seat__number",
+        )[:10]
+    ),
+    tournament_id=-1_000_003,
+)
+
+
+def desk_recent(tournament: Tournament) -> list[dict[str, Any]]:
+    """The desk's latest ten entries, newest first: number, kind, player's name, table
+    and seat (None when the entry holds none)."""
+    return [
+        {
+            "number": number,
+            "kind": kind,
+            "player": str(Player(last_name=last_name, first_name=first_name)),
+            "table": table,
+            "seat": seat,
+        }
+        for number, kind, last_name, first_name, table, seat in _RECENT.rows(
+            tournament_id=tournament.pk
+        )
+    ]
+
+
+# Entries and players left of one tournament, compiled once (tournaments/prepared.py):
+# every desk page shows them. One row, none before the first entry.
+_ENTRY_COUNTS = Prepared(
+    lambda tournament_id: (
+        Entry.objects.filter(tournament_id=tournament_id)
+        .exclude(status=Entry.Status.VOIDED)
+        .order_by()
+        .values("tournament_id")
+        .annotate(entries=Count("id"), active=Count("id", filter=Q(status=Entry.Status.ACTIVE)))
+        .values_list("entries", "active")
+    ),
+    tournament_id=-1_000_003,
+)
+
+
 def entry_counts(tournament: Tournament) -> dict[str, int]:
     """Entries and players left, in one query (the desk's line; `tournament_figures` adds
     the chips and the purchases)."""
-    counts = tournament.entries.exclude(status=Entry.Status.VOIDED).aggregate(
-        entries=Count("id"), active=Count("id", filter=Q(status=Entry.Status.ACTIVE))
-    )
-    return {"entries": counts["entries"] or 0, "players_left": counts["active"] or 0}
+    entries, active = next(iter(_ENTRY_COUNTS.rows(tournament_id=tournament.pk)), (0, 0))
+    return {"entries": entries, "players_left": active}
 
 
 # --- Money: prize pool, payouts, places (tournament.md §15-§16) ----------------------

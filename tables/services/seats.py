@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 # --- Tournaments ----------------------------------------------------------------------
+import json
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from tournaments.models import (
     Event,
     Tournament,
 )
+from tournaments.prepared import Prepared
 from tournaments.services import locks
 
 
@@ -193,18 +195,44 @@ def _usable_tables(tournament: Tournament):
     return Table.objects.filter(tournament=tournament).exclude(status=Table.Status.CLOSED)
 
 
-def _table_loads(tournament: Tournament) -> list[tuple[_TableRow, draw.TableLoad]]:
-    """Every usable table with its player count and free drawable seats, in one query."""
-    rows = (
-        _usable_tables(tournament)
+# Every usable table of a tournament with its player count, compiled once
+# (tournaments/prepared.py): every seat drawn reads it.
+_TABLE_LOADS = Prepared(
+    lambda tournament_id: (
+        Table.objects.filter(tournament_id=tournament_id)
+        .exclude(status=Table.Status.CLOSED)
         .annotate(players=Count("seats"))
         .order_by("number")
         .values_list(*_DRAW_COLUMNS, "players")
-    )
+    ),
+    tournament_id=-1_000_003,
+)
+
+
+def _seat_numbers(value) -> frozenset[int]:
+    """A list of seat numbers as the driver gives a JSON column: text (decoded here),
+    or already a list."""
+    if isinstance(value, str):
+        value = json.loads(value) if value != "[]" else ()
+    return frozenset(value or ())
+
+
+def _table_loads(tournament: Tournament) -> list[tuple[_TableRow, draw.TableLoad]]:
+    """Every usable table with its player count and free drawable seats, in one query."""
     loads = []
-    for pk, number, max_seats, reserved, locked, accessible, status, order, players in rows:
-        out = frozenset(reserved) | frozenset(locked)
-        row = _TableRow(pk, max_seats, out, frozenset(accessible))
+    for (
+        pk,
+        number,
+        max_seats,
+        reserved,
+        locked,
+        accessible,
+        status,
+        order,
+        players,
+    ) in _TABLE_LOADS.rows(tournament_id=tournament.pk):
+        out = _seat_numbers(reserved) | _seat_numbers(locked)
+        row = _TableRow(pk, max_seats, out, _seat_numbers(accessible))
         load = draw.TableLoad(
             number=number,
             players=players,

@@ -3,9 +3,25 @@ clock and the floor serialise on the same row (and never deadlock on different o
 
 from __future__ import annotations
 
+from django.db import connections, router
+from django.db.transaction import TransactionManagementError
+
 from tournaments.models import Tournament
+from tournaments.prepared import Prepared
+
+# Compiled once (tournaments/prepared.py): every write of the floor runs it.
+_LOCKED = Prepared(lambda pk: Tournament.objects.select_for_update().filter(pk=pk), pk=-1_000_003)
 
 
 def tournament_for_update(tournament: Tournament) -> Tournament:
     """The tournament re-read under a row lock. Call inside a transaction."""
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+    using = router.db_for_write(Tournament)
+    if connections[using].get_autocommit():
+        # What select_for_update() says outside a transaction (its SQL is compiled once).
+        raise TransactionManagementError(
+            "select_for_update cannot be used outside of a transaction."
+        )
+    found = _LOCKED.instances(using, pk=tournament.pk)
+    if not found:
+        raise Tournament.DoesNotExist("Tournament matching query does not exist.")
+    return found[0]

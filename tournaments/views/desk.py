@@ -103,11 +103,7 @@ def _blank_player_form(language: str) -> str:
 
 
 def _desk_page(request, tournament: Tournament, *, form, **extra) -> HttpResponse:
-    recent = (
-        tournament.entries.select_related("player", "seat__table")
-        .exclude(status=Entry.Status.VOIDED)
-        .order_by("-number")[:10]
-    )
+    recent = selectors.desk_recent(tournament)
     return render(
         request,
         "desk/desk.html",

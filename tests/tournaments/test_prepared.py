@@ -1,0 +1,83 @@
+"""The hot reads compiled once (tournaments/prepared.py) read what the database holds now:
+the same row the ORM reads, and each call's own values."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.transaction import TransactionManagementError
+from django.http import Http404
+from django.urls import reverse
+
+from tests.conftest import make_tournament, make_user
+from tournaments import permissions
+from tournaments.models import Role, StaffAssignment, Tournament
+from tournaments.prepared import Prepared
+from tournaments.services import locks
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(tournament: Tournament) -> dict:
+    return {f.attname: getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields}
+
+
+def test_the_staff_tournament_is_the_row_the_orm_reads_and_follows_changes(tournament, desk):
+    found = permissions.get_tournament_for(desk, tournament.slug, roles=permissions.DESK)
+    assert _fields(found) == _fields(Tournament.objects.get(pk=tournament.pk))
+
+    Tournament.objects.filter(pk=tournament.pk).update(name="Monday Turbo", currency="CHF")
+    desk._torneo_roles = {}
+    found = permissions.get_tournament_for(desk, tournament.slug, roles=permissions.DESK)
+    assert (found.name, found.currency) == ("Monday Turbo", "CHF")
+
+
+def test_each_call_gets_its_own_tournament_and_role(td, tournament):
+    other = make_tournament(td, name="Other night")
+    clerk = make_user("clerk")
+    StaffAssignment.objects.create(tournament=tournament, user=clerk, role=Role.DESK)
+    StaffAssignment.objects.create(tournament=other, user=clerk, role=Role.FLOOR)
+    assert permissions.get_tournament_for(clerk, tournament.slug, roles=permissions.DESK) == (
+        tournament
+    )
+    with pytest.raises(PermissionDenied):  # floor there: not a desk
+        permissions.get_tournament_for(clerk, other.slug, roles=permissions.DESK)
+    assert permissions.get_tournament_for(clerk, other.slug, roles=permissions.FLOOR) == other
+    with pytest.raises(Http404):
+        permissions.get_tournament_for(clerk, "no-such-event", roles=permissions.FLOOR)
+
+
+def test_a_desk_removed_is_refused_at_the_next_page(client, tournament, desk):
+    client.force_login(desk)
+    assert client.get(reverse("desk", args=[tournament.slug])).status_code == 200
+    StaffAssignment.objects.filter(user=desk).delete()
+    assert client.get(reverse("desk", args=[tournament.slug])).status_code == 403
+
+
+def test_the_lock_reads_the_row_now_and_refuses_outside_a_transaction(tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(name="Renamed")
+    with transaction.atomic():
+        locked = locks.tournament_for_update(tournament)
+    assert locked.name == "Renamed"
+    assert _fields(locked) == _fields(Tournament.objects.get(pk=tournament.pk))
+    gone = Tournament(pk=tournament.pk + 1000)
+    with pytest.raises(Tournament.DoesNotExist), transaction.atomic():
+        locks.tournament_for_update(gone)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_outside_a_transaction_is_refused_as_select_for_update_is(td):
+    tournament = make_tournament(td, tables=0)
+    with pytest.raises(TransactionManagementError):
+        locks.tournament_for_update(tournament)
+
+
+def test_a_stand_in_the_sql_does_not_carry_is_refused(tournament):
+    prepared = Prepared(lambda slug: Tournament.objects.filter(name="x"), slug="-stand-in-")
+    with pytest.raises(ValueError, match="stand-ins"):
+        prepared.instances(slug=tournament.slug)
+    by_name = Prepared(lambda name: Tournament.objects.filter(name=name), name="-stand-in-")
+    with pytest.raises(TypeError):
+        by_name.rows(slug="Sunday Deepstack")
+    assert [t.pk for t in by_name.instances(name=tournament.name)] == [tournament.pk]
