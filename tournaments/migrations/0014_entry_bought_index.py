@@ -5,15 +5,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0013_entry_finished_index'),
+        ("tournaments", "0013_entry_finished_index"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='entry',
-            index=models.Index(condition=models.Q(models.Q(('status', 'voided'), _negated=True), models.Q(('kind', 'carried'), _negated=True)), fields=['tournament'], name='entry_bought'),
+            model_name="entry",
+            index=models.Index(
+                condition=models.Q(
+                    models.Q(("status", "voided"), _negated=True),
+                    models.Q(("kind", "carried"), _negated=True),
+                ),
+                fields=["tournament"],
+                name="entry_bought",
+            ),
         ),
     ]
