@@ -216,7 +216,7 @@ def test_a_final_table_redraw_lists_its_newest_moves_on_the_board(client, td):
 def test_the_board_follows_every_change_of_the_field_as_each_commits(td):
     """Each change is its own committed transaction, as at the desk and on the floor, and
     the board is read between them, as the screens read it: its pages and index follow
-    every registration, move, bust-out, rename, merge, undo and draw (the page index is
+    every registration, move, bust-out, rename, merge and undo (the page index is
     kept between changes, per the board's version)."""
     from tournaments.events import event_undo
     from tournaments.models import Event
