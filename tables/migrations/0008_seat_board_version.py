@@ -9,9 +9,23 @@ from django.db import migrations, models
 ORDER_COLUMNS = "board_last_name, board_first_name, entry_id, tournament_id"
 
 POSTGRES = (
-    # Once per transaction and tournament (a draw of 9,000 seats changes it once), when the
-    # transaction commits: deferred, so the row is locked only for the commit itself and
-    # no transaction ever waits on it while it holds other locks.
+    # When the transaction commits (deferred: the token row is locked only for the commit
+    # itself, so no transaction ever waits on it while holding other locks), once per
+    # transaction and tournament: the first row's event is queued, the others' not (a draw
+    # of 9,000 seats queues one), by a flag local to the transaction (undone with it, or
+    # with the savepoint it was set in, as the queued event is).
+    """
+    CREATE OR REPLACE FUNCTION tables_seat_board_queue(tournament bigint) RETURNS boolean
+    LANGUAGE plpgsql AS $$
+    BEGIN
+        IF current_setting('torneo.seat_board_' || tournament, true) = 'queued' THEN
+            RETURN false;
+        END IF;
+        PERFORM set_config('torneo.seat_board_' || tournament, 'queued', true);
+        RETURN true;
+    END
+    $$
+    """,
     """
     CREATE OR REPLACE FUNCTION tables_seat_board_changed() RETURNS trigger
     LANGUAGE plpgsql AS $$
@@ -23,28 +37,42 @@ POSTGRES = (
             WHEN 'DELETE' THEN ARRAY[OLD.tournament_id]
             ELSE ARRAY[OLD.tournament_id, NEW.tournament_id] END)
         LOOP
-            IF current_setting('torneo.seat_board_' || changed, true)
-                IS DISTINCT FROM 'changed' THEN
-                PERFORM set_config('torneo.seat_board_' || changed, 'changed', true);
-                INSERT INTO tables_seatboardversion (tournament_id, token)
-                VALUES (changed, gen_random_uuid()::text)
-                ON CONFLICT (tournament_id) DO UPDATE SET token = EXCLUDED.token;
-            END IF;
+            INSERT INTO tables_seatboardversion (tournament_id, token)
+            VALUES (changed, gen_random_uuid()::text)
+            ON CONFLICT (tournament_id) DO UPDATE SET token = EXCLUDED.token;
         END LOOP;
         RETURN NULL;
     END
     $$
     """,
+    """
+    CREATE CONSTRAINT TRIGGER seat_board_inserted AFTER INSERT ON tables_seat
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+    WHEN (tables_seat_board_queue(NEW.tournament_id))
+    EXECUTE FUNCTION tables_seat_board_changed()
+    """,
+    """
+    CREATE CONSTRAINT TRIGGER seat_board_deleted AFTER DELETE ON tables_seat
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+    WHEN (tables_seat_board_queue(OLD.tournament_id))
+    EXECUTE FUNCTION tables_seat_board_changed()
+    """,
+    # An event that changes both tournaments whichever one queued it: a tournament not
+    # queued here was queued by an earlier event, which changes it.
     f"""
-    CREATE CONSTRAINT TRIGGER seat_board_changed
-    AFTER INSERT OR DELETE OR UPDATE OF {ORDER_COLUMNS} ON tables_seat
-    DEFERRABLE INITIALLY DEFERRED
-    FOR EACH ROW EXECUTE FUNCTION tables_seat_board_changed()
+    CREATE CONSTRAINT TRIGGER seat_board_updated AFTER UPDATE OF {ORDER_COLUMNS} ON tables_seat
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+    WHEN (tables_seat_board_queue(OLD.tournament_id) OR tables_seat_board_queue(NEW.tournament_id))
+    EXECUTE FUNCTION tables_seat_board_changed()
     """,
 )
 POSTGRES_DROP = (
-    "DROP TRIGGER IF EXISTS seat_board_changed ON tables_seat",
+    *(
+        f"DROP TRIGGER IF EXISTS seat_board_{what} ON tables_seat"
+        for what in ("inserted", "deleted", "updated")
+    ),
     "DROP FUNCTION IF EXISTS tables_seat_board_changed()",
+    "DROP FUNCTION IF EXISTS tables_seat_board_queue(bigint)",
 )
 
 
