@@ -517,9 +517,11 @@ def finished_keys(tournament: Tournament, *, one_per_player: bool = False) -> li
     # Whether the player plays on (re-entered): his live entry, looked up by key for each
     # finished row (LIMIT 1: an IN or EXISTS was planned as a hash of the whole field
     # still playing, 9,000 rows at 10,000 entries, for a tenth of them).
-    playing = tournament.entries.filter(
-        status=Entry.Status.ACTIVE, player_id=OuterRef("player_id")
-    ).values("pk")[:1]
+    playing = (
+        tournament.entries.filter(status=Entry.Status.ACTIVE, player_id=OuterRef("player_id"))
+        .order_by()
+        .values("player_id")[:1]
+    )  # unordered, and only what the unique index of live entries holds: read from it alone
     rows = sorted(
         _finished_rows(tournament)
         .annotate(again=Subquery(playing) if one_per_player else Value(None, IntegerField()))
