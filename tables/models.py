@@ -141,6 +141,24 @@ class Seat(models.Model):
         super().save(*args, **kwargs)
 
 
+class SeatBoardVersion(models.Model):
+    """A token the database changes whenever a tournament's seating board order may have
+    changed: a seat taken or freed, or the copies of its player's name (or its entry)
+    rewritten, by any write at all (triggers, migration 0008; a move to another table or
+    seat keeps the order and the token). The board's page index is kept per token
+    (`tournaments.selectors.seating_board`): a token is random, so one never comes back.
+
+    On PostgreSQL the token is changed when the writing transaction commits (a deferred
+    trigger: no lock on it meanwhile, so no desk waits on another's); a reader whose own
+    transaction has written does not trust it. No row: the board is read whole."""
+
+    tournament_id = models.BigIntegerField(primary_key=True)
+    token = models.CharField(max_length=40)
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.token}"
+
+
 class Ruling(models.Model):
     """A floor ruling on one hand: the hand as the engine judged it, and the floor's note.
 

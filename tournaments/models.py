@@ -538,6 +538,13 @@ class Entry(models.Model):
                 condition=models.Q(place__isnull=False) | models.Q(disqualified=True),
                 name="entry_finished",
             ),
+            # The entries sold (`selectors.buy_ins`, the prize pool of every money page and
+            # screen): counted from this index alone, not from every entry's row.
+            models.Index(
+                fields=["tournament"],
+                condition=~models.Q(status="voided") & ~models.Q(kind="carried"),
+                name="entry_bought",
+            ),
         ]
 
     def __str__(self) -> str:

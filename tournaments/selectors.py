@@ -4,27 +4,32 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from django.db import connection
 from django.db.models import (
     BigIntegerField,
     Count,
-    Exists,
     F,
     Func,
+    IntegerField,
     JSONField,
     OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Sum,
+    Value,
     Window,
 )
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Lead, RowNumber
 
-from tables.models import Seat, Table
+from tables.models import Seat, SeatBoardVersion, Table
 from tournaments import clock, entry_rules, payouts
 from tournaments.models import (
     ChipAdjustment,
@@ -571,10 +576,17 @@ def finished_keys(tournament: Tournament, *, one_per_player: bool = False) -> li
 
     With `one_per_player`, as the public results list them: each player once, by his best
     entry, nobody who re-entered and plays on, nobody disqualified."""
-    playing = tournament.entries.filter(status=Entry.Status.ACTIVE, player_id=OuterRef("player_id"))
+    # Whether the player plays on (re-entered): his live entry, looked up by key for each
+    # finished row (LIMIT 1: an IN or EXISTS was planned as a hash of the whole field
+    # still playing, 9,000 rows at 10,000 entries, for a tenth of them).
+    playing = (
+        tournament.entries.filter(status=Entry.Status.ACTIVE, player_id=OuterRef("player_id"))
+        .order_by()
+        .values("player_id")[:1]
+    )  # unordered, and only what the unique index of live entries holds: read from it alone
     rows = sorted(
         _finished_rows(tournament)
-        .annotate(again=Exists(playing))
+        .annotate(again=Subquery(playing) if one_per_player else Value(None, IntegerField()))
         .values_list("pk", "player_id", "place", "number", "disqualified", "status", "again"),
         key=lambda r: (1, 0, r[3]) if r[4] else (0, r[2], r[3]),
     )
@@ -582,7 +594,7 @@ def finished_keys(tournament: Tournament, *, one_per_player: bool = False) -> li
         return [r[0] for r in rows]
     keys, shown = [], set()
     for pk, player, place, _number, disqualified, status, again in rows:
-        if player in shown or (again and status != Entry.Status.ACTIVE):
+        if player in shown or (again is not None and status != Entry.Status.ACTIVE):
             continue
         shown.add(player)
         if place is not None and not disqualified:
@@ -755,72 +767,66 @@ def seating_board(
     surnames each page holds ("Bianchi – Colombo"), so a player sees at once which page
     is his.
 
-    What it reads depends on the page, not the field: the ranks (and the count) come
-    from the seats' board index (`Seat.board_*`, no join, no sort), then only the
-    page's rows are read whole. A seat is only ever an active entry's (the services free it before an
-    entry leaves play), so the seats are the board.
+    What it reads depends on the page, not the field: the page index (the count, the
+    first and last seat of every page) is kept for the board's version (`_board_index`),
+    then only the page's rows are read, as a range of the seats' board index
+    (`Seat.board_*`). A seat is only ever an active entry's (the services free it before
+    an entry leaves play), so the seats are the board.
 
     `with_entry`: each row also names its entry's key, for the board to match pushes."""
     seats = Seat.objects.filter(tournament=tournament)
-    page = max(page, 1)
-    ranked = _board_ranks(seats, start=(page - 1) * per_page, per_page=per_page)
-    total = max((rank for rank, _last, _entry, last_one in ranked if last_one), default=0)
-    if page > (total + per_page - 1) // per_page > 0:  # the field shrank: its last page
-        page = (total + per_page - 1) // per_page
-        ranked = _board_ranks(seats, start=(page - 1) * per_page, per_page=per_page)
-        total = max((rank for rank, _last, _entry, last_one in ranked if last_one), default=0)
-    pages = max((total + per_page - 1) // per_page, 1)
-    page = min(page, pages)
-    start = (page - 1) * per_page
-    chosen: list[int] | None = [
-        entry for rank, _last, entry, _end in ranked if start < rank <= start + per_page
-    ]
-    if pages == 1:  # every seat on one page, read whole at once
-        chosen = None
-    names = {rank: last for rank, last, _entry, _end in ranked}
+    fields = ("board_last_name", "board_first_name", "entry_id", "number")
+    asked = page
+    for fresh in (False, True):
+        total, edges = _board_index(tournament, seats, per_page=per_page, fresh=fresh)
+        pages = max(len(edges), 1)
+        page = min(max(asked, 1), pages)
+        if pages == 1:
+            break
+        # The page's seats: a range of the board's index, from its first seat's surname
+        # to its last's, cut at those two seats in the database's own order (a namesake
+        # beyond either is another page's).
+        first, last = edges[page - 1]
+        read: list[tuple] = []
+        for r in (
+            seats.filter(board_last_name__gte=first[0], board_last_name__lte=last[0])
+            .order_by(*BOARD_ORDER)
+            .values_list(*fields, "table_id")
+        ):
+            if read or r[2] == first[2]:
+                read.append(r)
+            if r[2] == last[2]:
+                break
+        if read:
+            break
+        # Its first seat was freed since the version was read (a change committed in
+        # between): the index is read again, as it now is.
     index: list[dict[str, Any]] = []
     if pages > 1:
-        firsts = range(1, total + 1, per_page)
         index = [
-            {
-                "page": number,
-                "first": names[first],
-                "last": names[min(first + per_page, total + 1) - 1],
-            }
-            for number, first in enumerate(firsts, start=1)
+            {"page": number, "first": first[0], "last": last[0]}
+            for number, (first, last) in enumerate(edges, start=1)
         ]
-    fields = ("board_last_name", "board_first_name", "entry_id", "number")
-    if chosen is None:  # the whole board is the page (a small field, a printout)
+    if pages == 1:  # the whole board is the page (a small field, a printout)
         found = list(
             seats.order_by(*BOARD_ORDER).values_list(
                 *fields, "table__number", "entry__bounty_cents"
             )
         )
     else:
-        # The page's seats, as a range of the board's index (its first and last
-        # surnames: a namesake beyond either end is left out here), then their tables
-        # and bounties by key: joined in one query, the planner hashes every entry and
-        # table of the event for 120 rows.
-        wanted = set(chosen)
-        read = [
-            r
-            for r in seats.filter(
-                board_last_name__gte=names.get(start + 1, ""),
-                board_last_name__lte=names.get(min(start + per_page, total), ""),
-            )
-            .order_by(*BOARD_ORDER)
-            .values_list(*fields, "table_id")
-            if r[2] in wanted
-        ]
+        # Their tables and bounties by key: joined in one query, the planner hashes every
+        # entry and table of the event for 120 rows.
         tables = dict(Table.objects.filter(pk__in={r[4] for r in read}).values_list("pk", "number"))
         bounties: dict[int, int | None] = {}
         if tournament.bounty_format in ("fixed", "progressive"):  # else the same for all
-            bounties = dict(Entry.objects.filter(pk__in=chosen).values_list("pk", "bounty_cents"))
+            bounties = dict(
+                Entry.objects.filter(pk__in=[r[2] for r in read]).values_list("pk", "bounty_cents")
+            )
         found = [(*r[:4], tables[r[4]], bounties.get(r[2])) for r in read]
     rows = []
-    for last, first, entry_id, seat, table, bounty_cents in found:
+    for last_name, first_name, entry_id, seat, table, bounty_cents in found:
         row: dict[str, Any] = {
-            "name": f"{last} {first}".strip(),  # as str(Player), without a model per row
+            "name": f"{last_name} {first_name}".strip(),  # as str(Player), no model per row
             "table": table,
             "seat": seat,
             "bounty": bounty_shown(tournament, bounty_cents),
@@ -831,29 +837,87 @@ def seating_board(
     return rows, pages, page, index
 
 
-def _board_ranks(
-    seats: QuerySet[Seat], *, start: int, per_page: int
-) -> list[tuple[int, str, int, bool]]:
-    """(rank, last name, entry, whether it is the last seat) of the page's seats, of the
-    first and last of every page and of the last seat (its rank is the count), in one
-    pass over the board's index (index-only: no join, no sort, no count apart). They
-    are picked by range and remainder: a list of ranks would be compared with each row."""
+# A seat's place in the board's order: (last name, first name, entry).
+BoardKey = tuple[str, str, int]
+BoardIndex = tuple[int, tuple[tuple[BoardKey, BoardKey], ...]]
+
+# The boards' page indexes, per process, by (tournament, board version, page size): a
+# version is the database's random token for the board's order (`SeatBoardVersion`), so
+# an index kept here is the board's for as long as its token is the tournament's.
+_BOARD_INDEXES: OrderedDict[tuple[int, str, int], BoardIndex] = OrderedDict()
+_BOARD_INDEXES_KEPT = 64
+_BOARD_INDEXES_LOCK = threading.Lock()
+
+
+def _board_index(
+    tournament: Tournament, seats: QuerySet[Seat], *, per_page: int, fresh: bool = False
+) -> BoardIndex:
+    """The board's count of seats and each page's first and last seat: kept for the
+    board's version, else (or when `fresh`) read (`_board_edges`) and kept. The version is
+    read first, so an index is never kept for a version older than the seats it was read
+    from."""
+    version = _board_version(tournament.pk)
+    key = (tournament.pk, version or "", per_page)
+    if version is not None and not fresh:
+        with _BOARD_INDEXES_LOCK:
+            found = _BOARD_INDEXES.get(key)
+            if found is not None:
+                _BOARD_INDEXES.move_to_end(key)
+                return found
+    index = _board_edges(seats, per_page=per_page)
+    if version is not None:
+        with _BOARD_INDEXES_LOCK:
+            _BOARD_INDEXES[key] = index
+            while len(_BOARD_INDEXES) > _BOARD_INDEXES_KEPT:
+                _BOARD_INDEXES.popitem(last=False)
+    return index
+
+
+def _board_version(tournament_id: int) -> str | None:
+    """The tournament's board version (`tables.models.SeatBoardVersion`); None when it has
+    none yet, or when this transaction has itself written (on PostgreSQL the token
+    changes when the writer commits: until then it is the one before the writes)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT token, pg_current_xact_id_if_assigned() IS NULL"
+                f" FROM {SeatBoardVersion._meta.db_table} WHERE tournament_id = %s",
+                [tournament_id],
+            )
+        else:
+            cursor.execute(
+                f"SELECT token, 1 FROM {SeatBoardVersion._meta.db_table} WHERE tournament_id = %s",
+                [tournament_id],
+            )
+        row = cursor.fetchone()
+    return row[0] if row is not None and row[1] else None
+
+
+def _board_edges(seats: QuerySet[Seat], *, per_page: int) -> BoardIndex:
+    """(count, each page's first and last seat) of the board, in one pass over the
+    board's index (index-only: no join, no sort, no count apart). The pages' edges are
+    picked by remainder: a list of ranks would be compared with each row."""
     order = [F(key).asc() for key in BOARD_ORDER]
-    return [
-        (rank, last, entry, following is None)
-        for rank, last, entry, following in seats.annotate(
+    keys: dict[int, BoardKey] = {}
+    total = 0
+    for rank, last, first, entry, following in (
+        seats.annotate(
             rank=Window(RowNumber(), order_by=order),
             following=Window(Lead("entry_id"), order_by=order),
         )
         .annotate(edge=F("rank") % per_page)
-        .filter(
-            Q(rank__gt=start, rank__lte=start + per_page)
-            | Q(edge__in=(0, 1 % per_page))
-            | Q(following__isnull=True)
-        )
+        .filter(Q(edge__in=(0, 1 % per_page)) | Q(following__isnull=True))
         .order_by()
-        .values_list("rank", "board_last_name", "entry_id", "following")
-    ]
+        .values_list("rank", "board_last_name", "board_first_name", "entry_id", "following")
+    ):
+        keys[rank] = (last, first, entry)
+        if following is None:
+            total = rank
+    edges = tuple(
+        (keys[start], keys[min(start + per_page - 1, total)])
+        for start in range(1, total + 1, per_page)
+    )
+    return total, edges
 
 
 def seating_page(
@@ -874,19 +938,31 @@ def seating_index(tournament: Tournament, *, per_page: int = 120) -> list[dict[s
 MOVE_ACTIONS = ("seat.move", "room.balance", "room.break", "room.final_table")
 
 
+MOVES_SHOWN = 12
+
+
 def recent_moves(tournament: Tournament, now: datetime, *, minutes: int = 15) -> list[dict]:
     """The moves of the last minutes, newest first, for the seating board to list after a
     reload as well as when they are pushed."""
     events = tournament.events.filter(
         action__in=MOVE_ACTIONS, undone_at__isnull=True, at__gte=now - timedelta(minutes=minutes)
     ).order_by("-at", "-pk")[:20]
+    if connection.vendor == "postgresql":
+        # A balance or a draw of the whole room names every seat moved (9,000 at 10,000
+        # entries, 76 kB): only the first twelve of an event's moves are read, in one pass
+        # over its log; a single move's log is read whole (it holds no list).
+        logged = list(events.annotate(shown=_FirstMoves(F("data"))).values_list("at", "shown"))
+    else:
+        logged = [
+            (event.at, (event.data or {}).get("moves") or [event.data or {}]) for event in events
+        ]
     moves: list[dict] = []
-    for event in events:
-        data = event.data or {}
-        rows = data.get("moves") or ([data] if data.get("to") else [])
+    for at, rows in logged:
         # A balance of the whole room names hundreds: only the newest twelve are shown.
-        for move in rows[: 12 - len(moves)]:
-            origin, target = move.get("from") or [None, None], move.get("to") or [None, None]
+        for move in rows[: MOVES_SHOWN - len(moves)]:
+            if not move.get("to"):
+                continue  # a log of no move (no list, no seat to go to)
+            origin, target = move.get("from") or [None, None], move["to"]
             moves.append(
                 {
                     "name": move.get("name", ""),
@@ -894,10 +970,21 @@ def recent_moves(tournament: Tournament, now: datetime, *, minutes: int = 15) ->
                     "from_seat": origin[1],
                     "table": target[0],
                     "seat": target[1],
-                    "at": event.at.isoformat(),
+                    "at": at.isoformat(),
                 }
             )
     return moves
+
+
+class _FirstMoves(Func):
+    """PostgreSQL: a logged move's list of moves, its first MOVES_SHOWN only, else the log
+    itself in a list (a single move), as `recent_moves` reads them; the log is read once."""
+
+    template = (
+        "COALESCE(NULLIF(jsonb_path_query_array(%(expressions)s, "
+        f"'$.moves[0 to {MOVES_SHOWN - 1}]'), '[]'::jsonb), jsonb_build_array(%(expressions)s))"
+    )
+    output_field = JSONField()
 
 
 def table_seats(tournament: Tournament, number: int) -> list[dict[str, Any]]:

@@ -86,6 +86,7 @@ from tables.models import (
     RoomStaff,
     Ruling,
     Seat,
+    SeatBoardVersion,
     Table,
     WaitEntry,
 )
@@ -193,6 +194,10 @@ EXCLUDED_MODELS[League] = (
     "a league groups several events (room level); its points come from results"
 )
 EXCLUDED_MODELS[PlayerPhoto] = "a player's photo stays in the room that took it (privacy)"
+EXCLUDED_MODELS[SeatBoardVersion] = (
+    "the seating board's version, which the database changes itself when the import seats "
+    "the players"
+)
 
 # Fields left out of the document, with the reason.
 EXCLUDED_FIELDS: dict[tuple[type[models.Model], str], str] = {

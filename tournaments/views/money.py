@@ -851,7 +851,8 @@ def public_results(request: HttpRequest, slug: str) -> HttpResponse:
             "event": tournament,
             "rows": rows,
             "results_pager": pager,
-            "board": selectors.payouts_board(tournament),
+            # The pool alone: the payout table and the players left are not shown here.
+            "prize_pool": selectors.prize_pool(tournament).prize_pool,
             "hide_login": True,
             "now": timezone.now(),
         },

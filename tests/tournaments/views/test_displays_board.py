@@ -210,3 +210,87 @@ def test_a_final_table_redraw_lists_its_newest_moves_on_the_board(client, td):
         (m["name"], m["to"]) for m in logged[:12]
     ]
     assert all(m["from_table"] in {1, 2, 3} for m in shown) and shown
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_board_follows_every_change_of_the_field_as_each_commits(td):
+    """Each change is its own committed transaction, as at the desk and on the floor, and
+    the board is read between them, as the screens read it: its pages and index follow
+    every registration, move, bust-out, rename, merge and undo (the page index is
+    kept between changes, per the board's version)."""
+    from tournaments.events import event_undo
+    from tournaments.models import Event
+    from tournaments.services import people as people_services
+
+    tournament = make_tournament(td, tables=6)
+    registrations = [
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(first, last), actor=td, now=NOW
+        )
+        for last in ("Rossi", "Bianchi", "Colombo", "Esposito", "Ricci", "Marino", "Greco")
+        for first in ("Ugo", "Anna", "Élia")
+    ]
+
+    def follows() -> None:
+        # Twice: once as read after the change, once as kept for it.
+        _assert_board_is_the_field_sorted(tournament, per_page=5)
+        _assert_board_is_the_field_sorted(tournament, per_page=5)
+
+    follows()
+    # A registration seats a newcomer on his page.
+    entry_services.entry_register(
+        tournament=tournament, player=make_player("Aldo", "Abate"), actor=td, now=NOW
+    )
+    follows()
+    assert selectors.seating_board(tournament, page=1, per_page=5)[0][0]["name"] == "Abate Aldo"
+    # A move keeps the row in place, at its new table and seat.
+    moved = registrations[3].entry
+    taken = set(
+        Seat.objects.filter(table__tournament=tournament).values_list("table__number", "number")
+    )
+    target, free = max(
+        (t.number, n)
+        for t in tournament.tables.all()
+        for n in range(1, t.max_seats + 1)
+        if (t.number, n) not in taken
+    )
+    seat_services.seat_move(
+        tournament=tournament, entry=moved, table_number=target, seat=free, actor=td, now=NOW
+    )
+    follows()
+    shown = [
+        (r["table"], r["seat"])
+        for p in range(1, 6)
+        for r in selectors.seating_page(tournament, page=p, per_page=5, with_entry=True)[0]
+        if r["entry"] == moved.pk
+    ]
+    assert shown == [(target, free)]
+    # A bust-out leaves the board; its undo seats the player again.
+    busted = registrations[0].entry
+    entry_services.entry_eliminate(tournament=tournament, entry=busted, actor=td, now=NOW)
+    follows()
+    assert f"{busted.player.last_name} {busted.player.first_name}" not in _board_as_sorted(
+        tournament
+    )
+    bust = Event.objects.filter(tournament=tournament, action="entry.eliminate").latest("pk")
+    event_undo(event_id=bust.pk, tournament=tournament, actor=td, now=NOW)
+    follows()
+    # A rename moves the player to his new place; a merge and its undo too.
+    people_services.player_update(
+        player=registrations[5].entry.player,
+        actor=td,
+        fields={"last_name": "Zanetti", "first_name": "Ugo"},
+        now=NOW,
+    )
+    follows()
+    assert selectors.seating_board(tournament, page=5, per_page=5)[0][-1]["name"] == "Zanetti Ugo"
+    merge = people_services.players_merge(
+        source=registrations[7].entry.player, target=make_player("Anna", "Abate"), actor=td, now=NOW
+    )
+    follows()
+    people_services.undo_merge(event_id=merge.pk, actor=td, now=NOW)
+    follows()
+    # The move's undo puts the player back where he sat.
+    move = Event.objects.filter(tournament=tournament, action="seat.move").latest("pk")
+    event_undo(event_id=move.pk, tournament=tournament, actor=td, now=NOW)
+    follows()
