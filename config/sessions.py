@@ -9,9 +9,9 @@ from django.contrib.sessions.backends import db
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
-from tournaments.prepared import Prepared
+from tournaments.prepared import NO_TEXT, Prepared
 
-_BY_KEY = Prepared(lambda key: Session.objects.filter(session_key=key), key="-stand-in key-")
+_BY_KEY = Prepared(lambda key: Session.objects.filter(session_key=key), key=NO_TEXT)
 
 
 class SessionStore(db.SessionStore):

@@ -12,7 +12,7 @@ from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from tournaments.models import DisplayScreen, Role, StaffAssignment, Tournament
-from tournaments.prepared import Prepared
+from tournaments.prepared import NO_ID, NO_TEXT, Prepared
 
 TD = frozenset({Role.TD})
 FLOOR = frozenset({Role.TD, Role.FLOOR})
@@ -54,11 +54,11 @@ _STAFF_TOURNAMENT = Prepared(
         )
         .order_by("pk")[:1]
     ),
-    slug="-prepared slug-",
-    user_id=-1_000_003,
+    slug=NO_TEXT,
+    user_id=NO_ID,
 )
 _TOURNAMENT = Prepared(
-    lambda slug: Tournament.objects.filter(slug=slug).order_by("pk")[:1], slug="-prepared slug-"
+    lambda slug: Tournament.objects.filter(slug=slug).order_by("pk")[:1], slug=NO_TEXT
 )
 
 

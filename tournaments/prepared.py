@@ -26,6 +26,11 @@ from django.db.models import Model, QuerySet
 
 M = TypeVar("M", bound=Model)
 
+# Stand-ins no caller ever passes: no row has a negative key, no slug or session key
+# begins with a dash and holds spaces.
+NO_ID = -1_000_003
+NO_TEXT = "-prepared stand-in-"
+
 
 class Prepared(Generic[M]):
     """`build(**stand_ins)` compiled once; `instances(**values)` / `rows(**values)` run

@@ -44,7 +44,7 @@ from tournaments.models import (
 )
 from tournaments.names import fold
 from tournaments.penalties import HAND_KINDS
-from tournaments.prepared import Prepared
+from tournaments.prepared import NO_ID, Prepared
 
 
 def clock_structure(tournament: Tournament) -> list[clock.Item]:
@@ -294,7 +294,7 @@ _RECENT = Prepared(
             "seat__number",
         )[:10]
     ),
-    tournament_id=-1_000_003,
+    tournament_id=NO_ID,
 )
 
 
@@ -326,7 +326,7 @@ _ENTRY_COUNTS = Prepared(
         .annotate(entries=Count("id"), active=Count("id", filter=Q(status=Entry.Status.ACTIVE)))
         .values_list("entries", "active")
     ),
-    tournament_id=-1_000_003,
+    tournament_id=NO_ID,
 )
 
 
@@ -357,8 +357,13 @@ def _family_filter(tournament: Tournament, field: str = "tournament") -> Q:
     subquery (a join with OR would stop the index on `field` being used)."""
     if tournament.parent_id is not None:
         return Q(**{f"{field}_id": tournament.pk})
-    family = Tournament.objects.filter(Q(pk=tournament.pk) | Q(parent_id=tournament.pk))
-    return Q(**{f"{field}__in": family.values("pk")})
+    return Q(**{f"{field}__in": _family_keys(tournament)})
+
+
+def _family_keys(tournament: Tournament) -> QuerySet[Tournament]:
+    """`tournament_family`'s keys as a subquery (no query of its own)."""
+    event = tournament.parent_id or tournament.pk
+    return Tournament.objects.filter(Q(pk=event) | Q(parent_id=event)).values("pk")
 
 
 def buy_ins(tournament: Tournament, *, family: list[Tournament] | None = None) -> int:
@@ -1001,10 +1006,8 @@ def table_seats(tournament: Tournament, number: int) -> list[dict[str, Any]]:
         )
     }
     sitting_out: dict[int, int] = {}
-    event = tournament.parent_id or tournament.pk  # the family's, by a subquery
-    family = Tournament.objects.filter(Q(pk=event) | Q(parent_id=event)).values("pk")
     for penalty in Penalty.objects.filter(
-        tournament__in=family,
+        tournament__in=_family_keys(tournament),
         player_id__in=[e.player_id for e in seated.values()],
         voided=False,
         kind__in=[k.value for k in HAND_KINDS],

@@ -23,7 +23,7 @@ from tournaments.models import (
     Event,
     Tournament,
 )
-from tournaments.prepared import Prepared
+from tournaments.prepared import NO_ID, Prepared
 from tournaments.services import locks
 
 
@@ -205,7 +205,7 @@ _TABLE_LOADS = Prepared(
         .order_by("number")
         .values_list(*_DRAW_COLUMNS, "players")
     ),
-    tournament_id=-1_000_003,
+    tournament_id=NO_ID,
 )
 
 

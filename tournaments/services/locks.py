@@ -7,10 +7,10 @@ from django.db import connections, router
 from django.db.transaction import TransactionManagementError
 
 from tournaments.models import Tournament
-from tournaments.prepared import Prepared
+from tournaments.prepared import NO_ID, Prepared
 
 # Compiled once (tournaments/prepared.py): every write of the floor runs it.
-_LOCKED = Prepared(lambda pk: Tournament.objects.select_for_update().filter(pk=pk), pk=-1_000_003)
+_LOCKED = Prepared(lambda pk: Tournament.objects.select_for_update().filter(pk=pk), pk=NO_ID)
 
 
 def tournament_for_update(tournament: Tournament) -> Tournament:
