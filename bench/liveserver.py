@@ -168,6 +168,10 @@ def serve(
         "3",
         "--backlog",
         "4096",
+        # As bin/serve: pushes go out uncompressed (deflate compressed each push once
+        # per socket, half a fan-out's time).
+        "--ws-per-message-deflate",
+        "false",
     ]
     environment: dict[str, str | None] = {"DJANGO_SETTINGS_MODULE": "config.settings"}
     environment.update(env or {})

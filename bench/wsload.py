@@ -276,7 +276,11 @@ async def serve_baseline(
         finally:
             connections.discard(socket)
 
-    async with serve(handler, "127.0.0.1", port, backlog=4096, ping_interval=None):
+    # The same frames as the real server's: uncompressed (bin/serve turns per-message
+    # deflate off), so both sides of the comparison write and read the same bytes.
+    async with serve(
+        handler, "127.0.0.1", port, backlog=4096, ping_interval=None, compression=None
+    ):
         await asyncio.Future()
 
 

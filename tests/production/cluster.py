@@ -138,6 +138,7 @@ class Server(Process):
         self.port = free_port()
         args = [sys.executable, "-m", "uvicorn", "config.asgi:application"]
         args += ["--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
+        args += ["--ws-per-message-deflate", "false"]  # as bin/serve runs it
         super().__init__(name, args, env, logdir)
 
     def start(self) -> None:

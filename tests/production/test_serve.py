@@ -87,6 +87,9 @@ def test_bin_serve_keeps_serving_through_a_redis_restart_and_still_announces(clu
     screen = Screen(serve, f"/ws/screens/{room['screen'].token}/")
     try:
         screen.wait_for(lambda m: m.get("type") == "clock", 10)
+        # A browser offers per-message deflate; the server declines it, so a push is not
+        # compressed once per screen (bench fanout: half the fan-out's time went to it).
+        assert _extensions(serve.port, f"/ws/screens/{room['screen'].token}/") is None
         assert td.clock(slug, "start")[0] == 302
         screen.wait_for(lambda m: m.get("status") == "running", 5)
         # The level ends 20 s from now: its announcement is an ETA task in the worker.
@@ -118,6 +121,19 @@ def test_bin_serve_keeps_serving_through_a_redis_restart_and_still_announces(clu
         assert "stopping the others" not in serve.log()
     finally:
         screen.close()
+
+
+def _extensions(port: int, path: str) -> str | None:
+    """The extensions the server accepted for a socket that offered per-message deflate."""
+    from websockets.sync.client import connect
+
+    origin = f"http://127.0.0.1:{port}"
+    with connect(f"ws://127.0.0.1:{port}{path}", origin=origin, compression="deflate") as ws:
+        assert ws.request is not None and "permessage-deflate" in str(
+            ws.request.headers.get("Sec-WebSocket-Extensions")
+        )
+        assert ws.response is not None
+        return ws.response.headers.get("Sec-WebSocket-Extensions")
 
 
 def _health_ok(port: int) -> bool:
