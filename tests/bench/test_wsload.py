@@ -38,3 +38,27 @@ def test_every_push_of_the_kind_reaches_every_client_and_the_result_comes_back_w
     assert result["delivered"] == result["expected"] == clients * changes
     assert result["sample"] == PUSH
     assert len(json.dumps(result)) > 128 * 1024  # more than a pipe holds, read whole
+
+
+def test_warm_up_changes_are_made_and_awaited_but_not_timed():
+    clients, changes, warmup = 20, 6, 2
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
+        json.dump({"initial": STATE, "push": PUSH}, handle)
+        handle.flush()
+        port = free_port()
+        command = [sys.executable, "-m", "bench.wsload", "baseline", str(port), handle.name]
+        with spawn(command, port=port):
+            result = run_clients(
+                url=f"ws://{HOST}:{port}/",
+                trigger_url=f"ws://{HOST}:{port}/",
+                origin=f"http://{HOST}:{port}",
+                clients=clients,
+                messages=[{"type": "control"}] * changes,
+                match="elimination",
+                settle=0,
+                warmup=warmup,
+            )
+    assert result["errors"] == []
+    # Only the changes after the warm-up are timed: one latency per client for each.
+    assert result["changes"] == len(result["per_change_ms"]) == changes - warmup
+    assert result["delivered"] == result["expected"] == clients * (changes - warmup)
