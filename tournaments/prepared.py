@@ -56,7 +56,9 @@ class Prepared(Generic[M]):
                     (
                         n
                         for n, stand_in in self.stand_ins.items()
-                        if type(stand_in) is type(value) and stand_in == value
+                        # A subclass too: psycopg wraps a small integer field's value
+                        # as Int2, an int.
+                        if isinstance(value, type(stand_in)) and stand_in == value
                     ),
                     None,
                 )

@@ -30,6 +30,7 @@ from django.utils import timezone, translation
 
 from tournaments import selectors
 from tournaments.models import DisplayScreen, TimeCall, Tournament
+from tournaments.prepared import NO_ID, Prepared
 
 logger = logging.getLogger(__name__)
 
@@ -159,13 +160,22 @@ def screen_fragments(
     return fragments
 
 
+# Whether the room has a seating screen, and the tournament as committed: read for every
+# push, compiled once (tournaments/prepared.py).
+_SEATING_SCREENS = Prepared(
+    lambda tournament_id: DisplayScreen.objects.filter(
+        tournament_id=tournament_id, kind=DisplayScreen.Kind.SEATING, revoked=False
+    ).values_list("pk")[:1],
+    tournament_id=NO_ID,
+)
+_TOURNAMENT = Prepared(lambda pk: Tournament.objects.filter(pk=pk)[:1], pk=NO_ID)
+
+
 def _seating_board(tournament: Tournament) -> dict[str, str]:
     """The seating board while it fits one page (every board shows the same then), for
     the room's seating screens; none when there are none. A board of several pages
     turns them by itself."""
-    if not DisplayScreen.objects.filter(
-        tournament=tournament, kind=DisplayScreen.Kind.SEATING, revoked=False
-    ).exists():
+    if not _SEATING_SCREENS.rows(tournament_id=tournament.pk):
         return {}
     rows, pages = selectors.seating_page(tournament, page=1, with_entry=True)
     if pages > 1:
@@ -200,9 +210,10 @@ def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any
         return payload
     try:
         # Read once, after the commit, for the figures and the tables' seat lists.
-        tournament = Tournament.objects.filter(pk=tournament_id).first()
-        if tournament is None:
+        found = _TOURNAMENT.instances(pk=tournament_id)
+        if not found:
             return payload
+        tournament = found[0]
         fragments = screen_fragments(
             tournament_id, figures=kind not in NO_FIGURES, tournament=tournament
         )

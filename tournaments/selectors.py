@@ -233,49 +233,107 @@ def tournament_figures(tournament: Tournament) -> dict[str, int]:
     return _figures(tournament)[0]
 
 
+def _one_row(queryset: QuerySet[Any]) -> QuerySet[Any]:
+    """`queryset`'s aggregates as one row (no GROUP BY: a constant groups nothing), so a
+    `Prepared` can compile them once: `aggregate()` runs at once and cannot be prepared."""
+    return queryset.order_by().values(_one=Value(1, output_field=IntegerField()))
+
+
+def _family_in(tournament_id: Any, field: str) -> Q:
+    """`_family_filter` for a main event (no parent), written with the stand-in."""
+    keys = Tournament.objects.filter(Q(pk=tournament_id) | Q(parent_id=tournament_id)).values("pk")
+    return Q(**{f"{field}__in": keys})
+
+
+def _entry_figures(tournament_id: Any, family: bool) -> QuerySet[Any]:
+    mine = Q(tournament_id=tournament_id)
+    counted = ~Q(status=Entry.Status.VOIDED)
+    where = _family_in(tournament_id, "tournament") if family else mine
+    return (
+        _one_row(Entry.objects.filter(where))
+        .annotate(
+            entries=Count("id", filter=mine & counted),
+            active=Count("id", filter=mine & Q(status=Entry.Status.ACTIVE)),
+            chips=Sum("chips", filter=mine & counted),
+            removed=Sum("chips_removed", filter=mine & counted),
+            buy_ins=Count("id", filter=counted & ~Q(kind=Entry.Kind.CARRIED)),
+        )
+        .values_list("entries", "active", "chips", "removed", "buy_ins")
+    )
+
+
+def _purchase_figures(tournament_id: Any, family: bool) -> QuerySet[Any]:
+    own = Q(entry__tournament_id=tournament_id)
+    where = _family_in(tournament_id, "entry__tournament") if family else own
+    return (
+        _one_row(Purchase.objects.filter(where, voided=False))
+        .annotate(
+            chips=Sum("chips", filter=own),
+            money=Sum("price", filter=own),
+            rebuys=Count("id", filter=own & Q(kind=Purchase.Kind.REBUY)),
+            addons=Count("id", filter=own & Q(kind=Purchase.Kind.ADDON)),
+            family_money=Sum("price"),
+        )
+        .values_list("chips", "money", "rebuys", "addons", "family_money")
+    )
+
+
+# The field's figures, compiled once each (tournaments/prepared.py): every push that
+# changes them renders the clock screen's figures with them, and every money page reads
+# them. Three statements: the entries, the purchases, the chip adjustments; "family":
+# across a main event and its flights (a flight or a lone tournament is its own family).
+_FIGURES = {
+    (family, "entries"): Prepared(
+        lambda tournament_id, family=family: _entry_figures(tournament_id, family),
+        tournament_id=NO_ID,
+    )
+    for family in (False, True)
+} | {
+    (family, "purchases"): Prepared(
+        lambda tournament_id, family=family: _purchase_figures(tournament_id, family),
+        tournament_id=NO_ID,
+    )
+    for family in (False, True)
+}
+_ADJUSTED = Prepared(
+    lambda tournament_id: (
+        _one_row(ChipAdjustment.objects.filter(tournament_id=tournament_id, voided=False))
+        .annotate(chips=Sum("amount"))
+        .values_list("chips")
+    ),
+    tournament_id=NO_ID,
+)
+
+
+def _number(value: Any) -> int:
+    """A count or a sum as the driver gives it (PostgreSQL sums integers as numeric)."""
+    return int(value or 0)
+
+
 def _figures(tournament: Tournament, *, family: bool = False) -> tuple[dict[str, int], int, int]:
     """`tournament_figures`, and with `family` the buy-ins and the purchases' money across
     the event and its flights (what `prize_pool` counts), read in the same three queries:
     one over the entries, one over the purchases, one over the chip adjustments."""
-    mine = Q(tournament_id=tournament.pk)
-    counted = ~Q(status=Entry.Status.VOIDED)
-    entries = Entry.objects.filter(mine)
-    purchases = Purchase.objects.filter(entry__tournament_id=tournament.pk, voided=False)
-    if family:  # a main event's flights sell for its pool
-        entries = Entry.objects.filter(_family_filter(tournament))
-        purchases = Purchase.objects.filter(
-            _family_filter(tournament, "entry__tournament"), voided=False
-        )
-    own_purchase = Q(entry__tournament_id=tournament.pk)
-    counts = entries.aggregate(
-        entries=Count("id", filter=mine & counted),
-        active=Count("id", filter=mine & Q(status=Entry.Status.ACTIVE)),
-        chips=Sum("chips", filter=mine & counted),
-        removed=Sum("chips_removed", filter=mine & counted),
-        buy_ins=Count("id", filter=counted & ~Q(kind=Entry.Kind.CARRIED)),
-    )
-    bought = purchases.aggregate(
-        chips=Sum("chips", filter=own_purchase),
-        money=Sum("price", filter=own_purchase),
-        rebuys=Count("id", filter=own_purchase & Q(kind=Purchase.Kind.REBUY)),
-        addons=Count("id", filter=own_purchase & Q(kind=Purchase.Kind.ADDON)),
-        family_money=Sum("price"),
-    )
-    adjusted = ChipAdjustment.objects.filter(tournament=tournament, voided=False).aggregate(
-        chips=Sum("amount")
-    )
+    # A flight's family is the flight alone (`_family_filter`).
+    family = family and tournament.parent_id is None
+    pk = tournament.pk
+    entries, active, chips, removed, buy_ins = _FIGURES[family, "entries"].rows(tournament_id=pk)[0]
+    bought_chips, money, rebuys, addons, family_money = _FIGURES[family, "purchases"].rows(
+        tournament_id=pk
+    )[0]
+    (adjusted,) = _ADJUSTED.rows(tournament_id=pk)[0]
     figures = {
-        "entries": counts["entries"] or 0,
-        "players_left": counts["active"] or 0,
-        "chips_in_play": (counts["chips"] or 0)
-        + (bought["chips"] or 0)
-        - (counts["removed"] or 0)
-        + (adjusted["chips"] or 0),
-        "rebuys": bought["rebuys"] or 0,
-        "addons": bought["addons"] or 0,
-        "purchase_money": bought["money"] or 0,
+        "entries": _number(entries),
+        "players_left": _number(active),
+        "chips_in_play": _number(chips)
+        + _number(bought_chips)
+        - _number(removed)
+        + _number(adjusted),
+        "rebuys": _number(rebuys),
+        "addons": _number(addons),
+        "purchase_money": _number(money),
     }
-    return figures, counts["buy_ins"] or 0, bought["family_money"] or 0
+    return figures, _number(buy_ins), _number(family_money)
 
 
 # The desk's latest ten entries: what its list shows of each, compiled once
@@ -722,25 +780,59 @@ def screen_figures(tournament: Tournament, *, top: int = 5) -> dict[str, Any]:
         "prize_pool": pool.prize_pool if figures["entries"] else None,
         "payouts": list(enumerate(amounts, start=1))[:top],
         "paid_places": len(amounts),
-        "tables_open": Table.objects.filter(
-            tournament=tournament, status=Table.Status.OPEN
-        ).count(),
+        "tables_open": _TABLES_OPEN.rows(tournament_id=tournament.pk)[0][0],
         "chip_leaders": chip_leaders(tournament, top=top),
     }
 
 
-def chip_leaders(tournament: Tournament, *, top: int = 5) -> list[dict[str, Any]]:
+# The clock screen's other figures, compiled once (tournaments/prepared.py) as the field's
+# are: the tables open, and the chip leaders (their names as Player.__str__ writes them).
+_TABLES_OPEN = Prepared(
+    lambda tournament_id: (
+        _one_row(Table.objects.filter(tournament_id=tournament_id, status=Table.Status.OPEN))
+        .annotate(n=Count("id"))
+        .values_list("n")
+    ),
+    tournament_id=NO_ID,
+)
+# A playing day no event reaches (the field is a small positive integer: a negative one
+# would compile to nothing).
+_DAY_STAND_IN = 32_719
+CHIP_LEADERS = 5
+_CHIP_LEADERS = Prepared(
+    lambda tournament_id, day: (
+        ChipCount.objects.filter(
+            tournament_id=tournament_id, day=day, entry__status=Entry.Status.ACTIVE
+        )
+        .order_by("-chips", "entry__number")
+        .values_list(
+            "entry__player__last_name", "entry__player__first_name", "entry__number", "chips"
+        )[:CHIP_LEADERS]
+    ),
+    tournament_id=NO_ID,
+    day=_DAY_STAND_IN,
+)
+
+
+def chip_leaders(tournament: Tournament, *, top: int = CHIP_LEADERS) -> list[dict[str, Any]]:
     """The biggest stacks of the players still in, by today's last counts (bags or the
     counts taken at the tables, issue 16 item 1)."""
-    counts = (
-        ChipCount.objects.filter(
-            tournament=tournament, day=tournament.day, entry__status=Entry.Status.ACTIVE
+    if top == CHIP_LEADERS:
+        rows = _CHIP_LEADERS.rows(tournament_id=tournament.pk, day=tournament.day)
+    else:
+        rows = (
+            ChipCount.objects.filter(
+                tournament=tournament, day=tournament.day, entry__status=Entry.Status.ACTIVE
+            )
+            .order_by("-chips", "entry__number")
+            .values_list(
+                "entry__player__last_name", "entry__player__first_name", "entry__number", "chips"
+            )[:top]
         )
-        .select_related("entry__player")
-        .order_by("-chips", "entry__number")[:top]
-    )
     return [
-        {"name": str(c.entry.player), "number": c.entry.number, "chips": c.chips} for c in counts
+        # Player.__str__: "last first", stripped.
+        {"name": f"{last} {first}".strip(), "number": number, "chips": chips}
+        for last, first, number, chips in rows
     ]
 
 

@@ -81,3 +81,43 @@ def test_a_stand_in_the_sql_does_not_carry_is_refused(tournament):
     with pytest.raises(TypeError):
         by_name.rows(slug="Sunday Deepstack")
     assert [t.pk for t in by_name.instances(name=tournament.name)] == [tournament.pk]
+
+
+def test_a_small_integer_field_takes_a_stand_in_too(td, tournament):
+    """psycopg hands a small integer field's value over as its own int type (Int2): the
+    stand-in is found all the same, and each call reads its own day."""
+    second = make_tournament(td, name="Day two")
+    Tournament.objects.filter(pk=second.pk).update(day=2)
+    by_day = Prepared(
+        lambda day: Tournament.objects.filter(day=day).order_by("pk").values_list("pk"),
+        day=32_719,
+    )
+    assert by_day.rows(day=2) == [(second.pk,)]
+    assert (tournament.pk,) in by_day.rows(day=1)
+
+
+def test_the_field_figures_are_the_orm_aggregates(td, tournament):
+    """The clock screen's figures, compiled once, add up what the ORM adds up (a flight's
+    sales count in its main event's pool; PostgreSQL sums integers as numeric)."""
+    from django.db.models import Count, Sum
+
+    from tests.conftest import NOW, make_player
+    from tournaments import selectors
+    from tournaments.models import Entry
+    from tournaments.services import entries as entry_services
+
+    flight = make_tournament(td, name="Flight B")
+    Tournament.objects.filter(pk=flight.pk).update(parent=tournament)
+    flight.refresh_from_db()
+    for event, last in ((tournament, "Rossi"), (tournament, "Bianchi"), (flight, "Verdi")):
+        entry_services.entry_register(
+            tournament=event, player=make_player(last=last), actor=td, now=NOW
+        )
+    figures, buy_ins, _money = selectors._figures(tournament, family=True)
+    mine = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.VOIDED)
+    expected = mine.aggregate(n=Count("id"), chips=Sum("chips"))
+    assert figures["entries"] == figures["players_left"] == expected["n"] == 2
+    assert figures["chips_in_play"] == expected["chips"] > 0
+    assert type(figures["chips_in_play"]) is int
+    assert buy_ins == 3  # the flight's entry is sold for the main event's pool
+    assert selectors._figures(flight, family=True)[1] == 1  # a flight is its own family
