@@ -388,6 +388,21 @@ _ENTRY_COUNTS = Prepared(
 )
 
 
+_PLAYERS_LEFT = Prepared(
+    lambda tournament_id: (
+        _one_row(Entry.objects.filter(tournament_id=tournament_id, status=Entry.Status.ACTIVE))
+        .annotate(n=Count("id"))
+        .values_list("n")
+    ),
+    tournament_id=NO_ID,
+)
+
+
+def players_left(tournament: Tournament) -> int:
+    """The entries still playing, counted (compiled once: every elimination counts them)."""
+    return _number(_PLAYERS_LEFT.rows(tournament_id=tournament.pk)[0][0])
+
+
 def entry_counts(tournament: Tournament) -> dict[str, int]:
     """Entries and players left, in one query (the desk's line; `tournament_figures` adds
     the chips and the purchases)."""
@@ -424,15 +439,63 @@ def _family_keys(tournament: Tournament) -> QuerySet[Tournament]:
     return Tournament.objects.filter(Q(pk=event) | Q(parent_id=event)).values("pk")
 
 
-def buy_ins(tournament: Tournament, *, family: list[Tournament] | None = None) -> int:
-    """Entries sold across the event and its flights (carried-over stacks do not count)."""
-    where = _family_filter(tournament) if family is None else Q(tournament__in=family)
+def _sold(where: Q) -> QuerySet[Any]:
     return (
         Entry.objects.filter(where)
         .exclude(status=Entry.Status.VOIDED)
         .exclude(kind=Entry.Kind.CARRIED)
-        .count()
     )
+
+
+def _rebuys_and_addons(where: Q) -> QuerySet[Any]:
+    return Purchase.objects.filter(where, voided=False)
+
+
+# The buy-ins and the rebuys' and add-ons' money of a tournament's family (a main event
+# and its flights; a flight alone), compiled once (tournaments/prepared.py): every
+# elimination reads them for its prizes, every money page for its pool.
+_BUY_INS = {
+    main: Prepared(
+        lambda tournament_id, main=main: (
+            _one_row(
+                _sold(
+                    _family_in(tournament_id, "tournament")
+                    if main
+                    else Q(tournament_id=tournament_id)
+                )
+            )
+            .annotate(n=Count("id"))
+            .values_list("n")
+        ),
+        tournament_id=NO_ID,
+    )
+    for main in (False, True)
+}
+_PURCHASE_MONEY = {
+    main: Prepared(
+        lambda tournament_id, main=main: (
+            _one_row(
+                _rebuys_and_addons(
+                    _family_in(tournament_id, "entry__tournament")
+                    if main
+                    else Q(entry__tournament_id=tournament_id)
+                )
+            )
+            .annotate(money=Sum("price"))
+            .values_list("money")
+        ),
+        tournament_id=NO_ID,
+    )
+    for main in (False, True)
+}
+
+
+def buy_ins(tournament: Tournament, *, family: list[Tournament] | None = None) -> int:
+    """Entries sold across the event and its flights (carried-over stacks do not count)."""
+    if family is None:
+        main = tournament.parent_id is None
+        return _number(_BUY_INS[main].rows(tournament_id=tournament.pk)[0][0])
+    return _sold(Q(tournament__in=family)).count()
 
 
 def prize_pool(
@@ -450,14 +513,15 @@ def prize_pool(
     add-ons) save their reads when the caller has them."""
     if entries is None:
         entries = buy_ins(tournament, family=family)
-    if purchase_money is None:
-        where = (
-            _family_filter(tournament, "entry__tournament")
-            if family is None
-            else Q(entry__tournament__in=family)
-        )
+    if purchase_money is None and family is None:
+        main = tournament.parent_id is None
+        purchase_money = _number(_PURCHASE_MONEY[main].rows(tournament_id=tournament.pk)[0][0])
+    elif purchase_money is None:
         purchase_money = (
-            Purchase.objects.filter(where, voided=False).aggregate(money=Sum("price"))["money"] or 0
+            _rebuys_and_addons(Q(entry__tournament__in=family)).aggregate(money=Sum("price"))[
+                "money"
+            ]
+            or 0
         )
     return payouts.compute_prize_pool(
         entries=entries,

@@ -20,6 +20,7 @@ from tables.services.room import auto_apply
 from tournaments import errors, payouts, placements, realtime, selectors
 from tournaments.events import event_log, logged_id, logged_ids, scoped, undoes
 from tournaments.models import Deal, Entry, Event, Tournament
+from tournaments.prepared import NO_ID, Prepared
 from tournaments.services import locks
 
 
@@ -103,8 +104,18 @@ def _earlier_in_hand(
     return [(entry, stacks[entry.pk], tables[entry.pk]) for entry in entries]
 
 
+# Read by every elimination, compiled once (tournaments/prepared.py).
+_ACTIVE_DEAL = Prepared(
+    lambda tournament_id: Deal.objects.filter(tournament_id=tournament_id, voided=False).order_by(
+        "-created_at", "-pk"
+    )[:1],
+    tournament_id=NO_ID,
+)
+
+
 def _active_deal(tournament: Tournament) -> Deal | None:
-    return tournament.deals.filter(voided=False).order_by("-created_at", "-pk").first()
+    found = _ACTIVE_DEAL.instances(tournament_id=tournament.pk)
+    return found[0] if found else None
 
 
 def places_make_room(
@@ -176,7 +187,7 @@ def eliminations_record(
             raise errors.DomainError(_("A stack cannot be negative."))
     # Counted, not read: at 10,000 entries reading every player in cost a bust ~450 ms.
     playing = tournament.entries.filter(status=Entry.Status.ACTIVE)
-    active = playing.count()
+    active = selectors.players_left(tournament)
     held_seats = {
         entry_id: (table, number)
         for entry_id, table, number in Seat.objects.filter(entry_id__in=ids).values_list(
