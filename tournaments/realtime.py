@@ -61,27 +61,32 @@ def _blocking(call: Callable[[], Awaitable[T]]) -> T:
         return pool.submit(async_to_sync(call)).result()
 
 
-def listened(group: str) -> bool:
-    """Whether a socket may be in `group` (else there is nobody to render a fragment for).
+def listening(groups: tuple[str, ...]) -> set[str]:
+    """Which of `groups` a socket may be in (else there is nobody to render a fragment
+    for), asked in one trip to the channel layer.
 
-    The in-memory layer is the whole room in this process; with Redis, the group's
+    The in-memory layer is the whole room in this process; with Redis, each group's
     members are counted (a member of a process that died counts until it expires: in
     doubt, render)."""
     layer = get_channel_layer()
     if layer is None:
-        return False
-    groups = getattr(layer, "groups", None)
-    if isinstance(groups, dict):
-        return bool(groups.get(group))
+        return set()
+    local = getattr(layer, "groups", None)
+    if isinstance(local, dict):
+        return {group for group in groups if local.get(group)}
     try:
 
-        async def members() -> int:
-            redis = layer.connection(layer.consistent_hash(group))
-            return await redis.zcard(layer._group_key(group))
+        async def members() -> set[str]:
+            found = set()
+            for group in groups:
+                redis = layer.connection(layer.consistent_hash(group))
+                if await redis.zcard(layer._group_key(group)) > 0:
+                    found.add(group)
+            return found
 
-        return _blocking(members) > 0
+        return _blocking(members)
     except Exception:  # noqa: BLE001 - an unknown layer, or Redis down: render in doubt
-        return True
+        return set(groups)
 
 
 def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
@@ -204,9 +209,14 @@ def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any
     kind = payload.get("type")
     if kind in NO_FIGURES and kind not in {"clock", "close"}:
         payload = {**payload, "same_figures": True}
-    if (kind in NO_FIGURES and kind not in SEAT_LISTS) or not listened(
-        tournament_group(tournament_id)
-    ):
+    if kind in NO_FIGURES and kind not in SEAT_LISTS:
+        return payload
+    # The room's group and the named tables' groups, asked about in one trip.
+    tables = (payload.get("at_tables") or []) if kind in SEAT_LISTS else []
+    heard = listening(
+        (tournament_group(tournament_id), *(table_group(tournament_id, n) for n in tables))
+    )
+    if tournament_group(tournament_id) not in heard:
         return payload
     try:
         # Read once, after the commit, for the figures and the tables' seat lists.
@@ -220,9 +230,11 @@ def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any
     except Exception:  # noqa: BLE001 - the action is committed; the screens fetch instead
         logger.warning("could not render the screens' fragments", exc_info=True)
         return payload
-    if payload.get("type") in SEAT_LISTS and payload.get("at_tables"):
+    if tables:
         try:
-            lists = _seat_lists(tournament, payload["at_tables"])
+            lists = _seat_lists(
+                tournament, [n for n in tables if table_group(tournament_id, n) in heard]
+            )
         except Exception:  # noqa: BLE001 - as above: the tablets fetch their seats instead
             logger.warning("could not render the tablets' seat lists", exc_info=True)
         else:
@@ -232,13 +244,12 @@ def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any
 
 
 def _seat_lists(tournament: Tournament, numbers: list[int]) -> dict[str, dict[str, str]]:
-    """The seat list of each named table that has a tablet listening, in each language:
-    the same list the tablet's page shows (displays/table.html#seat_list)."""
+    """The seat list of each named table (the caller names those with a tablet
+    listening), in each language: the same list the tablet's page shows
+    (displays/table.html#seat_list)."""
     tournament_id = tournament.pk
     lists: dict[str, dict[str, str]] = {}
     for number in numbers:
-        if not listened(table_group(tournament_id, number)):
-            continue
         context = {
             "seats": selectors.table_seats(tournament, number),
             "timecall": TimeCall.objects.filter(

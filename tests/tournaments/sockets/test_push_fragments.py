@@ -173,3 +173,41 @@ async def test_a_move_tells_the_clock_screens_their_figures_stand(display, tourn
         rows = _text(push["fragments"]["board"]["en"])
         assert f"Bianchi Anna Table {registration.table} · Seat {seat}" in rows
         await socket.disconnect()
+
+
+async def test_a_move_brings_the_seat_list_of_each_table_with_a_tablet_and_no_other(
+    tournament, td, now
+):
+    """A move names both its tables; the one with a tablet listening gets its new list in
+    the push, the one with nobody listening gets nothing rendered (one trip to the channel
+    layer asks about both)."""
+    registration = await database_sync_to_async(_register)(tournament, td, now)
+    other = next(n for n in (1, 2, 3, 4) if n != registration.table)
+    tablet = await database_sync_to_async(DisplayScreen.objects.create)(
+        tournament=tournament, name="Tablet", kind=DisplayScreen.Kind.TABLE, table_number=other
+    )
+    socket = WebsocketCommunicator(
+        application, f"/ws/screens/{tablet.token}/", headers=[(b"origin", b"http://testserver")]
+    )
+    assert (await socket.connect())[0]
+    assert (await socket.receive_json_from())["type"] == "clock"
+
+    def move() -> None:
+        seat_services.seat_move(
+            tournament=tournament,
+            entry=registration.entry,
+            table_number=other,
+            seat=3,
+            actor=td,
+            now=now,
+        )
+
+    await database_sync_to_async(move)()
+    push = await socket.receive_json_from(timeout=5)
+    while push["type"] != "move":
+        push = await socket.receive_json_from(timeout=5)
+    assert push["at_tables"] == sorted([registration.table, other])
+    lists = push["fragments"]["seats"]
+    assert list(lists) == [str(other)]  # the table she left has no tablet: nothing for it
+    assert "3 Bianchi Anna" in _text(lists[str(other)]["en"])
+    await socket.disconnect()
