@@ -6,6 +6,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -239,16 +240,30 @@ def _one_row(queryset: QuerySet[Any]) -> QuerySet[Any]:
     return queryset.order_by().values(_one=Value(1, output_field=IntegerField()))
 
 
-def _family_in(tournament_id: Any, field: str) -> Q:
-    """`_family_filter` for a main event (no parent), written with the stand-in."""
-    keys = Tournament.objects.filter(Q(pk=tournament_id) | Q(parent_id=tournament_id)).values("pk")
-    return Q(**{f"{field}__in": keys})
+def _family_where(tournament_id: Any, field: str, family: bool) -> Q:
+    """`_family_filter` by the tournament's key alone (a `Prepared` stand-in): with
+    `family`, the main event `tournament_id` and its flights; else that tournament."""
+    if family:
+        return Q(**{f"{field}__in": _event_keys(tournament_id)})
+    return Q(**{f"{field}_id": tournament_id})
+
+
+def _per_family(build: Callable[[Any, bool], QuerySet[Any]]) -> dict[bool, Prepared[Any]]:
+    """`build(tournament_id, family)` compiled once for a tournament alone and once for a
+    main event with its flights (tournaments/prepared.py)."""
+    return {
+        family: Prepared(
+            lambda tournament_id, family=family: build(tournament_id, family),
+            tournament_id=NO_ID,
+        )
+        for family in (False, True)
+    }
 
 
 def _entry_figures(tournament_id: Any, family: bool) -> QuerySet[Any]:
     mine = Q(tournament_id=tournament_id)
     counted = ~Q(status=Entry.Status.VOIDED)
-    where = _family_in(tournament_id, "tournament") if family else mine
+    where = _family_where(tournament_id, "tournament", family)
     return (
         _one_row(Entry.objects.filter(where))
         .annotate(
@@ -264,7 +279,7 @@ def _entry_figures(tournament_id: Any, family: bool) -> QuerySet[Any]:
 
 def _purchase_figures(tournament_id: Any, family: bool) -> QuerySet[Any]:
     own = Q(entry__tournament_id=tournament_id)
-    where = _family_in(tournament_id, "entry__tournament") if family else own
+    where = _family_where(tournament_id, "entry__tournament", family)
     return (
         _one_row(Purchase.objects.filter(where, voided=False))
         .annotate(
@@ -282,19 +297,8 @@ def _purchase_figures(tournament_id: Any, family: bool) -> QuerySet[Any]:
 # changes them renders the clock screen's figures with them, and every money page reads
 # them. Three statements: the entries, the purchases, the chip adjustments; "family":
 # across a main event and its flights (a flight or a lone tournament is its own family).
-_FIGURES = {
-    (family, "entries"): Prepared(
-        lambda tournament_id, family=family: _entry_figures(tournament_id, family),
-        tournament_id=NO_ID,
-    )
-    for family in (False, True)
-} | {
-    (family, "purchases"): Prepared(
-        lambda tournament_id, family=family: _purchase_figures(tournament_id, family),
-        tournament_id=NO_ID,
-    )
-    for family in (False, True)
-}
+_ENTRY_FIGURES = _per_family(_entry_figures)
+_PURCHASE_FIGURES = _per_family(_purchase_figures)
 _ADJUSTED = Prepared(
     lambda tournament_id: (
         _one_row(ChipAdjustment.objects.filter(tournament_id=tournament_id, voided=False))
@@ -317,8 +321,8 @@ def _figures(tournament: Tournament, *, family: bool = False) -> tuple[dict[str,
     # A flight's family is the flight alone (`_family_filter`).
     family = family and tournament.parent_id is None
     pk = tournament.pk
-    entries, active, chips, removed, buy_ins = _FIGURES[family, "entries"].rows(tournament_id=pk)[0]
-    bought_chips, money, rebuys, addons, family_money = _FIGURES[family, "purchases"].rows(
+    entries, active, chips, removed, buy_ins = _ENTRY_FIGURES[family].rows(tournament_id=pk)[0]
+    bought_chips, money, rebuys, addons, family_money = _PURCHASE_FIGURES[family].rows(
         tournament_id=pk
     )[0]
     (adjusted,) = _ADJUSTED.rows(tournament_id=pk)[0]
@@ -428,15 +432,17 @@ def _family(tournament: Tournament) -> list[Tournament]:
 def _family_filter(tournament: Tournament, field: str = "tournament") -> Q:
     """`_family` as a filter on `field` (a tournament), in the same query: the flights by a
     subquery (a join with OR would stop the index on `field` being used)."""
-    if tournament.parent_id is not None:
-        return Q(**{f"{field}_id": tournament.pk})
-    return Q(**{f"{field}__in": _family_keys(tournament)})
+    return _family_where(tournament.pk, field, tournament.parent_id is None)
 
 
 def _family_keys(tournament: Tournament) -> QuerySet[Tournament]:
     """`tournament_family`'s keys as a subquery (no query of its own)."""
-    event = tournament.parent_id or tournament.pk
-    return Tournament.objects.filter(Q(pk=event) | Q(parent_id=event)).values("pk")
+    return _event_keys(tournament.parent_id or tournament.pk)
+
+
+def _event_keys(event_id: Any) -> QuerySet[Tournament]:
+    """A main event's key and its flights' as a subquery."""
+    return Tournament.objects.filter(Q(pk=event_id) | Q(parent_id=event_id)).values("pk")
 
 
 def _sold(where: Q) -> QuerySet[Any]:
@@ -454,46 +460,26 @@ def _rebuys_and_addons(where: Q) -> QuerySet[Any]:
 # The buy-ins and the rebuys' and add-ons' money of a tournament's family (a main event
 # and its flights; a flight alone), compiled once (tournaments/prepared.py): every
 # elimination reads them for its prizes, every money page for its pool.
-_BUY_INS = {
-    main: Prepared(
-        lambda tournament_id, main=main: (
-            _one_row(
-                _sold(
-                    _family_in(tournament_id, "tournament")
-                    if main
-                    else Q(tournament_id=tournament_id)
-                )
-            )
-            .annotate(n=Count("id"))
-            .values_list("n")
-        ),
-        tournament_id=NO_ID,
+_BUY_INS = _per_family(
+    lambda tournament_id, family: (
+        _one_row(_sold(_family_where(tournament_id, "tournament", family)))
+        .annotate(n=Count("id"))
+        .values_list("n")
     )
-    for main in (False, True)
-}
-_PURCHASE_MONEY = {
-    main: Prepared(
-        lambda tournament_id, main=main: (
-            _one_row(
-                _rebuys_and_addons(
-                    _family_in(tournament_id, "entry__tournament")
-                    if main
-                    else Q(entry__tournament_id=tournament_id)
-                )
-            )
-            .annotate(money=Sum("price"))
-            .values_list("money")
-        ),
-        tournament_id=NO_ID,
+)
+_PURCHASE_MONEY = _per_family(
+    lambda tournament_id, family: (
+        _one_row(_rebuys_and_addons(_family_where(tournament_id, "entry__tournament", family)))
+        .annotate(money=Sum("price"))
+        .values_list("money")
     )
-    for main in (False, True)
-}
+)
 
 
 def buy_ins(tournament: Tournament, *, family: list[Tournament] | None = None) -> int:
     """Entries sold across the event and its flights (carried-over stacks do not count)."""
     if family is None:
-        main = tournament.parent_id is None
+        main = tournament.parent_id is None  # a flight's family is the flight alone
         return _number(_BUY_INS[main].rows(tournament_id=tournament.pk)[0][0])
     return _sold(Q(tournament__in=family)).count()
 
@@ -863,16 +849,22 @@ _TABLES_OPEN = Prepared(
 # would compile to nothing).
 _DAY_STAND_IN = 32_719
 CHIP_LEADERS = 5
-_CHIP_LEADERS = Prepared(
-    lambda tournament_id, day: (
+
+
+def _leaders(tournament_id: Any, day: Any) -> QuerySet[Any]:
+    return (
         ChipCount.objects.filter(
             tournament_id=tournament_id, day=day, entry__status=Entry.Status.ACTIVE
         )
         .order_by("-chips", "entry__number")
         .values_list(
             "entry__player__last_name", "entry__player__first_name", "entry__number", "chips"
-        )[:CHIP_LEADERS]
-    ),
+        )
+    )
+
+
+_CHIP_LEADERS = Prepared(
+    lambda tournament_id, day: _leaders(tournament_id, day)[:CHIP_LEADERS],
     tournament_id=NO_ID,
     day=_DAY_STAND_IN,
 )
@@ -884,15 +876,7 @@ def chip_leaders(tournament: Tournament, *, top: int = CHIP_LEADERS) -> list[dic
     if top == CHIP_LEADERS:
         rows = _CHIP_LEADERS.rows(tournament_id=tournament.pk, day=tournament.day)
     else:
-        rows = (
-            ChipCount.objects.filter(
-                tournament=tournament, day=tournament.day, entry__status=Entry.Status.ACTIVE
-            )
-            .order_by("-chips", "entry__number")
-            .values_list(
-                "entry__player__last_name", "entry__player__first_name", "entry__number", "chips"
-            )[:top]
-        )
+        rows = _leaders(tournament.pk, tournament.day)[:top]
     return [
         # Player.__str__: "last first", stripped.
         {"name": f"{last} {first}".strip(), "number": number, "chips": chips}

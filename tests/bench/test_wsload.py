@@ -15,24 +15,29 @@ STATE = {"type": "clock", "version": 7, "server_time": "2026-01-01T00:00:00+00:0
 PUSH = json.dumps({"type": "elimination", "names": ["A B"], "fragments": {"figures": {}}})
 
 
-def test_every_push_of_the_kind_reaches_every_client_and_the_result_comes_back_whole():
-    clients, changes = 60, 60
+def _bare(clients: int, changes: int, **options) -> dict:
+    """`changes` pushes from the bench's bare server to `clients` sockets."""
     with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
         json.dump({"initial": STATE, "push": PUSH}, handle)
         handle.flush()
         port = free_port()
         command = [sys.executable, "-m", "bench.wsload", "baseline", str(port), handle.name]
         with spawn(command, port=port):
-            result = run_clients(
+            return run_clients(
                 url=f"ws://{HOST}:{port}/",
                 trigger_url=f"ws://{HOST}:{port}/",
                 origin=f"http://{HOST}:{port}",
                 clients=clients,
                 messages=[{"type": "control"}] * changes,
                 match="elimination",
-                expect_version=7,
                 settle=0,
+                **options,
             )
+
+
+def test_every_push_of_the_kind_reaches_every_client_and_the_result_comes_back_whole():
+    clients, changes = 60, 60
+    result = _bare(clients, changes, expect_version=7)
     assert result["errors"] == []
     assert result["connect_right"] == clients  # every one showed the state on connect
     assert result["delivered"] == result["expected"] == clients * changes
@@ -42,22 +47,7 @@ def test_every_push_of_the_kind_reaches_every_client_and_the_result_comes_back_w
 
 def test_warm_up_changes_are_made_and_awaited_but_not_timed():
     clients, changes, warmup = 20, 6, 2
-    with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
-        json.dump({"initial": STATE, "push": PUSH}, handle)
-        handle.flush()
-        port = free_port()
-        command = [sys.executable, "-m", "bench.wsload", "baseline", str(port), handle.name]
-        with spawn(command, port=port):
-            result = run_clients(
-                url=f"ws://{HOST}:{port}/",
-                trigger_url=f"ws://{HOST}:{port}/",
-                origin=f"http://{HOST}:{port}",
-                clients=clients,
-                messages=[{"type": "control"}] * changes,
-                match="elimination",
-                settle=0,
-                warmup=warmup,
-            )
+    result = _bare(clients, changes, warmup=warmup)
     assert result["errors"] == []
     # Only the changes after the warm-up are timed: one latency per client for each.
     assert result["changes"] == len(result["per_change_ms"]) == changes - warmup

@@ -32,6 +32,16 @@ def _register(tournament, td, now):
     )
 
 
+async def _screen(token: str) -> WebsocketCommunicator:
+    """A screen's socket, open and showing the clock's state."""
+    socket = WebsocketCommunicator(
+        application, f"/ws/screens/{token}/", headers=[(b"origin", b"http://testserver")]
+    )
+    assert (await socket.connect())[0]
+    assert (await socket.receive_json_from())["type"] == "clock"
+    return socket
+
+
 def _text(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
 
@@ -39,11 +49,7 @@ def _text(html: str) -> str:
 async def test_a_registration_reaches_the_clock_screen_with_its_figures(
     display, tournament, td, now
 ):
-    socket = WebsocketCommunicator(
-        application, f"/ws/screens/{display.token}/", headers=[(b"origin", b"http://testserver")]
-    )
-    assert (await socket.connect())[0]
-    assert (await socket.receive_json_from())["type"] == "clock"
+    socket = await _screen(display.token)
 
     await database_sync_to_async(_register)(tournament, td, now)
 
@@ -67,11 +73,7 @@ async def test_a_one_page_seating_board_gets_its_board_in_the_push(tournament, t
     board = await database_sync_to_async(DisplayScreen.objects.create)(
         tournament=tournament, name="Board", kind=DisplayScreen.Kind.SEATING
     )
-    socket = WebsocketCommunicator(
-        application, f"/ws/screens/{board.token}/", headers=[(b"origin", b"http://testserver")]
-    )
-    assert (await socket.connect())[0]
-    assert (await socket.receive_json_from())["type"] == "clock"
+    socket = await _screen(board.token)
 
     registration = await database_sync_to_async(_register)(tournament, td, now)
 
@@ -95,11 +97,7 @@ async def test_a_tablet_gets_its_own_seat_list_in_the_push_and_nothing_for_other
         kind=DisplayScreen.Kind.TABLE,
         table_number=first.table,
     )
-    socket = WebsocketCommunicator(
-        application, f"/ws/screens/{tablet.token}/", headers=[(b"origin", b"http://testserver")]
-    )
-    assert (await socket.connect())[0]
-    assert (await socket.receive_json_from())["type"] == "clock"
+    socket = await _screen(tablet.token)
 
     def register_beside() -> entry_services.Registration:
         return entry_services.entry_register(
@@ -147,11 +145,7 @@ async def test_a_move_tells_the_clock_screens_their_figures_stand(display, tourn
     registration = await database_sync_to_async(_register)(tournament, td, now)
     sockets = []
     for token in (display.token, board.token):
-        socket = WebsocketCommunicator(
-            application, f"/ws/screens/{token}/", headers=[(b"origin", b"http://testserver")]
-        )
-        assert (await socket.connect())[0]
-        assert (await socket.receive_json_from())["type"] == "clock"
+        socket = await _screen(token)
         sockets.append(socket)
     seat = 1 if registration.seat != 1 else 2
 
@@ -186,11 +180,7 @@ async def test_a_move_brings_the_seat_list_of_each_table_with_a_tablet_and_no_ot
     tablet = await database_sync_to_async(DisplayScreen.objects.create)(
         tournament=tournament, name="Tablet", kind=DisplayScreen.Kind.TABLE, table_number=other
     )
-    socket = WebsocketCommunicator(
-        application, f"/ws/screens/{tablet.token}/", headers=[(b"origin", b"http://testserver")]
-    )
-    assert (await socket.connect())[0]
-    assert (await socket.receive_json_from())["type"] == "clock"
+    socket = await _screen(tablet.token)
 
     def move() -> None:
         seat_services.seat_move(
