@@ -15,6 +15,7 @@ from django.db import connection
 from django.db.models import (
     BigIntegerField,
     Count,
+    Exists,
     F,
     Func,
     IntegerField,
@@ -845,6 +846,8 @@ _TABLES_OPEN = Prepared(
     ),
     tournament_id=NO_ID,
 )
+
+
 # A playing day no event reaches (the field is a small positive integer: a negative one
 # would compile to nothing).
 _DAY_STAND_IN = 32_719
@@ -1252,6 +1255,25 @@ def tables_in_play(tournament: Tournament) -> list[dict[str, int]]:
         .order_by("table__number")
     )
     return [{"number": r["table__number"], "players": r["players"]} for r in rows]
+
+
+_TABLES_IN_PLAY = Prepared(
+    lambda tournament_id: (
+        _one_row(
+            Table.objects.filter(tournament_id=tournament_id).filter(
+                Exists(Seat.objects.filter(table_id=OuterRef("pk")))
+            )
+        )
+        .annotate(n=Count("id"))
+        .values_list("n")
+    ),
+    tournament_id=NO_ID,
+)
+
+
+def tables_in_play_count(tournament: Tournament) -> int:
+    """How many tables have players on them: counted, not listed (`tables_in_play`)."""
+    return _TABLES_IN_PLAY.rows(tournament_id=tournament.pk)[0][0]
 
 
 # --- the event log's list ---------------------------------------------------------------

@@ -274,7 +274,13 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
     board = selectors.payouts_board(tournament)
     by_table = board["players_left"] > LIST_ALL_UP_TO
     players = _seated(tournament, table=chosen) if chosen or not by_table else []
-    tables = selectors.tables_in_play(tournament) if by_table else []
+    # A link per table while there are few; past that (1,112 tables at 10,000 entries) the
+    # floor types the table's number, and the tables in play are counted, not listed
+    # (the list counted the players at every table: 8 ms at 10,000 entries, 3 counted).
+    table_count = selectors.tables_in_play_count(tournament) if by_table else 0
+    tables = []
+    if by_table and table_count <= TABLE_LINKS_UP_TO:
+        tables = selectors.tables_in_play(tournament)
     return render(
         request,
         template,
@@ -284,10 +290,8 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
             "players": players,
             "by_table": by_table,
             "chosen_table": chosen,
-            # A link per table up to a hundred; past that (1,112 at 10,000 entries) the
-            # floor types the table's number.
-            "tables": tables if len(tables) <= TABLE_LINKS_UP_TO else [],
-            "table_count": len(tables),
+            "tables": tables,
+            "table_count": table_count,
             "board": board,
             "recent": _recent_busts(tournament),
         },

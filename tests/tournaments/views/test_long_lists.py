@@ -3,6 +3,8 @@ away: the results (public and staff), the event log, the clock console's recent 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
 
@@ -154,6 +156,19 @@ def test_past_a_hundred_tables_the_floor_types_the_table_on_the_eliminations_pag
     table_104 = client.get(url, {"view_table": "104"}).content.decode()
     assert table_104.count('name="out"') == 1 and str(placed[(104, 1)].player) in table_104
     assert 'value="104"' in table_104
+
+
+def test_the_eliminations_page_lists_the_last_twenty_busts_latest_first(client, tournament, td):
+    """Read from the top of an index of the busts (a thousand out at 10,000 entries):
+    the latest first, the same minute's by entry number, the older ones left out."""
+    out = finish(tournament, 26)
+    for i, entry in enumerate(out):  # entry 1 went out first ... entry 26 last
+        Entry.objects.filter(pk=entry.pk).update(ended_at=NOW + timedelta(minutes=i // 2))
+    client.force_login(td)
+    page = client.get(reverse("eliminations", args=[tournament.slug])).content.decode()
+    latest = page.split("Latest eliminations")[1].split("</table>")[0]
+    shown = [int(name[:4]) for name in rows_of(latest)]
+    assert shown == list(range(26, 6, -1))
 
 
 def test_the_payout_table_tells_places_paying_the_same_once(client, tournament, td):
