@@ -36,3 +36,16 @@ def test_balance_prints_its_figures_as_the_last_line():
     for key in ("plan_one_ms_median", "full_rebalance_ms", "apply_p95_ms", "apply_sync_p95_ms"):
         assert figures[key] > 0
     assert "Pure plan after one elimination" in lines[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_pages_times_every_page_at_both_sizes_and_prints_the_growth():
+    out = StringIO()
+    call_command("bench", "pages", "--entries", "60", "--samples", "3", stdout=out)
+    lines = out.getvalue().strip().splitlines()
+    figures = json.loads(lines[-1])
+    assert figures["bench"] == "pages" and figures["samples"] == 3
+    assert {"desk search (as you type)", "eliminations", "public clock"} <= set(figures["pages"])
+    for page in figures["pages"].values():
+        assert page["p50_ms_60"] > 0 and page["p95_ms_60"] >= page["p50_ms_60"]
+        assert page["growth"] == 1.0  # one size only: the same figures
