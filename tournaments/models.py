@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Upper
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.names import search_text
@@ -433,6 +434,9 @@ class Player(models.Model):
         indexes = [
             models.Index(fields=["last_name", "first_name"]),
             models.Index(fields=["document_number"]),
+            # A document number as typed at the desk, case aside (`document_number__iexact`
+            # compares the upper cases): found at once, not by reading every player.
+            models.Index(Upper("document_number"), name="player_document_upper"),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -777,6 +781,13 @@ class Event(LoggedAction):
         # without reading them.
         indexes = [
             models.Index(fields=["tournament", "-at", "-id"], name="event_log_order"),
+            # The players added at an event's desk (the desk's search finds them there
+            # before their first entry), among a season's hundred thousand rows.
+            models.Index(
+                fields=["tournament"],
+                condition=Q(action="player.create"),
+                name="event_player_created",
+            ),
             models.Index(
                 fields=["tournament", "-at", "-id"],
                 condition=CONSOLE_ACTIONS,

@@ -200,23 +200,35 @@ def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
     number typed (a returning player from another event shows his document). Never the
     whole player database."""
     exact = document_match(query)
-    players = Player.objects.all()
-    if not getattr(user, "is_superuser", False):
-        # Entered in one of the user's events, or added at one of their desks.
+    matching = Player.objects.all()
+    for word in query.split()[:5]:
+        matching = matching.filter(
+            Q(last_name__icontains=word)
+            | Q(first_name__icontains=word)
+            | Q(document_number__iexact=word)
+        )
+    matching = matching.order_by("last_name", "first_name")
+    if getattr(user, "is_superuser", False):
+        found = list(matching[:limit])
+    else:
+        # Entered in one of the user's events, or added at one of their desks: two
+        # searches, each walking the names in order and stopping at `limit`. As one
+        # (`entered OR added`) the database gathered every entry of the user's events
+        # first: a 10,000-entry field read at every keystroke.
+        entered = Entry.objects.filter(player_id=OuterRef("pk"), tournament__staff__user=user)
         added = (
             Event.objects.filter(tournament__staff__user=user, action="player.create")
             .annotate(player_id=Cast(KeyTextTransform("player", "data"), BigIntegerField()))
             .values("player_id")
         )
-        entered = Entry.objects.filter(tournament__staff__user=user).values("player_id")
-        players = players.filter(Q(pk__in=entered) | Q(pk__in=added))
-    for word in query.split()[:5]:
-        players = players.filter(
-            Q(last_name__icontains=word)
-            | Q(first_name__icontains=word)
-            | Q(document_number__iexact=word)
-        )
-    found = list(players.order_by("last_name", "first_name")[:limit])
+        both = {
+            player.pk: player
+            for player in [
+                *matching.filter(Exists(entered))[:limit],
+                *matching.filter(pk__in=added)[:limit],
+            ]
+        }
+        found = sorted(both.values(), key=lambda p: (p.last_name, p.first_name, p.pk))[:limit]
     if exact is not None and exact.pk not in {p.pk for p in found}:
         found.insert(0, exact)
     return found

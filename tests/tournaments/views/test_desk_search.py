@@ -93,3 +93,28 @@ def test_a_player_added_at_this_desk_without_an_entry_is_found(client, tournamen
     )
     page = _search(client, tournament, "Galli").content.decode()
     assert "Piero" in page and "PG12345" not in page
+
+
+def test_players_entered_here_and_added_here_come_in_one_list_in_name_order(
+    client, tournament, td, desk, elsewhere
+):
+    """Searched as two lists (entered in the user's events, added at their desks), each
+    stopping at the limit: the desk sees one list, in name order, cut at the limit."""
+    from tournaments import selectors
+
+    for first in ("Aldo", "Carla", "Elio"):
+        player = make_player(first, "Moro")
+        entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
+    client.force_login(desk)
+    for first in ("Bruno", "Dora"):
+        client.post(
+            reverse("player_new", args=[tournament.slug]),
+            {"first_name": first, "last_name": "Moro", "document_number": ""},
+        )
+    make_player("Anna", "Moro")  # in no event of this desk's
+    found = selectors.player_search("moro", user=desk, limit=3)
+    assert [p.first_name for p in found] == ["Aldo", "Bruno", "Carla"]
+    page = _search(client, tournament, "Moro").content.decode()
+    names = [n for n in ("Aldo", "Bruno", "Carla", "Dora", "Elio", "Anna") if n in page]
+    assert names == ["Aldo", "Bruno", "Carla", "Dora", "Elio"]
+    assert page.index("Bruno") < page.index("Carla") < page.index("Dora")
