@@ -221,14 +221,13 @@ def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
             .annotate(player_id=Cast(KeyTextTransform("player", "data"), BigIntegerField()))
             .values("player_id")
         )
-        both = {
-            player.pk: player
-            for player in [
-                *matching.filter(Exists(entered))[:limit],
-                *matching.filter(pk__in=added)[:limit],
-            ]
-        }
-        found = sorted(both.values(), key=lambda p: (p.last_name, p.first_name, p.pk))[:limit]
+        # The first `limit` of each, then the first `limit` of both in the database's
+        # own order of names (its collation, not Python's).
+        keys = [
+            *matching.filter(Exists(entered)).values_list("pk", flat=True)[:limit],
+            *matching.filter(pk__in=added).values_list("pk", flat=True)[:limit],
+        ]
+        found = list(matching.filter(pk__in=keys)[:limit]) if keys else []
     if exact is not None and exact.pk not in {p.pk for p in found}:
         found.insert(0, exact)
     return found
