@@ -135,6 +135,28 @@ def frozen_clock(request):
 
 
 @pytest.fixture(autouse=True)
+def entry_tally_kept(request):
+    """After every database test, each tournament's tally of its entries (kept by the
+    database's triggers, tournaments/migrations/0017) equals its entries counted one by
+    one: the whole suite's writes, undos, imports and bulk updates check it."""
+    item = request.node
+    uses_db = item.get_closest_marker("django_db") is not None or not {
+        "db",
+        "transactional_db",
+        "live_server",
+    }.isdisjoint(request.fixturenames)
+    if not uses_db:
+        yield
+        return
+    # Set up after the test's database, so this check runs before it is rolled back.
+    request.getfixturevalue("_django_db_helper")
+    yield
+    from tests.tally import tally_mismatches
+
+    assert tally_mismatches() == []
+
+
+@pytest.fixture(autouse=True)
 def fresh_channel_layer():
     """Each test gets a channel layer of its own. Every test runs its own event loop, but
     Channels keeps one layer object per process, and channels_redis keeps per-channel

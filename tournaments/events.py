@@ -282,6 +282,10 @@ def later_change(event: Event) -> Event | None:
 @transaction.atomic
 def event_undo(*, event_id: int, tournament: Tournament, actor: Any, now: datetime) -> Event:
     """Reverse one logged action and log the undo."""
+    # The tournament's row lock first, as every service that changes its entries takes
+    # it before them: an undo changes the same rows (and their tally, kept by the
+    # database: tournaments/migrations/0017), and locks taken in one order never deadlock.
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
     event = Event.objects.select_for_update().filter(pk=event_id, tournament=tournament).first()
     if event is None:
         raise CannotUndo(reason=_("no such action in this tournament"))

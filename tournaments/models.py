@@ -565,6 +565,29 @@ class Entry(models.Model):
         return f"#{self.number} {self.player}"
 
 
+class EntryTally(models.Model):
+    """A tournament's entries summed, as the screens' figures count them: kept by the
+    database itself (triggers on every insert, change and delete of an entry, migration
+    0017), so every write, undo, import and bulk update keeps it right. The clock screen
+    and the money pages read one row here instead of summing every entry (issue 15,
+    item 6: 10,000 of them on every figure).
+
+    A voided entry counts nowhere; `buy_ins` leaves out the stacks carried over from a
+    flight (no money paid). No row: the tournament has no entry yet (all zero)."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    entries = models.IntegerField(default=0)
+    active = models.IntegerField(default=0)
+    chips = models.BigIntegerField(default=0)
+    removed = models.BigIntegerField(default=0)
+    buy_ins = models.IntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.entries} entries, {self.active} playing"
+
+
 class Purchase(models.Model):
     """A rebuy or add-on bought on an entry."""
 

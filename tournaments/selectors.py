@@ -37,6 +37,7 @@ from tournaments.models import (
     ChipAdjustment,
     ChipCount,
     Entry,
+    EntryTally,
     Event,
     Penalty,
     Player,
@@ -273,17 +274,18 @@ def _per_family(build: Callable[[Any, bool], QuerySet[Any]]) -> dict[bool, Prepa
 
 
 def _entry_figures(tournament_id: Any, family: bool) -> QuerySet[Any]:
+    # The entries as the database keeps them summed (EntryTally, one row a tournament):
+    # at 10,000 entries, summing every entry here cost the clock screen 5 ms a figure.
     mine = Q(tournament_id=tournament_id)
-    counted = ~Q(status=Entry.Status.VOIDED)
     where = _family_where(tournament_id, "tournament", family)
     return (
-        _one_row(Entry.objects.filter(where))
+        _one_row(EntryTally.objects.filter(where))
         .annotate(
-            entries=Count("id", filter=mine & counted),
-            active=Count("id", filter=mine & Q(status=Entry.Status.ACTIVE)),
-            chips=Sum("chips", filter=mine & counted),
-            removed=Sum("chips_removed", filter=mine & counted),
-            buy_ins=Count("id", filter=counted & ~Q(kind=Entry.Kind.CARRIED)),
+            entries=Sum("entries", filter=mine),
+            active=Sum("active", filter=mine),
+            chips=Sum("chips", filter=mine),
+            removed=Sum("removed", filter=mine),
+            buy_ins=Sum("buy_ins"),
         )
         .values_list("entries", "active", "chips", "removed", "buy_ins")
     )

@@ -103,6 +103,7 @@ from tournaments.models import (
     Deal,
     DisplayScreen,
     Entry,
+    EntryTally,
     Envelope,
     Event,
     IdCheck,
@@ -171,6 +172,7 @@ EXCLUDED_MODELS: dict[type[models.Model], str] = {
     RoomEvent: "the room's own log (cash room, pit), not part of any tournament",
     SeatTicket: "a satellite's seat links two events (possibly of other instances); the "
     "satellite's results and log keep who won, and the TD issues tickets again after import",
+    EntryTally: "the database keeps it from the entries themselves, as they are imported",
 }
 
 # The cash room (issue 19): room-level rows, not part of any tournament.
