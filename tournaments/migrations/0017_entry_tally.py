@@ -14,6 +14,11 @@ An update that changes none of those columns (a seat, a prize, a player merged) 
 touch the row, so it takes no lock on it. Every service that writes a counted column
 holds the tournament's row lock first (locks.tournament_for_update, event_undo), so two
 writers of one tournament never wait on each other's tally.
+
+SQLite drops a table's triggers when a migration rebuilds the table (most AlterField on
+SQLite do): a later migration that rebuilds tournaments_entry must create them again
+(`SQLITE` below). The suite fails every test that writes an entry until it does: it
+checks the tally against the entries after each one (tests/tally.py).
 """
 
 import django.db.models.deletion
