@@ -391,34 +391,29 @@ def desk_recent(tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
-# Entries and players left of one tournament, compiled once (tournaments/prepared.py):
-# every desk page shows them. One row, none before the first entry.
+# Entries and players left of one tournament (every desk page shows them), and below the
+# entries sold: read from the tally the database keeps of the entries (EntryTally), not
+# counted (10,000 of them in a big field), compiled once (tournaments/prepared.py). One
+# row, none before the first entry.
 _ENTRY_COUNTS = Prepared(
-    lambda tournament_id: (
-        Entry.objects.filter(tournament_id=tournament_id)
-        .exclude(status=Entry.Status.VOIDED)
-        .order_by()
-        .values("tournament_id")
-        .annotate(entries=Count("id"), active=Count("id", filter=Q(status=Entry.Status.ACTIVE)))
-        .values_list("entries", "active")
+    lambda tournament_id: EntryTally.objects.filter(tournament_id=tournament_id).values_list(
+        "entries", "active"
     ),
     tournament_id=NO_ID,
 )
 
 
 _PLAYERS_LEFT = Prepared(
-    lambda tournament_id: (
-        _one_row(Entry.objects.filter(tournament_id=tournament_id, status=Entry.Status.ACTIVE))
-        .annotate(n=Count("id"))
-        .values_list("n")
+    lambda tournament_id: EntryTally.objects.filter(tournament_id=tournament_id).values_list(
+        "active"
     ),
     tournament_id=NO_ID,
 )
 
 
 def players_left(tournament: Tournament) -> int:
-    """The entries still playing, counted (compiled once: every elimination counts them)."""
-    return _number(_PLAYERS_LEFT.rows(tournament_id=tournament.pk)[0][0])
+    """The entries still playing (every elimination reads them)."""
+    return _number(next(iter(_PLAYERS_LEFT.rows(tournament_id=tournament.pk)), (0,))[0])
 
 
 def entry_counts(tournament: Tournament) -> dict[str, int]:
@@ -476,8 +471,8 @@ def _rebuys_and_addons(where: Q) -> QuerySet[Any]:
 # elimination reads them for its prizes, every money page for its pool.
 _BUY_INS = _per_family(
     lambda tournament_id, family: (
-        _one_row(_sold(_family_where(tournament_id, "tournament", family)))
-        .annotate(n=Count("id"))
+        _one_row(EntryTally.objects.filter(_family_where(tournament_id, "tournament", family)))
+        .annotate(n=Sum("buy_ins"))
         .values_list("n")
     )
 )
