@@ -49,3 +49,22 @@ def test_pages_times_every_page_at_both_sizes_and_prints_the_growth():
     for page in figures["pages"].values():
         assert page["p50_ms_60"] > 0 and page["p95_ms_60"] >= page["p50_ms_60"]
         assert page["growth"] == 1.0  # one size only: the same figures
+
+
+@pytest.mark.django_db(transaction=True)
+def test_pages_times_both_sizes_in_the_same_rounds_each_with_its_own_td():
+    from bench import pages
+
+    events = {size: pages.build_event(size) for size in (30, 50)}
+    try:
+        timed = pages.time_pages(events, 2)
+        assert set(timed) == {30, 50}
+        assert set(timed[30]) == set(timed[50]) >= {"desk search (as you type)", "room"}
+        for size, tournament in events.items():
+            # The desk's search is timed as a TD of that event alone (it looks among the
+            # players of the user's events).
+            staff = tournament.staff.get(user__username=f"bench-pages-{size}")
+            assert staff.user.assignments.count() == 1
+    finally:
+        for tournament in events.values():
+            pages.cleanup(tournament)
