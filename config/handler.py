@@ -4,9 +4,10 @@ Every view of the site is sync, and so are the middleware (Django's own run thei
 as sync code even in their async mode). Django's ASGIHandler builds an async chain: with
 a sync middleware innermost, a request went event loop -> thread (the middleware) ->
 event loop (the URL resolver) -> the same thread (the view) -> event loop -> thread (the
-middleware's responses) -> event loop. Each hop waits for the other thread to give up
-the GIL, up to Python's switch interval (5 ms) when it is busy, and on a server pushing
-to a thousand screens it often is (`manage.py bench fanout`).
+middleware's responses) -> event loop. Each hop is a hand-over between threads: a
+wake-up, and a wait for the GIL while the other thread holds it. Measured on the server
+(`manage.py bench fanout`, each elimination's phases timed): the first SQL statement of
+a request came 7.2 ms after it arrived, 2 ms with this handler.
 
 Here the chain is built sync, as under WSGI, and the request enters it once: one hop
 into the request's thread and one back. An async view (the health check) still works:
