@@ -221,7 +221,7 @@ async def _open(room, kind: str) -> WebsocketCommunicator:
     )
     connected, code = await communicator.connect()
     assert connected, (kind, code)
-    first = await communicator.receive_json_from()
+    first = await communicator.receive_json_from(timeout=5)
     assert first["type"] == "clock", kind
     return communicator
 

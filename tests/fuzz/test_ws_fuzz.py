@@ -46,13 +46,13 @@ async def _open(world, socket: str, headers: list[tuple[bytes, bytes]]):
     )
     connected, _code = await communicator.connect()
     assert connected
-    await communicator.receive_json_from()  # the clock on connect
+    await communicator.receive_json_from(timeout=5)  # the clock on connect
     return communicator
 
 
 async def _answer(communicator) -> dict:
     while True:
-        reply = await communicator.receive_json_from()
+        reply = await communicator.receive_json_from(timeout=5)
         if reply["type"] in fuzzing.ANSWERS:
             return reply
 

@@ -51,9 +51,9 @@ async def test_the_consoles_ping_records_a_call_whose_time_ran_out(client, tourn
     socket = WebsocketCommunicator(application, f"/ws/t/{tournament.slug}/", headers=headers)
     connected, _code = await socket.connect()
     assert connected
-    assert (await socket.receive_json_from())["type"] == "clock"
+    assert (await socket.receive_json_from(timeout=5))["type"] == "clock"
     await socket.send_json_to({"type": "ping", "t": 1})
-    assert (await socket.receive_json_from())["type"] == "pong"
+    assert (await socket.receive_json_from(timeout=5))["type"] == "pong"
     await socket.disconnect()
 
     call = await database_sync_to_async(TimeCall.objects.get)(pk=ran_out.pk)

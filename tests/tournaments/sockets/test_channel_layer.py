@@ -34,7 +34,7 @@ async def test_an_idle_screen_keeps_its_socket_and_hears_the_next_change(display
     )
     connected, _code = await communicator.connect()
     assert connected
-    assert (await communicator.receive_json_from())["type"] == "clock"
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "clock"
     assert await communicator.receive_nothing(timeout=idle)  # no close, no crash
     await database_sync_to_async(clock_services.clock_start)(
         tournament=tournament, actor=td, now=NOW

@@ -32,7 +32,7 @@ async def _screen(display) -> tuple[WebsocketCommunicator, dict]:
         application, f"/ws/screens/{display.token}/", headers=[(b"origin", b"http://testserver")]
     )
     assert (await socket.connect())[0]
-    first = await socket.receive_json_from()
+    first = await socket.receive_json_from(timeout=5)
     assert first["type"] == "clock"
     return socket, first
 

@@ -64,7 +64,7 @@ async def _open(room, role):
     communicator = _connect(room, role)
     connected, _code = await communicator.connect()
     assert connected, role
-    first = await communicator.receive_json_from()
+    first = await communicator.receive_json_from(timeout=5)
     assert first["type"] == "clock" and first["status"] == "paused"
     return communicator
 
@@ -77,7 +77,7 @@ async def test_ping_gets_pong_with_server_time(room):
     for role in ROLES:
         communicator = await _open(room, role)
         await communicator.send_json_to({"type": "ping", "t": 1234})
-        reply = await communicator.receive_json_from()
+        reply = await communicator.receive_json_from(timeout=5)
         assert (reply["type"], reply["t"]) == ("pong", 1234), role
         assert reply["server_time"], role
         await communicator.disconnect()
@@ -90,13 +90,13 @@ async def test_control_only_for_the_td(room):
     for role in sorted(ROLES, key=lambda r: r in CONTROL_OK):  # the TD last
         communicator = await _open(room, role)
         await communicator.send_json_to({"type": "control", "action": "adjust", "seconds": 60})
-        reply = await communicator.receive_json_from()
+        reply = await communicator.receive_json_from(timeout=5)
         adjusted = await database_sync_to_async(
             Event.objects.filter(action="clock.adjust").exists
         )()
         if role in CONTROL_OK:
             # The push of the new state and the acknowledgement both arrive.
-            second = await communicator.receive_json_from()
+            second = await communicator.receive_json_from(timeout=5)
             assert {reply["type"], second["type"]} == {"clock", "ok"} and adjusted
         else:
             assert reply["type"] == "error" and not adjusted, role
@@ -107,7 +107,7 @@ async def test_hand_report_only_from_a_table_tablet(room):
     for role in sorted(ROLES, key=lambda r: r == "tablet"):  # the tablet last
         communicator = await _open(room, role)
         await communicator.send_json_to({"type": "hand", "action": "done"})
-        reply = await communicator.receive_json_from()
+        reply = await communicator.receive_json_from(timeout=5)
         reported = await database_sync_to_async(
             Event.objects.filter(action="h4h.table_done").exists
         )()
@@ -122,11 +122,11 @@ async def test_unknown_messages_are_refused(room):
     for role in ROLES:
         communicator = await _open(room, role)
         await communicator.send_json_to({"type": "drop_tables"})
-        assert (await communicator.receive_json_from())["type"] == "error", role
+        assert (await communicator.receive_json_from(timeout=5))["type"] == "error", role
         await communicator.send_json_to(["not", "a", "dict"])
-        assert (await communicator.receive_json_from())["type"] == "error", role
+        assert (await communicator.receive_json_from(timeout=5))["type"] == "error", role
         await communicator.send_to(text_data="{not json")
-        assert (await communicator.receive_json_from())["type"] == "error", role
+        assert (await communicator.receive_json_from(timeout=5))["type"] == "error", role
         await communicator.disconnect()
 
 
@@ -137,7 +137,7 @@ async def test_a_service_change_reaches_every_screen(room):
         tournament=tournament, actor=users["td"], now=NOW
     )
     for communicator in screens:
-        message = await communicator.receive_json_from()
+        message = await communicator.receive_json_from(timeout=5)
         assert (message["type"], message["status"]) == ("clock", "running")
         await communicator.disconnect()
 
@@ -148,7 +148,7 @@ async def test_revoking_a_screen_closes_its_socket_and_refuses_new_ones(room):
     await database_sync_to_async(screen_services.screen_revoke)(
         tournament=tournament, actor=users["td"], screen_id=screens["clock_screen"].pk, now=NOW
     )
-    closed = await communicator.receive_output()
+    closed = await communicator.receive_output(timeout=5)
     assert closed == {"type": "websocket.close", "code": 4403}
     again = _connect(room, "clock_screen")
     connected, code = await again.connect()

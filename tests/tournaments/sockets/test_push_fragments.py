@@ -38,7 +38,7 @@ async def _screen(token: str) -> WebsocketCommunicator:
         application, f"/ws/screens/{token}/", headers=[(b"origin", b"http://testserver")]
     )
     assert (await socket.connect())[0]
-    assert (await socket.receive_json_from())["type"] == "clock"
+    assert (await socket.receive_json_from(timeout=5))["type"] == "clock"
     return socket
 
 
@@ -122,7 +122,7 @@ async def test_a_tablet_gets_its_own_seat_list_in_the_push_and_nothing_for_other
     assert _text(listed["en"]) in _text(page.content.decode())
 
     while not await socket.receive_nothing(timeout=0.3):
-        await socket.receive_json_from()  # the copy through the table's group
+        await socket.receive_json_from(timeout=5)  # the copy through the table's group
 
     def figures_change() -> None:  # what a rebuy, an add-on or a chip count pushes
         with transaction.atomic():

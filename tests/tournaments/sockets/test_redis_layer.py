@@ -27,7 +27,7 @@ async def test_a_quiet_clock_screen_stays_connected(display):
     )
     connected, _code = await communicator.connect()
     assert connected
-    assert (await communicator.receive_json_from())["type"] == "clock"
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "clock"
     # channels_redis waits up to 5 s in BZPOPMIN for the next message; be quiet longer.
     await asyncio.sleep(7)
     await communicator.send_json_to({"type": "ping", "t": 1})

@@ -37,7 +37,7 @@ async def _socket(tournament, headers):
     socket = WebsocketCommunicator(application, f"/ws/t/{tournament.slug}/", headers=headers)
     connected, _code = await socket.connect()
     assert connected
-    assert (await socket.receive_json_from())["type"] == "clock"
+    assert (await socket.receive_json_from(timeout=5))["type"] == "clock"
     return socket
 
 
@@ -46,7 +46,7 @@ async def _adjust(socket) -> str:
     change of rights closes it, item 3; the per-message check covers a close in flight)."""
     await socket.send_json_to({"type": "control", "action": "adjust", "seconds": 60})
     while True:
-        output = await socket.receive_output()
+        output = await socket.receive_output(timeout=5)
         if output["type"] == "websocket.close":
             return "closed"
         reply = json.loads(output["text"])

@@ -57,7 +57,7 @@ async def _open(room, who) -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(application, path, headers=sent)
     connected, _code = await communicator.connect()
     assert connected, who
-    assert (await communicator.receive_json_from())["type"] == "clock"
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "clock"
     return communicator
 
 
@@ -69,7 +69,7 @@ async def _answer(communicator) -> tuple[dict, list[dict]]:
         if message["type"] in {"ok", "error"}:
             # A push sent after commit may still be on its way: collect it too.
             while not await communicator.receive_nothing(timeout=0.1):
-                pushes.append(await communicator.receive_json_from())
+                pushes.append(await communicator.receive_json_from(timeout=5))
             return message, pushes
         pushes.append(message)
 
