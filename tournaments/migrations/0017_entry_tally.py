@@ -22,6 +22,7 @@ checks the tally against the entries after each one (tests/tally.py).
 """
 
 import django.db.models.deletion
+from django.core.exceptions import ImproperlyConfigured
 from django.db import migrations, models
 
 SHARE = {
@@ -120,7 +121,11 @@ def create_triggers(apps, schema_editor):
             schema_editor.execute(statement)
         schema_editor.execute(FILL.replace("{cast}", ""))
     else:
-        raise NotImplementedError(f"no entry tally triggers for {vendor}")
+        # Torneo runs on PostgreSQL or SQLite (config/settings.py). Elsewhere the tally
+        # would stay at zero and every screen would show an empty field: refuse instead.
+        raise ImproperlyConfigured(
+            f"Torneo keeps the entries' tally on PostgreSQL or SQLite, not on {vendor}"
+        )
 
 
 def drop_triggers(apps, schema_editor):
