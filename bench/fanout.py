@@ -14,6 +14,11 @@ that is made the same way but not timed (WARMUP). The same client process then
 measures a bare `websockets` server broadcasting the same bytes the real server pushed
 to as many clients.
 
+`--phases` also times each change's steps on the server (bench/phases.py): when its
+COMMIT began and ended, when the push began to render and was handed to the channel
+layer, when its first and last local socket were written. That is where the time from
+the change to the first screen goes.
+
 The clock is paused while it changes (time taken off and given back), so no level
 boundary falls due and no announcement task runs: the figures are the push alone.
 """
@@ -38,6 +43,7 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
+from bench import phases as timing
 from bench.common import Figures
 from bench.liveserver import HOST, Browser, free_port, serve, spawn
 from tables.models import Seat, Table
@@ -225,6 +231,7 @@ def fanout(
     changes: int = 20,
     layer: str | None = None,
     kind: str = "clock",
+    phases: bool = False,
     **_: Any,
 ) -> tuple[list[str], Figures]:
     if kind not in KINDS:
@@ -247,8 +254,9 @@ def fanout(
     connection.close()  # the server writes now; SQLite must not find this process holding on
     # The production server pools its database connections (bin/serve): so does this one.
     env = {"REDIS_URL": redis_url if layer == "redis" else None, "DB_POOL": "1"}
+    timeline = tempfile.NamedTemporaryFile("r", suffix=".jsonl")  # noqa: SIM115 - closed below
     try:
-        with serve(workers=1, env=env) as server:
+        with serve(workers=1, env=env, phases=timeline.name if phases else None) as server:
             browser = Browser(server.url)
             browser.login(td.username, password)
             ws = f"ws://{HOST}:{server.port}"
@@ -287,7 +295,9 @@ def fanout(
                     match=match if push is not None else "version",
                     warmup=WARMUP,
                 )
+        steps = timing.summary(timeline.name, skip=WARMUP) if phases else None
     finally:
+        timeline.close()
         tournament.delete()
         Player.objects.filter(last_name__startswith="Fanout", entries__isnull=True).delete()
         td.delete()
@@ -336,6 +346,8 @@ def fanout(
         "connect_goal_met": connect_goal,
         "errors": channels["errors"] + baseline["errors"],
     }
+    if steps is not None:
+        figures["phases_ms"] = steps
     how = "a TD's socket" if kind == "clock" else "the floor's form"
     summary = [
         f"Channels ({layer} layer, {connection.vendor}), {changes} {kind} changes through "
@@ -357,6 +369,8 @@ def fanout(
         + ("met" if goal else "NOT met")
         + f"; connecting (all right within 5 s): {'met' if connect_goal else 'NOT met'}",
     ]
+    if steps is not None:
+        summary.insert(-1, timing.describe(steps))
     if figures["errors"]:
         summary.append("Errors: " + "; ".join(figures["errors"]))
     return summary, figures

@@ -144,14 +144,17 @@ def serve(
     env: Mapping[str, str | None] | None = None,
     timeout: float = 60,
     port: int | None = None,
+    phases: str | None = None,
 ) -> contextlib.AbstractContextManager[Process]:
     """The real ASGI app under uvicorn on `port` or a free one (same database and settings
-    as the caller's environment unless `env` says otherwise)."""
+    as the caller's environment unless `env` says otherwise). `phases`: a file where the
+    server writes each change's timeline (bench/phases.py)."""
     port = port or free_port()
+    runner = ["bench.phases", phases] if phases else ["uvicorn"]
     command = [
         sys.executable,
         "-m",
-        "uvicorn",
+        *runner,
         "config.asgi:application",
         "--host",
         HOST,

@@ -23,6 +23,11 @@ class Command(BaseCommand):
             "--layer", choices=["memory", "redis"], default=None, help="default: from REDIS_URL"
         )
         parser.add_argument("--kind", choices=["clock", "elimination", "move"], default="clock")
+        parser.add_argument(
+            "--phases",
+            action="store_true",
+            help="fanout: time each change's steps on the server (bench/phases.py)",
+        )
         parser.add_argument("--desks", type=int, default=20)
         parser.add_argument("--per-desk", type=int, default=50)
         parser.add_argument("--repeat", type=int, default=3, help="rounds, medians reported")

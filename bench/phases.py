@@ -1,0 +1,193 @@
+"""Where a change's time goes on the server: `bench fanout --phases`.
+
+Run as the server (`python -m bench.phases LOG UVICORN-ARGS...`): the real ASGI app
+under uvicorn, with timers around the steps every change takes, from the moment it
+arrives (a form posted, or a message on a staff socket) to the last local socket
+written. One change at a time (the bench makes them in turn): each change's marks are
+written to LOG as one JSON line when its push has been written to the sockets.
+
+The marks, in ms after the change arrived:
+- `commit`: the change's COMMIT begins (everything before it is the view and the
+  service), `committed` when it returns;
+- `push`: the push's fragments begin to render (the after-commit hook), `send` when the
+  push is handed to the channel layer;
+- `first_write`: the push arrived from the layer and its first socket is written,
+  `all_written` when every local socket has been;
+and `statements` / `db_ms`: the SQL statements run before the commit, and the time spent
+waiting on them.
+
+Benchmarks only: nothing here is imported by the site.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+MARKS = ("commit", "committed", "push", "send", "first_write", "all_written")
+
+
+class Recorder:
+    """The current change's marks; a change starts with `start` and ends at its delivery."""
+
+    def __init__(self, path: str) -> None:
+        self.log = open(path, "a", buffering=1)  # noqa: SIM115 - the server's lifetime
+        self.started: float | None = None
+        self.marks: dict[str, float] = {}
+        self.statements = 0
+        self.db = 0.0
+
+    def start(self) -> None:
+        self.started = time.perf_counter()
+        self.marks = {}
+        self.statements = 0
+        self.db = 0.0
+
+    def mark(self, name: str) -> None:
+        if self.started is not None and name not in self.marks:
+            self.marks[name] = (time.perf_counter() - self.started) * 1000
+
+    def statement(self, seconds: float) -> None:
+        if self.started is not None and "commit" not in self.marks:
+            self.statements += 1
+            self.db += seconds * 1000
+
+    def delivered(self) -> None:
+        if self.started is None:
+            return
+        self.mark("all_written")
+        line = {
+            **{k: round(v, 2) for k, v in self.marks.items()},
+            "statements": self.statements,
+            "db_ms": round(self.db, 2),
+        }
+        self.log.write(json.dumps(line) + "\n")
+        self.started = None
+
+
+def install(path: str) -> Recorder:
+    """Put the timers in place (after Django is set up and the app is built)."""
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.backends.utils import CursorWrapper
+
+    from config.handler import OneThreadASGIHandler
+    from tournaments import realtime
+    from tournaments.sockets.consumer import RoomConsumer
+    from tournaments.sockets.hub import Hub
+
+    recorder = Recorder(path)
+
+    http_call = OneThreadASGIHandler.__call__
+
+    async def http(self, scope, receive, send):
+        if scope.get("method") == "POST":
+            recorder.start()
+        return await http_call(self, scope, receive, send)
+
+    OneThreadASGIHandler.__call__ = http
+
+    socket_receive = RoomConsumer.receive
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        recorder.start()
+        return await socket_receive(self, text_data, bytes_data, **kwargs)
+
+    RoomConsumer.receive = receive
+
+    execute = CursorWrapper._execute
+
+    def timed_execute(self, *args):
+        began = time.perf_counter()
+        try:
+            return execute(self, *args)
+        finally:
+            recorder.statement(time.perf_counter() - began)
+
+    CursorWrapper._execute = timed_execute
+
+    commit = BaseDatabaseWrapper.commit
+
+    def timed_commit(self):
+        recorder.mark("commit")
+        try:
+            return commit(self)
+        finally:
+            recorder.mark("committed")
+
+    BaseDatabaseWrapper.commit = timed_commit
+
+    def marked(function, name):
+        @functools.wraps(function)
+        def call(*args, **kwargs):
+            recorder.mark(name)
+            return function(*args, **kwargs)
+
+        return call
+
+    realtime.with_fragments = marked(realtime.with_fragments, "push")
+    realtime._send_many = marked(realtime._send_many, "send")
+
+    deliver = Hub._deliver
+
+    def timed_deliver(self, group, message):
+        recorder.mark("first_write")
+        try:
+            return deliver(self, group, message)
+        finally:
+            recorder.delivered()
+
+    Hub._deliver = timed_deliver
+    return recorder
+
+
+def summary(path: str, skip: int) -> dict[str, Any]:
+    """Medians (and the slowest) of each mark over the changes after the first `skip`."""
+    try:
+        with open(path) as handle:
+            rows = [json.loads(line) for line in handle if line.strip()][skip:]
+    except OSError:
+        rows = []
+    found: dict[str, Any] = {"changes": len(rows)}
+    for name in (*MARKS, "statements", "db_ms"):
+        values = [row[name] for row in rows if name in row]
+        if values:
+            found[name] = round(statistics.median(values), 1)
+            found[f"{name}_max"] = round(max(values), 1)
+    return found
+
+
+def describe(phases: dict[str, Any]) -> str:
+    if not phases.get("changes"):
+        return "Server phases: none recorded"
+    parts = [f"Server phases, median ms after the change arrived ({phases['changes']} changes):"]
+    if "commit" in phases:
+        parts.append(
+            f"COMMIT at {phases['commit']} ({phases.get('statements')} statements before it, "
+            f"{phases.get('db_ms')} ms in the database), done {phases.get('committed')};"
+        )
+    if "push" in phases:
+        parts.append(f"push rendered from {phases['push']} to {phases.get('send')};")
+    parts.append(
+        f"first socket written {phases.get('first_write')} (slowest {phases.get('first_write_max')}), "
+        f"all {phases.get('all_written')}"
+    )
+    return " ".join(parts)
+
+
+def main(argv: list[str]) -> None:
+    log, *uvicorn_args = argv
+    import config.asgi  # noqa: F401 - sets Django up and builds the app the timers wrap
+
+    install(log)
+    import uvicorn.main
+
+    sys.argv = ["uvicorn", *uvicorn_args]
+    uvicorn.main.main()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
