@@ -14,7 +14,8 @@ The marks, in ms after the change arrived:
 - `first_write`: the push arrived from the layer and its first socket is written,
   `all_written` when every local socket has been;
 and `statements` / `db_ms`: the SQL statements run before the commit, and the time spent
-waiting on them.
+waiting on them; `gc_ms`: the garbage collector's pauses from the change's arrival to its
+last socket (all threads stop for them).
 
 Benchmarks only: nothing here is imported by the site.
 """
@@ -22,6 +23,7 @@ Benchmarks only: nothing here is imported by the site.
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import statistics
 import sys
@@ -40,12 +42,23 @@ class Recorder:
         self.marks: dict[str, float] = {}
         self.statements = 0
         self.db = 0.0
+        self.gc = 0.0
+        self._collecting: float | None = None
 
     def start(self) -> None:
         self.started = time.perf_counter()
         self.marks = {}
         self.statements = 0
         self.db = 0.0
+        self.gc = 0.0
+
+    def collecting(self, phase: str, _info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._collecting = time.perf_counter()
+        elif self._collecting is not None:
+            if self.started is not None:
+                self.gc += (time.perf_counter() - self._collecting) * 1000
+            self._collecting = None
 
     def mark(self, name: str) -> None:
         if self.started is not None and name not in self.marks:
@@ -64,6 +77,7 @@ class Recorder:
             **{k: round(v, 2) for k, v in self.marks.items()},
             "statements": self.statements,
             "db_ms": round(self.db, 2),
+            "gc_ms": round(self.gc, 2),
         }
         self.log.write(json.dumps(line) + "\n")
         self.started = None
@@ -80,6 +94,7 @@ def install(path: str) -> Recorder:
     from tournaments.sockets.hub import Hub
 
     recorder = Recorder(path)
+    gc.callbacks.append(recorder.collecting)
 
     http_call = OneThreadASGIHandler.__call__
 
@@ -152,7 +167,7 @@ def summary(path: str, skip: int) -> dict[str, Any]:
     except OSError:
         rows = []
     found: dict[str, Any] = {"changes": len(rows)}
-    for name in (*MARKS, "statements", "db_ms"):
+    for name in (*MARKS, "statements", "db_ms", "gc_ms"):
         values = [row[name] for row in rows if name in row]
         if values:
             found[name] = round(statistics.median(values), 1)
@@ -173,7 +188,8 @@ def describe(phases: dict[str, Any]) -> str:
         parts.append(f"push rendered from {phases['push']} to {phases.get('send')};")
     parts.append(
         f"first socket written {phases.get('first_write')} (slowest {phases.get('first_write_max')}), "
-        f"all {phases.get('all_written')}"
+        f"all {phases.get('all_written')}; garbage collection {phases.get('gc_ms')} "
+        f"(at most {phases.get('gc_ms_max')})"
     )
     return " ".join(parts)
 
