@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.conftest import NOW, make_player
+from tests.conftest import NOW, make_player, make_tournament
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
@@ -30,3 +30,45 @@ def test_the_desk_search_opens_with_the_name_typed_on_the_seat_card(client, tour
     page = client.get(reverse("desk", args=[tournament.slug]), {"q": "Verdi"}).content.decode()
     box = page.split('id="q"')[1].split(">")[0]
     assert 'value="Verdi"' in box and "load" in box
+
+
+def test_the_floor_eliminates_a_player_by_his_number_in_this_tournament_only(
+    client, tournament, td, floor
+):
+    anna = entry_services.entry_register(
+        tournament=tournament, player=make_player("Anna", "Verdi"), actor=td, now=NOW
+    ).entry
+    entry_services.entry_register(
+        tournament=tournament, player=make_player("Bruno", "Neri"), actor=td, now=NOW
+    )
+    other = make_tournament(td, name="Other event")
+    for name in ("Dario", "Elena"):
+        entry_services.entry_register(
+            tournament=other, player=make_player(name, "Bianchi"), actor=td, now=NOW
+        )
+    carla = entry_services.entry_register(
+        tournament=other, player=make_player("Carla", "Rossi"), actor=td, now=NOW
+    ).entry
+    assert carla.number == 3  # a number nobody holds in this tournament
+    client.force_login(floor)
+
+    def eliminate(number):
+        return client.post(reverse("eliminate", args=[tournament.slug, number]), follow=True)
+
+    done = eliminate(anna.number)
+    assert "Verdi Anna is out." in done.content.decode()
+    anna.refresh_from_db()
+    assert (anna.status, anna.place) == ("eliminated", 2)
+
+    again = eliminate(anna.number)  # already out: said so, nothing changes
+    assert "is not playing" in again.content.decode()
+    anna.refresh_from_db()
+    assert anna.place == 2
+
+    # A number nobody holds here, or one held only in another event: not found, and the
+    # other event's player plays on.
+    assert eliminate(999).status_code == 404
+    assert eliminate(10**12).status_code == 404  # past what the column holds: no 500
+    assert eliminate(carla.number).status_code == 404
+    carla.refresh_from_db()
+    assert carla.status == "active"
