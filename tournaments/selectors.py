@@ -411,26 +411,6 @@ _PLAYERS_LEFT = Prepared(
 )
 
 
-def _one_entry(tournament_id: Any, number: Any) -> QuerySet[Entry]:
-    return Entry.objects.filter(tournament_id=tournament_id, number=number)[:1]
-
-
-# An entry by its number in its tournament, compiled once (the eliminate view's own
-# select_related read compiled for 1.3-1.8 ms of an elimination's way to the screens).
-_ENTRY_NUMBERED = Prepared(
-    _one_entry,
-    tournament_id=NO_ID,
-    # A number no entry reaches (a negative one would compile to nothing).
-    number=2_147_480_011,
-)
-
-
-def entry_numbered(tournament: Tournament, number: int) -> Entry | None:
-    """The tournament's entry numbered `number`, or None (its player is read when used)."""
-    found = _ENTRY_NUMBERED.instances(tournament_id=tournament.pk, number=number)
-    return found[0] if found else None
-
-
 def players_left(tournament: Tournament) -> int:
     """The entries still playing (every elimination reads them)."""
     return _number(next(iter(_PLAYERS_LEFT.rows(tournament_id=tournament.pk)), (0,))[0])

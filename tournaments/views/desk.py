@@ -8,7 +8,7 @@ import logging
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -330,9 +330,7 @@ def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_POST
 def eliminate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
-    entry = selectors.entry_numbered(tournament, number)
-    if entry is None:
-        raise Http404
+    entry = get_object_or_404(tournament.entries.select_related("player"), number=number)
     ok, _entry = run(
         request,
         entry_services.entry_eliminate,
