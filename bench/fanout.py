@@ -9,8 +9,8 @@ makes the changes of one kind (`--kind`):
 - `elimination`: the floor eliminates a player through the site's form;
 - `move`: the floor moves a player to another table through the site's form.
 
-Each change's latency is measured at every client, after one change on each server
-that is made the same way but not timed (WARMUP). The same client process then
+Each change's latency is measured at every client, after changes on each server that
+are made the same way but not timed (WARMUP, one per pooled database connection). The same client process then
 measures a bare `websockets` server broadcasting the same bytes the real server pushed
 to as many clients.
 
