@@ -9,8 +9,14 @@ of a desk's registration cycle was compiling the same few statements again
 A `Prepared` builds its queryset once per database connection alias and vendor, with
 stand-in values, finds those stand-ins among the compiled parameters, and from then on
 runs the same SQL with the call's values in their places: as model instances
-(`instances`, through `raw`, with every field's converters) or as plain rows (`rows`:
-the database driver's values, no field converters; JSON comes back as text).
+(`instances`: built as the ORM builds them, with every field's converters, the
+annotations as attributes and the `select_related` models attached) or as plain rows
+(`rows`: the database driver's values, no field converters; JSON comes back as text).
+
+How the ORM turns a row into instances (which columns go to which model, the
+converters) is worked out once too, with the SQL: through `raw()` it was worked out
+again on every call, and for the tournament's 85 columns that cost twice the statement
+itself (`manage.py bench fanout --phases`, issue 15 item 4).
 
 Only for querysets whose SQL does not depend on the values (no `__in` lists, no None
 comparisons): a stand-in the compiled parameters do not hold is refused at first use.
@@ -19,10 +25,12 @@ comparisons): a stand-in the compiled parameters do not hold is refused at first
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
 
 M = TypeVar("M", bound=Model)
 
@@ -40,15 +48,17 @@ class Prepared(Generic[M]):
     def __init__(self, build: Callable[..., QuerySet[M]], **stand_ins: Any) -> None:
         self.build = build
         self.stand_ins = stand_ins
-        self._compiled: dict[tuple[str, str], tuple[QuerySet[M], str, tuple[Any, ...]]] = {}
+        self._compiled: dict[tuple[str, str], _Compiled] = {}
 
-    def compiled(self, using: str = DEFAULT_DB_ALIAS) -> tuple[QuerySet[M], str, tuple[Any, ...]]:
-        """(the queryset, its SQL, each parameter's stand-in name or its fixed value)."""
+    def compiled(self, using: str = DEFAULT_DB_ALIAS) -> _Compiled:
+        """The SQL, each parameter's stand-in name or its fixed value, and how its rows
+        become instances."""
         key = (using, connections[using].vendor)
         found = self._compiled.get(key)
         if found is None:
             queryset = self.build(**self.stand_ins).using(using)
-            sql, params = queryset.query.get_compiler(using).as_sql()
+            compiler = queryset.query.get_compiler(using)
+            sql, params = compiler.as_sql()
             slots: list[Any] = []
             seen = set()
             for value in params:
@@ -67,7 +77,7 @@ class Prepared(Generic[M]):
             missing = set(self.stand_ins) - seen
             if missing:
                 raise ValueError(f"stand-ins not among the compiled parameters: {missing}")
-            found = self._compiled[key] = (queryset, sql, tuple(slots))
+            found = self._compiled[key] = _Compiled(sql, tuple(slots), queryset, compiler)
         return found
 
     def _params(self, slots: Sequence[Any], values: dict[str, Any]) -> list[Any]:
@@ -76,18 +86,94 @@ class Prepared(Generic[M]):
         return [values[s.name] if isinstance(s, _Slot) else s for s in slots]
 
     def instances(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[M]:
-        """The queryset's model instances (annotations as attributes), every field read."""
-        queryset, sql, slots = self.compiled(using)
-        return list(
-            queryset.model._default_manager.raw(sql, self._params(slots, values), using=using)
-        )
+        """The queryset's model instances, as the queryset itself would give them: its
+        annotations as attributes, its `select_related` models attached."""
+        compiled = self.compiled(using)
+        rows = self._fetch(compiled, using, values)
+        return compiled.instances(rows, using) if rows else []
 
     def rows(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[tuple[Any, ...]]:
         """The rows as the database driver gives them (no field converters)."""
-        _queryset, sql, slots = self.compiled(using)
+        return self._fetch(self.compiled(using), using, values)
+
+    def _fetch(self, compiled: _Compiled, using: str, values: dict[str, Any]) -> list[Any]:
         with connections[using].cursor() as cursor:
-            cursor.execute(sql, self._params(slots, values))
+            cursor.execute(compiled.sql, self._params(compiled.slots, values))
             return cursor.fetchall()
+
+
+class _Compiled:
+    """A queryset's SQL and parameters, and what the ORM's model iterable (ModelIterable)
+    works out from its compiler to build instances from the rows: the columns of the
+    model, the converters, the annotations' columns and the related models'
+    populators. Worked out on first use; the same for every call."""
+
+    def __init__(self, sql: str, slots: tuple[Any, ...], queryset: QuerySet, compiler) -> None:
+        self.sql = sql
+        self.slots = slots
+        self._queryset = queryset
+        self._compiler = compiler
+        self._building: _Building | None = None
+
+    def instances(self, rows: list[Any], using: str) -> list[Any]:
+        building = self._building or self._builder(using)
+        if building.converters:
+            connection = connections[using]
+            rows = [_converted(row, building.converters, connection) for row in rows]
+        found = []
+        start, end = building.start, building.end
+        for row in rows:
+            obj = building.model.from_db(using, building.init_list, row[start:end])
+            for populator in building.populators:
+                populator.populate(row, obj)
+            for name, position in building.annotations:
+                setattr(obj, name, row[position])
+            found.append(obj)
+        return found
+
+    def _builder(self, using: str) -> _Building:
+        compiler = self._compiler
+        select, klass_info = compiler.select, compiler.klass_info
+        if klass_info is None:
+            raise TypeError("instances() needs a queryset of models, not values()")
+        fields = select[klass_info["select_fields"][0] : klass_info["select_fields"][-1] + 1]
+        # Django 6 passes the queryset's fetch mode to the populators; 5.2 has none.
+        fetch_mode = getattr(self._queryset, "_fetch_mode", None)
+        extra = () if fetch_mode is None else (fetch_mode,)
+        self._building = _Building(
+            model=klass_info["model"],
+            init_list=[f[0].target.attname for f in fields],
+            start=klass_info["select_fields"][0],
+            end=klass_info["select_fields"][-1] + 1,
+            populators=get_related_populators(klass_info, select, using, *extra),
+            annotations=tuple(compiler.annotation_col_map.items()),
+            converters=tuple(
+                compiler.get_converters([s[0] for s in select[: compiler.col_count]]).items()
+            ),
+        )
+        return self._building
+
+
+@dataclass(frozen=True)
+class _Building:
+    model: type[Model]
+    init_list: list[str]
+    start: int
+    end: int
+    populators: list[Any]
+    annotations: tuple[tuple[str, int], ...]
+    converters: tuple[tuple[int, tuple[list[Any], Any]], ...]
+
+
+def _converted(row: Sequence[Any], converters, connection) -> list[Any]:
+    """The row through each column's converters, as the ORM's compiler converts it."""
+    row = list(row)
+    for position, (functions, expression) in converters:
+        value = row[position]
+        for function in functions:
+            value = function(value, expression, connection)
+        row[position] = value
+    return row
 
 
 class _Slot:

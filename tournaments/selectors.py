@@ -416,6 +416,29 @@ def players_left(tournament: Tournament) -> int:
     return _number(next(iter(_PLAYERS_LEFT.rows(tournament_id=tournament.pk)), (0,))[0])
 
 
+# An entry by its number in one tournament, with its player: every floor and desk action
+# on one player reads it first, compiled once (tournaments/prepared.py). The stand-in
+# number is a positive one (a negative one compiles to nothing) that no event reaches.
+_ENTRY_BY_NUMBER = Prepared(
+    lambda tournament_id, number: Entry.objects.select_related("player").filter(
+        tournament_id=tournament_id, number=number
+    )[:1],
+    tournament_id=NO_ID,
+    number=2_147_483_629,
+)
+# The largest number an entry's field holds on every database (a positive integer).
+_NUMBER_MAX = 2**31 - 1
+
+
+def entry_by_number(tournament: Tournament, number: int) -> Entry | None:
+    """The tournament's entry with this number, its player read with it; None if the
+    tournament has none (another event's entry of the same number is never found)."""
+    if not 0 < number <= _NUMBER_MAX:
+        return None
+    found = _ENTRY_BY_NUMBER.instances(tournament_id=tournament.pk, number=number)
+    return found[0] if found else None
+
+
 def entry_counts(tournament: Tournament) -> dict[str, int]:
     """Entries and players left, in one query (the desk's line; `tournament_figures` adds
     the chips and the purchases)."""

@@ -19,8 +19,8 @@ from tournaments.services import locks
 pytestmark = pytest.mark.django_db
 
 
-def _fields(tournament: Tournament) -> dict:
-    return {f.attname: getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields}
+def _fields(row) -> dict:
+    return {f.attname: getattr(row, f.attname) for f in type(row)._meta.concrete_fields}
 
 
 def test_the_staff_tournament_is_the_row_the_orm_reads_and_follows_changes(tournament, desk):
@@ -121,3 +121,65 @@ def test_the_field_figures_are_the_orm_aggregates(td, tournament):
     assert type(figures["chips_in_play"]) is int
     assert buy_ins == 3  # the flight's entry is sold for the main event's pool
     assert selectors._figures(flight, family=True)[1] == 1  # a flight is its own family
+
+
+def test_an_entry_by_its_number_comes_with_its_player_in_one_statement(
+    td, tournament, django_assert_num_queries
+):
+    """The floor's and the desk's read of one player by his number: his entry in this
+    event only, his name read with it, and nothing for a number no entry of the event
+    holds (or no database column could)."""
+    from tests.conftest import NOW, make_player
+    from tournaments import selectors
+    from tournaments.services import entries as entry_services
+
+    other = make_tournament(td, name="Monday Turbo")
+    mine = entry_services.entry_register(
+        tournament=tournament, player=make_player(last="Verdi"), actor=td, now=NOW
+    ).entry
+    theirs = entry_services.entry_register(
+        tournament=other, player=make_player(last="Neri"), actor=td, now=NOW
+    ).entry
+    with django_assert_num_queries(1):
+        found = selectors.entry_by_number(tournament, mine.number)
+        assert (found.pk, found.player.last_name) == (mine.pk, "Verdi")
+    assert _fields(found) == _fields(type(found).objects.get(pk=mine.pk))
+    assert selectors.entry_by_number(other, theirs.number).player.last_name == "Neri"
+    assert selectors.entry_by_number(tournament, mine.number + 50) is None
+    with django_assert_num_queries(0):
+        assert selectors.entry_by_number(tournament, 0) is None
+        assert selectors.entry_by_number(tournament, 2**40) is None
+
+
+def test_a_lone_bust_locks_its_entry_and_reads_its_player_with_it(td, tournament):
+    """The entry a lone elimination locks is its own, with its player: the floor's
+    message names him, and a number of another event is never eliminated here."""
+    from tests.conftest import NOW, make_player
+    from tournaments.models import Entry
+    from tournaments.services import entries as entry_services
+    from tournaments.services import results
+
+    other = make_tournament(td, name="Monday Turbo")
+    out = entry_services.entry_register(
+        tournament=tournament, player=make_player(last="Verdi"), actor=td, now=NOW
+    ).entry
+    for last in ("Rossi", "Bianchi"):
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(last=last), actor=td, now=NOW
+        )
+    stranger = entry_services.entry_register(
+        tournament=other, player=make_player(last="Neri"), actor=td, now=NOW
+    ).entry
+    with transaction.atomic():
+        (locked,) = results._LONE_ENTRY_LOCKED.instances(pk=out.pk, tournament_id=tournament.pk)
+        assert str(locked.player) == str(out.player)
+        assert not results._LONE_ENTRY_LOCKED.instances(
+            pk=stranger.pk, tournament_id=tournament.pk
+        )
+    from tournaments.errors import NotPlaying
+
+    with pytest.raises(NotPlaying):
+        entry_services.entry_eliminate(tournament=tournament, entry=stranger, actor=td, now=NOW)
+    assert Entry.objects.get(pk=stranger.pk).status == Entry.Status.ACTIVE
+    entry_services.entry_eliminate(tournament=tournament, entry=out, actor=td, now=NOW)
+    assert Entry.objects.get(pk=out.pk).place == 3

@@ -113,6 +113,19 @@ _ACTIVE_DEAL = Prepared(
 )
 
 
+# The entry a lone bust-out locks, with its player (the same rows the several busts of a
+# hand lock together), compiled once. The stand-in key is not the tournament's.
+_LONE_ENTRY_LOCKED = Prepared(
+    lambda pk, tournament_id: (
+        Entry.objects.select_for_update()
+        .select_related("player")
+        .filter(pk=pk, tournament_id=tournament_id)
+    ),
+    pk=-1_000_037,
+    tournament_id=NO_ID,
+)
+
+
 def _active_deal(tournament: Tournament) -> Deal | None:
     found = _ACTIVE_DEAL.instances(tournament_id=tournament.pk)
     return found[0] if found else None
@@ -173,12 +186,12 @@ def eliminations_record(
     ids = [b.entry.pk for b in busts]
     if len(set(ids)) != len(ids):
         raise errors.DomainError(_("A player is listed twice."))
-    entries = {
-        e.pk: e
-        for e in Entry.objects.select_for_update()
-        .select_related("player")
-        .filter(pk__in=ids, tournament=tournament)
-    }
+    if len(ids) == 1:  # a lone bust, the floor's usual: its lock compiled once
+        locked = _LONE_ENTRY_LOCKED.instances(pk=ids[0], tournament_id=tournament.pk)
+    else:
+        locked = Entry.objects.select_for_update().select_related("player")
+        locked = locked.filter(pk__in=ids, tournament=tournament)
+    entries = {e.pk: e for e in locked}
     for bust in busts:
         entry = entries.get(bust.entry.pk)
         if entry is None or entry.status != Entry.Status.ACTIVE:

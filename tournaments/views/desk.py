@@ -8,7 +8,7 @@ import logging
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -258,7 +258,9 @@ def check_id(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 @login_required
 def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
     tournament = _desk(request, slug)
-    entry = get_object_or_404(tournament.entries.select_related("player"), number=number)
+    entry = selectors.entry_by_number(tournament, number)
+    if entry is None:
+        raise Http404
     if kind not in Purchase.Kind.values:
         return redirect("desk", slug)
     form = PurchaseForm(request.POST or None)
@@ -330,7 +332,9 @@ def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_POST
 def eliminate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
-    entry = get_object_or_404(tournament.entries.select_related("player"), number=number)
+    entry = selectors.entry_by_number(tournament, number)
+    if entry is None:
+        raise Http404
     ok, _entry = run(
         request,
         entry_services.entry_eliminate,

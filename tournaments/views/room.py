@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from tables.models import Seat, Table
 from tables.services import room as room_services
 from tables.services.seats import seat_move
-from tournaments import forms, labels, permissions
+from tournaments import forms, labels, permissions, selectors
 from tournaments.models import Entry, Tournament
 from tournaments.views.core import run
 
@@ -327,11 +327,7 @@ def player_move(request: HttpRequest, slug: str) -> HttpResponse:
         form.cleaned_data.get(name) for name in ("entry", "table", "seat", "back_table")
     )
     target = ("room_table", slug, back) if back is not None else ("room", slug)
-    entry = (
-        tournament.entries.select_related("player").filter(number=number).first()
-        if number is not None
-        else None
-    )
+    entry = selectors.entry_by_number(tournament, number) if number is not None else None
     if entry is None or table is None or seat is None:
         messages.error(request, _("Give the entry number, the table and the seat."))
         return redirect(*target)
@@ -365,7 +361,7 @@ def player_move(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def move_confirm(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _floor(request, slug)
-    entry = tournament.entries.select_related("player").filter(number=number).first()
+    entry = selectors.entry_by_number(tournament, number)
     if entry is None:
         raise Http404
     form = forms.MoveConfirmForm(request.POST)
