@@ -173,9 +173,7 @@ def test_a_lone_bust_locks_its_entry_and_reads_its_player_with_it(td, tournament
     with transaction.atomic():
         (locked,) = results._LONE_ENTRY_LOCKED.instances(pk=out.pk, tournament_id=tournament.pk)
         assert str(locked.player) == str(out.player)
-        assert not results._LONE_ENTRY_LOCKED.instances(
-            pk=stranger.pk, tournament_id=tournament.pk
-        )
+        assert not results._LONE_ENTRY_LOCKED.instances(pk=stranger.pk, tournament_id=tournament.pk)
     from tournaments.errors import NotPlaying
 
     with pytest.raises(NotPlaying):
