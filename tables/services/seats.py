@@ -26,6 +26,39 @@ from tournaments.models import (
 from tournaments.prepared import NO_ID, Prepared
 from tournaments.services import locks
 
+# A move's reads, compiled once (tournaments/prepared.py): the floor moves players all
+# night. The stand-ins are no row's key and no table's number, and differ from each other.
+_MOVED_ENTRY = Prepared(
+    lambda pk, tournament_id: (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .filter(pk=pk, tournament_id=tournament_id)
+    ),
+    pk=-1_000_037,
+    tournament_id=NO_ID,
+)
+_TABLE = Prepared(
+    lambda tournament_id, number: Table.objects.filter(
+        tournament_id=tournament_id, number=number
+    ).order_by("pk")[:1],
+    tournament_id=NO_ID,
+    number=2_147_483_629,
+)
+_HELD_SEAT = Prepared(
+    lambda entry_id: Seat.objects.select_related("table").filter(entry_id=entry_id)[:1],
+    entry_id=NO_ID,
+)
+# The largest table number a database column holds (a positive integer).
+_NUMBER_MAX = 2**31 - 1
+
+
+def _table(tournament: Tournament, number: int) -> Table | None:
+    """The tournament's table with this number, or None."""
+    if not 0 < number <= _NUMBER_MAX:
+        return None
+    found = _TABLE.instances(tournament_id=tournament.pk, number=number)
+    return found[0] if found else None
+
 
 @transaction.atomic
 def seat_move(
@@ -43,17 +76,17 @@ def seat_move(
     tournament = locks.tournament_for_update(tournament)
     # The player with the entry (his name goes in the log, the push and the seat's board
     # copies), the entry's row alone locked.
-    entry = (
-        Entry.objects.select_for_update(of=("self",))
-        .select_related("player")
-        .get(pk=entry.pk, tournament=tournament)
-    )
+    found = _MOVED_ENTRY.instances(pk=entry.pk, tournament_id=tournament.pk)
+    if not found:
+        raise Entry.DoesNotExist("Entry matching query does not exist.")
+    entry = found[0]
     if entry.status != Entry.Status.ACTIVE:
         raise errors.NotPlaying(player=str(entry.player))
-    table = Table.objects.filter(tournament=tournament, number=table_number).first()
+    table = _table(tournament, table_number)
     if table is None or table.status == Table.Status.CLOSED:
         raise errors.DomainError(_("Table %(table)s is not in play."), table=table_number)
-    before = Seat.objects.select_related("table").filter(entry=entry).first()
+    held = _HELD_SEAT.instances(entry_id=entry.pk)
+    before = held[0] if held else None
     seat_place(entry=entry, table=table, seat=seat, now=now)
     event_log(
         tournament=tournament,
