@@ -7,6 +7,7 @@ token), public (anyone). Views and consumers fetch through these helpers and nev
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
 from django.http import Http404
@@ -31,12 +32,32 @@ def role_for(user, tournament: Tournament) -> str | None:
         cache = {}
         user._torneo_roles = cache
     if tournament.pk not in cache:
-        cache[tournament.pk] = (
-            StaffAssignment.objects.filter(tournament=tournament, user=user)
-            .values_list("role", flat=True)
-            .first()
-        )
+        found = _ROLE.rows(tournament_id=tournament.pk, user_id=user.pk)
+        cache[tournament.pk] = found[0][0] if found else None
     return cache[tournament.pk]
+
+
+# A role, and an account still active, compiled once (tournaments/prepared.py): a staff
+# socket asks both again for every command it sends (issue 12, item 3).
+_ROLE = Prepared(
+    lambda tournament_id, user_id: (
+        StaffAssignment.objects.filter(tournament_id=tournament_id, user_id=user_id)
+        .order_by("pk")
+        .values_list("role")[:1]
+    ),
+    tournament_id=NO_ID,
+    user_id=-1_000_039,
+)
+_ACTIVE_USER = Prepared(
+    lambda pk: get_user_model().objects.filter(pk=pk, is_active=True).order_by("pk")[:1],
+    pk=NO_ID,
+)
+
+
+def active_user(pk: int):
+    """The account as the database holds it now, or None once it is gone or disabled."""
+    found = _ACTIVE_USER.instances(pk=pk)
+    return found[0] if found else None
 
 
 # The tournament by its slug, with the user's role in it: one query for both on every

@@ -165,15 +165,14 @@ def screen_fragments(
     return fragments
 
 
-# Whether the room has a seating screen, and the tournament as committed: read for every
-# push, compiled once (tournaments/prepared.py).
+# Whether the room has a seating screen: read for every push, compiled once
+# (tournaments/prepared.py).
 _SEATING_SCREENS = Prepared(
     lambda tournament_id: DisplayScreen.objects.filter(
         tournament_id=tournament_id, kind=DisplayScreen.Kind.SEATING, revoked=False
     ).values_list("pk")[:1],
     tournament_id=NO_ID,
 )
-_TOURNAMENT = Prepared(lambda pk: Tournament.objects.filter(pk=pk)[:1], pk=NO_ID)
 
 
 def _seating_board(tournament: Tournament) -> dict[str, str]:
@@ -220,10 +219,9 @@ def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any
         return payload
     try:
         # Read once, after the commit, for the figures and the tables' seat lists.
-        found = _TOURNAMENT.instances(pk=tournament_id)
-        if not found:
+        tournament = selectors.tournament_by_pk(tournament_id)
+        if tournament is None:
             return payload
-        tournament = found[0]
         fragments = screen_fragments(
             tournament_id, figures=kind not in NO_FIGURES, tournament=tournament
         )

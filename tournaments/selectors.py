@@ -49,27 +49,54 @@ from tournaments.names import fold
 from tournaments.penalties import HAND_KINDS
 from tournaments.prepared import NO_ID, Prepared
 
+_ITEM_COLUMNS = ("kind", "minutes", "color_up", "small_blind", "big_blind", "ante", "ante_mode")
+# The structure, compiled once (tournaments/prepared.py): every change of the clock reads it.
+_STRUCTURE = Prepared(
+    lambda tournament_id: (
+        StructureItem.objects.filter(tournament_id=tournament_id)
+        .order_by("position")
+        .values_list(*_ITEM_COLUMNS)
+    ),
+    tournament_id=NO_ID,
+)
+
 
 def clock_structure(tournament: Tournament) -> list[clock.Item]:
     """The tournament's structure as the pure clock reads it (levels numbered 1, 2, ...)."""
+    prefetched = getattr(tournament, "_prefetched_objects_cache", {}).get("items")
+    if prefetched is not None:  # the lobby reads every event's structure at once
+        rows = [tuple(getattr(item, name) for name in _ITEM_COLUMNS) for item in prefetched]
+    else:
+        rows = _STRUCTURE.rows(tournament_id=tournament.pk)
     items: list[clock.Item] = []
     number = 0
-    for item in tournament.items.all():
-        if item.kind == StructureItem.Kind.BREAK:
-            items.append(clock.Break(duration=item.minutes * 60, color_up=item.color_up))
+    for kind, minutes, color_up, small_blind, big_blind, ante, ante_mode in rows:
+        if kind == StructureItem.Kind.BREAK:
+            items.append(clock.Break(duration=minutes * 60, color_up=color_up))
         else:
             number += 1
             items.append(
                 clock.Level(
                     number=number,
-                    small_blind=item.small_blind,
-                    big_blind=item.big_blind,
-                    duration=item.minutes * 60,
-                    ante=item.ante,
-                    ante_mode=clock.AnteMode(item.ante_mode),
+                    small_blind=small_blind,
+                    big_blind=big_blind,
+                    duration=minutes * 60,
+                    ante=ante,
+                    ante_mode=clock.AnteMode(ante_mode),
                 )
             )
     return items
+
+
+# A tournament by its key, compiled once: a push reads it after its commit, and every
+# command on a staff socket before it.
+_TOURNAMENT_BY_PK = Prepared(lambda pk: Tournament.objects.filter(pk=pk)[:1], pk=NO_ID)
+
+
+def tournament_by_pk(pk: int) -> Tournament | None:
+    """The tournament as the database holds it now, or None."""
+    found = _TOURNAMENT_BY_PK.instances(pk=pk)
+    return found[0] if found else None
 
 
 def clock_state(tournament: Tournament) -> clock.ClockState:

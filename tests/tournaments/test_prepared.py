@@ -181,3 +181,38 @@ def test_a_lone_bust_locks_its_entry_and_reads_its_player_with_it(td, tournament
     assert Entry.objects.get(pk=stranger.pk).status == Entry.Status.ACTIVE
     entry_services.entry_eliminate(tournament=tournament, entry=out, actor=td, now=NOW)
     assert Entry.objects.get(pk=out.pk).place == 3
+
+
+def test_the_clock_reads_the_same_structure_compiled_or_prefetched(tournament):
+    """The structure the clock runs is the TD's, levels and breaks in their order, whether
+    read alone (every clock change) or with the lobby's other events (prefetched)."""
+    from tournaments import clock, selectors
+    from tournaments.models import StructureItem
+
+    alone = selectors.clock_structure(tournament)
+    prefetched = Tournament.objects.prefetch_related("items").get(pk=tournament.pk)
+    assert selectors.clock_structure(prefetched) == alone
+    items = list(StructureItem.objects.filter(tournament=tournament).order_by("position"))
+    assert len(alone) == len(items) > 2
+    assert [isinstance(i, clock.Break) for i in alone] == [
+        item.kind == StructureItem.Kind.BREAK for item in items
+    ]
+    first = next(i for i in alone if isinstance(i, clock.Level))
+    level = next(item for item in items if item.kind != StructureItem.Kind.BREAK)
+    assert (first.number, first.small_blind, first.big_blind, first.duration) == (
+        1,
+        level.small_blind,
+        level.big_blind,
+        level.minutes * 60,
+    )
+
+
+def test_a_staff_socket_reads_the_account_and_role_as_they_are_now(tournament, floor):
+    """A command on a staff socket is judged on the account and the role the database
+    holds now: a role taken away or an account disabled is refused at once."""
+    floor._torneo_roles = {}
+    assert permissions.role_for(permissions.active_user(floor.pk), tournament) == Role.FLOOR
+    StaffAssignment.objects.filter(user=floor).update(role=Role.DESK)
+    assert permissions.role_for(permissions.active_user(floor.pk), tournament) == Role.DESK
+    type(floor).objects.filter(pk=floor.pk).update(is_active=False)
+    assert permissions.active_user(floor.pk) is None

@@ -35,7 +35,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.auth import SESSION_KEY
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
@@ -100,7 +100,9 @@ def _control(
     language: str,
     session_key: str | None = None,
 ) -> None:
-    tournament = Tournament.objects.get(pk=tournament_id)
+    tournament = selectors.tournament_by_pk(tournament_id)
+    if tournament is None:
+        raise Tournament.DoesNotExist("Tournament matching query does not exist.")
     if user is not None:
         # A staff socket acts with the person's rights now, not those it connected with:
         # a TD demoted or logged out since is refused (issue 12, item 3).
@@ -117,7 +119,7 @@ def current_role(user, tournament: Tournament, session_key: str | None) -> str |
     store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
     if str(store.get(SESSION_KEY)) != str(user.pk):
         return None
-    fresh = get_user_model().objects.filter(pk=user.pk, is_active=True).first()
+    fresh = permissions.active_user(user.pk)
     if fresh is None:
         return None
     return permissions.role_for(fresh, tournament)
