@@ -18,8 +18,8 @@ class SessionStore(db.SessionStore):
     def _get_session_from_db(self):
         """The session row unless it has expired (then, as Django's store does, the key
         is dropped and a new one is made when the session is saved)."""
-        found = _BY_KEY.instances(key=self.session_key)
-        if found and found[0].expire_date > timezone.now():
-            return found[0]
+        session = _BY_KEY.first(key=self.session_key)
+        if session is not None and session.expire_date > timezone.now():
+            return session
         self._session_key = None
         return None

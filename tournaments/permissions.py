@@ -56,8 +56,7 @@ _ACTIVE_USER = Prepared(
 
 def active_user(pk: int):
     """The account as the database holds it now, or None once it is gone or disabled."""
-    found = _ACTIVE_USER.instances(pk=pk)
-    return found[0] if found else None
+    return _ACTIVE_USER.first(pk=pk)
 
 
 # The tournament by its slug, with the user's role in it: one query for both on every
@@ -88,12 +87,11 @@ def get_tournament_for(user, slug: str, *, roles: frozenset[str]) -> Tournament:
     exist, 403 if the user may not act (anonymous users are sent to log in by the view)."""
     staff = user is not None and user.is_authenticated and not user.is_superuser
     if staff:
-        found = _STAFF_TOURNAMENT.instances(slug=slug, user_id=user.pk)
+        tournament = _STAFF_TOURNAMENT.first(slug=slug, user_id=user.pk)
     else:
-        found = _TOURNAMENT.instances(slug=slug)
-    if not found:
+        tournament = _TOURNAMENT.first(slug=slug)
+    if tournament is None:
         raise Http404
-    tournament = found[0]
     if staff:
         cache = getattr(user, "_torneo_roles", None)
         if cache is None:

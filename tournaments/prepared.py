@@ -38,6 +38,9 @@ M = TypeVar("M", bound=Model)
 # begins with a dash and holds spaces.
 NO_ID = -1_000_003
 NO_TEXT = "-prepared stand-in-"
+# The largest value an integer column holds on every database: a number a user typed
+# above it matches no row (and SQLite's driver refuses it).
+INT_MAX = 2**31 - 1
 
 
 class Prepared(Generic[M]):
@@ -91,6 +94,11 @@ class Prepared(Generic[M]):
         compiled = self.compiled(using)
         rows = self._fetch(compiled, using, values)
         return compiled.instances(rows, using) if rows else []
+
+    def first(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> M | None:
+        """The first of `instances`, or None when there is none."""
+        found = self.instances(using, **values)
+        return found[0] if found else None
 
     def rows(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[tuple[Any, ...]]:
         """The rows as the database driver gives them (no field converters)."""

@@ -47,7 +47,7 @@ from tournaments.models import (
 )
 from tournaments.names import fold
 from tournaments.penalties import HAND_KINDS
-from tournaments.prepared import NO_ID, Prepared
+from tournaments.prepared import INT_MAX, NO_ID, Prepared
 
 _ITEM_COLUMNS = ("kind", "minutes", "color_up", "small_blind", "big_blind", "ante", "ante_mode")
 # The structure, compiled once (tournaments/prepared.py): every change of the clock reads it.
@@ -95,8 +95,7 @@ _TOURNAMENT_BY_PK = Prepared(lambda pk: Tournament.objects.filter(pk=pk)[:1], pk
 
 def tournament_by_pk(pk: int) -> Tournament | None:
     """The tournament as the database holds it now, or None."""
-    found = _TOURNAMENT_BY_PK.instances(pk=pk)
-    return found[0] if found else None
+    return _TOURNAMENT_BY_PK.first(pk=pk)
 
 
 def clock_state(tournament: Tournament) -> clock.ClockState:
@@ -453,17 +452,14 @@ _ENTRY_BY_NUMBER = Prepared(
     tournament_id=NO_ID,
     number=2_147_483_629,
 )
-# The largest number an entry's field holds on every database (a positive integer).
-_NUMBER_MAX = 2**31 - 1
 
 
 def entry_by_number(tournament: Tournament, number: int) -> Entry | None:
     """The tournament's entry with this number, its player read with it; None if the
     tournament has none (another event's entry of the same number is never found)."""
-    if not 0 < number <= _NUMBER_MAX:
+    if not 0 < number <= INT_MAX:
         return None
-    found = _ENTRY_BY_NUMBER.instances(tournament_id=tournament.pk, number=number)
-    return found[0] if found else None
+    return _ENTRY_BY_NUMBER.first(tournament_id=tournament.pk, number=number)
 
 
 def entry_counts(tournament: Tournament) -> dict[str, int]:

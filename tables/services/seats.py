@@ -23,7 +23,7 @@ from tournaments.models import (
     Event,
     Tournament,
 )
-from tournaments.prepared import NO_ID, Prepared
+from tournaments.prepared import INT_MAX, NO_ID, Prepared
 from tournaments.services import locks
 
 # A move's reads, compiled once (tournaments/prepared.py): the floor moves players all
@@ -48,16 +48,13 @@ _HELD_SEAT = Prepared(
     lambda entry_id: Seat.objects.select_related("table").filter(entry_id=entry_id)[:1],
     entry_id=NO_ID,
 )
-# The largest table number a database column holds (a positive integer).
-_NUMBER_MAX = 2**31 - 1
 
 
 def _table(tournament: Tournament, number: int) -> Table | None:
     """The tournament's table with this number, or None."""
-    if not 0 < number <= _NUMBER_MAX:
+    if not 0 < number <= INT_MAX:
         return None
-    found = _TABLE.instances(tournament_id=tournament.pk, number=number)
-    return found[0] if found else None
+    return _TABLE.first(tournament_id=tournament.pk, number=number)
 
 
 @transaction.atomic
@@ -76,17 +73,15 @@ def seat_move(
     tournament = locks.tournament_for_update(tournament)
     # The player with the entry (his name goes in the log, the push and the seat's board
     # copies), the entry's row alone locked.
-    found = _MOVED_ENTRY.instances(pk=entry.pk, tournament_id=tournament.pk)
-    if not found:
+    entry = _MOVED_ENTRY.first(pk=entry.pk, tournament_id=tournament.pk)
+    if entry is None:
         raise Entry.DoesNotExist("Entry matching query does not exist.")
-    entry = found[0]
     if entry.status != Entry.Status.ACTIVE:
         raise errors.NotPlaying(player=str(entry.player))
     table = _table(tournament, table_number)
     if table is None or table.status == Table.Status.CLOSED:
         raise errors.DomainError(_("Table %(table)s is not in play."), table=table_number)
-    held = _HELD_SEAT.instances(entry_id=entry.pk)
-    before = held[0] if held else None
+    before = _HELD_SEAT.first(entry_id=entry.pk)
     seat_place(entry=entry, table=table, seat=seat, now=now)
     event_log(
         tournament=tournament,

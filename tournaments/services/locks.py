@@ -21,7 +21,7 @@ def tournament_for_update(tournament: Tournament) -> Tournament:
         raise TransactionManagementError(
             "select_for_update cannot be used outside of a transaction."
         )
-    found = _LOCKED.instances(using, pk=tournament.pk)
-    if not found:
+    locked = _LOCKED.first(using, pk=tournament.pk)
+    if locked is None:
         raise Tournament.DoesNotExist("Tournament matching query does not exist.")
-    return found[0]
+    return locked

@@ -127,8 +127,7 @@ _LONE_ENTRY_LOCKED = Prepared(
 
 
 def _active_deal(tournament: Tournament) -> Deal | None:
-    found = _ACTIVE_DEAL.instances(tournament_id=tournament.pk)
-    return found[0] if found else None
+    return _ACTIVE_DEAL.first(tournament_id=tournament.pk)
 
 
 def places_make_room(
