@@ -1655,6 +1655,14 @@ def _refusal(response, errors: list[str]) -> bool:
     return response.status_code == 302 and location.startswith(conf.LOGIN_URL)
 
 
+def _submitted_texts(case: FormCase) -> list[str]:
+    """The texts the case submitted, longest first (a message may quote them)."""
+    values: list[str] = []
+    for value in (case.data or {}).values():
+        values += [str(v) for v in value] if isinstance(value, list | tuple) else [str(value)]
+    return sorted((v for v in values if v.strip()), key=len, reverse=True)
+
+
 def run_form_case(world: World, case: FormCase, catalog: Catalog) -> Outcome:
     """One request; the database is rolled back afterwards whatever happened."""
     from django.core.signals import got_request_exception
@@ -1707,7 +1715,13 @@ def run_form_case(world: World, case: FormCase, catalog: Catalog) -> Outcome:
             elif diff and target.logged and not logged:
                 outcome.partial_write = f"changed {diff} without an event"
             outcome.accepted = bool(diff) and not outcome.partial_write
+            echoed = _submitted_texts(case)
             for text in errors + others:
+                # A message may quote what was typed ("X is not one of the choices"): the
+                # fuzzer types the site's own English texts, which are no untranslated
+                # message of the site's.
+                for value in echoed:
+                    text = text.replace(value, "")
                 english = catalog.english_in(text)
                 if english:
                     outcome.untranslated = f"{text!r} is English ({english!r})"

@@ -129,6 +129,19 @@ def test_the_same_refusal_in_italian_passes(world, catalog, monkeypatch):
     assert not outcome.problems
 
 
+@pytest.mark.django_db
+def test_a_refusal_that_quotes_what_was_typed_is_not_english(world, catalog):
+    """Django's "Scegli un'opzione valida. X non è tra quelle disponibili." quotes the
+    value typed: when the fuzzer typed one of the site's English texts, the message is
+    still Italian (a run found this case; the English message above is still caught)."""
+    case = fuzzing.FormCase(
+        "tournament_edit", "td", {"slug": world.slug}, {"split_pot_bounty": "Photo (optional)"}
+    )
+    outcome = fuzzing.run_form_case(world, case, catalog)
+    assert outcome.refused and not outcome.problems, outcome.problems
+    assert catalog.english_in("Foto (facoltativa) o Photo (optional)") == "Photo (optional)"
+
+
 # --- What the fuzzing found -----------------------------------------------------------
 
 
