@@ -454,12 +454,26 @@ _ENTRY_BY_NUMBER = Prepared(
 )
 
 
-def entry_by_number(tournament: Tournament, number: int) -> Entry | None:
-    """The tournament's entry with this number, its player read with it; None if the
-    tournament has none (another event's entry of the same number is never found)."""
+# The same with the seat the entry holds and its table: the seat card the desk prints
+# after every registration (issue 15, item 8).
+_ENTRY_WITH_SEAT_BY_NUMBER = Prepared(
+    lambda tournament_id, number: Entry.objects.select_related("player", "seat__table").filter(
+        tournament_id=tournament_id, number=number
+    )[:1],
+    tournament_id=NO_ID,
+    number=2_147_483_629,
+)
+
+
+def entry_by_number(tournament: Tournament, number: int, *, seat: bool = False) -> Entry | None:
+    """The tournament's entry with this number, its player read with it (and, with
+    `seat`, the seat it holds and that seat's table: `entry.seat` is None when it holds
+    none); None if the tournament has none (another event's entry of the same number is
+    never found)."""
     if not 0 < number <= INT_MAX:
         return None
-    return _ENTRY_BY_NUMBER.first(tournament_id=tournament.pk, number=number)
+    statement = _ENTRY_WITH_SEAT_BY_NUMBER if seat else _ENTRY_BY_NUMBER
+    return statement.first(tournament_id=tournament.pk, number=number)
 
 
 def entry_counts(tournament: Tournament) -> dict[str, int]:

@@ -308,9 +308,9 @@ def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpRes
 @login_required
 def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _desk(request, slug)
-    entry = get_object_or_404(
-        tournament.entries.select_related("player", "seat__table"), number=number
-    )
+    entry = selectors.entry_by_number(tournament, number, seat=True)
+    if entry is None:
+        raise Http404
     seat = getattr(entry, "seat", None)  # None when the entry holds no seat
     finder = request.build_absolute_uri(reverse("seat_finder", args=[tournament.slug]))
     return render(

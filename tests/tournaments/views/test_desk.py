@@ -25,6 +25,39 @@ def test_the_seat_card_has_the_amount_the_receipt_and_a_qr(client, tournament, t
     assert 'data-testid="next-search"' in page and "autofocus" in page
 
 
+def test_the_seat_card_names_the_seat_of_this_event_and_survives_a_bust(client, tournament, td):
+    """The card is read by the entry's number in its own event: its table and seat; an
+    entry out of play (no seat any more) still has its card, without a seat; a number only
+    another event holds is not found."""
+    from tables.models import Seat
+
+    verdi = entry_services.entry_register(
+        tournament=tournament, player=make_player("Anna", "Verdi"), actor=td, now=NOW
+    )
+    other = make_tournament(td, name="Other event")
+    for name in ("Dario", "Elena"):
+        entry_services.entry_register(
+            tournament=other, player=make_player(name, "Bianchi"), actor=td, now=NOW
+        )
+    client.force_login(td)
+
+    def card(event, number):
+        return client.get(reverse("seat_card", args=[event.slug, number]))
+
+    page = card(tournament, verdi.entry.number).content.decode()
+    assert '<p class="name">Verdi Anna</p>' in page
+    where = page.split('data-testid="seat"')[1].split("</p>")[0]
+    assert f"Table {verdi.table} · Seat {verdi.seat}" in where
+
+    Seat.objects.filter(entry=verdi.entry).delete()
+    page = card(tournament, verdi.entry.number)
+    assert page.status_code == 200
+    assert 'data-testid="seat"' not in page.content.decode()
+    assert '<p class="where">No seat</p>' in page.content.decode()
+    assert card(tournament, 2).status_code == 404  # only the other event has a number 2
+    assert '<p class="name">Bianchi Elena</p>' in card(other, 2).content.decode()
+
+
 def test_the_desk_search_opens_with_the_name_typed_on_the_seat_card(client, tournament, td):
     client.force_login(td)
     page = client.get(reverse("desk", args=[tournament.slug]), {"q": "Verdi"}).content.decode()
