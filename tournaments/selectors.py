@@ -20,6 +20,7 @@ from django.db.models import (
     Func,
     IntegerField,
     JSONField,
+    Max,
     OuterRef,
     Q,
     QuerySet,
@@ -474,6 +475,24 @@ def entry_by_number(tournament: Tournament, number: int, *, seat: bool = False) 
         return None
     statement = _ENTRY_WITH_SEAT_BY_NUMBER if seat else _ENTRY_BY_NUMBER
     return statement.first(tournament_id=tournament.pk, number=number)
+
+
+# The highest entry number the tournament gave (voided entries keep theirs), read under
+# the tournament's lock by every registration: compiled once.
+_LAST_NUMBER = Prepared(
+    lambda tournament_id: (
+        _one_row(Entry.objects.filter(tournament_id=tournament_id))
+        .annotate(n=Max("number"))
+        .values_list("n")
+    ),
+    tournament_id=NO_ID,
+)
+
+
+def last_entry_number(tournament: Tournament) -> int:
+    """The highest number any entry of the tournament holds, 0 before the first."""
+    rows = _LAST_NUMBER.rows(tournament_id=tournament.pk)
+    return (rows[0][0] if rows else None) or 0
 
 
 def entry_counts(tournament: Tournament) -> dict[str, int]:

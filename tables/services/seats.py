@@ -365,6 +365,13 @@ def _seats_insert(
             )
 
 
+# The seats taken at the table a registration's draw chose: compiled once.
+_TAKEN = Prepared(
+    lambda table_id: Seat.objects.filter(table_id=table_id).order_by().values_list("number"),
+    table_id=NO_ID,
+)
+
+
 def _choose(
     tournament: Tournament, rng: Random, accessible_needed: bool, excluded: set[int]
 ) -> tuple[int, draw.SeatChoice] | None:
@@ -385,9 +392,7 @@ def _choose(
     state = draw.TableState(
         number=number,
         max_seats=row.max_seats,
-        taken=frozenset(
-            Seat.objects.filter(table_id=row.pk).order_by().values_list("number", flat=True)
-        ),
+        taken=frozenset(number for (number,) in _TAKEN.rows(table_id=row.pk)),
         reserved=row.out_of_draw,
         accessible=row.accessible,
     )

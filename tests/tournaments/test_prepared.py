@@ -216,3 +216,38 @@ def test_a_staff_socket_reads_the_account_and_role_as_they_are_now(tournament, f
     assert permissions.role_for(permissions.active_user(floor.pk), tournament) == Role.DESK
     type(floor).objects.filter(pk=floor.pk).update(is_active=False)
     assert permissions.active_user(floor.pk) is None
+
+
+def test_entry_numbers_follow_the_highest_of_this_event_and_never_come_back(td, tournament):
+    """Each registration takes the next number of its own event (compiled read under the
+    lock): a registration undone keeps its number, and another event's numbers do not
+    count."""
+    from tests.conftest import NOW, make_player
+    from tournaments.events import event_undo
+    from tournaments.models import Event
+    from tournaments.services import entries as entry_services
+
+    other = make_tournament(td, name="Monday Turbo")
+    for last in ("Neri", "Gialli", "Blu"):
+        entry_services.entry_register(
+            tournament=other, player=make_player(last=last), actor=td, now=NOW
+        )
+    first = entry_services.entry_register(
+        tournament=tournament, player=make_player(last="Verdi"), actor=td, now=NOW
+    ).entry
+    second = entry_services.entry_register(
+        tournament=tournament, player=make_player(last="Rossi"), actor=td, now=NOW
+    ).entry
+    assert (first.number, second.number) == (1, 2)
+
+    logged = Event.objects.get(
+        tournament=tournament, action="entry.register", data__entry=second.pk
+    )
+    event_undo(event_id=logged.pk, tournament=tournament, actor=td, now=NOW)
+    second.refresh_from_db()
+    assert second.status == second.Status.VOIDED and second.number == 2
+
+    third = entry_services.entry_register(
+        tournament=tournament, player=make_player(last="Bianchi"), actor=td, now=NOW
+    ).entry
+    assert third.number == 3

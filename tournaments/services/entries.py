@@ -7,7 +7,6 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
@@ -194,7 +193,7 @@ def _register(
         active.chips_removed = active.chips
         active.ended_at = now
         active.save(update_fields=["status", "chips_removed", "ended_at"])
-    number = (tournament.entries.aggregate(n=Max("number"))["n"] or 0) + 1
+    number = selectors.last_entry_number(tournament) + 1
     entry = Entry.objects.create(
         tournament=tournament,
         player=player,

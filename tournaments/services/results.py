@@ -130,6 +130,20 @@ def _active_deal(tournament: Tournament) -> Deal | None:
     return _ACTIVE_DEAL.first(tournament_id=tournament.pk)
 
 
+# The entries out with a place, whose places every registration moves down one: read
+# under the tournament's lock by each one, compiled once.
+_PLACED_OUT = Prepared(
+    lambda tournament_id: (
+        Entry.objects.filter(
+            tournament_id=tournament_id, status=Entry.Status.ELIMINATED, place__isnull=False
+        )
+        .order_by()
+        .values_list("pk")
+    ),
+    tournament_id=NO_ID,
+)
+
+
 def places_make_room(
     *, tournament: Tournament, by: int, entries: Sequence[int] | None = None
 ) -> list[int]:
@@ -137,12 +151,17 @@ def places_make_room(
     back up when it is undone). Returns the entries moved.
 
     Call inside the transaction holding the tournament row lock."""
-    out = Entry.objects.filter(
-        tournament=tournament, status=Entry.Status.ELIMINATED, place__isnull=False
-    )
-    if entries is not None:
-        out = out.filter(pk__in=list(entries))
-    ids = list(out.values_list("pk", flat=True))
+    if entries is None:
+        ids = [pk for (pk,) in _PLACED_OUT.rows(tournament_id=tournament.pk)]
+    else:
+        ids = list(
+            Entry.objects.filter(
+                tournament=tournament,
+                status=Entry.Status.ELIMINATED,
+                place__isnull=False,
+                pk__in=list(entries),
+            ).values_list("pk", flat=True)
+        )
     if ids:
         Entry.objects.filter(pk__in=ids).update(
             place=F("place") + by, place_last=F("place_last") + by
