@@ -182,15 +182,42 @@ def registration_open(tournament: Tournament, now: datetime) -> bool:
     return bool(view and view.late_registration_open)
 
 
+def _active_here(tournament_id: Any) -> QuerySet[Player]:
+    return Player.objects.filter(
+        entries__tournament_id=tournament_id, entries__status=Entry.Status.ACTIVE
+    ).order_by()
+
+
+# The players here whose folded name is one of two, or begins with one of them and a
+# space (a nickname follows): read for every new player the desk adds, compiled once. The
+# prefixes are values (not `startswith` strings), so the statement keeps their places:
+# the database escapes them for LIKE itself.
+_SAME_NAME_HERE = Prepared(
+    lambda tournament_id, one, one_prefix, other, other_prefix: (
+        _active_here(tournament_id)
+        .filter(
+            Q(search_name=one)
+            | Q(search_name__startswith=Value(one_prefix))
+            | Q(search_name=other)
+            | Q(search_name__startswith=Value(other_prefix))
+        )
+        .values_list("id", "first_name", "last_name")
+    ),
+    tournament_id=NO_ID,
+    one="-prepared one-",
+    one_prefix="-prepared one prefix-",
+    other="-prepared other-",
+    other_prefix="-prepared other prefix-",
+)
+
+
 def player_duplicates(
     tournament: Tournament, *, first_name: str, last_name: str, document_number: str = ""
 ) -> list[Player]:
     """Players a new one may be (issue 13, item 8): the same document number, or the same
     name (either order, ignoring case and accents) as a player with an active entry here."""
-    wanted = {
-        (fold(first_name), fold(last_name)),
-        (fold(last_name), fold(first_name)),
-    }
+    first, last = fold(first_name), fold(last_name)
+    wanted = {(first, last), (last, first)}
     found: dict[int, Player] = {}
     if document_number.strip():
         for player in Player.objects.filter(document_number__iexact=document_number.strip())[:10]:
@@ -199,21 +226,18 @@ def player_duplicates(
     # last, first, nickname) begin with the two names in either order; the exact pair is
     # checked here. A desk adds players to a field of thousands: reading and folding all
     # their names cost more than the rest of the registration.
-    names = Player.objects.filter(
-        entries__tournament=tournament, entries__status=Entry.Status.ACTIVE
-    ).order_by()
-    if all(all(pair) for pair in wanted):
-        begins = Q()
-        for first, last in wanted:
-            begins |= Q(search_name=f"{last} {first}") | Q(
-                search_name__startswith=f"{last} {first} "
-            )
-        names = names.filter(begins)
-    same = [
-        pk
-        for pk, first, last in names.values_list("id", "first_name", "last_name")
-        if (fold(first), fold(last)) in wanted
-    ]
+    if first and last:
+        one, other = f"{last} {first}", f"{first} {last}"
+        rows = _SAME_NAME_HERE.rows(
+            tournament_id=tournament.pk,
+            one=one,
+            one_prefix=one + " ",
+            other=other,
+            other_prefix=other + " ",
+        )
+    else:
+        rows = _active_here(tournament.pk).values_list("id", "first_name", "last_name")
+    same = [pk for pk, named, surname in rows if (fold(named), fold(surname)) in wanted]
     if same:
         for player in Player.objects.filter(pk__in=same).only(
             "id", "first_name", "last_name", "document_number"
