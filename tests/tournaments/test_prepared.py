@@ -23,6 +23,16 @@ def _fields(row) -> dict:
     return {f.attname: getattr(row, f.attname) for f in type(row)._meta.concrete_fields}
 
 
+def _entry(event, td, last: str):
+    """A new player of that last name registered in `event`: his entry."""
+    from tests.conftest import NOW, make_player
+    from tournaments.services import entries as entry_services
+
+    return entry_services.entry_register(
+        tournament=event, player=make_player(last=last), actor=td, now=NOW
+    ).entry
+
+
 def test_the_staff_tournament_is_the_row_the_orm_reads_and_follows_changes(tournament, desk):
     found = permissions.get_tournament_for(desk, tournament.slug, roles=permissions.DESK)
     assert _fields(found) == _fields(Tournament.objects.get(pk=tournament.pk))
@@ -101,18 +111,14 @@ def test_the_field_figures_are_the_orm_aggregates(td, tournament):
     sales count in its main event's pool; PostgreSQL sums integers as numeric)."""
     from django.db.models import Count, Sum
 
-    from tests.conftest import NOW, make_player
     from tournaments import selectors
     from tournaments.models import Entry
-    from tournaments.services import entries as entry_services
 
     flight = make_tournament(td, name="Flight B")
     Tournament.objects.filter(pk=flight.pk).update(parent=tournament)
     flight.refresh_from_db()
     for event, last in ((tournament, "Rossi"), (tournament, "Bianchi"), (flight, "Verdi")):
-        entry_services.entry_register(
-            tournament=event, player=make_player(last=last), actor=td, now=NOW
-        )
+        _entry(event, td, last)
     figures, buy_ins, _money = selectors._figures(tournament, family=True)
     mine = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.VOIDED)
     expected = mine.aggregate(n=Count("id"), chips=Sum("chips"))
@@ -129,17 +135,11 @@ def test_an_entry_by_its_number_comes_with_its_player_in_one_statement(
     """The floor's and the desk's read of one player by his number: his entry in this
     event only, his name read with it, and nothing for a number no entry of the event
     holds (or no database column could)."""
-    from tests.conftest import NOW, make_player
     from tournaments import selectors
-    from tournaments.services import entries as entry_services
 
     other = make_tournament(td, name="Monday Turbo")
-    mine = entry_services.entry_register(
-        tournament=tournament, player=make_player(last="Verdi"), actor=td, now=NOW
-    ).entry
-    theirs = entry_services.entry_register(
-        tournament=other, player=make_player(last="Neri"), actor=td, now=NOW
-    ).entry
+    mine = _entry(tournament, td, "Verdi")
+    theirs = _entry(other, td, "Neri")
     with django_assert_num_queries(1):
         found = selectors.entry_by_number(tournament, mine.number)
         assert (found.pk, found.player.last_name) == (mine.pk, "Verdi")
@@ -154,22 +154,16 @@ def test_an_entry_by_its_number_comes_with_its_player_in_one_statement(
 def test_a_lone_bust_locks_its_entry_and_reads_its_player_with_it(td, tournament):
     """The entry a lone elimination locks is its own, with its player: the floor's
     message names him, and a number of another event is never eliminated here."""
-    from tests.conftest import NOW, make_player
+    from tests.conftest import NOW
     from tournaments.models import Entry
     from tournaments.services import entries as entry_services
     from tournaments.services import results
 
     other = make_tournament(td, name="Monday Turbo")
-    out = entry_services.entry_register(
-        tournament=tournament, player=make_player(last="Verdi"), actor=td, now=NOW
-    ).entry
+    out = _entry(tournament, td, "Verdi")
     for last in ("Rossi", "Bianchi"):
-        entry_services.entry_register(
-            tournament=tournament, player=make_player(last=last), actor=td, now=NOW
-        )
-    stranger = entry_services.entry_register(
-        tournament=other, player=make_player(last="Neri"), actor=td, now=NOW
-    ).entry
+        _entry(tournament, td, last)
+    stranger = _entry(other, td, "Neri")
     with transaction.atomic():
         (locked,) = results._LONE_ENTRY_LOCKED.instances(pk=out.pk, tournament_id=tournament.pk)
         assert str(locked.player) == str(out.player)
@@ -222,22 +216,15 @@ def test_entry_numbers_follow_the_highest_of_this_event_and_never_come_back(td, 
     """Each registration takes the next number of its own event (compiled read under the
     lock): a registration undone keeps its number, and another event's numbers do not
     count."""
-    from tests.conftest import NOW, make_player
+    from tests.conftest import NOW
     from tournaments.events import event_undo
     from tournaments.models import Event
-    from tournaments.services import entries as entry_services
 
     other = make_tournament(td, name="Monday Turbo")
     for last in ("Neri", "Gialli", "Blu"):
-        entry_services.entry_register(
-            tournament=other, player=make_player(last=last), actor=td, now=NOW
-        )
-    first = entry_services.entry_register(
-        tournament=tournament, player=make_player(last="Verdi"), actor=td, now=NOW
-    ).entry
-    second = entry_services.entry_register(
-        tournament=tournament, player=make_player(last="Rossi"), actor=td, now=NOW
-    ).entry
+        _entry(other, td, last)
+    first = _entry(tournament, td, "Verdi")
+    second = _entry(tournament, td, "Rossi")
     assert (first.number, second.number) == (1, 2)
 
     logged = Event.objects.get(
@@ -247,7 +234,5 @@ def test_entry_numbers_follow_the_highest_of_this_event_and_never_come_back(td, 
     second.refresh_from_db()
     assert second.status == second.Status.VOIDED and second.number == 2
 
-    third = entry_services.entry_register(
-        tournament=tournament, player=make_player(last="Bianchi"), actor=td, now=NOW
-    ).entry
+    third = _entry(tournament, td, "Bianchi")
     assert third.number == 3
