@@ -122,6 +122,9 @@ class _Compiled:
         self._queryset = queryset
         self._compiler = compiler
         self._building: _Building | None = None
+        # The columns of each row (a read run beside others is told apart by them); None
+        # when the SQL selects more (an ordering's columns), which `one_row_each` refuses.
+        self.width = None if compiler.has_extra_select else compiler.col_count
 
     def instances(self, rows: list[Any], using: str) -> list[Any]:
         building = self._building or self._builder(using)
@@ -189,3 +192,32 @@ class _Slot:
 
     def __init__(self, name: str) -> None:
         self.name = name
+
+
+def one_row_each(
+    reads: Sequence[tuple[Prepared[Any], dict[str, Any]]], using: str = DEFAULT_DB_ALIAS
+) -> list[tuple[Any, ...]]:
+    """The one row of each read (aggregates without GROUP BY, each exactly one row), in
+    one trip to the database: their statements side by side as one (a CROSS JOIN of
+    one-row subqueries). Each read's row comes back as its own `rows()` would give it.
+
+    A push after an elimination reads the field's figures in four such statements; each
+    trip cost about 0.3 ms on PostgreSQL before its first screen heard of the change."""
+    parts, params, widths = [], [], []
+    for position, (prepared, values) in enumerate(reads):
+        compiled = prepared.compiled(using)
+        if compiled.width is None:
+            raise ValueError("a read that selects its ordering's columns cannot run beside others")
+        parts.append(f"({compiled.sql}) AS q{position}")
+        params.extend(prepared._params(compiled.slots, values))
+        widths.append(compiled.width)
+    with connections[using].cursor() as cursor:
+        cursor.execute(f"SELECT * FROM {' CROSS JOIN '.join(parts)}", params)
+        found = cursor.fetchall()
+    if len(found) != 1:
+        raise ValueError(f"one row expected of each read, the whole gave {len(found)}")
+    row, rows, start = found[0], [], 0
+    for width in widths:
+        rows.append(tuple(row[start : start + width]))
+        start += width
+    return rows

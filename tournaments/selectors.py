@@ -48,7 +48,7 @@ from tournaments.models import (
 )
 from tournaments.names import fold
 from tournaments.penalties import HAND_KINDS
-from tournaments.prepared import INT_MAX, NO_ID, Prepared
+from tournaments.prepared import INT_MAX, NO_ID, Prepared, one_row_each
 
 _ITEM_COLUMNS = ("kind", "minutes", "color_up", "small_blind", "big_blind", "ante", "ante_mode")
 # The structure, compiled once (tournaments/prepared.py): every change of the clock reads it.
@@ -379,18 +379,23 @@ def _number(value: Any) -> int:
     return int(value or 0)
 
 
-def _figures(tournament: Tournament, *, family: bool = False) -> tuple[dict[str, int], int, int]:
+def _figures(
+    tournament: Tournament, *, family: bool = False, tables_open: bool = False
+) -> tuple[dict[str, int], int, int]:
     """`tournament_figures`, and with `family` the buy-ins and the purchases' money across
-    the event and its flights (what `prize_pool` counts), read in the same three queries:
-    one over the entries, one over the purchases, one over the chip adjustments."""
+    the event and its flights (what `prize_pool` counts), read in one trip to the
+    database: the entries, the purchases and the chip adjustments summed (with
+    `tables_open`, the tables open counted too, as `figures["tables_open"]`)."""
     # A flight's family is the flight alone (`_family_filter`).
     family = family and tournament.parent_id is None
-    pk = tournament.pk
-    entries, active, chips, removed, buy_ins = _ENTRY_FIGURES[family].rows(tournament_id=pk)[0]
-    bought_chips, money, rebuys, addons, family_money = _PURCHASE_FIGURES[family].rows(
-        tournament_id=pk
-    )[0]
-    (adjusted,) = _ADJUSTED.rows(tournament_id=pk)[0]
+    mine = {"tournament_id": tournament.pk}
+    reads = [(_ENTRY_FIGURES[family], mine), (_PURCHASE_FIGURES[family], mine), (_ADJUSTED, mine)]
+    if tables_open:
+        reads.append((_TABLES_OPEN, mine))
+    rows = one_row_each(reads)
+    entries, active, chips, removed, buy_ins = rows[0]
+    bought_chips, money, rebuys, addons, family_money = rows[1]
+    (adjusted,) = rows[2]
     figures = {
         "entries": _number(entries),
         "players_left": _number(active),
@@ -402,6 +407,8 @@ def _figures(tournament: Tournament, *, family: bool = False) -> tuple[dict[str,
         "addons": _number(addons),
         "purchase_money": _number(money),
     }
+    if tables_open:
+        figures["tables_open"] = _number(rows[3][0])
     return figures, _number(buy_ins), _number(family_money)
 
 
@@ -454,17 +461,9 @@ _ENTRY_COUNTS = Prepared(
 )
 
 
-_PLAYERS_LEFT = Prepared(
-    lambda tournament_id: EntryTally.objects.filter(tournament_id=tournament_id).values_list(
-        "active"
-    ),
-    tournament_id=NO_ID,
-)
-
-
 def players_left(tournament: Tournament) -> int:
     """The entries still playing (every elimination reads them)."""
-    return _number(next(iter(_PLAYERS_LEFT.rows(tournament_id=tournament.pk)), (0,))[0])
+    return _number(_PLAYING.rows(tournament_id=tournament.pk)[0][0])
 
 
 # An entry by its number in one tournament, with its player: every floor and desk action
@@ -586,6 +585,32 @@ _PURCHASE_MONEY = _per_family(
         .values_list("money")
     )
 )
+
+
+# The entries still playing, as one row even before the first entry (a sum of no rows),
+# so that it can be read beside the prize pool's figures (`players_left_and_prizes`).
+_PLAYING = Prepared(
+    lambda tournament_id: (
+        _one_row(EntryTally.objects.filter(tournament_id=tournament_id))
+        .annotate(n=Sum("active"))
+        .values_list("n")
+    ),
+    tournament_id=NO_ID,
+)
+
+
+def players_left_and_prizes(tournament: Tournament) -> tuple[int, list[int]]:
+    """`players_left` and `payout_amounts`, read in one trip to the database: every
+    elimination needs both under the tournament's lock, before its screens hear of it."""
+    if tournament.parent_id is not None or tournament.payouts:
+        return players_left(tournament), payout_amounts(tournament)
+    mine = {"tournament_id": tournament.pk}
+    (active,), (entries,), (money,) = one_row_each(
+        [(_PLAYING, mine), (_BUY_INS[True], mine), (_PURCHASE_MONEY[True], mine)]
+    )
+    entries = _number(entries)
+    pool = prize_pool(tournament, entries=entries, purchase_money=_number(money))
+    return _number(active), payout_amounts(tournament, pool=pool, entries=entries)
 
 
 def buy_ins(tournament: Tournament, *, family: list[Tournament] | None = None) -> int:
@@ -932,7 +957,7 @@ def screen_figures(tournament: Tournament, *, top: int = 5) -> dict[str, Any]:
     The prize pool and payouts are the money pages' own (prize_pool, payout_amounts), so
     the screens and the payouts sheet never disagree.
     """
-    figures, entries, money = _figures(tournament, family=True)
+    figures, entries, money = _figures(tournament, family=True, tables_open=True)
     left = figures["players_left"]
     pool = prize_pool(tournament, entries=entries, purchase_money=money)
     amounts = payout_amounts(tournament, pool=pool, entries=entries)
@@ -942,7 +967,6 @@ def screen_figures(tournament: Tournament, *, top: int = 5) -> dict[str, Any]:
         "prize_pool": pool.prize_pool if figures["entries"] else None,
         "payouts": list(enumerate(amounts, start=1))[:top],
         "paid_places": len(amounts),
-        "tables_open": _TABLES_OPEN.rows(tournament_id=tournament.pk)[0][0],
         "chip_leaders": chip_leaders(tournament, top=top),
     }
 

@@ -236,3 +236,62 @@ def test_entry_numbers_follow_the_highest_of_this_event_and_never_come_back(td, 
 
     third = _entry(tournament, td, "Bianchi")
     assert third.number == 3
+
+
+def test_reads_run_side_by_side_give_each_its_own_row_or_refuse(td, tournament):
+    """Reads run in one trip (`one_row_each`) each give the row they give alone, with their
+    own values; a read that may give several rows is refused rather than mixed up."""
+    from tournaments import selectors
+    from tournaments.prepared import one_row_each
+
+    other = make_tournament(td, name="Other night")
+    for event, last in ((tournament, "Rossi"), (tournament, "Bianchi"), (other, "Verdi")):
+        _entry(event, td, last)
+    reads = [
+        (selectors._PLAYING, {"tournament_id": tournament.pk}),
+        (selectors._BUY_INS[True], {"tournament_id": other.pk}),
+        (selectors._TABLES_OPEN, {"tournament_id": tournament.pk}),
+    ]
+    together = one_row_each(reads)
+    alone = [tuple(prepared.rows(**values)[0]) for prepared, values in reads]
+    assert together == alone
+    assert [int(row[0]) for row in together[:2]] == [2, 1]
+
+    by_pk = Prepared(
+        lambda pk: Tournament.objects.filter(pk__gte=pk).order_by("pk").values_list("pk"), pk=-7
+    )
+    with pytest.raises(ValueError, match="one row"):
+        one_row_each([(by_pk, {"pk": 0}), (selectors._PLAYING, {"tournament_id": other.pk})])
+
+
+def test_an_elimination_reads_the_field_and_the_prizes_as_the_money_pages_do(td, tournament):
+    """The field left and the prizes a bust-out reads in one trip are those the payouts
+    page and the clock screen show, rebuys' money in the pool included; an event with its
+    own payout table keeps it."""
+    from tournaments import selectors
+    from tournaments.services import entries as entry_services
+
+    Tournament.objects.filter(pk=tournament.pk).update(
+        rebuys_allowed=True, rebuy_max=3, rebuy_price=100, rebuy_chips=10_000
+    )
+    tournament.refresh_from_db()
+    for i in range(12):
+        _entry(tournament, td, f"Player{i:02d}")
+    before = selectors.players_left_and_prizes(tournament)[1]
+    buyer = tournament.entries.order_by("number").first()
+    entry_services.entry_purchase(
+        tournament=tournament,
+        entry=buyer,
+        kind="rebuy",
+        actor=td,
+        now=buyer.created_at,
+        declared_before_hand=True,
+    )
+    left, prizes = selectors.players_left_and_prizes(tournament)
+    assert left == selectors.players_left(tournament) == 12
+    assert prizes == selectors.payout_amounts(tournament)
+    assert sum(prizes) == selectors.prize_pool(tournament).prize_pool > sum(before) > 0
+
+    Tournament.objects.filter(pk=tournament.pk).update(payouts=[700, 300])
+    tournament.refresh_from_db()
+    assert selectors.players_left_and_prizes(tournament) == (12, [700, 300])

@@ -218,7 +218,8 @@ def eliminations_record(
             raise errors.DomainError(_("A stack cannot be negative."))
     # Counted, not read: at 10,000 entries reading every player in cost a bust ~450 ms.
     playing = tournament.entries.filter(status=Entry.Status.ACTIVE)
-    active = selectors.players_left(tournament)
+    # The field and its prizes as they stand before these bust-outs, in one read.
+    active, amounts = selectors.players_left_and_prizes(tournament)
     held_seats = {
         entry_id: (table, number)
         for entry_id, table, number in Seat.objects.filter(entry_id__in=ids).values_list(
@@ -227,7 +228,6 @@ def eliminations_record(
     }
     seats = {entry_id: table for entry_id, (table, _number) in held_seats.items()}
     earlier = _earlier_in_hand(tournament, h4h_hand)
-    amounts = selectors.payout_amounts(tournament)
     prizes = dict(enumerate(amounts, start=1))
     settlement = placements.settle_eliminations(
         remaining_before_hand=active + len(earlier),
