@@ -37,6 +37,7 @@ from tournaments import clock, entry_rules, payouts
 from tournaments.models import (
     ChipAdjustment,
     ChipCount,
+    Deal,
     Entry,
     EntryTally,
     Event,
@@ -588,7 +589,7 @@ _PURCHASE_MONEY = _per_family(
 
 
 # The entries still playing, as one row even before the first entry (a sum of no rows),
-# so that it can be read beside the prize pool's figures (`players_left_and_prizes`).
+# so that it can be read beside the prize pool's figures (`elimination_figures`).
 _PLAYING = Prepared(
     lambda tournament_id: (
         _one_row(EntryTally.objects.filter(tournament_id=tournament_id))
@@ -599,18 +600,35 @@ _PLAYING = Prepared(
 )
 
 
-def players_left_and_prizes(tournament: Tournament) -> tuple[int, list[int]]:
-    """`players_left` and `payout_amounts`, read in one trip to the database: every
-    elimination needs both under the tournament's lock, before its screens hear of it."""
-    if tournament.parent_id is not None or tournament.payouts:
-        return players_left(tournament), payout_amounts(tournament)
+# Whether a deal stands (its terms are read only then): one row, read beside the field's.
+_DEALS_STANDING = Prepared(
+    lambda tournament_id: (
+        _one_row(Deal.objects.filter(tournament_id=tournament_id, voided=False))
+        .annotate(n=Count("id"))
+        .values_list("n")
+    ),
+    tournament_id=NO_ID,
+)
+
+
+def elimination_figures(tournament: Tournament) -> tuple[int, list[int], bool]:
+    """What every elimination reads under the tournament's lock before its screens hear of
+    it, in one trip to the database: the entries still playing (`players_left`), the prize
+    of each place (`payout_amounts`), and whether a deal stands."""
     mine = {"tournament_id": tournament.pk}
-    (active,), (entries,), (money,) = one_row_each(
-        [(_PLAYING, mine), (_BUY_INS[True], mine), (_PURCHASE_MONEY[True], mine)]
-    )
-    entries = _number(entries)
-    pool = prize_pool(tournament, entries=entries, purchase_money=_number(money))
-    return _number(active), payout_amounts(tournament, pool=pool, entries=entries)
+    # A stored table, or a flight (which pays nothing), needs no figures for its prizes.
+    generated = tournament.parent_id is None and not tournament.payouts
+    reads = [(_PLAYING, mine), (_DEALS_STANDING, mine)]
+    if generated:
+        reads += [(_BUY_INS[True], mine), (_PURCHASE_MONEY[True], mine)]
+    rows = one_row_each(reads)
+    if generated:
+        entries = _number(rows[2][0])
+        pool = prize_pool(tournament, entries=entries, purchase_money=_number(rows[3][0]))
+        amounts = payout_amounts(tournament, pool=pool, entries=entries)
+    else:
+        amounts = payout_amounts(tournament)
+    return _number(rows[0][0]), amounts, _number(rows[1][0]) > 0
 
 
 def buy_ins(tournament: Tournament, *, family: list[Tournament] | None = None) -> int:

@@ -277,7 +277,7 @@ def test_an_elimination_reads_the_field_and_the_prizes_as_the_money_pages_do(td,
     tournament.refresh_from_db()
     for i in range(12):
         _entry(tournament, td, f"Player{i:02d}")
-    before = selectors.players_left_and_prizes(tournament)[1]
+    before = selectors.elimination_figures(tournament)[1]
     buyer = tournament.entries.order_by("number").first()
     entry_services.entry_purchase(
         tournament=tournament,
@@ -287,11 +287,11 @@ def test_an_elimination_reads_the_field_and_the_prizes_as_the_money_pages_do(td,
         now=buyer.created_at,
         declared_before_hand=True,
     )
-    left, prizes = selectors.players_left_and_prizes(tournament)
+    left, prizes, deal = selectors.elimination_figures(tournament)
     assert left == selectors.players_left(tournament) == 12
     assert prizes == selectors.payout_amounts(tournament)
     assert sum(prizes) == selectors.prize_pool(tournament).prize_pool > sum(before) > 0
 
     Tournament.objects.filter(pk=tournament.pk).update(payouts=[700, 300])
     tournament.refresh_from_db()
-    assert selectors.players_left_and_prizes(tournament) == (12, [700, 300])
+    assert selectors.elimination_figures(tournament) == (12, [700, 300], False)

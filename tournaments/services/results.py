@@ -114,16 +114,37 @@ _ACTIVE_DEAL = Prepared(
 
 
 # The entry a lone bust-out locks, with its player (the same rows the several busts of a
-# hand lock together), compiled once. The stand-in key is not the tournament's.
+# hand lock together) and the seat it frees with that seat's table, compiled once. The
+# stand-in key is not the tournament's.
 _LONE_ENTRY_LOCKED = Prepared(
     lambda pk, tournament_id: (
-        Entry.objects.select_for_update()
-        .select_related("player")
+        Entry.objects.select_for_update(of=("self", "player"))
+        .select_related("player", "seat__table")
         .filter(pk=pk, tournament_id=tournament_id)
     ),
     pk=-1_000_037,
     tournament_id=NO_ID,
 )
+
+
+def _held_seats(entries: dict[int, Entry]) -> dict[int, tuple[int, int]]:
+    """The table and seat number each entry holds, as locked with it (a lone bust)."""
+    held = {}
+    for pk, entry in entries.items():
+        seat = getattr(entry, "seat", None)  # none: out already, or never seated
+        if seat is not None:
+            held[pk] = (seat.table.number, seat.number)
+    return held
+
+
+def _held_seats_read(ids: list[int]) -> dict[int, tuple[int, int]]:
+    """The table and seat number each of the entries `ids` holds, read."""
+    return {
+        entry_id: (table, number)
+        for entry_id, table, number in Seat.objects.filter(entry_id__in=ids).values_list(
+            "entry_id", "table__number", "number"
+        )
+    }
 
 
 def _active_deal(tournament: Tournament) -> Deal | None:
@@ -219,13 +240,8 @@ def eliminations_record(
     # Counted, not read: at 10,000 entries reading every player in cost a bust ~450 ms.
     playing = tournament.entries.filter(status=Entry.Status.ACTIVE)
     # The field and its prizes as they stand before these bust-outs, in one read.
-    active, amounts = selectors.players_left_and_prizes(tournament)
-    held_seats = {
-        entry_id: (table, number)
-        for entry_id, table, number in Seat.objects.filter(entry_id__in=ids).values_list(
-            "entry_id", "table__number", "number"
-        )
-    }
+    active, amounts, deal_stands = selectors.elimination_figures(tournament)
+    held_seats = _held_seats(entries) if len(ids) == 1 else _held_seats_read(ids)
     seats = {entry_id: table for entry_id, (table, _number) in held_seats.items()}
     earlier = _earlier_in_hand(tournament, h4h_hand)
     prizes = dict(enumerate(amounts, start=1))
@@ -260,7 +276,7 @@ def eliminations_record(
         if active - len(entries) == 1 and _field_closed(tournament, now)
         else (),
     )
-    deal = _active_deal(tournament)
+    deal = _active_deal(tournament) if deal_stands else None
     dealt = {int(s["entry"]): int(s["amount"]) for s in deal.shares} if deal else {}
     # The euros an equal split leaves over go one each to the group's players, larger
     # starting stack first, so the prizes always add up to the pool [house choice].
