@@ -292,6 +292,16 @@ def test_an_elimination_reads_the_field_and_the_prizes_as_the_money_pages_do(td,
     assert prizes == selectors.payout_amounts(tournament)
     assert sum(prizes) == selectors.prize_pool(tournament).prize_pool > sum(before) > 0
 
+    assert deal is False
     Tournament.objects.filter(pk=tournament.pk).update(payouts=[700, 300])
     tournament.refresh_from_db()
     assert selectors.elimination_figures(tournament) == (12, [700, 300], False)
+
+    from tournaments.services import results
+
+    playing = tournament.entries.filter(status="active")
+    stacks = {entry.pk: 1000 * (i + 1) for i, entry in enumerate(playing)}
+    results.deal_record(
+        tournament=tournament, stacks=stacks, method="chip_chop", actor=td, now=buyer.created_at
+    )
+    assert selectors.elimination_figures(tournament)[2] is True
