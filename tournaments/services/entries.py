@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from tables.models import Seat, Table
 from tables.services import room as room_services
 from tables.services import seats as seat_services
-from tournaments import entry_rules, errors, realtime, selectors
+from tournaments import entry_rules, errors, placements, realtime, selectors
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import (
     Entry,
@@ -323,16 +323,18 @@ def _undo_entry_register(event: Event, actor, now: datetime) -> None:
 
 def entry_eliminate(
     *, tournament: Tournament, entry: Entry, actor, now: datetime, start_stack: int = 0
-) -> Entry:
-    """Record a lone bust-out: the entry takes its finishing place and prize (§15.1)."""
+) -> placements.Settlement:
+    """Record a lone bust-out: the entry takes its finishing place and prize (§15.1).
 
-    results.eliminations_record(
+    Returns the settlement (places, prizes), not the entry read again: the floor's page
+    answers at once, while its push is still reaching the screens."""
+
+    return results.eliminations_record(
         tournament=tournament,
         busts=[results.Bust(entry=entry, start_stack=start_stack)],
         actor=actor,
         now=now,
     )
-    return Entry.objects.get(pk=entry.pk)
 
 
 def entries_eliminate(

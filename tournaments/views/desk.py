@@ -335,7 +335,7 @@ def eliminate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     entry = selectors.entry_by_number(tournament, number)
     if entry is None:
         raise Http404
-    ok, _entry = run(
+    ok, _settlement = run(
         request,
         entry_services.entry_eliminate,
         tournament=tournament,
