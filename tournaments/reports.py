@@ -127,7 +127,8 @@ def chip_counts_table(tournament: Tournament) -> Table:
     counts = (
         ChipCount.objects.filter(tournament=tournament)
         .select_related("entry__player")
-        .order_by("day", "-chips")
+        # Equal stacks in entry order: the same sheet every time it is printed.
+        .order_by("day", "-chips", "entry__number")
     )
     rows = [[c.day, str(c.entry.player), c.entry.number, c.chips, c.bag] for c in counts]
     return head, rows
