@@ -305,6 +305,19 @@ def _one_row(queryset: QuerySet[Any]) -> QuerySet[Any]:
     return queryset.order_by().values(_one=Value(1, output_field=IntegerField()))
 
 
+def _one_total(model: type[Any], total: Any, **where: Any) -> Prepared[Any]:
+    """`total` (an aggregate) over one tournament's rows of `model` that match `where`,
+    compiled once: always one row, so it can be read beside others (`one_row_each`)."""
+    return Prepared(
+        lambda tournament_id: (
+            _one_row(model.objects.filter(tournament_id=tournament_id, **where))
+            .annotate(n=total)
+            .values_list("n")
+        ),
+        tournament_id=NO_ID,
+    )
+
+
 def _family_where(tournament_id: Any, field: str, family: bool) -> Q:
     """`_family_filter` by the tournament's key alone (a `Prepared` stand-in): with
     `family`, the main event `tournament_id` and its flights; else that tournament."""
@@ -365,14 +378,7 @@ def _purchase_figures(tournament_id: Any, family: bool) -> QuerySet[Any]:
 # across a main event and its flights (a flight or a lone tournament is its own family).
 _ENTRY_FIGURES = _per_family(_entry_figures)
 _PURCHASE_FIGURES = _per_family(_purchase_figures)
-_ADJUSTED = Prepared(
-    lambda tournament_id: (
-        _one_row(ChipAdjustment.objects.filter(tournament_id=tournament_id, voided=False))
-        .annotate(chips=Sum("amount"))
-        .values_list("chips")
-    ),
-    tournament_id=NO_ID,
-)
+_ADJUSTED = _one_total(ChipAdjustment, Sum("amount"), voided=False)
 
 
 def _number(value: Any) -> int:
@@ -503,14 +509,7 @@ def entry_by_number(tournament: Tournament, number: int, *, seat: bool = False) 
 
 # The highest entry number the tournament gave (voided entries keep theirs), read under
 # the tournament's lock by every registration: compiled once.
-_LAST_NUMBER = Prepared(
-    lambda tournament_id: (
-        _one_row(Entry.objects.filter(tournament_id=tournament_id))
-        .annotate(n=Max("number"))
-        .values_list("n")
-    ),
-    tournament_id=NO_ID,
-)
+_LAST_NUMBER = _one_total(Entry, Max("number"))
 
 
 def last_entry_number(tournament: Tournament) -> int:
@@ -590,25 +589,11 @@ _PURCHASE_MONEY = _per_family(
 
 # The entries still playing, as one row even before the first entry (a sum of no rows),
 # so that it can be read beside the prize pool's figures (`elimination_figures`).
-_PLAYING = Prepared(
-    lambda tournament_id: (
-        _one_row(EntryTally.objects.filter(tournament_id=tournament_id))
-        .annotate(n=Sum("active"))
-        .values_list("n")
-    ),
-    tournament_id=NO_ID,
-)
+_PLAYING = _one_total(EntryTally, Sum("active"))
 
 
 # Whether a deal stands (its terms are read only then): one row, read beside the field's.
-_DEALS_STANDING = Prepared(
-    lambda tournament_id: (
-        _one_row(Deal.objects.filter(tournament_id=tournament_id, voided=False))
-        .annotate(n=Count("id"))
-        .values_list("n")
-    ),
-    tournament_id=NO_ID,
-)
+_DEALS_STANDING = _one_total(Deal, Count("id"), voided=False)
 
 
 def elimination_figures(tournament: Tournament) -> tuple[int, list[int], bool]:
@@ -991,14 +976,7 @@ def screen_figures(tournament: Tournament, *, top: int = 5) -> dict[str, Any]:
 
 # The clock screen's other figures, compiled once (tournaments/prepared.py) as the field's
 # are: the tables open, and the chip leaders (their names as Player.__str__ writes them).
-_TABLES_OPEN = Prepared(
-    lambda tournament_id: (
-        _one_row(Table.objects.filter(tournament_id=tournament_id, status=Table.Status.OPEN))
-        .annotate(n=Count("id"))
-        .values_list("n")
-    ),
-    tournament_id=NO_ID,
-)
+_TABLES_OPEN = _one_total(Table, Count("id"), status=Table.Status.OPEN)
 
 
 # A playing day no event reaches (the field is a small positive integer: a negative one
