@@ -66,32 +66,39 @@ def _room(counts: list[int]) -> list[balancing.Table]:
 
 
 def _apply(tables: dict[str, balancing.Table], plan: balancing.RoomPlan) -> int:
-    """Carry a plan out in memory; return how many players moved."""
-    seats = {tid: dict(t.seats or {}) for tid, t in tables.items()}
+    """Carry a plan out in memory, as the floor would: only the tables it names change.
+    Returns how many players moved."""
+    changed: dict[str, dict[int, str]] = {}
+
+    def seats(table_id: str) -> dict[int, str]:
+        if table_id not in changed:
+            changed[table_id] = dict(tables[table_id].seats or {})
+        return changed[table_id]
+
     moved = 0
     decision = plan.break_table
     if decision.break_now and decision.table_id is not None:
-        players = list(seats[decision.table_id].values())
+        players = list(seats(decision.table_id).values())
         for player, card in zip(players, decision.seat_cards, strict=False):
-            seats[card.table][card.seat] = player
+            seats(card.table)[card.seat] = player
             moved += 1
-        seats[decision.table_id] = {}
+        changed[decision.table_id] = {}
     else:
         for move in plan.moves:
             if move.from_seat is None or move.to_seat is None:
                 continue
-            player = seats[move.from_table].pop(move.from_seat)
-            seats[move.to_table][move.to_seat] = player
+            player = seats(move.from_table).pop(move.from_seat)
+            seats(move.to_table)[move.to_seat] = player
             moved += 1
-    for tid, table in list(tables.items()):
-        if seats[tid] != (table.seats or {}):
-            tables[tid] = balancing.Table(
-                table_id=tid,
-                max_seats=table.max_seats,
-                seats=seats[tid],
-                last_hand=table.last_hand,
-                number=table.number,
-            )
+    for tid, after in changed.items():
+        table = tables[tid]
+        tables[tid] = balancing.Table(
+            table_id=tid,
+            max_seats=table.max_seats,
+            seats=after,
+            last_hand=table.last_hand,
+            number=table.number,
+        )
     return moved
 
 

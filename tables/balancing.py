@@ -13,6 +13,8 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import repeat
+from operator import attrgetter, sub
 from random import Random
 from types import MappingProxyType
 from typing import Literal
@@ -87,6 +89,14 @@ class Table:
     @cached_property
     def capacity(self) -> int:
         return self.max_seats - len(self.locked_seats)
+
+    @cached_property
+    def has_free_seat(self) -> bool:
+        """Whether a seat is neither taken nor locked (with `seats` unknown, not locked)."""
+        seats = self.seats or _EMPTY
+        if not self.locked_seats:  # the usual table: no set built
+            return len(seats) < self.max_seats
+        return len(self.locked_seats.union(seats)) < self.max_seats
 
 
 @dataclass(frozen=True)
@@ -221,16 +231,52 @@ class Violation:
 # --- ordering -------------------------------------------------------------------------
 
 
+# A room of 1,112 tables is read on every plan: its figures are gathered with these in
+# C loops (map, sum, max), not a Python expression per table.
+_NUMBER = attrgetter("number")
+_TABLE_ID = attrgetter("table_id")
+_COUNT = attrgetter("count")
+_CAPACITY = attrgetter("capacity")
+
+
+def _by_id(tables: Sequence[Table]) -> dict[str, Table]:
+    return dict(zip(map(_TABLE_ID, tables), tables, strict=True))
+
+
+def _counts(tables: Sequence[Table]) -> dict[str, int]:
+    return dict(zip(map(_TABLE_ID, tables), map(_COUNT, tables), strict=True))
+
+
+def _free_seats(tables: Sequence[Table]) -> int:
+    """The seats left at `tables` (none at a table over its capacity)."""
+    return sum(map(max, map(sub, map(_CAPACITY, tables), map(_COUNT, tables)), repeat(0)))
+
+
 def _order(tables: Iterable[Table], preferred: Sequence[str]) -> dict[str, int]:
-    """Rank tables: listed ones first in list order, then the rest by descending number."""
+    """Rank tables: listed ones first in list order, then the rest by descending number
+    (equal numbers by table id)."""
     listed = {table_id: index for index, table_id in enumerate(preferred)}
-    rest = sorted(
-        (t for t in tables if t.table_id not in listed), key=lambda t: (-t.number, t.table_id)
-    )
+    rest = [t for t in tables if t.table_id not in listed] if listed else list(tables)
+    # Two stable sorts on plain keys (id, then number descending: a reversed sort keeps
+    # equal keys in order) instead of a key tuple built per table: a room of 1,112
+    # tables is ranked on every plan.
+    rest.sort(key=_TABLE_ID)
+    rest.sort(key=_NUMBER, reverse=True)
     rank = dict(listed)
-    for offset, table in enumerate(rest):
-        rank[table.table_id] = len(preferred) + offset
+    rank.update(
+        zip(map(_TABLE_ID, rest), range(len(preferred), len(preferred) + len(rest)), strict=True)
+    )
     return rank
+
+
+def _first_in_order(tables: Sequence[Table], preferred: Sequence[str]) -> str:
+    """The table `_order` ranks first, found without ranking them all."""
+    listed = {table_id: index for index, table_id in enumerate(preferred)}
+    first_listed = [t.table_id for t in tables if t.table_id in listed]
+    if first_listed:
+        return min(first_listed, key=listed.__getitem__)
+    top = max(map(_NUMBER, tables))
+    return min(t.table_id for t in tables if t.number == top)
 
 
 # --- final table ----------------------------------------------------------------------
@@ -267,7 +313,7 @@ def plan_final_table(*, players_remaining: int, settings: RoomSettings) -> Final
         return FinalTablePlan(formed=True, size=size, layout=(players_remaining,), rule=rule)
     tables = math.ceil(players_remaining / settings.seats_per_table)
     base, extra = divmod(players_remaining, tables)
-    layout = tuple(base + 1 if index < extra else base for index in range(tables))
+    layout = (base + 1,) * extra + (base,) * (tables - extra)
     return FinalTablePlan(formed=False, size=size, layout=layout, rule=rule)
 
 
@@ -297,8 +343,8 @@ def check_break(
     open_tables = [t for t in tables if t.count > 0]
     if len(open_tables) < 2:
         return BreakDecision(False, None, 0, rules=(RULE_BREAK,))
-    by_id = {t.table_id: t for t in open_tables}
-    total_free = sum(max(t.capacity - t.count, 0) for t in open_tables)
+    by_id = _by_id(open_tables)
+    total_free = _free_seats(open_tables)
 
     def free_elsewhere(table_id: str) -> int:
         table = by_id[table_id]
@@ -315,11 +361,11 @@ def check_break(
         if drawn_table is None:
             # Nobody can break yet: report against the first table of the break sequence,
             # as the list order would (tournament.md §1.2 check_break).
-            first = break_sequence(open_tables, settings)[0]
+            first = _first_in_order(open_tables, settings.break_list)
             return BreakDecision(False, None, free_elsewhere(first), rules=rules)
         candidate = drawn_table
     else:
-        candidate = break_sequence(open_tables, settings)[0]
+        candidate = _first_in_order(open_tables, settings.break_list)
     free = free_elsewhere(candidate)
     if by_id[candidate].count > free:
         return BreakDecision(False, None, free, rules=rules)
@@ -342,7 +388,7 @@ def seat_cards_for_break(
     # A table's seats in fill order are worked out when it first receives a card: a break
     # in a room of 1,112 tables touches a handful of them.
     offered: dict[str, list[int]] = {}
-    heap = [(t.count, rank[t.table_id], t.table_id) for t in receiving if _has_free_seat(t)]
+    heap = [(t.count, rank[t.table_id], t.table_id) for t in receiving if t.has_free_seat]
     heapq.heapify(heap)
     cards: list[SeatRef] = []
     while len(cards) < players:
@@ -386,11 +432,6 @@ def distribute_seat_cards(
 
 
 # --- balancing ------------------------------------------------------------------------
-
-
-def _has_free_seat(table: Table) -> bool:
-    taken = table.locked_seats.union(table.seats or _EMPTY)
-    return len(taken) < table.max_seats
 
 
 def _usable_free_seats(table: Table, occupied: Mapping[int, str]) -> list[int]:
@@ -467,7 +508,9 @@ def halted_tables(tables: Sequence[Table], settings: RoomSettings) -> tuple[Halt
     open_tables = [t for t in tables if t.count > 0]
     if diff is None or not open_tables:
         return ()
-    largest = max(t.count for t in open_tables)
+    largest = max(map(_COUNT, open_tables))
+    if largest - min(map(_COUNT, open_tables)) < diff:
+        return ()
     return tuple(
         Halt(t.table_id, largest - t.count) for t in open_tables if largest - t.count >= diff
     )
@@ -487,11 +530,11 @@ def plan_room(
     order pass `rng` or the drawn table (RP-19).
     """
     open_tables = [t for t in tables if t.count > 0]
-    players = sum(t.count for t in open_tables)
+    players = sum(map(_COUNT, open_tables))
     halts = halted_tables(open_tables, settings)
     final = plan_final_table(players_remaining=players, settings=settings)
     decision = check_break(open_tables, settings, rng=rng, drawn_table=drawn_break_table)
-    counts = {t.table_id: t.count for t in tables}
+    counts = _counts(tables)
     if (final.formed and len(open_tables) > 1) or decision.break_now:
         if decision.break_now and decision.table_id is not None:
             for card in decision.seat_cards:
@@ -506,13 +549,14 @@ def plan_room(
             final_table=final,
             rules=(final.rule, *decision.rules),
         )
-    moves, needs_button, unresolved, seats_after, newcomers = _balance(open_tables, settings)
+    by_id = _by_id(open_tables)
+    moves, needs_button, unresolved, seats_after, newcomers = _balance(open_tables, by_id, settings)
     for move in moves:
         counts[move.from_table] -= 1
         counts[move.to_table] += 1
     hands: Mapping[str, NextHand] = _EMPTY_HANDS
     if settings.game == "holdem":
-        hands = _NextHands(open_tables, seats_after, newcomers, settings.deal_in_exclusion)
+        hands = _NextHands(by_id, seats_after, newcomers, settings.deal_in_exclusion)
         moves = [
             _with_deal_in(move, hands.get(move.to_table)) if move.to_seat is not None else move
             for move in moves
@@ -539,18 +583,15 @@ class _NextHands(Mapping[str, NextHand]):
 
     def __init__(
         self,
-        tables: Sequence[Table],
+        tables: Mapping[str, Table],
         seats_after: Mapping[str, Mapping[int, str]],
         newcomers: Mapping[str, Sequence[int]],
         exclusion: DealInExclusion,
     ) -> None:
-        self._tables = {
-            t.table_id: t
-            for t in tables
-            if t.seats is not None
-            and t.last_hand is not None
-            and len(seats_after.get(t.table_id, t.seats)) >= 2
-        }
+        # Which tables deal a next hand is decided per table as it is asked for; the whole
+        # list only when someone goes through them all.
+        self._by_id = tables
+        self._listed: list[str] | None = None
         self._seats_after = seats_after
         self._newcomers = newcomers
         self._exclusion = exclusion
@@ -559,7 +600,9 @@ class _NextHands(Mapping[str, NextHand]):
     def __getitem__(self, table_id: str) -> NextHand:
         hand = self._done.get(table_id)
         if hand is None:
-            table = self._tables[table_id]
+            table = self._by_id[table_id]
+            if not self._deals(table):
+                raise KeyError(table_id)
             assert table.seats is not None and table.last_hand is not None
             hand = next_hand(
                 max_seats=table.max_seats,
@@ -571,11 +614,24 @@ class _NextHands(Mapping[str, NextHand]):
             self._done[table_id] = hand
         return hand
 
+    def _deals(self, table: Table) -> bool:
+        """Whether the table deals a next hand: its seats and button known, two players."""
+        return (
+            table.seats is not None
+            and table.last_hand is not None
+            and len(self._seats_after.get(table.table_id, table.seats)) >= 2
+        )
+
+    def _tables(self) -> list[str]:
+        if self._listed is None:
+            self._listed = [tid for tid, t in self._by_id.items() if self._deals(t)]
+        return self._listed
+
     def __iter__(self) -> Iterator[str]:
-        return iter(self._tables)
+        return iter(self._tables())
 
     def __len__(self) -> int:
-        return len(self._tables)
+        return len(self._tables())
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
@@ -602,14 +658,15 @@ def _with_deal_in(move: Move, hand: NextHand | None) -> Move:
 
 
 def _balance(
-    tables: Sequence[Table], settings: RoomSettings
+    tables: Sequence[Table], by_id: Mapping[str, Table], settings: RoomSettings
 ) -> tuple[list[Move], list[str], list[str], dict[str, dict[int, str]], dict[str, list[int]]]:
     """Move players one at a time from the fullest table to the emptiest until every gap is
     within balance_max_diff: the fewest moves (tournament.md §8.1-8.2)."""
     limit = settings.balance_max_diff
+    counts = _counts(tables)
+    if not counts or max(counts.values()) - min(counts.values()) <= limit:
+        return [], [], [], {}, {}  # balanced already (most eliminations): nobody moves
     rank = _order(tables, settings.balance_source_list)
-    by_id = {t.table_id: t for t in tables}
-    counts = {t.table_id: t.count for t in tables}
     seats_after: dict[str, dict[int, str]] = {}
     newcomers: dict[str, list[int]] = {}
     moved: set[str] = set()
