@@ -8,6 +8,7 @@ the 101st socket joining at once. Runs where REDIS_URL is set (CI's PostgreSQL +
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 
 import pytest
@@ -44,3 +45,43 @@ async def test_three_hundred_sockets_join_a_group_at_once():
     received = await asyncio.gather(*(layer.receive(c) for c in channels))
     assert len(received) == 300
     await asyncio.gather(*(layer.group_discard(group, c) for c in channels))
+
+
+def test_a_push_naming_many_tables_reaches_each_and_only_tables_heard_are_named():
+    """A break names a dozen tables: which of them a tablet hears is asked in one trip,
+    and the push goes to them side by side; every listening table gets it once."""
+    from asgiref.sync import async_to_sync
+
+    from tournaments import realtime
+
+    layer = get_channel_layer()
+    groups = tuple(f"test.tables.{secrets.token_hex(4)}.{n}" for n in range(1, 13))
+    heard = groups[::3]
+
+    async def join() -> list[str]:
+        channels = [await layer.new_channel() for _ in heard]
+        for group, channel in zip(heard, channels, strict=True):
+            await layer.group_add(group, channel)
+        return channels
+
+    channels = async_to_sync(join)()
+    try:
+        assert realtime.listening(groups) == set(heard)
+        realtime._send_many(groups, {"type": "move", "v": 1, "at_tables": [1, 4, 7, 10]})
+
+        async def receive() -> list[dict]:
+            got = [await asyncio.wait_for(layer.receive(c), 5) for c in channels]
+            for channel in channels:  # nothing twice
+                with pytest.raises(TimeoutError):
+                    await asyncio.wait_for(layer.receive(channel), 0.3)
+            return got
+
+        received = async_to_sync(receive)()
+        assert [json.loads(m["text"])["type"] for m in received] == ["move"] * len(heard)
+    finally:
+
+        async def leave() -> None:
+            for group, channel in zip(heard, channels, strict=True):
+                await layer.group_discard(group, channel)
+
+        async_to_sync(leave)()
