@@ -256,16 +256,18 @@ def _seat_lists(tournament: Tournament, numbers: list[int]) -> dict[str, dict[st
     listening), in each language: the same list the tablet's page shows
     (displays/table.html#seat_list)."""
     tournament_id = tournament.pk
+    seats = selectors.tables_seats(tournament, numbers)
+    # The tables with a time call running, in one query for all of them.
+    calling = set(
+        TimeCall.objects.filter(
+            tournament_id=tournament_id,
+            table_number__in=list(seats),
+            outcome=TimeCall.Outcome.RUNNING,
+        ).values_list("table_number", flat=True)
+    )
     lists: dict[str, dict[str, str]] = {}
     for number in numbers:
-        context = {
-            "seats": selectors.table_seats(tournament, number),
-            "timecall": TimeCall.objects.filter(
-                tournament_id=tournament_id,
-                table_number=number,
-                outcome=TimeCall.Outcome.RUNNING,
-            ).exists(),
-        }
+        context = {"seats": seats.get(number, []), "timecall": number in calling}
         rendered = {}
         for code, _name in settings.LANGUAGES:
             with translation.override(code):

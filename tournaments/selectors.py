@@ -1269,36 +1269,53 @@ class _FirstMoves(Func):
 def table_seats(tournament: Tournament, number: int) -> list[dict[str, Any]]:
     """A table's seats, 1..max, with the player on each (None when empty) and the hands
     left of any penalty he is sitting out (tournament.md §19.2)."""
+    return tables_seats(tournament, [number]).get(number, [])
 
-    table = Table.objects.filter(tournament=tournament, number=number).first()
-    if table is None:
-        return []
-    seated = {
-        seat.number: seat.entry
-        for seat in table.seats.select_related("entry__player").filter(
-            entry__status=Entry.Status.ACTIVE
+
+def tables_seats(tournament: Tournament, numbers: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """`table_seats` of each named table (those not in the room left out), read in three
+    queries however many are named: a break's push brings the list of every table it
+    fills, and a trip to the database for each table's table, seats and penalties was
+    the push's whole wait."""
+    tables = {
+        table.pk: table
+        for table in Table.objects.filter(tournament=tournament, number__in=numbers).only(
+            "number", "max_seats"
         )
     }
-    sitting_out: dict[int, int] = {}
-    for penalty in Penalty.objects.filter(
-        tournament__in=_family_keys(tournament),
-        player_id__in=[e.player_id for e in seated.values()],
-        voided=False,
-        kind__in=[k.value for k in HAND_KINDS],
+    if not tables:
+        return {}
+    seated: dict[int, dict[int, Entry]] = {table_id: {} for table_id in tables}
+    for seat in Seat.objects.select_related("entry__player").filter(
+        table_id__in=list(tables), entry__status=Entry.Status.ACTIVE
     ):
-        if penalty.remaining:
-            sitting_out[penalty.player_id] = (
-                sitting_out.get(penalty.player_id, 0) + penalty.remaining
-            )
-    return [
-        {
-            "seat": n,
-            "name": str(seated[n].player) if n in seated else None,
-            "penalty_hands": sitting_out.get(seated[n].player_id, 0) if n in seated else 0,
-            "bounty": entry_bounty(tournament, seated[n]) if n in seated else None,
-        }
-        for n in range(1, table.max_seats + 1)
-    ]
+        seated[seat.table_id][seat.number] = seat.entry
+    players = [e.player_id for held in seated.values() for e in held.values()]
+    sitting_out: dict[int, int] = {}
+    if players:
+        for penalty in Penalty.objects.filter(
+            tournament__in=_family_keys(tournament),
+            player_id__in=players,
+            voided=False,
+            kind__in=[k.value for k in HAND_KINDS],
+        ):
+            if penalty.remaining:
+                sitting_out[penalty.player_id] = (
+                    sitting_out.get(penalty.player_id, 0) + penalty.remaining
+                )
+    lists = {}
+    for table_id, table in tables.items():
+        held = seated[table_id]
+        lists[table.number] = [
+            {
+                "seat": n,
+                "name": str(held[n].player) if n in held else None,
+                "penalty_hands": sitting_out.get(held[n].player_id, 0) if n in held else 0,
+                "bounty": entry_bounty(tournament, held[n]) if n in held else None,
+            }
+            for n in range(1, table.max_seats + 1)
+        ]
+    return lists
 
 
 def public_seat_search(tournament: Tournament, query: str, *, limit: int = 10) -> list[dict]:

@@ -17,6 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from config.asgi import application
+from tables.models import Seat
 from tables.services import seats as seat_services
 from tests.conftest import make_player
 from tournaments import realtime
@@ -201,3 +202,42 @@ async def test_a_move_brings_the_seat_list_of_each_table_with_a_tablet_and_no_ot
     assert list(lists) == [str(other)]  # the table she left has no tablet: nothing for it
     assert "3 Bianchi Anna" in _text(lists[str(other)]["en"])
     await socket.disconnect()
+
+
+def test_a_push_naming_several_tables_reads_their_seat_lists_together(tournament, td, now):
+    """A break names every table it fills; each tablet gets its own table's list, and the
+    lists come in the same few queries for three tables as for one (a table's seats were
+    four trips each, all made before the push left)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    registered = [
+        entry_services.entry_register(
+            tournament=tournament, player=make_player("Anna", f"Player{i}"), actor=td, now=now
+        )
+        for i in range(6)
+    ]
+    placed = {}
+    for i, registration in enumerate(registered):  # two players at each of tables 1-3
+        number = i // 2 + 1
+        taken = Seat.objects.filter(table__tournament=tournament, table__number=number)
+        seat = min(set(range(1, 10)) - set(taken.values_list("number", flat=True)))
+        seat_services.seat_move(
+            tournament=tournament,
+            entry=registration.entry,
+            table_number=number,
+            seat=seat,
+            actor=td,
+            now=now,
+        )
+        placed[i] = (str(number), seat)
+    with CaptureQueriesContext(connection) as one:
+        realtime._seat_lists(tournament, [1])
+    with CaptureQueriesContext(connection) as three:
+        lists = realtime._seat_lists(tournament, [1, 2, 3])
+    assert len(three.captured_queries) == len(one.captured_queries)
+    for i, (mine, seat) in placed.items():
+        others = {"1", "2", "3"} - {mine}
+        assert f"{seat} Player{i} Anna" in _text(lists[mine]["en"])
+        assert all(f"Player{i} Anna" not in _text(lists[n]["en"]) for n in others)
+    assert "Chiama il tempo" in lists["2"]["it"]
