@@ -386,6 +386,16 @@ def _number(value: Any) -> int:
     return int(value or 0)
 
 
+def _figure_reads(
+    tournament_id: int, *, family: bool, tables_open: bool
+) -> list[tuple[Prepared[Any], dict[str, Any]]]:
+    mine = {"tournament_id": tournament_id}
+    reads = [(_ENTRY_FIGURES[family], mine), (_PURCHASE_FIGURES[family], mine), (_ADJUSTED, mine)]
+    if tables_open:
+        reads.append((_TABLES_OPEN, mine))
+    return reads
+
+
 def _figures(
     tournament: Tournament, *, family: bool = False, tables_open: bool = False
 ) -> tuple[dict[str, int], int, int]:
@@ -395,11 +405,7 @@ def _figures(
     `tables_open`, the tables open counted too, as `figures["tables_open"]`)."""
     # A flight's family is the flight alone (`_family_filter`).
     family = family and tournament.parent_id is None
-    mine = {"tournament_id": tournament.pk}
-    reads = [(_ENTRY_FIGURES[family], mine), (_PURCHASE_FIGURES[family], mine), (_ADJUSTED, mine)]
-    if tables_open:
-        reads.append((_TABLES_OPEN, mine))
-    rows = one_row_each(reads)
+    rows = one_row_each(_figure_reads(tournament.pk, family=family, tables_open=tables_open))
     entries, active, chips, removed, buy_ins = rows[0]
     bought_chips, money, rebuys, addons, family_money = rows[1]
     (adjusted,) = rows[2]
@@ -1002,6 +1008,22 @@ _CHIP_LEADERS = Prepared(
     tournament_id=NO_ID,
     day=_DAY_STAND_IN,
 )
+
+
+def screen_reads(
+    tournament_id: int, *, seen: tuple[int, int | None] | None, figures: bool = True
+) -> tuple[list[tuple[Prepared[Any], dict[str, Any]]], list[Any]]:
+    """What reading the tournament (`tournament_by_pk`) and then, with `figures`, the
+    clock screen's figures (`screen_figures`) will read, as `prepared.ahead` takes them
+    (to read them all in one trip). Those figures depend on the row's day and parent:
+    `seen` is what the row held when last read (None: not yet read, only the row)."""
+    reads: list[tuple[Prepared[Any], dict[str, Any]]] = [(_TOURNAMENT_BY_PK, {"pk": tournament_id})]
+    if not figures or seen is None:
+        return reads, []
+    day, parent_id = seen
+    reads.append((_CHIP_LEADERS, {"tournament_id": tournament_id, "day": day}))
+    joined = [_figure_reads(tournament_id, family=parent_id is None, tables_open=True)]
+    return reads, joined
 
 
 def chip_leaders(tournament: Tournament, *, top: int = CHIP_LEADERS) -> list[dict[str, Any]]:

@@ -305,3 +305,43 @@ def test_an_elimination_reads_the_field_and_the_prizes_as_the_money_pages_do(td,
         tournament=tournament, stacks=stacks, method="chip_chop", actor=td, now=buyer.created_at
     )
     assert selectors.elimination_figures(tournament)[2] is True
+
+
+def test_reads_made_ahead_answer_the_block_once_and_a_wrong_guess_reads_again(td, tournament):
+    """What a push is about to read, read before it in one trip (`ahead`): in the block,
+    each read is answered from it without a statement, with what the database holds; a
+    read with other values (the guessed day was wrong), or the same read a second time,
+    goes to the database."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments import selectors
+    from tournaments.prepared import ahead
+
+    for last in ("Rossi", "Bianchi", "Verdi"):
+        _entry(tournament, td, last)
+    tournament.refresh_from_db()
+    reads, joined = selectors.screen_reads(
+        tournament.pk, seen=(tournament.day, tournament.parent_id)
+    )
+    assert len(reads) == 2 and len(joined) == 1  # the row, the leaders; the field's figures
+    fresh = selectors.screen_figures(tournament)
+    with ahead(reads, joined), CaptureQueriesContext(connection) as inside:
+        row = selectors.tournament_by_pk(tournament.pk)
+        figures = selectors.screen_figures(row)
+    assert len(inside) == 0
+    assert _fields(row) == _fields(tournament)
+    assert figures == fresh and figures["players_left"] == 3
+
+    wrong, _joined = selectors.screen_reads(tournament.pk, seen=(tournament.day + 1, None))
+    with ahead(wrong), CaptureQueriesContext(connection) as inside:
+        assert selectors.tournament_by_pk(tournament.pk).pk == tournament.pk
+        assert selectors.chip_leaders(tournament) == fresh["chip_leaders"]  # today's, read
+        selectors.tournament_by_pk(tournament.pk)  # once only from what was read ahead
+    assert len(inside) == 2
+
+    # Not yet seen: only the row is read ahead, and then the figures as usual.
+    assert selectors.screen_reads(tournament.pk, seen=None) == (
+        [(selectors._TOURNAMENT_BY_PK, {"pk": tournament.pk})],
+        [],
+    )
