@@ -10,9 +10,12 @@ makes the changes of one kind (`--kind`):
 - `move`: the floor moves a player to another table through the site's form.
 
 Each change's latency is measured at every client, after changes on each server that
-are made the same way but not timed (WARMUP, one per pooled database connection). The same client process then
-measures a bare `websockets` server broadcasting the same bytes the real server pushed
-to as many clients.
+are made the same way but not timed (WARMUP, one per pooled database connection). Beside
+it, change by change, the same client process measures a bare `websockets` server
+broadcasting to as many clients the very bytes the real server pushed for that change:
+once a change has reached every screen, the bare server sends it again, so both sides
+are timed on the machine as it is at that moment (its speed swings from one minute to
+the next: a bare run after the real one was measured on another machine).
 
 `--phases` also times each change's steps on the server (bench/phases.py): when its
 COMMIT began and ended, when the push began to render and was handed to the channel
@@ -266,8 +269,18 @@ def fanout(
     # The production server pools its database connections (bin/serve): so does this one.
     env = {"REDIS_URL": redis_url if layer == "redis" else None, "DB_POOL": "1"}
     timeline = tempfile.NamedTemporaryFile("r", suffix=".jsonl")  # noqa: SIM115 - closed below
+    # The bare server: the clock's state on connect, then the very text each change of
+    # the real server brought (the client process hands it over, change by change).
+    initial = tempfile.NamedTemporaryFile("w", suffix=".json")  # noqa: SIM115 - closed below
     try:
-        with serve(workers=1, env=env, phases=timeline.name if phases else None) as server:
+        json.dump({"initial": payload}, initial)
+        initial.flush()
+        port = free_port()
+        bare_command = [sys.executable, "-m", "bench.wsload", "baseline", str(port), initial.name]
+        with (
+            spawn(bare_command, port=port),
+            serve(workers=1, env=env, phases=timeline.name if phases else None) as server,
+        ):
             browser = Browser(server.url)
             browser.login(td.username, password)
             ws = f"ws://{HOST}:{server.port}"
@@ -281,33 +294,15 @@ def fanout(
                 match=match,
                 expect_version=payload["version"],
                 warmup=WARMUP,
+                bare_url=f"ws://{HOST}:{port}/",
                 **trigger,
             )
             browser.close()
-        # The bare server pushes the very bytes the real one pushed (fragments and all).
-        # A clock change's push is a clock state: the bare server pushes that state (its
-        # structure named, not carried, as the real one sends it), its version bumped.
+        baseline = channels["bare"]
         push = channels.get("sample") if kind != "clock" else None
-        clock_push = (
-            json.loads(channels["sample"]) if kind == "clock" and channels["sample"] else None
-        )
-        with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
-            json.dump({"initial": payload, "push": push, "clock_push": clock_push}, handle)
-            handle.flush()
-            port = free_port()
-            command = [sys.executable, "-m", "bench.wsload", "baseline", str(port)]
-            with spawn([*command, handle.name], port=port):
-                baseline = run_clients(
-                    url=f"ws://{HOST}:{port}/",
-                    trigger_url=f"ws://{HOST}:{port}/",
-                    origin=f"http://{HOST}:{port}",
-                    clients=clients,
-                    messages=[{"type": "control"}] * (changes + WARMUP),
-                    match=match if push is not None else "version",
-                    warmup=WARMUP,
-                )
         steps = timing.summary(timeline.name, skip=WARMUP) if phases else None
     finally:
+        initial.close()
         timeline.close()
         tournament.delete()
         Player.objects.filter(last_name__startswith="Fanout", entries__isnull=True).delete()

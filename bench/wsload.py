@@ -76,6 +76,133 @@ async def _post(browser: Browser, post: dict[str, Any]) -> str | None:
     return None
 
 
+class _Audience:
+    """`clients` sockets on one server: how each change reached them.
+
+    A change is known by a key: the version of the clock state it produces (`match`
+    "version"), or k for the k-th push of the type `match` at each client. The text of
+    the first receipt of each change is kept (`texts`): the bare server broadcasts those
+    very bytes."""
+
+    def __init__(
+        self, *, url: str, origin: str, clients: int, match: str, expect_version: int | None
+    ) -> None:
+        self.url, self.origin, self.clients = url, origin, clients
+        self.match, self.expect_version = match, expect_version
+        self.received: list[dict[int, float]] = [{} for _ in range(clients)]
+        self.seen = [0] * clients  # pushes of the matched type per client
+        self.counts: dict[int, int] = {}
+        self.complete: dict[int, asyncio.Event] = {}
+        self.texts: dict[int, str] = {}
+        self.opened = 0
+        self.right = 0
+        self.all_open = asyncio.Event()
+        self.stop = asyncio.Event()
+        self.failures: list[str] = []
+        self.tasks: list[asyncio.Future[None]] = []
+        self.connect_s = 0.0
+
+    def event(self, key: int) -> asyncio.Event:
+        return self.complete.setdefault(key, asyncio.Event())
+
+    def _arrived(self, index: int, key: int, at: float, message: str | bytes) -> None:
+        mine = self.received[index]
+        if key in mine:
+            return
+        mine[key] = at
+        if key not in self.texts:
+            self.texts[key] = message if isinstance(message, str) else message.decode()
+        self.counts[key] = self.counts.get(key, 0) + 1
+        if self.counts[key] == self.clients:
+            self.event(key).set()
+
+    def heard(self, index: int, message: str | bytes, at: float) -> None:
+        if self.match == "version":
+            version = _version(message)
+            if version is not None:
+                self._arrived(index, version, at, message)
+        elif _kind(message) == self.match:
+            self.seen[index] += 1
+            self._arrived(index, self.seen[index], at, message)
+
+    async def open(self) -> None:
+        """Connect every client (CONNECTING_AT_ONCE at a time); `connect_s` is how long
+        until all showed a state."""
+        gate = asyncio.Semaphore(CONNECTING_AT_ONCE)
+
+        async def client(index: int) -> None:
+            try:
+                async with gate:
+                    socket = await connect(
+                        self.url,
+                        origin=self.origin,
+                        proxy=None,
+                        open_timeout=120,
+                        ping_interval=None,
+                    )
+                    first = await socket.recv()
+                if self.expect_version is None or _version(first) == self.expect_version:
+                    self.right += 1
+                if self.match == "version":
+                    self.heard(index, first, time.monotonic())
+                self._counted()
+                async with socket:
+                    receiving = asyncio.ensure_future(listen(socket, index))
+                    await self.stop.wait()
+                    receiving.cancel()
+            except Exception as exc:  # noqa: BLE001 - counted and reported, never hidden
+                self.failures.append(f"client {index}: {exc!r}")
+                self._counted()
+
+        async def listen(socket: ClientConnection, index: int) -> None:
+            async for message in socket:
+                self.heard(index, message, time.monotonic())
+
+        started = time.monotonic()
+        self.tasks = [asyncio.ensure_future(client(i)) for i in range(self.clients)]
+        await self.all_open.wait()
+        self.connect_s = time.monotonic() - started
+
+    def _counted(self) -> None:
+        self.opened += 1
+        if self.opened == self.clients:
+            self.all_open.set()
+
+    async def close(self) -> None:
+        self.stop.set()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+    def result(self, sent: list[tuple[int, float]], made: int, warmup: int) -> dict[str, Any]:
+        received = self.received
+        latencies = [
+            (mine[key] - at) * 1000 for key, at in sent for mine in received if key in mine
+        ]
+        spread = []
+        fanned: list[float] = []  # after the first screen had it: the fan-out alone
+        for key, at in sent:
+            mine = sorted((m[key] - at) * 1000 for m in received if key in m)
+            if mine:
+                spread.append(
+                    [round(mine[0], 1), round(mine[len(mine) // 2], 1), round(mine[-1], 1)]
+                )
+                fanned += [value - mine[0] for value in mine]
+        first_key = sent[0][0] if sent else None
+        return {
+            "per_change_ms": spread,
+            "clients": self.clients,
+            "changes": len(sent),
+            "connected": self.clients - len(self.failures),
+            "connect_s": round(self.connect_s, 2),
+            "connect_right": self.right,
+            "delivered": len(latencies),
+            "expected": self.clients * (made - warmup),
+            "latencies_ms": latencies,
+            "fanout_ms": fanned,
+            "sample": self.texts.get(first_key) if first_key is not None else None,
+            "errors": self.failures[:5],
+        }
+
+
 async def run_clients(
     *,
     url: str,
@@ -91,6 +218,7 @@ async def run_clients(
     settle: float = 0.2,
     deadline: float = 15.0,
     warmup: int = 0,
+    bare_url: str = "",
 ) -> dict[str, Any]:
     """Connect `clients` sockets, make each change in turn, wait for it to reach everybody
     (or `deadline`), and report.
@@ -102,84 +230,66 @@ async def run_clients(
     type at each client. `expect_version`: the state every socket must show on connect
     (counted in `connect_right`). The first `warmup` changes are made and awaited like the
     others but not timed or counted: the server's first run of a path (its templates
-    compiled, its statements prepared) is not the steady state being measured."""
+    compiled, its statements prepared) is not the steady state being measured.
+
+    `bare_url`: a bare server (`serve_baseline`) to measure beside, change by change: as
+    many sockets are connected to it, and after each change has reached every client and
+    settled, the bare server broadcasts the very text the first client received of it,
+    and that is timed the same way (the result's "bare"). Taking turns, both sides see the
+    machine as it is at that moment: on a machine whose speed swings from one minute to
+    the next, a bare run after the real one measured another machine."""
     changes = messages if messages is not None else (posts or [])
-    received: list[dict[int, float]] = [{} for _ in range(clients)]
-    seen: list[int] = [0] * clients  # pushes of the matched type per client
-    counts: dict[int, int] = {}
-    complete: dict[int, asyncio.Event] = {}
-    opened = 0
-    right = 0
-    all_open = asyncio.Event()
-    gate = asyncio.Semaphore(CONNECTING_AT_ONCE)
-    stop = asyncio.Event()
-    failures: list[str] = []
-    sample: list[str] = []
-
-    def arrived(index: int, version: int, at: float) -> None:
-        mine = received[index]
-        if version in mine:
-            return
-        mine[version] = at
-        counts[version] = counts.get(version, 0) + 1
-        if counts[version] == clients:
-            complete.setdefault(version, asyncio.Event()).set()
-
-    def heard(index: int, message: str | bytes, at: float) -> None:
-        if match == "version":
-            version = _version(message)
-            if version is not None:
-                arrived(index, version, at)
-        elif _kind(message) == match:
-            seen[index] += 1
-            arrived(index, seen[index], at)
-            if not sample:
-                sample.append(message if isinstance(message, str) else message.decode())
-
-    async def client(index: int) -> None:
-        nonlocal opened, right
-        try:
-            async with gate:
-                socket = await connect(
-                    url, origin=origin, proxy=None, open_timeout=120, ping_interval=None
-                )
-                first = await socket.recv()
-            if expect_version is None or _version(first) == expect_version:
-                right += 1
-            if match == "version":
-                heard(index, first, time.monotonic())
-            opened += 1
-            if opened == clients:
-                all_open.set()
-            async with socket:
-                receiving = asyncio.ensure_future(_listen(socket, index))
-                await stop.wait()
-                receiving.cancel()
-        except Exception as exc:  # noqa: BLE001 - counted and reported, never hidden
-            failures.append(f"client {index}: {exc!r}")
-            opened += 1
-            if opened == clients:
-                all_open.set()
-
-    async def _listen(socket: ClientConnection, index: int) -> None:
-        async for message in socket:
-            heard(index, message, time.monotonic())
-            if match == "version" and not sample:  # a clock change's push, as sent
-                sample.append(message if isinstance(message, str) else message.decode())
-
-    started = time.monotonic()
-    tasks = [asyncio.ensure_future(client(i)) for i in range(clients)]
-    await all_open.wait()
-    connect_s = time.monotonic() - started
+    ours = _Audience(
+        url=url, origin=origin, clients=clients, match=match, expect_version=expect_version
+    )
+    await ours.open()
+    bare: _Audience | None = None
+    bare_trigger: ClientConnection | None = None
+    if bare_url:
+        bare = _Audience(
+            url=bare_url,
+            origin=origin,
+            clients=clients,
+            match=match,
+            expect_version=expect_version,
+        )
+        await bare.open()
+        bare_trigger = await connect(bare_url, origin=origin, proxy=None, ping_interval=None)
+        await bare_trigger.recv()  # its state on connect
 
     replies: list[str] = []
     sent: list[tuple[int, float]] = []
+    bare_sent: list[tuple[int, float]] = []
+
+    async def bare_turn(index: int, key: int) -> None:
+        """The bare server broadcasts the text of our change `key` (its `index`-th)."""
+        if bare is None or bare_trigger is None:
+            return
+        text = ours.texts.get(key)
+        if text is None:  # it never arrived: nothing to send beside it
+            return
+        event = bare.event(key)
+        at = time.monotonic()
+        await bare_trigger.send(json.dumps({"type": "control", "push": text}))
+        if index > warmup:
+            bare_sent.append((key, at))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), deadline)
+        await asyncio.sleep(settle)
+
     if posts is not None:
         browser = Browser(base_url, cookies=dict(_cookies(cookie)))
         for current, post in enumerate(changes, start=1):
-            event = complete.setdefault(current, asyncio.Event())
+            event = ours.event(current)
             at = time.monotonic()
             error = await _post(browser, post)
+            # A browser opens the page the answer sends it to, which shows the change's
+            # message ("... is out.") and so takes it out of the cookie. The bench opens
+            # no page: it drops the message itself. Left there, the messages piled up in
+            # the cookie, then in the session, and every post signed them all again
+            # (over 10 ms of the server's time after 28 posts, profiled), as no floor's
+            # post does.
+            browser.cookies.pop("messages", None)
             if error:
                 replies.append(error)
             if current > warmup:
@@ -187,6 +297,7 @@ async def run_clients(
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), deadline)
             await asyncio.sleep(settle)
+            await bare_turn(current, current)
         browser.close()
     else:
         headers = {"Cookie": cookie} if cookie else {}
@@ -206,7 +317,7 @@ async def run_clients(
             if current is None:
                 break
             current += 1
-            event = complete.setdefault(current, asyncio.Event())
+            event = ours.event(current)
             at = time.monotonic()
             await trigger.send(json.dumps(message))
             if index > warmup:
@@ -214,35 +325,17 @@ async def run_clients(
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), deadline)
             await asyncio.sleep(settle)
+            await bare_turn(index, current)
         reading.cancel()
         await trigger.close()
-    stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
-
-    latencies = [
-        (mine[version] - at) * 1000 for version, at in sent for mine in received if version in mine
-    ]
-    spread = []
-    fanned: list[float] = []  # after the first screen had it: the fan-out alone
-    for version, at in sent:
-        mine = sorted((m[version] - at) * 1000 for m in received if version in m)
-        if mine:
-            spread.append([round(mine[0], 1), round(mine[len(mine) // 2], 1), round(mine[-1], 1)])
-            fanned += [value - mine[0] for value in mine]
-    return {
-        "per_change_ms": spread,
-        "clients": clients,
-        "changes": len(sent),
-        "connected": clients - len(failures),
-        "connect_s": round(connect_s, 2),
-        "connect_right": right,
-        "delivered": len(latencies),
-        "expected": clients * (len(changes) - warmup),
-        "latencies_ms": latencies,
-        "fanout_ms": fanned,
-        "sample": sample[0] if sample else None,
-        "errors": (failures + replies)[:5],
-    }
+    await ours.close()
+    result = ours.result(sent, len(changes), warmup)
+    result["errors"] = (ours.failures + replies)[:5]
+    if bare is not None and bare_trigger is not None:
+        await bare_trigger.close()
+        await bare.close()
+        result["bare"] = bare.result(bare_sent, len(changes), warmup)
+    return result
 
 
 def _cookies(header: str) -> list[tuple[str, str]]:
@@ -272,6 +365,9 @@ async def serve_baseline(
                 except ValueError:
                     continue
                 if isinstance(data, dict) and data.get("type") == "control":
+                    if isinstance(data.get("push"), str):  # the real server's push, as sent
+                        broadcast(connections, data["push"])
+                        continue
                     if push is not None:
                         broadcast(connections, push)
                         continue

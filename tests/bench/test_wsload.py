@@ -4,6 +4,7 @@ read back whole (a run once died reading a 128 KiB pipe)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import tempfile
@@ -15,24 +16,31 @@ STATE = {"type": "clock", "version": 7, "server_time": "2026-01-01T00:00:00+00:0
 PUSH = json.dumps({"type": "elimination", "names": ["A B"], "fragments": {"figures": {}}})
 
 
-def _bare(clients: int, changes: int, **options) -> dict:
-    """`changes` pushes from the bench's bare server to `clients` sockets."""
+@contextlib.contextmanager
+def _bare_server(push: str):
+    """The bench's bare server, pushing `push` on a plain control message: its port."""
     with tempfile.NamedTemporaryFile("w", suffix=".json") as handle:
-        json.dump({"initial": STATE, "push": PUSH}, handle)
+        json.dump({"initial": STATE, "push": push}, handle)
         handle.flush()
         port = free_port()
         command = [sys.executable, "-m", "bench.wsload", "baseline", str(port), handle.name]
         with spawn(command, port=port):
-            return run_clients(
-                url=f"ws://{HOST}:{port}/",
-                trigger_url=f"ws://{HOST}:{port}/",
-                origin=f"http://{HOST}:{port}",
-                clients=clients,
-                messages=[{"type": "control"}] * changes,
-                match="elimination",
-                settle=0,
-                **options,
-            )
+            yield port
+
+
+def _bare(clients: int, changes: int, **options) -> dict:
+    """`changes` pushes from the bench's bare server to `clients` sockets."""
+    with _bare_server(PUSH) as port:
+        return run_clients(
+            url=f"ws://{HOST}:{port}/",
+            trigger_url=f"ws://{HOST}:{port}/",
+            origin=f"http://{HOST}:{port}",
+            clients=clients,
+            messages=[{"type": "control"}] * changes,
+            match="elimination",
+            settle=0,
+            **options,
+        )
 
 
 def test_every_push_of_the_kind_reaches_every_client_and_the_result_comes_back_whole():
@@ -52,3 +60,29 @@ def test_warm_up_changes_are_made_and_awaited_but_not_timed():
     # Only the changes after the warm-up are timed: one latency per client for each.
     assert result["changes"] == len(result["per_change_ms"]) == changes - warmup
     assert result["delivered"] == result["expected"] == clients * (changes - warmup)
+
+
+def test_the_bare_server_takes_turns_and_sends_the_very_text_each_change_brought():
+    """`bare_url`: after each change has reached every client, the bare server broadcasts
+    the text the clients received of it (not its own), to as many sockets, timed alike."""
+    clients, changes, warmup = 20, 5, 1
+    other = json.dumps({"type": "elimination", "names": ["Not", "this"]})
+    with _bare_server(PUSH) as ours, _bare_server(other) as bare:
+        result = run_clients(
+            url=f"ws://{HOST}:{ours}/",
+            trigger_url=f"ws://{HOST}:{ours}/",
+            origin=f"http://{HOST}:{ours}",
+            clients=clients,
+            messages=[{"type": "control"}] * changes,
+            match="elimination",
+            settle=0,
+            warmup=warmup,
+            bare_url=f"ws://{HOST}:{bare}/",
+        )
+    assert result["errors"] == [] and result["bare"]["errors"] == []
+    timed = changes - warmup
+    assert result["delivered"] == result["expected"] == clients * timed
+    assert result["bare"]["delivered"] == result["bare"]["expected"] == clients * timed
+    assert result["bare"]["changes"] == len(result["bare"]["per_change_ms"]) == timed
+    assert result["bare"]["connect_right"] == clients
+    assert result["bare"]["sample"] == result["sample"] == PUSH
