@@ -17,6 +17,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -61,26 +62,43 @@ def _blocking(call: Callable[[], Awaitable[T]]) -> T:
         return pool.submit(async_to_sync(call)).result()
 
 
-def listening(groups: tuple[str, ...]) -> set[str]:
+# A group Redis said a socket hears stays heard for HEARD_FOR seconds without asking it
+# again. A room with screens keeps them all night, and asking before every push was a
+# trip to Redis, through the server's event loop, before anything was rendered (about a
+# millisecond of an elimination's first screen, `bench fanout --phases`). Only "heard" is
+# kept: a group that has lost its last socket costs at most a render nobody reads, and a
+# group not heard is asked about again at the next push, so a screen that has just
+# connected gets its fragments.
+HEARD_FOR = 5.0
+
+
+def listening(groups: tuple[str, ...], *, now: float | None = None) -> set[str]:
     """Which of `groups` a socket may be in (else there is nobody to render a fragment
     for), asked in one trip to the channel layer.
 
     The in-memory layer is the whole room in this process; with Redis, each group's
     members are counted (a member of a process that died counts until it expires: in
-    doubt, render)."""
+    doubt, render), and a group found heard is taken as heard for HEARD_FOR seconds
+    (`now`: monotonic seconds, the clock's by default)."""
     layer = get_channel_layer()
     if layer is None:
         return set()
     local = getattr(layer, "groups", None)
     if isinstance(local, dict):
         return {group for group in groups if local.get(group)}
+    at = time.monotonic() if now is None else now
+    kept: dict[str, float] = getattr(layer, "_torneo_heard", None) or {}
+    fresh = {group for group in groups if kept.get(group, at) > at}
+    asked = tuple(group for group in groups if group not in fresh)
+    if not asked:
+        return fresh
     try:
 
         async def members() -> set[str]:
             # One pipeline per Redis host: a break names a dozen tables, and a trip each
             # was a dozen round trips before anything was rendered.
             hosts: dict[int, list[str]] = {}
-            for group in groups:
+            for group in asked:
                 hosts.setdefault(layer.consistent_hash(group), []).append(group)
             found = set()
             for index, named in hosts.items():
@@ -91,9 +109,13 @@ def listening(groups: tuple[str, ...]) -> set[str]:
                 found.update(group for group, count in zip(named, counts, strict=True) if count)
             return found
 
-        return _blocking(members)
+        found = _blocking(members)
     except Exception:  # noqa: BLE001 - an unknown layer, or Redis down: render in doubt
         return set(groups)
+    # A new mapping each time (the request threads share the layer), without the expired.
+    kept = {group: until for group, until in kept.items() if until > at}
+    layer._torneo_heard = {**kept, **dict.fromkeys(found, at + HEARD_FOR)}
+    return fresh | found
 
 
 def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:

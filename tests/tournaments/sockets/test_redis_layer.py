@@ -85,3 +85,30 @@ def test_a_push_naming_many_tables_reaches_each_and_only_tables_heard_are_named(
                 await layer.group_discard(group, channel)
 
         async_to_sync(leave)()
+
+
+def test_a_group_found_heard_is_not_asked_about_again_for_a_few_seconds():
+    """Who listens is asked of Redis before a push renders its fragments. A group found
+    heard is taken as heard for HEARD_FOR seconds (at worst a render nobody reads); a group
+    not heard is asked about at every push, so a screen that has just come is found."""
+    from asgiref.sync import async_to_sync
+
+    from tournaments import realtime
+
+    layer = get_channel_layer()
+    room, table = (f"test.heard.{secrets.token_hex(4)}.{n}" for n in (1, 2))
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(room, channel)
+    at = 1_000.0
+    assert realtime.listening((room, table), now=at) == {room}
+
+    async_to_sync(layer.group_add)(table, channel)  # a tablet comes: found at once
+    assert realtime.listening((room, table), now=at + 1) == {room, table}
+
+    async_to_sync(layer.group_discard)(room, channel)
+    async_to_sync(layer.group_discard)(table, channel)
+    # Both gone: still taken as heard a few seconds, then asked about again.
+    assert realtime.listening((room, table), now=at + 2) == {room, table}
+    later = at + realtime.HEARD_FOR + 0.5  # the room's time is up, not yet the table's
+    assert realtime.listening((room, table), now=later) == {table}
+    assert realtime.listening((room, table), now=later + 1) == set()
