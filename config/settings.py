@@ -247,7 +247,8 @@ if REDIS_URL:
     }
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels_redis's, with its group send in two trips (tournaments/sockets/layers.py).
+            "BACKEND": "tournaments.sockets.layers.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [_redis_host],
                 "prefix": os.environ.get("CHANNEL_PREFIX", "torneo"),

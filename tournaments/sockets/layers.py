@@ -1,4 +1,5 @@
-"""The embedded channel layer: Channels' in-memory layer, with its housekeeping bounded.
+"""The channel layers: Channels' in-memory layer with its housekeeping bounded (embedded),
+and channels_redis's layer with a group send in two trips to Redis (production).
 
 Channels' `InMemoryChannelLayer` sweeps every queue and every group membership for
 expired entries on each `receive()` and `group_send()`. Each socket waits in its own
@@ -14,11 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer as ChannelsInMemoryChannelLayer
+from channels_redis.core import RedisChannelLayer as ChannelsRedisChannelLayer
+
+logger = logging.getLogger(__name__)
 
 _IMMUTABLE = (str, bytes, int, float, bool, type(None))
 
@@ -59,3 +64,54 @@ class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
             queue.put_nowait((time.time() + self.expiry, message))
         except asyncio.QueueFull:
             raise ChannelFull(channel) from None
+
+
+# channels_redis's group send, in one script: each channel's expired messages dropped (it
+# sent that as a trip of its own), then the message added where the channel has room.
+_GROUP_SEND = """
+local over_capacity = 0
+local current_time = tonumber(ARGV[#ARGV - 1])
+local expiry = tonumber(ARGV[#ARGV])
+for i=1,#KEYS do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, math.floor(current_time) - expiry)
+    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[i + #KEYS]) then
+        redis.call('ZADD', KEYS[i], current_time, ARGV[i])
+        redis.call('EXPIRE', KEYS[i], expiry)
+    else
+        over_capacity = over_capacity + 1
+    end
+end
+return over_capacity
+"""
+
+
+class RedisChannelLayer(ChannelsRedisChannelLayer):
+    """channels_redis's layer, with `group_send` in two trips to Redis instead of four.
+
+    Its own send was four trips in turn: drop the group's expired members, read the
+    members, drop each channel's expired messages, then the script that adds the message.
+    Every push of the room waits for them before its first screen hears of it (about 2 ms
+    of an elimination's, `bench fanout --phases`). Here the first two go in one pipeline
+    and the third runs inside the script. What is stored, and when, is the same.
+    """
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        assert self.require_valid_group_name(group), "Group name not valid"
+        key = self._group_key(group)
+        connection = self.connection(self.consistent_hash(group))
+        pipe = connection.pipeline(transaction=False)
+        pipe.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
+        pipe.zrange(key, 0, -1)
+        _dropped, members = await pipe.execute()
+        channel_names = [name.decode("utf8") for name in members]
+        by_connection, messages, capacities = self._map_channel_keys_to_connection(
+            channel_names, message
+        )
+        for index, keys in by_connection.items():
+            args = [messages[k] for k in keys] + [capacities[k] for k in keys]
+            args += [time.time(), self.expiry]
+            over = await self.connection(index).eval(_GROUP_SEND, len(keys), *keys, *args)
+            if over > 0:
+                logger.info(
+                    "%s of %s channels over capacity in group %s", over, len(channel_names), group
+                )

@@ -112,3 +112,44 @@ def test_a_group_found_heard_is_not_asked_about_again_for_a_few_seconds():
     later = at + realtime.HEARD_FOR + 0.5  # the room's time is up, not yet the table's
     assert realtime.listening((room, table), now=later) == {table}
     assert realtime.listening((room, table), now=later + 1) == set()
+
+
+def test_a_group_send_reaches_every_member_with_room_and_drops_expired_members():
+    """The group send in two trips (tournaments/sockets/layers.py) stores what
+    channels_redis's own does: the message for every member whose queue has room; not for a
+    member whose queue is full, nor for a membership older than the group's expiry."""
+    from asgiref.sync import async_to_sync
+
+    from tournaments.sockets.layers import RedisChannelLayer
+
+    layer = get_channel_layer()
+    assert isinstance(layer, RedisChannelLayer)
+    group = f"test.send.{secrets.token_hex(4)}"
+
+    async def scene() -> tuple[list[str], list[str], bool]:
+        # A socket's channel of this process, and two channels of their own (a full queue
+        # is a Redis key's: this process's channels share one).
+        tag = secrets.token_hex(4)
+        channels = [await layer.new_channel(), f"test.full.{tag}", f"test.room.{tag}"]
+        for channel in channels:
+            await layer.group_add(group, channel)
+        # A membership that expired long ago (its score is the time it joined).
+        stale = await layer.new_channel()
+        connection = layer.connection(layer.consistent_hash(group))
+        await connection.zadd(layer._group_key(group), {stale: 0})
+        for n in range(layer.get_capacity(channels[1])):  # that queue is full
+            await layer.send(channels[1], {"type": "push", "text": f"old {n}", "close": False})
+        await layer.group_send(group, {"type": "push", "text": "new", "close": False})
+        texts = [(await asyncio.wait_for(layer.receive(c), 5))["text"] for c in channels]
+        left = [m.decode() for m in await connection.zrange(layer._group_key(group), 0, -1)]
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(layer.receive(stale), 0.5)
+        for channel in channels:
+            await layer.group_discard(group, channel)
+        full = layer.connection(layer.consistent_hash(channels[1]))
+        await full.delete(layer.prefix + channels[1])  # the 99 messages left in it
+        return texts, left, stale in left
+
+    texts, left, stale_kept = async_to_sync(scene)()
+    assert texts == ["new", "old 0", "new"]  # the full queue missed it, the others have it
+    assert not stale_kept and len(left) == 3
