@@ -12,9 +12,9 @@ so the clients and the baseline server each get a core of their own.
 - `reconnect CONFIG_FILE OUT_FILE`: open N clients, then ride out a server restart as
   screen.js does and report how long until every one shows the new state.
 - `baseline PORT PAYLOAD_FILE`: a bare `websockets` server that sends the clock state on
-  connect and, on every `{"type": "control"}` message, broadcasts the same push bytes
-  the real server sent (or the clock state it pushed, with its version bumped) to every
-  connection (`websockets.broadcast`).
+  connect and, on every `{"type": "control"}` message, broadcasts the text it carries
+  (the very bytes a change of the real server brought; else the file's own "push") to
+  every connection (`websockets.broadcast`).
 """
 
 from __future__ import annotations
@@ -239,20 +239,18 @@ async def run_clients(
     machine as it is at that moment: on a machine whose speed swings from one minute to
     the next, a bare run after the real one measured another machine."""
     changes = messages if messages is not None else (posts or [])
-    ours = _Audience(
-        url=url, origin=origin, clients=clients, match=match, expect_version=expect_version
-    )
+
+    def audience(at: str) -> _Audience:
+        return _Audience(
+            url=at, origin=origin, clients=clients, match=match, expect_version=expect_version
+        )
+
+    ours = audience(url)
     await ours.open()
     bare: _Audience | None = None
     bare_trigger: ClientConnection | None = None
     if bare_url:
-        bare = _Audience(
-            url=bare_url,
-            origin=origin,
-            clients=clients,
-            match=match,
-            expect_version=expect_version,
-        )
+        bare = audience(bare_url)
         await bare.open()
         bare_trigger = await connect(bare_url, origin=origin, proxy=None, ping_interval=None)
         await bare_trigger.recv()  # its state on connect
@@ -343,37 +341,26 @@ def _cookies(header: str) -> list[tuple[str, str]]:
     return [(name, value) for name, _eq, value in pairs]
 
 
-async def serve_baseline(
-    port: int,
-    payload: dict[str, Any],
-    push: str | None = None,
-    clock_push: dict[str, Any] | None = None,
-) -> None:
-    """Send `payload` (a clock state) on connect; on every control message broadcast
-    `push` as it is (the same bytes the server sent), or else the clock state the server
-    pushed (`clock_push`, by default the state sent on connect) with its version bumped."""
+async def serve_baseline(port: int, payload: dict[str, Any], push: str | None = None) -> None:
+    """Send `payload` (a clock state) on connect; on every control message broadcast the
+    text it carries (`push`: the very text a change of the real server brought), or else
+    this server's own `push`."""
     connections: set[ServerConnection] = set()
-    state = {"payload": clock_push or payload}
 
     async def handler(socket: ServerConnection) -> None:
         connections.add(socket)
         try:
-            await socket.send(json.dumps(state["payload"]))
+            await socket.send(json.dumps(payload))
             async for message in socket:
                 try:
                     data = json.loads(message)
                 except ValueError:
                     continue
-                if isinstance(data, dict) and data.get("type") == "control":
-                    if isinstance(data.get("push"), str):  # the real server's push, as sent
-                        broadcast(connections, data["push"])
-                        continue
-                    if push is not None:
-                        broadcast(connections, push)
-                        continue
-                    fresh = {**state["payload"], "version": state["payload"]["version"] + 1}
-                    state["payload"] = fresh
-                    broadcast(connections, json.dumps(fresh))
+                if not isinstance(data, dict) or data.get("type") != "control":
+                    continue
+                text = data.get("push") if isinstance(data.get("push"), str) else push
+                if text is not None:
+                    broadcast(connections, text)
         finally:
             connections.discard(socket)
 
@@ -508,11 +495,7 @@ def main(argv: list[str]) -> None:
     elif argv[:1] == ["baseline"]:
         with open(argv[2]) as handle:
             given = json.load(handle)
-        _run(
-            lambda: serve_baseline(
-                int(argv[1]), given["initial"], given.get("push"), given.get("clock_push")
-            )
-        )
+        _run(lambda: serve_baseline(int(argv[1]), given["initial"], given.get("push")))
     else:
         raise SystemExit(
             "usage: python -m bench.wsload clients|reconnect CONFIG_FILE OUT_FILE"

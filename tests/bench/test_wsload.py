@@ -28,19 +28,23 @@ def _bare_server(push: str):
             yield port
 
 
+def _clients(port: int, clients: int, changes: int, **options) -> dict:
+    """`changes` pushes from the bench's bare server on `port` to `clients` sockets."""
+    return run_clients(
+        url=f"ws://{HOST}:{port}/",
+        trigger_url=f"ws://{HOST}:{port}/",
+        origin=f"http://{HOST}:{port}",
+        clients=clients,
+        messages=[{"type": "control"}] * changes,
+        match="elimination",
+        settle=0,
+        **options,
+    )
+
+
 def _bare(clients: int, changes: int, **options) -> dict:
-    """`changes` pushes from the bench's bare server to `clients` sockets."""
     with _bare_server(PUSH) as port:
-        return run_clients(
-            url=f"ws://{HOST}:{port}/",
-            trigger_url=f"ws://{HOST}:{port}/",
-            origin=f"http://{HOST}:{port}",
-            clients=clients,
-            messages=[{"type": "control"}] * changes,
-            match="elimination",
-            settle=0,
-            **options,
-        )
+        return _clients(port, clients, changes, **options)
 
 
 def test_every_push_of_the_kind_reaches_every_client_and_the_result_comes_back_whole():
@@ -68,17 +72,7 @@ def test_the_bare_server_takes_turns_and_sends_the_very_text_each_change_brought
     clients, changes, warmup = 20, 5, 1
     other = json.dumps({"type": "elimination", "names": ["Not", "this"]})
     with _bare_server(PUSH) as ours, _bare_server(other) as bare:
-        result = run_clients(
-            url=f"ws://{HOST}:{ours}/",
-            trigger_url=f"ws://{HOST}:{ours}/",
-            origin=f"http://{HOST}:{ours}",
-            clients=clients,
-            messages=[{"type": "control"}] * changes,
-            match="elimination",
-            settle=0,
-            warmup=warmup,
-            bare_url=f"ws://{HOST}:{bare}/",
-        )
+        result = _clients(ours, clients, changes, warmup=warmup, bare_url=f"ws://{HOST}:{bare}/")
     assert result["errors"] == [] and result["bare"]["errors"] == []
     timed = changes - warmup
     assert result["delivered"] == result["expected"] == clients * timed
