@@ -18,7 +18,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -46,6 +46,12 @@ def table_group(tournament_id: int, table_number: int) -> str:
     return f"tournament.{tournament_id}.table.{table_number}"
 
 
+def tablets_group(tournament_id: int) -> str:
+    """Every table tablet of the tournament, whichever its table: nothing is sent to it;
+    whether anybody is in it tells a push whether to ask about the tables it names."""
+    return f"tournament.{tournament_id}.tablets"
+
+
 def _send(group: str, payload: dict[str, Any]) -> None:
     _send_many((group,), payload)
 
@@ -62,14 +68,18 @@ def _blocking(call: Callable[[], Awaitable[T]]) -> T:
         return pool.submit(async_to_sync(call)).result()
 
 
-# A group Redis said a socket hears stays heard for HEARD_FOR seconds without asking it
-# again. A room with screens keeps them all night, and asking before every push was a
-# trip to Redis, through the server's event loop, before anything was rendered (about a
-# millisecond of an elimination's first screen, `bench fanout --phases`). Only "heard" is
-# kept: a group that has lost its last socket costs at most a render nobody reads, and a
-# group not heard is asked about again at the next push, so a screen that has just
-# connected gets its fragments.
+# What Redis said of a group is kept a while, so most pushes ask nothing before they
+# render: asking was a trip to Redis, through the server's event loop, before anything
+# was rendered (about a millisecond of an elimination's first screen, `bench fanout
+# --phases`). A group heard stays heard for HEARD_FOR seconds: a group that has lost its
+# last socket costs at most a render nobody reads. A group not heard is asked about again
+# after UNHEARD_FOR seconds, or at once when a socket of this process joins it
+# (`heard_anew`): a screen of another process that has just come may get a push without
+# its fragments for that second, and fetches them, as a screen does for any fragment a
+# push leaves out. Before this, an elimination at a table with no tablet asked about
+# that table every time.
 HEARD_FOR = 5.0
+UNHEARD_FOR = 1.0
 
 
 def listening(groups: tuple[str, ...], *, now: float | None = None) -> set[str]:
@@ -78,8 +88,8 @@ def listening(groups: tuple[str, ...], *, now: float | None = None) -> set[str]:
 
     The in-memory layer is the whole room in this process; with Redis, each group's
     members are counted (a member of a process that died counts until it expires: in
-    doubt, render), and a group found heard is taken as heard for HEARD_FOR seconds
-    (`now`: monotonic seconds, the clock's by default)."""
+    doubt, render), and the answer is kept for HEARD_FOR seconds (heard) or UNHEARD_FOR
+    (not heard) (`now`: monotonic seconds, the clock's by default)."""
     layer = get_channel_layer()
     if layer is None:
         return set()
@@ -87,11 +97,11 @@ def listening(groups: tuple[str, ...], *, now: float | None = None) -> set[str]:
     if isinstance(local, dict):
         return {group for group in groups if local.get(group)}
     at = time.monotonic() if now is None else now
-    kept: dict[str, float] = getattr(layer, "_torneo_heard", None) or {}
-    fresh = {group for group in groups if kept.get(group, at) > at}
-    asked = tuple(group for group in groups if group not in fresh)
+    kept: dict[str, tuple[float, bool]] = getattr(layer, "_torneo_heard", None) or {}
+    known = {group: kept[group][1] for group in groups if kept.get(group, (at, False))[0] > at}
+    asked = tuple(group for group in groups if group not in known)
     if not asked:
-        return fresh
+        return {group for group, heard in known.items() if heard}
     try:
 
         async def members() -> set[str]:
@@ -113,9 +123,23 @@ def listening(groups: tuple[str, ...], *, now: float | None = None) -> set[str]:
     except Exception:  # noqa: BLE001 - an unknown layer, or Redis down: render in doubt
         return set(groups)
     # A new mapping each time (the request threads share the layer), without the expired.
-    kept = {group: until for group, until in kept.items() if until > at}
-    layer._torneo_heard = {**kept, **dict.fromkeys(found, at + HEARD_FOR)}
-    return fresh | found
+    fresh = {group: entry for group, entry in kept.items() if entry[0] > at}
+    for group in asked:
+        heard = group in found
+        fresh[group] = (at + (HEARD_FOR if heard else UNHEARD_FOR), heard)
+    layer._torneo_heard = fresh
+    return {group for group, heard in known.items() if heard} | found
+
+
+def heard_anew(layer: Any, groups: Iterable[str]) -> None:
+    """A socket of this process has joined `groups`: forget that any was not heard, so the
+    next push renders for it."""
+    kept: dict[str, tuple[float, bool]] | None = getattr(layer, "_torneo_heard", None)
+    groups = set(groups)
+    if kept and any(group in kept and not kept[group][1] for group in groups):
+        layer._torneo_heard = {
+            group: entry for group, entry in kept.items() if entry[1] or group not in groups
+        }
 
 
 def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
@@ -249,13 +273,15 @@ def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any
         payload = {**payload, "same_figures": True}
     if kind in NO_FIGURES and kind not in SEAT_LISTS:
         return payload
-    # The room's group and the named tables' groups, asked about in one trip.
     tables = (payload.get("at_tables") or []) if kind in SEAT_LISTS else []
-    heard = listening(
-        (tournament_group(tournament_id), *(table_group(tournament_id, n) for n in tables))
-    )
-    if tournament_group(tournament_id) not in heard:
+    # The room's group, and whether it has tablets at all: both known, most pushes, without
+    # a trip (HEARD_FOR). Only then the named tables' groups, asked about in one trip.
+    room = tournament_group(tournament_id)
+    heard = listening((room, tablets_group(tournament_id)) if tables else (room,))
+    if room not in heard:
         return payload
+    if tablets_group(tournament_id) in heard:
+        heard = listening(tuple(table_group(tournament_id, n) for n in tables))
     figures = kind not in NO_FIGURES
     try:
         reads, joined = selectors.screen_reads(

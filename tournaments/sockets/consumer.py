@@ -184,6 +184,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.groups_joined.append(realtime.screen_group(screen.pk))
             if screen.kind == DisplayScreen.Kind.TABLE and screen.table_number:
                 self.groups_joined.append(realtime.table_group(tournament.pk, screen.table_number))
+                # Heard by a push while any table of the room has a tablet (no push is
+                # sent to it): a room without tablets asks nothing about its tables.
+                self.groups_joined.append(realtime.tablets_group(tournament.pk))
         else:
             # A person's socket closes when their role changes or they log out (issue 12,
             # item 3): it reconnects and is authorised afresh.
@@ -197,6 +200,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # the initial state is sent wait for it (hub.release).
         self.hub = hub_for(self.channel_layer)
         await self.hub.join(self, self.groups_joined)
+        # A push made here from now on renders for this socket, even if one just now
+        # found nobody listening.
+        realtime.heard_anew(self.channel_layer, self.groups_joined)
         await self.accept()
         # Read after joining, shared with the sockets connecting meanwhile (coalesce.py).
         state = await coalescer()(("state", tournament.pk), lambda: _payload(tournament.pk))

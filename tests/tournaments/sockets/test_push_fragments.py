@@ -174,8 +174,8 @@ async def test_a_move_brings_the_seat_list_of_each_table_with_a_tablet_and_no_ot
     tournament, td, now
 ):
     """A move names both its tables; the one with a tablet listening gets its new list in
-    the push, the one with nobody listening gets nothing rendered (one trip to the channel
-    layer asks about both)."""
+    the push, the one with nobody listening gets nothing rendered (the room has a tablet,
+    so one trip to the channel layer asks about both tables)."""
     registration = await database_sync_to_async(_register)(tournament, td, now)
     other = next(n for n in (1, 2, 3, 4) if n != registration.table)
     tablet = await database_sync_to_async(DisplayScreen.objects.create)(

@@ -87,10 +87,12 @@ def test_a_push_naming_many_tables_reaches_each_and_only_tables_heard_are_named(
         async_to_sync(leave)()
 
 
-def test_a_group_found_heard_is_not_asked_about_again_for_a_few_seconds():
+def test_what_redis_says_of_a_group_is_kept_a_while_and_a_socket_joining_here_is_heard_at_once():
     """Who listens is asked of Redis before a push renders its fragments. A group found
     heard is taken as heard for HEARD_FOR seconds (at worst a render nobody reads); a group
-    not heard is asked about at every push, so a screen that has just come is found."""
+    found not heard is taken as not heard for UNHEARD_FOR seconds (a screen of another
+    process that comes meanwhile fetches what the push left out), unless a socket of this
+    process joins it: then it is asked about at the next push."""
     from asgiref.sync import async_to_sync
 
     from tournaments import realtime
@@ -102,13 +104,21 @@ def test_a_group_found_heard_is_not_asked_about_again_for_a_few_seconds():
     at = 1_000.0
     assert realtime.listening((room, table), now=at) == {room}
 
-    async_to_sync(layer.group_add)(table, channel)  # a tablet comes: found at once
-    assert realtime.listening((room, table), now=at + 1) == {room, table}
+    # A tablet of another process comes: not asked about again for UNHEARD_FOR seconds.
+    async_to_sync(layer.group_add)(table, channel)
+    assert realtime.listening((room, table), now=at + 0.5) == {room}
+    assert realtime.listening((room, table), now=at + realtime.UNHEARD_FOR + 0.1) == {room, table}
 
-    async_to_sync(layer.group_discard)(room, channel)
-    async_to_sync(layer.group_discard)(table, channel)
-    # Both gone: still taken as heard a few seconds, then asked about again.
-    assert realtime.listening((room, table), now=at + 2) == {room, table}
+    other = f"test.heard.{secrets.token_hex(4)}.3"
+    assert realtime.listening((other,), now=at + 2) == set()
+    async_to_sync(layer.group_add)(other, channel)
+    realtime.heard_anew(layer, [other])  # a socket of this process joined it
+    assert realtime.listening((other,), now=at + 2.1) == {other}
+
+    for group in (room, table, other):
+        async_to_sync(layer.group_discard)(group, channel)
+    # All gone: still taken as heard a few seconds, then asked about again.
+    assert realtime.listening((room, table), now=at + 2.2) == {room, table}
     later = at + realtime.HEARD_FOR + 0.5  # the room's time is up, not yet the table's
     assert realtime.listening((room, table), now=later) == {table}
     assert realtime.listening((room, table), now=later + 1) == set()
