@@ -7,10 +7,16 @@ written. One change at a time (the bench makes them in turn): each change's mark
 written to LOG as one JSON line when its push has been written to the sockets.
 
 The marks, in ms after the change arrived:
+- `thread`: the request's thread takes it (Django's handler); `session` and `user` when
+  the login session and its user have been read; `view` when the view reads its
+  tournament; `locked` when the tournament's lock is back (and what was read with it,
+  locks.under_lock);
 - `commit`: the change's COMMIT begins (everything before it is the view and the
   service), `committed` when it returns;
-- `push`: the push's fragments begin to render (the after-commit hook), `send` when the
-  push is handed to the channel layer;
+- `push`: the push's fragments begin to render (the after-commit hook), `listened` when
+  it knows who listens, `read` when its reads are back (the tournament's row, read with
+  the figures), `rendered` when its fragments are, `send` when the push is handed to the
+  channel layer;
 - `first_write`: the push arrived from the layer and its first socket is written,
   `all_written` when every local socket has been;
 and `statements` / `db_ms`: the SQL statements run before the commit, and the time spent
@@ -30,7 +36,22 @@ import sys
 import time
 from typing import Any
 
-MARKS = ("commit", "committed", "push", "send", "first_write", "all_written")
+MARKS = (
+    "thread",
+    "session",
+    "user",
+    "view",
+    "locked",
+    "commit",
+    "committed",
+    "push",
+    "listened",
+    "read",
+    "rendered",
+    "send",
+    "first_write",
+    "all_written",
+)
 
 
 class Recorder:
@@ -85,11 +106,15 @@ class Recorder:
 
 def install(path: str) -> Recorder:
     """Put the timers in place (after Django is set up and the app is built)."""
+    from django.contrib.auth.backends import ModelBackend
+    from django.core.handlers.base import BaseHandler
     from django.db.backends.base.base import BaseDatabaseWrapper
     from django.db.backends.utils import CursorWrapper
 
     from config.handler import OneThreadASGIHandler
-    from tournaments import realtime
+    from config.sessions import SessionStore
+    from tournaments import permissions, realtime, selectors
+    from tournaments.services import locks
     from tournaments.sockets.consumer import RoomConsumer
     from tournaments.sockets.hub import Hub
 
@@ -143,7 +168,25 @@ def install(path: str) -> Recorder:
 
         return call
 
+    def then(function, name):
+        @functools.wraps(function)
+        def call(*args, **kwargs):
+            try:
+                return function(*args, **kwargs)
+            finally:
+                recorder.mark(name)
+
+        return call
+
+    BaseHandler.get_response = marked(BaseHandler.get_response, "thread")
+    SessionStore._get_session_from_db = then(SessionStore._get_session_from_db, "session")
+    ModelBackend.get_user = then(ModelBackend.get_user, "user")
+    permissions.get_tournament_for = marked(permissions.get_tournament_for, "view")
+    locks.tournament_for_update = then(locks.tournament_for_update, "locked")
     realtime.with_fragments = marked(realtime.with_fragments, "push")
+    realtime.listening = then(realtime.listening, "listened")
+    selectors.tournament_by_pk = then(selectors.tournament_by_pk, "read")
+    realtime.screen_fragments = then(realtime.screen_fragments, "rendered")
     realtime._send_many = marked(realtime._send_many, "send")
 
     deliver = Hub._deliver
@@ -179,13 +222,23 @@ def describe(phases: dict[str, Any]) -> str:
     if not phases.get("changes"):
         return "Server phases: none recorded"
     parts = [f"Server phases, median ms after the change arrived ({phases['changes']} changes):"]
+    steps = [
+        f"{name} {phases[name]}"
+        for name in ("thread", "session", "user", "view", "locked")
+        if name in phases
+    ]
+    if steps:
+        parts.append("request: " + ", ".join(steps) + ";")
     if "commit" in phases:
         parts.append(
             f"COMMIT at {phases['commit']} ({phases.get('statements')} statements before it, "
             f"{phases.get('db_ms')} ms in the database), done {phases.get('committed')};"
         )
     if "push" in phases:
-        parts.append(f"push rendered from {phases['push']} to {phases.get('send')};")
+        parts.append(
+            f"push from {phases['push']} (who listens known {phases.get('listened')}, read "
+            f"{phases.get('read')}, rendered {phases.get('rendered')}) to {phases.get('send')};"
+        )
     parts.append(
         f"first socket written {phases.get('first_write')} (slowest {phases.get('first_write_max')}), "
         f"all {phases.get('all_written')}; garbage collection {phases.get('gc_ms')} "
