@@ -135,3 +135,33 @@ def _all_at_once(
     for thread in threads:
         thread.join(timeout=60)
     return errors
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not settings.USING_POSTGRES, reason="needs PostgreSQL (DATABASE_URL)")
+@pytest.mark.django_db(transaction=True)
+def test_floors_busting_players_at_the_same_moment_give_each_his_own_place(td):
+    """An elimination reads the field under the tournament's lock: six floors busting six
+    players at once give places 10 down to 5, each once, as six busts one after another
+    would. A field read before the lock was taken would give two of them the same place."""
+    tournament = make_tournament(td, tables=2, seats=9)
+    seated = [
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        ).entry
+        for _ in range(10)
+    ]
+    errors = _all_at_once(
+        [
+            lambda e=e: entry_services.entry_eliminate(
+                tournament=tournament, entry=e, actor=td, now=NOW
+            )
+            for e in seated[:6]
+        ]
+    )
+    assert errors == []
+    places = sorted(
+        Entry.objects.filter(pk__in=[e.pk for e in seated[:6]]).values_list("place", flat=True)
+    )
+    assert places == [5, 6, 7, 8, 9, 10]
+    assert not Seat.objects.filter(entry__in=seated[:6]).exists()
