@@ -44,6 +44,7 @@ from tournaments.models import (
     Penalty,
     Player,
     Purchase,
+    StaffAssignment,
     StructureItem,
     Tournament,
 )
@@ -268,9 +269,17 @@ def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
         # searches, each walking the names in order and stopping at `limit`. As one
         # (`entered OR added`) the database gathered every entry of the user's events
         # first: a 10,000-entry field read at every keystroke.
-        entered = Entry.objects.filter(player_id=OuterRef("pk"), tournament__staff__user=user)
+        # The user's events named by their ids, not joined: the database then knows how
+        # many entries they hold (its statistics per event). Joined, it guessed an
+        # average event's few hundred and gathered a 10,000-entry field at every
+        # keystroke, in name order only after (EXPLAIN ANALYZE: 15.9 ms at 10,000 entries,
+        # 1.4 ms at 1,000).
+        mine = list(
+            StaffAssignment.objects.filter(user=user).values_list("tournament_id", flat=True)
+        )
+        entered = Entry.objects.filter(player_id=OuterRef("pk"), tournament_id__in=mine)
         added = (
-            Event.objects.filter(tournament__staff__user=user, action="player.create")
+            Event.objects.filter(tournament_id__in=mine, action="player.create")
             .annotate(player_id=Cast(KeyTextTransform("player", "data"), BigIntegerField()))
             .values("player_id")
         )
