@@ -70,12 +70,7 @@ def test_desks_busts_and_undos_at_once_never_deadlock_and_keep_the_figures_right
     from tournaments.models import Event
 
     tournament = make_tournament(td, tables=4, seats=9)
-    seated = [
-        entry_services.entry_register(
-            tournament=tournament, player=make_player(), actor=td, now=NOW
-        ).entry
-        for _ in range(14)
-    ]
+    seated = _seated(tournament, td, 14)
     for entry in seated[:4]:
         entry_services.entry_eliminate(tournament=tournament, entry=entry, actor=td, now=NOW)
     busts = list(
@@ -108,6 +103,16 @@ def test_desks_busts_and_undos_at_once_never_deadlock_and_keep_the_figures_right
     assert tally_mismatches() == []
     playing = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
     assert playing == selectors.players_left(tournament)
+
+
+def _seated(tournament, td, count: int) -> list[Entry]:
+    """`count` new players registered, each seated by the draw."""
+    return [
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        ).entry
+        for _ in range(count)
+    ]
 
 
 def _all_at_once(
@@ -145,12 +150,7 @@ def test_floors_busting_players_at_the_same_moment_give_each_his_own_place(td):
     players at once give places 10 down to 5, each once, as six busts one after another
     would. A field read before the lock was taken would give two of them the same place."""
     tournament = make_tournament(td, tables=2, seats=9)
-    seated = [
-        entry_services.entry_register(
-            tournament=tournament, player=make_player(), actor=td, now=NOW
-        ).entry
-        for _ in range(10)
-    ]
+    seated = _seated(tournament, td, 10)
     errors = _all_at_once(
         [
             lambda e=e: entry_services.entry_eliminate(
