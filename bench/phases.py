@@ -16,7 +16,7 @@ The marks, in ms after the change arrived:
 - `push`: the push's fragments begin to render (the after-commit hook), `listened` when
   it knows who listens, `read` when its reads are back (the tournament's row, read with
   the figures), `rendered` when its fragments are, `send` when the push is handed to the
-  channel layer;
+  channel layer, `sent` when the layer's group send is done (on Redis: its two trips);
 - `first_write`: the push arrived from the layer and its first socket is written,
   `all_written` when every local socket has been;
 and `statements` / `db_ms`: the SQL statements run before the commit, and the time spent
@@ -49,6 +49,7 @@ MARKS = (
     "read",
     "rendered",
     "send",
+    "sent",
     "first_write",
     "all_written",
 )
@@ -117,6 +118,7 @@ def install(path: str) -> Recorder:
     from tournaments.services import locks
     from tournaments.sockets.consumer import RoomConsumer
     from tournaments.sockets.hub import Hub
+    from tournaments.sockets.layers import InMemoryChannelLayer, RedisChannelLayer
 
     recorder = Recorder(path)
     gc.callbacks.append(recorder.collecting)
@@ -189,6 +191,19 @@ def install(path: str) -> Recorder:
     realtime.screen_fragments = then(realtime.screen_fragments, "rendered")
     realtime._send_many = marked(realtime._send_many, "send")
 
+    def sent_then(group_send):
+        @functools.wraps(group_send)
+        async def call(*args, **kwargs):
+            try:
+                return await group_send(*args, **kwargs)
+            finally:
+                recorder.mark("sent")
+
+        return call
+
+    for layer in (InMemoryChannelLayer, RedisChannelLayer):
+        layer.group_send = sent_then(layer.group_send)
+
     deliver = Hub._deliver
 
     def timed_deliver(self, group, message):
@@ -237,7 +252,8 @@ def describe(phases: dict[str, Any]) -> str:
     if "push" in phases:
         parts.append(
             f"push from {phases['push']} (who listens known {phases.get('listened')}, read "
-            f"{phases.get('read')}, rendered {phases.get('rendered')}) to {phases.get('send')};"
+            f"{phases.get('read')}, rendered {phases.get('rendered')}) to {phases.get('send')}, "
+            f"the layer's send done {phases.get('sent')};"
         )
     parts.append(
         f"first socket written {phases.get('first_write')} (slowest {phases.get('first_write_max')}), "

@@ -89,7 +89,7 @@ def test_the_server_times_each_change_from_its_arrival_to_its_last_socket(kind, 
     assert steps["changes"] == CHANGES
     # A change through the site's form passes every mark, in order; one on the console's
     # socket has no request to take, and a clock change no figures to read for its push.
-    core = ["locked", "commit", "committed", "push", "send", "first_write", "all_written"]
+    core = ["locked", "commit", "committed", "push", "send", "sent", "first_write", "all_written"]
     marked = list(phases.MARKS) if kind != "clock" else core
     order = [steps[name] for name in marked]
     assert order == sorted(order) and order[0] > 0
