@@ -9,8 +9,8 @@ written to LOG as one JSON line when its push has been written to the sockets.
 The marks, in ms after the change arrived:
 - `thread`: the request's thread takes it (Django's handler); `session` and `user` when
   the login session and its user have been read; `view` when the view reads its
-  tournament; `locked` when the tournament's lock is back (and what was read with it,
-  locks.under_lock);
+  tournament; `locked` when the tournament's row is back under its lock
+  (locks.tournament_for_update);
 - `commit`: the change's COMMIT begins (everything before it is the view and the
   service), `committed` when it returns;
 - `push`: the push's fragments begin to render (the after-commit hook), `listened` when
