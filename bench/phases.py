@@ -17,8 +17,8 @@ The marks, in ms after the change arrived:
   it knows who listens, `read` when its reads are back (the tournament's row, read with
   the figures), `rendered` when its fragments are, `send` when the push is handed to the
   channel layer, `sent` when the layer's group send is done (on Redis: its two trips);
-- `first_write`: the push arrived from the layer and its first socket is written,
-  `all_written` when every local socket has been;
+- `first_write`: the push's first local socket is written, `all_written` when every
+  local socket has been (the in-memory layer writes them before its send is done);
 and `statements` / `db_ms`: the SQL statements run before the commit, and the time spent
 waiting on them; `gc_ms`: the garbage collector's pauses from the change's arrival to its
 last socket (all threads stop for them).
@@ -92,9 +92,16 @@ class Recorder:
             self.db += seconds * 1000
 
     def delivered(self) -> None:
-        if self.started is None:
-            return
+        """Every local socket written: the change is done once the layer's send is too."""
         self.mark("all_written")
+        self.done()
+
+    def done(self) -> None:
+        """Write the change's line once its sockets are written and its send is done
+        (whichever ends last: a push that comes back through the layer is written after
+        the send)."""
+        if self.started is None or not {"all_written", "sent"} <= self.marks.keys():
+            return
         line = {
             **{k: round(v, 2) for k, v in self.marks.items()},
             "statements": self.statements,
@@ -198,6 +205,7 @@ def install(path: str) -> Recorder:
                 return await group_send(*args, **kwargs)
             finally:
                 recorder.mark("sent")
+                recorder.done()
 
         return call
 
@@ -252,13 +260,12 @@ def describe(phases: dict[str, Any]) -> str:
     if "push" in phases:
         parts.append(
             f"push from {phases['push']} (who listens known {phases.get('listened')}, read "
-            f"{phases.get('read')}, rendered {phases.get('rendered')}) to {phases.get('send')}, "
-            f"the layer's send done {phases.get('sent')};"
+            f"{phases.get('read')}, rendered {phases.get('rendered')}) to {phases.get('send')};"
         )
     parts.append(
         f"first socket written {phases.get('first_write')} (slowest {phases.get('first_write_max')}), "
-        f"all {phases.get('all_written')}; garbage collection {phases.get('gc_ms')} "
-        f"(at most {phases.get('gc_ms_max')})"
+        f"all {phases.get('all_written')}; the layer's send done {phases.get('sent')}; "
+        f"garbage collection {phases.get('gc_ms')} (at most {phases.get('gc_ms_max')})"
     )
     return " ".join(parts)
 

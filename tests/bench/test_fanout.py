@@ -89,10 +89,13 @@ def test_the_server_times_each_change_from_its_arrival_to_its_last_socket(kind, 
     assert steps["changes"] == CHANGES
     # A change through the site's form passes every mark, in order; one on the console's
     # socket has no request to take, and a clock change no figures to read for its push.
-    core = ["locked", "commit", "committed", "push", "send", "sent", "first_write", "all_written"]
-    marked = list(phases.MARKS) if kind != "clock" else core
+    # The layer's send is done after it began (this process's sockets may be written
+    # before it is done: on the in-memory layer, they are).
+    core = ["locked", "commit", "committed", "push", "send", "first_write", "all_written"]
+    marked = [name for name in phases.MARKS if name != "sent"] if kind != "clock" else core
     order = [steps[name] for name in marked]
     assert order == sorted(order) and order[0] > 0
+    assert steps["sent"] >= steps["send"]
     # The service's reads and writes before the commit are counted (an elimination locks
     # the tournament and the entry, frees the seat, writes the entry and the log).
     assert steps["statements"] >= (3 if kind == "clock" else 8)

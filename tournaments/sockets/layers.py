@@ -9,6 +9,11 @@ Here the sweep runs at most once a second, and `group_send` puts the message in 
 queue directly instead of one task per socket, copying a flat message with dict()
 rather than deepcopy(). Expiry is a minute for messages and a day for group
 memberships, so a second's slack changes nothing anyone can see.
+
+A push sent from a server process with sockets in the group reaches those sockets
+through its hub (tournaments/sockets/hub.py, `deliver_here`), not back through the
+layer: the layer sends it to the group's other members only. On Redis the hub writes
+it once the send is done, so the other processes' screens never wait for this one's.
 """
 
 from __future__ import annotations
@@ -23,9 +28,21 @@ from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer as ChannelsInMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer as ChannelsRedisChannelLayer
 
+from tournaments.sockets.hub import Hub, hub_here
+
 logger = logging.getLogger(__name__)
 
 _IMMUTABLE = (str, bytes, int, float, bool, type(None))
+
+
+def _here(layer: Any, group: str, message: dict[str, Any]) -> tuple[Hub | None, str | None]:
+    """This process's hub and its channel in `group`, for a push: the send leaves that
+    channel out, and the hub writes the push to its sockets itself (`deliver_here`)."""
+    if message.get("type") != "push":
+        return None, None
+    hub = hub_here(layer)
+    channel = hub.channel_here(group) if hub is not None else None
+    return (hub, channel) if channel is not None else (None, None)
 
 
 class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
@@ -46,10 +63,16 @@ class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
         self._clean_expired()
+        # Everything is in this process: its own sockets first, then any other member.
+        hub, here = _here(self, group, message)
+        if hub is not None and here is not None:
+            hub.deliver_here(group, here, message)
         # Channels deep-copies the message for each socket. A message of plain values
         # (a push: its type and the JSON text) is copied as safely by dict().
         flat = all(type(value) in _IMMUTABLE for value in message.values())
         for channel in list(self.groups.get(group, {})):
+            if channel == here:
+                continue
             # As in Channels: a socket whose queue is full misses this message.
             with contextlib.suppress(ChannelFull):
                 if flat:
@@ -97,6 +120,17 @@ class RedisChannelLayer(ChannelsRedisChannelLayer):
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         assert self.require_valid_group_name(group), "Group name not valid"
+        hub, here = _here(self, group, message)
+        try:
+            await self._send_to_members(group, message, leave_out=here)
+        finally:
+            # The other processes have it (or Redis failed: these sockets get it anyway).
+            if hub is not None and here is not None:
+                hub.deliver_here(group, here, message)
+
+    async def _send_to_members(
+        self, group: str, message: dict[str, Any], *, leave_out: str | None
+    ) -> None:
         key = self._group_key(group)
         connection = self.connection(self.consistent_hash(group))
         pipe = connection.pipeline(transaction=False)
@@ -104,6 +138,10 @@ class RedisChannelLayer(ChannelsRedisChannelLayer):
         pipe.zrange(key, 0, -1)
         _dropped, members = await pipe.execute()
         channel_names = [name.decode("utf8") for name in members]
+        if leave_out is not None:
+            channel_names = [name for name in channel_names if name != leave_out]
+        if not channel_names:
+            return
         by_connection, messages, capacities = self._map_channel_keys_to_connection(
             channel_names, message
         )
