@@ -114,11 +114,11 @@ class Recorder:
 
 def install(path: str) -> Recorder:
     """Put the timers in place (after Django is set up and the app is built)."""
-    from django.contrib.auth.backends import ModelBackend
     from django.core.handlers.base import BaseHandler
     from django.db.backends.base.base import BaseDatabaseWrapper
     from django.db.backends.utils import CursorWrapper
 
+    from config.auth import UserBackend
     from config.handler import OneThreadASGIHandler
     from config.sessions import SessionStore
     from tournaments import permissions, realtime, selectors
@@ -189,7 +189,7 @@ def install(path: str) -> Recorder:
 
     BaseHandler.get_response = marked(BaseHandler.get_response, "thread")
     SessionStore._get_session_from_db = then(SessionStore._get_session_from_db, "session")
-    ModelBackend.get_user = then(ModelBackend.get_user, "user")
+    UserBackend.get_user = then(UserBackend.get_user, "user")
     permissions.get_tournament_for = marked(permissions.get_tournament_for, "view")
     locks.tournament_for_update = then(locks.tournament_for_update, "locked")
     realtime.with_fragments = marked(realtime.with_fragments, "push")

@@ -152,7 +152,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, reading the login session and its user in one trip (config/auth.py).
+    "config.auth.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -343,6 +344,7 @@ if PRODUCTION:
 SESSION_COOKIE_HTTPONLY = True
 # Django's database sessions, read through SQL compiled once (config/sessions.py).
 SESSION_ENGINE = "config.sessions"
+AUTHENTICATION_BACKENDS = ["config.auth.UserBackend"]  # Django's ModelBackend, see there
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 CSRF_FAILURE_VIEW = "tournaments.views.core.csrf_failure"
 X_FRAME_OPTIONS = "DENY"

@@ -39,3 +39,64 @@ def test_a_session_deleted_is_a_visitor_and_another_login_still_holds(tournament
     assert _desk_page(second, tournament).status_code == 200
     page = second.get(reverse("desk", args=[tournament.slug])).content.decode()
     assert 'class="who">td<' in page
+
+
+# --- the session and its user read together (config/auth.py) ---------------------------
+
+
+def _key(client) -> str:
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def _who(client, tournament) -> str | None:
+    """Whose name the desk page shows at the top, or None when it sends to the login."""
+    answer = _desk_page(client, tournament)
+    if answer.status_code == 302:
+        return None
+    page = answer.content.decode()
+    return page.split('class="who">', 1)[1].split("<", 1)[0]
+
+
+def test_a_login_is_read_with_its_user_and_stays_that_user(client, tournament, desk, td):
+    from config import sessions
+
+    client.force_login(desk)
+    assert _who(client, tournament) == "desk"
+    assert str(sessions.whose(_key(client))) == str(desk.pk)  # read together next time
+    assert _who(client, tournament) == "desk"
+    # A guess that proved wrong (the session was read with another user): the session's
+    # own user is the one logged in, read again.
+    sessions._WHOSE[_key(client)] = td.pk
+    assert _who(client, tournament) == "desk"
+
+
+def test_a_password_changed_or_an_account_disabled_ends_the_login_read_ahead(
+    tournament, desk, floor
+):
+    """The user read beside the session is checked as Django checks it: the session's
+    hash of the password, and an active account."""
+    from config import sessions
+
+    changed, disabled = Client(), Client()
+    changed.force_login(desk)
+    disabled.force_login(floor)
+    assert _who(changed, tournament) == "desk" and _who(disabled, tournament) == "floor"
+    assert sessions.whose(_key(changed)) is not None
+    desk.set_password("a new one, elsewhere")
+    desk.save()
+    floor.is_active = False
+    floor.save()
+    assert _who(changed, tournament) is None
+    assert _who(disabled, tournament) is None
+
+
+def test_a_login_made_before_the_backend_changed_still_holds(client, tournament, desk):
+    """Logins made with Django's ModelBackend (before config.auth.UserBackend) are not
+    ended by the change: the room's staff stay logged in through the upgrade."""
+    from django.contrib.auth import BACKEND_SESSION_KEY
+
+    client.force_login(desk, backend="django.contrib.auth.backends.ModelBackend")
+    row = Session.objects.get(session_key=_key(client))
+    assert row.get_decoded()[BACKEND_SESSION_KEY] == "django.contrib.auth.backends.ModelBackend"
+    assert _who(client, tournament) == "desk"
+    assert _who(client, tournament) == "desk"

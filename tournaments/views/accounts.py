@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
@@ -141,7 +142,7 @@ def pin_unlock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             )
             if user is not None and permissions.role_for(user, tournament) in permissions.FLOOR:
                 PIN_PER_USERNAME.reset(username.lower())
-                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
                 request.session.set_expiry(PIN_SESSION_SECONDS)
                 request.session["unlocked_by_pin"] = True
                 return redirect("dealer_tablet", tournament.slug, number)
