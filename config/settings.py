@@ -208,18 +208,6 @@ if DATABASE_URL:
             "max_size": env_int("DB_POOL_MAX", 8),
             "timeout": 10,
         }
-    # PostgreSQL plans each statement it is sent. The room's hot statements are the same
-    # few, again and again (each compiled once in Python, tournaments/prepared.py), and
-    # some are long: the screens' figures read, planned anew for every push, cost more
-    # than running it. Bound on the server, a statement run a second time on a connection
-    # is prepared there (psycopg's prepare_threshold) and never planned again: an
-    # elimination's push read and rendered its fragments in 2.8 ms against 5.5, and in 5.2
-    # against 8.8 when the machine was slower (in-process, back to back, issue 15 item 4).
-    # DB_PREPARE=0 turns it off, for a pooler that keeps no session (pgbouncer's
-    # transaction mode loses prepared statements).
-    if _db["ENGINE"].endswith("postgresql") and env_bool("DB_PREPARE", True):
-        _db.setdefault("OPTIONS", {})["server_side_binding"] = True
-        _db["OPTIONS"]["prepare_threshold"] = 1
     DATABASES = {"default": _db}
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)

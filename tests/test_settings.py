@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -225,32 +224,3 @@ def test_embedded_mode_makes_its_own_secret_key_once_and_keeps_it_in_var(tmp_pat
     assert other and other != key  # another installation, another key
     # An explicit SECRET_KEY still wins.
     assert _embedded(tmp_path, show, SECRET_KEY="s" * 60).stdout.strip() == "s" * 60
-
-
-def _database_options(env: dict[str, str]) -> dict:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DB_PREPARE"}}
-    code = (
-        "import json, django; django.setup(); from django.conf import settings; "
-        "options = settings.DATABASES['default'].get('OPTIONS', {}); "
-        "print(json.dumps({k: options.get(k) for k in ('server_side_binding', 'prepare_threshold')}))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
-
-
-def test_postgres_prepares_its_statements_unless_told_not_to():
-    url = {"DATABASE_URL": "postgres://u@127.0.0.1:5432/torneo"}
-    assert _database_options(url) == {"server_side_binding": True, "prepare_threshold": 1}
-    # Behind a pooler that keeps no session (pgbouncer's transaction mode).
-    assert _database_options({**url, "DB_PREPARE": "0"}) == {
-        "server_side_binding": None,
-        "prepare_threshold": None,
-    }

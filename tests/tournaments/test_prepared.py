@@ -345,31 +345,3 @@ def test_reads_made_ahead_answer_the_block_once_and_a_wrong_guess_reads_again(td
         [(selectors._TOURNAMENT_BY_PK, {"pk": tournament.pk})],
         [],
     )
-
-
-@pytest.mark.postgres
-def test_on_postgres_a_hot_read_is_planned_once_per_connection(desk, tournament):
-    """A staff page's read of its tournament, run again on the same connection, runs the
-    statement PostgreSQL prepared the first time (DB_PREPARE, on by default), and still
-    reads the row as it is now."""
-    from django.conf import settings
-    from django.db import connection
-
-    if not settings.USING_POSTGRES:
-        pytest.skip("needs PostgreSQL (DATABASE_URL)")
-
-    def prepared() -> list[str]:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT statement FROM pg_prepared_statements")
-            return [row[0] for row in cursor.fetchall() if "tournaments_tournament" in row[0]]
-
-    before = set(prepared())
-    permissions.get_tournament_for(desk, tournament.slug, roles=permissions.DESK)
-    assert set(prepared()) == before  # its first run: planned as any statement is
-    permissions.get_tournament_for(desk, tournament.slug, roles=permissions.DESK)
-    new = set(prepared()) - before
-    assert len(new) == 1 and "staffassignment" in new.pop()
-    Tournament.objects.filter(pk=tournament.pk).update(name="Monday Turbo")
-    found = permissions.get_tournament_for(desk, tournament.slug, roles=permissions.DESK)
-    assert found.name == "Monday Turbo"
-    assert len(set(prepared()) - before) == 1  # the same statement, not prepared again
