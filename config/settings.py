@@ -208,8 +208,22 @@ if DATABASE_URL:
             "max_size": env_int("DB_POOL_MAX", 8),
             "timeout": 10,
         }
+    # PostgreSQL plans every statement it is sent. The hot reads compiled once in Python
+    # (tournaments/prepared.py: the tournament's row, the session and its user, the
+    # screens' figures) are the same few statements again and again, and planning the
+    # figures' read cost more than running it. Those, and only those, are bound on the
+    # server and prepared on each connection, so each is planned there once: they never
+    # carry a list, so never come near the 65,535 parameters a statement bound on the
+    # server can take; every other statement stays bound by Django as usual (psycopg
+    # prepares nothing on its own: the threshold is out of reach, and Django's cursors
+    # bind on the client). DB_PREPARE=0 turns it off, for a pooler that keeps no session
+    # (pgbouncer's transaction mode loses prepared statements).
+    PREPARE_HOT_READS = _db["ENGINE"].endswith("postgresql") and env_bool("DB_PREPARE", True)
+    if PREPARE_HOT_READS:
+        _db.setdefault("OPTIONS", {})["prepare_threshold"] = 2**31
     DATABASES = {"default": _db}
 else:
+    PREPARE_HOT_READS = False
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {

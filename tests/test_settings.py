@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -224,3 +225,35 @@ def test_embedded_mode_makes_its_own_secret_key_once_and_keeps_it_in_var(tmp_pat
     assert other and other != key  # another installation, another key
     # An explicit SECRET_KEY still wins.
     assert _embedded(tmp_path, show, SECRET_KEY="s" * 60).stdout.strip() == "s" * 60
+
+
+def _prepare_settings(env: dict[str, str]) -> dict:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DB_PREPARE"}}
+    code = (
+        "import json, django; django.setup(); from django.conf import settings; "
+        "options = settings.DATABASES['default'].get('OPTIONS', {}); "
+        "print(json.dumps({'hot': settings.PREPARE_HOT_READS, "
+        "'threshold': options.get('prepare_threshold')}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_postgres_prepares_its_hot_reads_unless_told_not_to(tmp_path):
+    url = {"DATABASE_URL": "postgres://u@127.0.0.1:5432/torneo"}
+    on = _prepare_settings(url)
+    # Psycopg prepares only what it is asked to: its own count never reaches this.
+    assert on["hot"] is True and on["threshold"] >= 2**31
+    # Behind a pooler that keeps no session (pgbouncer's transaction mode).
+    assert _prepare_settings({**url, "DB_PREPARE": "0"}) == {"hot": False, "threshold": None}
+    # The embedded default (SQLite) has nothing to prepare.
+    embedded = {"SQLITE_PATH": str(tmp_path / "t.sqlite3"), "TORNEO_VAR_DIR": str(tmp_path)}
+    assert _prepare_settings(embedded)["hot"] is False

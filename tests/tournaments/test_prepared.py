@@ -345,3 +345,37 @@ def test_reads_made_ahead_answer_the_block_once_and_a_wrong_guess_reads_again(td
         [(selectors._TOURNAMENT_BY_PK, {"pk": tournament.pk})],
         [],
     )
+
+
+@pytest.mark.postgres
+def test_on_postgres_the_hot_reads_are_planned_once_per_connection_and_nothing_else(
+    desk, tournament
+):
+    """A staff page's read of its tournament, run again on the same connection, runs the
+    statement PostgreSQL prepared the first time (DB_PREPARE, on by default), and still
+    reads the row as it is now. The ORM's own statements are not prepared: they stay bound
+    on the client, where a statement may carry more than 65,535 values."""
+    from django.conf import settings
+    from django.db import connection
+
+    if not settings.USING_POSTGRES:
+        pytest.skip("needs PostgreSQL (DATABASE_URL)")
+
+    def prepared() -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            return [row[0] for row in cursor.fetchall()]
+
+    before = set(prepared())
+    permissions.get_tournament_for(desk, tournament.slug, roles=permissions.DESK)
+    new = set(prepared()) - before
+    assert len(new) == 1 and "staffassignment" in (statement := new.pop())
+    permissions.get_tournament_for(desk, tournament.slug, roles=permissions.DESK)
+    Tournament.objects.filter(pk=tournament.pk).update(name="Monday Turbo")
+    found = permissions.get_tournament_for(desk, tournament.slug, roles=permissions.DESK)
+    assert found.name == "Monday Turbo"
+    assert set(prepared()) - before == {statement}  # the same one, not prepared again
+
+    # An ORM statement with 70,000 values: bound on the client, run, not prepared.
+    assert Tournament.objects.filter(pk__in=range(1, 70_001)).exclude(pk=tournament.pk).count() == 0
+    assert set(prepared()) - before == {statement}
