@@ -611,17 +611,28 @@ _PLAYING = _one_total(EntryTally, Sum("active"))
 _DEALS_STANDING = _one_total(Deal, Count("id"), voided=False)
 
 
+def elimination_figure_reads(tournament: Tournament) -> list[tuple[Prepared[Any], dict[str, Any]]]:
+    """The reads of `elimination_figures`, as `one_row_each` (and `prepared.ahead`) take
+    them."""
+    mine = {"tournament_id": tournament.pk}
+    reads = [(_PLAYING, mine), (_DEALS_STANDING, mine)]
+    if _prizes_generated(tournament):
+        reads += [(_BUY_INS[True], mine), (_PURCHASE_MONEY[True], mine)]
+    return reads
+
+
+def _prizes_generated(tournament: Tournament) -> bool:
+    """Whether the prizes come from the pool (a stored table, or a flight, which pays
+    nothing, needs no figures for them)."""
+    return tournament.parent_id is None and not tournament.payouts
+
+
 def elimination_figures(tournament: Tournament) -> tuple[int, list[int], bool]:
     """What every elimination reads under the tournament's lock before its screens hear of
     it, in one trip to the database: the entries still playing (`players_left`), the prize
     of each place (`payout_amounts`), and whether a deal stands."""
-    mine = {"tournament_id": tournament.pk}
-    # A stored table, or a flight (which pays nothing), needs no figures for its prizes.
-    generated = tournament.parent_id is None and not tournament.payouts
-    reads = [(_PLAYING, mine), (_DEALS_STANDING, mine)]
-    if generated:
-        reads += [(_BUY_INS[True], mine), (_PURCHASE_MONEY[True], mine)]
-    rows = one_row_each(reads)
+    generated = _prizes_generated(tournament)
+    rows = one_row_each(elimination_figure_reads(tournament))
     if generated:
         entries = _number(rows[2][0])
         pool = prize_pool(tournament, entries=entries, purchase_money=_number(rows[3][0]))

@@ -3,6 +3,8 @@ clock and the floor serialise on the same row (and never deadlock on different o
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import connections, router
 from django.db.transaction import TransactionManagementError
 
@@ -11,6 +13,13 @@ from tournaments.prepared import NO_ID, Prepared
 
 # Compiled once (tournaments/prepared.py): every write of the floor runs it.
 _LOCKED = Prepared(lambda pk: Tournament.objects.select_for_update().filter(pk=pk), pk=NO_ID)
+
+
+def read_of(tournament: Tournament) -> tuple[Prepared[Tournament], dict[str, Any]]:
+    """The lock's read, as `prepared.ahead` takes it: a write that knows what it reads
+    next sends the lock and those reads in one trip (run in that order, they are read
+    under the lock)."""
+    return _LOCKED, {"pk": tournament.pk}
 
 
 def tournament_for_update(tournament: Tournament) -> Tournament:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from tables.models import Seat, Table
 from tables.services import seats as seat_services
 from tables.services.room import auto_apply
-from tournaments import errors, payouts, placements, realtime, selectors
+from tournaments import errors, payouts, placements, prepared, realtime, selectors
 from tournaments.events import event_log, logged_id, logged_ids, scoped, undoes
 from tournaments.models import Deal, Entry, Event, Tournament
 from tournaments.prepared import NO_ID, Prepared
@@ -213,6 +213,39 @@ def eliminations_record(
     settled again together with these (their places and prizes may change; undo restores
     them). `hand_for_hand`/`announcement_hand` force the flags outside that state.
     """
+    reads: list = []
+    joined: list = []
+    if len(busts) == 1:
+        # A lone bust, the floor's usual: the row lock, the entry's lock and the field's
+        # figures go to the database in one trip (prepared.ahead), in that order, so the
+        # entry and the figures are read under the lock as they were one after another.
+        # What the lock finds changed is read again (the figures of a tournament that
+        # became a flight meanwhile).
+        reads = [
+            locks.read_of(tournament),
+            (_LONE_ENTRY_LOCKED, {"pk": busts[0].entry.pk, "tournament_id": tournament.pk}),
+        ]
+        joined = [selectors.elimination_figure_reads(tournament)]
+    with prepared.ahead(reads, joined):
+        return _eliminations_record(
+            tournament=tournament,
+            busts=busts,
+            actor=actor,
+            now=now,
+            hand_for_hand=hand_for_hand,
+            announcement_hand=announcement_hand,
+        )
+
+
+def _eliminations_record(
+    *,
+    tournament: Tournament,
+    busts: Sequence[Bust],
+    actor,
+    now: datetime,
+    hand_for_hand: bool,
+    announcement_hand: bool,
+) -> placements.Settlement:
     tournament = locks.tournament_for_update(tournament)
     h4h_hand = _h4h_hand(tournament)
     if h4h_hand is not None:

@@ -11,7 +11,7 @@ from django.db import connection
 
 from tables.models import Seat
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments.models import Entry
+from tournaments.models import Entry, Event
 from tournaments.services import entries as entry_services
 
 DESKS = 20
@@ -165,3 +165,33 @@ def test_floors_busting_players_at_the_same_moment_give_each_his_own_place(td):
     )
     assert places == [5, 6, 7, 8, 9, 10]
     assert not Seat.objects.filter(entry__in=seated[:6]).exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not settings.USING_POSTGRES, reason="needs PostgreSQL (DATABASE_URL)")
+@pytest.mark.django_db(transaction=True)
+def test_two_floors_busting_the_same_player_at_once_record_him_out_once(td):
+    """A lone bust sends the tournament's lock, the player's entry and the field's figures
+    in one trip: the entry is still read under the lock. Four floors pressing "out" for the
+    same player at the same moment record one bust; the others are told he is not playing,
+    and the next player out takes the next place."""
+    from tournaments.errors import NotPlaying
+
+    tournament = make_tournament(td, tables=2, seats=9)
+    seated = _seated(tournament, td, 10)
+    refusals: list[NotPlaying] = []
+
+    def bust():
+        try:
+            entry_services.entry_eliminate(
+                tournament=tournament, entry=seated[0], actor=td, now=NOW
+            )
+        except NotPlaying as exc:
+            refusals.append(exc)
+
+    assert _all_at_once([bust] * 4) == []
+    assert len(refusals) == 3
+    assert Event.objects.filter(tournament=tournament, action="entry.eliminate").count() == 1
+    assert Entry.objects.get(pk=seated[0].pk).place == 10
+    entry_services.entry_eliminate(tournament=tournament, entry=seated[1], actor=td, now=NOW)
+    assert Entry.objects.get(pk=seated[1].pk).place == 9
