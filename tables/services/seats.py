@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from tables import draw
 from tables.models import Seat, Table
-from tournaments import errors, realtime
+from tournaments import errors, prepared, realtime
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import (
     Entry,
@@ -71,6 +71,38 @@ def seat_move(
 ) -> None:
     """Move a player to a named seat (a TD override or a wrong-seat correction, §6.1-6.2);
     his chips go with him unchanged."""
+    # The row lock and what the move reads under it (the entry, locked; the table it goes
+    # to; the seat it leaves) go to the database in one trip (prepared.ahead), in that
+    # order, so all of it is read under the lock as it was one after another.
+    reads = [
+        locks.read_of(tournament),
+        (_MOVED_ENTRY, {"pk": entry.pk, "tournament_id": tournament.pk}),
+        (_HELD_SEAT, {"entry_id": entry.pk}),
+    ]
+    if 0 < table_number <= INT_MAX:
+        reads.append((_TABLE, {"tournament_id": tournament.pk, "number": table_number}))
+    with prepared.ahead(reads):
+        _seat_move(
+            tournament=tournament,
+            entry=entry,
+            table_number=table_number,
+            seat=seat,
+            actor=actor,
+            now=now,
+            reason=reason,
+        )
+
+
+def _seat_move(
+    *,
+    tournament: Tournament,
+    entry: Entry,
+    table_number: int,
+    seat: int,
+    actor,
+    now: datetime,
+    reason: str,
+) -> None:
     tournament = locks.tournament_for_update(tournament)
     # The player with the entry (his name goes in the log, the push and the seat's board
     # copies), the entry's row alone locked.
