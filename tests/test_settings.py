@@ -247,13 +247,10 @@ def _prepare_settings(env: dict[str, str]) -> dict:
     return json.loads(result.stdout)
 
 
-def test_postgres_prepares_its_hot_reads_unless_told_not_to(tmp_path):
+def test_postgres_prepares_its_hot_reads_unless_told_not_to():
     url = {"DATABASE_URL": "postgres://u@127.0.0.1:5432/torneo"}
     on = _prepare_settings(url)
     # Psycopg prepares only what it is asked to: its own count never reaches this.
     assert on["hot"] is True and on["threshold"] >= 2**31
     # Behind a pooler that keeps no session (pgbouncer's transaction mode).
     assert _prepare_settings({**url, "DB_PREPARE": "0"}) == {"hot": False, "threshold": None}
-    # The embedded default (SQLite) has nothing to prepare.
-    embedded = {"SQLITE_PATH": str(tmp_path / "t.sqlite3"), "TORNEO_VAR_DIR": str(tmp_path)}
-    assert _prepare_settings(embedded)["hot"] is False
