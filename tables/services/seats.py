@@ -82,64 +82,43 @@ def seat_move(
     if 0 < table_number <= INT_MAX:
         reads.append((_TABLE, {"tournament_id": tournament.pk, "number": table_number}))
     with prepared.ahead(reads):
-        _seat_move(
+        tournament = locks.tournament_for_update(tournament)
+        # The player with the entry (his name goes in the log, the push and the seat's board
+        # copies), the entry's row alone locked.
+        entry = _MOVED_ENTRY.first(pk=entry.pk, tournament_id=tournament.pk)
+        if entry is None:
+            raise Entry.DoesNotExist("Entry matching query does not exist.")
+        if entry.status != Entry.Status.ACTIVE:
+            raise errors.NotPlaying(player=str(entry.player))
+        table = _table(tournament, table_number)
+        if table is None or table.status == Table.Status.CLOSED:
+            raise errors.DomainError(_("Table %(table)s is not in play."), table=table_number)
+        before = _HELD_SEAT.first(entry_id=entry.pk)
+        seat_place(entry=entry, table=table, seat=seat, now=now)
+        event_log(
             tournament=tournament,
-            entry=entry,
-            table_number=table_number,
-            seat=seat,
             actor=actor,
+            action="seat.move",
+            data={
+                "entry": entry.pk,
+                "name": str(entry.player),
+                "from": [before.table.number, before.number] if before else None,
+                "to": [table_number, seat],
+                "reason": reason,
+            },
             now=now,
-            reason=reason,
         )
-
-
-def _seat_move(
-    *,
-    tournament: Tournament,
-    entry: Entry,
-    table_number: int,
-    seat: int,
-    actor,
-    now: datetime,
-    reason: str,
-) -> None:
-    tournament = locks.tournament_for_update(tournament)
-    # The player with the entry (his name goes in the log, the push and the seat's board
-    # copies), the entry's row alone locked.
-    entry = _MOVED_ENTRY.first(pk=entry.pk, tournament_id=tournament.pk)
-    if entry is None:
-        raise Entry.DoesNotExist("Entry matching query does not exist.")
-    if entry.status != Entry.Status.ACTIVE:
-        raise errors.NotPlaying(player=str(entry.player))
-    table = _table(tournament, table_number)
-    if table is None or table.status == Table.Status.CLOSED:
-        raise errors.DomainError(_("Table %(table)s is not in play."), table=table_number)
-    before = _HELD_SEAT.first(entry_id=entry.pk)
-    seat_place(entry=entry, table=table, seat=seat, now=now)
-    event_log(
-        tournament=tournament,
-        actor=actor,
-        action="seat.move",
-        data={
-            "entry": entry.pk,
-            "name": str(entry.player),
-            "from": [before.table.number, before.number] if before else None,
-            "to": [table_number, seat],
-            "reason": reason,
-        },
-        now=now,
-    )
-    realtime.broadcast(
-        tournament.pk,
-        {
-            "type": "move",
-            "entry": entry.pk,
-            "name": str(entry.player),
-            "from": {"table": before.table.number, "seat": before.number} if before else None,
-            "to": {"table": table_number, "seat": seat},
-        },
-        tables=tuple({table_number, *([before.table.number] if before else [])}),
-    )
+        realtime.broadcast(
+            tournament.pk,
+            {
+                "type": "move",
+                "entry": entry.pk,
+                "name": str(entry.player),
+                "from": {"table": before.table.number, "seat": before.number} if before else None,
+                "to": {"table": table_number, "seat": seat},
+            },
+            tables=tuple({table_number, *([before.table.number] if before else [])}),
+        )
 
 
 @undoes("seat.move")

@@ -227,175 +227,158 @@ def eliminations_record(
         ]
         joined = [selectors.elimination_figure_reads(tournament)]
     with prepared.ahead(reads, joined):
-        return _eliminations_record(
-            tournament=tournament,
-            busts=busts,
-            actor=actor,
-            now=now,
+        tournament = locks.tournament_for_update(tournament)
+        h4h_hand = _h4h_hand(tournament)
+        if h4h_hand is not None:
+            if h4h_hand[1] == 0:
+                announcement_hand = True
+            else:
+                hand_for_hand = True
+        if not busts:
+            raise errors.DomainError(_("Choose at least one player who is out."))
+        ids = [b.entry.pk for b in busts]
+        if len(set(ids)) != len(ids):
+            raise errors.DomainError(_("A player is listed twice."))
+        if len(ids) == 1:  # a lone bust, the floor's usual: its lock compiled once
+            locked = _LONE_ENTRY_LOCKED.instances(pk=ids[0], tournament_id=tournament.pk)
+        else:
+            locked = Entry.objects.select_for_update().select_related("player")
+            locked = locked.filter(pk__in=ids, tournament=tournament)
+        entries = {e.pk: e for e in locked}
+        for bust in busts:
+            entry = entries.get(bust.entry.pk)
+            if entry is None or entry.status != Entry.Status.ACTIVE:
+                raise errors.NotPlaying(player=str(bust.entry.player))
+            if bust.start_stack < 0:
+                raise errors.DomainError(_("A stack cannot be negative."))
+        # Counted, not read: at 10,000 entries reading every player in cost a bust ~450 ms.
+        playing = tournament.entries.filter(status=Entry.Status.ACTIVE)
+        # The field and its prizes as they stand before these bust-outs, in one read.
+        active, amounts, deal_stands = selectors.elimination_figures(tournament)
+        held_seats = _held_seats(entries) if len(ids) == 1 else _held_seats_read(ids)
+        seats = {entry_id: table for entry_id, (table, _number) in held_seats.items()}
+        earlier = _earlier_in_hand(tournament, h4h_hand)
+        prizes = dict(enumerate(amounts, start=1))
+        settlement = placements.settle_eliminations(
+            remaining_before_hand=active + len(earlier),
+            eliminated=[
+                placements.Elimination(
+                    player=str(entry.pk),
+                    table=table,
+                    start_stack=stack,
+                    reason=placements.EliminationReason(entry.elimination_reason),
+                )
+                for entry, stack, table in earlier
+            ]
+            + [
+                placements.Elimination(
+                    player=str(b.entry.pk),
+                    table=str(seats.get(b.entry.pk, "-")),
+                    start_stack=b.start_stack,
+                    reason=placements.EliminationReason(b.reason),
+                )
+                for b in busts
+            ],
+            prizes=prizes,
+            paid_places=len(amounts),
+            rule=placements.SameHandRule(tournament.same_hand_elimination_rule),
             hand_for_hand=hand_for_hand,
             announcement_hand=announcement_hand,
+            # The last player left wins (003 Art.7.5): only a lone survivor is ever named,
+            # so the others are read only when one is left besides those out now.
+            other_players=[
+                str(pk) for pk in playing.exclude(pk__in=ids).values_list("pk", flat=True)
+            ]
+            if active - len(entries) == 1 and _field_closed(tournament, now)
+            else (),
         )
-
-
-def _eliminations_record(
-    *,
-    tournament: Tournament,
-    busts: Sequence[Bust],
-    actor,
-    now: datetime,
-    hand_for_hand: bool,
-    announcement_hand: bool,
-) -> placements.Settlement:
-    tournament = locks.tournament_for_update(tournament)
-    h4h_hand = _h4h_hand(tournament)
-    if h4h_hand is not None:
-        if h4h_hand[1] == 0:
-            announcement_hand = True
-        else:
-            hand_for_hand = True
-    if not busts:
-        raise errors.DomainError(_("Choose at least one player who is out."))
-    ids = [b.entry.pk for b in busts]
-    if len(set(ids)) != len(ids):
-        raise errors.DomainError(_("A player is listed twice."))
-    if len(ids) == 1:  # a lone bust, the floor's usual: its lock compiled once
-        locked = _LONE_ENTRY_LOCKED.instances(pk=ids[0], tournament_id=tournament.pk)
-    else:
-        locked = Entry.objects.select_for_update().select_related("player")
-        locked = locked.filter(pk__in=ids, tournament=tournament)
-    entries = {e.pk: e for e in locked}
-    for bust in busts:
-        entry = entries.get(bust.entry.pk)
-        if entry is None or entry.status != Entry.Status.ACTIVE:
-            raise errors.NotPlaying(player=str(bust.entry.player))
-        if bust.start_stack < 0:
-            raise errors.DomainError(_("A stack cannot be negative."))
-    # Counted, not read: at 10,000 entries reading every player in cost a bust ~450 ms.
-    playing = tournament.entries.filter(status=Entry.Status.ACTIVE)
-    # The field and its prizes as they stand before these bust-outs, in one read.
-    active, amounts, deal_stands = selectors.elimination_figures(tournament)
-    held_seats = _held_seats(entries) if len(ids) == 1 else _held_seats_read(ids)
-    seats = {entry_id: table for entry_id, (table, _number) in held_seats.items()}
-    earlier = _earlier_in_hand(tournament, h4h_hand)
-    prizes = dict(enumerate(amounts, start=1))
-    settlement = placements.settle_eliminations(
-        remaining_before_hand=active + len(earlier),
-        eliminated=[
-            placements.Elimination(
-                player=str(entry.pk),
-                table=table,
-                start_stack=stack,
-                reason=placements.EliminationReason(entry.elimination_reason),
+        deal = _active_deal(tournament) if deal_stands else None
+        dealt = {int(s["entry"]): int(s["amount"]) for s in deal.shares} if deal else {}
+        # The euros an equal split leaves over go one each to the group's players, larger
+        # starting stack first, so the prizes always add up to the pool [house choice].
+        extra: dict[str, int] = {}
+        for group in settlement.groups:
+            for player in group.players[: group.undivided]:
+                extra[player] = 1
+        before = {str(pk): _snapshot(e) for pk, e in entries.items()}
+        freed: dict[str, list[int]] = {}
+        stacks = {b.entry.pk: b.start_stack for b in busts}
+        reasons = {b.entry.pk: placements.EliminationReason(b.reason) for b in busts}
+        # Their seats are free (read above with the tables they are at): one statement for all.
+        Seat.objects.filter(entry_id__in=list(held_seats)).delete()
+        for pk, entry in entries.items():
+            if pk in held_seats:
+                freed[str(pk)] = list(held_seats[pk])
+            places = settlement.place_of(str(pk))
+            entry.status = Entry.Status.ELIMINATED
+            entry.ended_at = now
+            entry.elimination_reason = reasons[pk]
+            entry.disqualified = str(pk) in settlement.disqualified
+            entry.place = places[0] if places else None
+            entry.place_last = places[-1] if len(places) > 1 else None
+            entry.prize = dealt.get(pk, settlement.payout.get(str(pk), 0) + extra.get(str(pk), 0))
+            if reasons[pk] in placements.CHIPS_REMOVED_REASONS:
+                # FIGP §87d/§87e: his chips leave play rather than going to anyone.
+                entry.chips_removed += stacks[pk]
+            entry.save(update_fields=list(_SNAPSHOT))
+        regrouped: dict[str, dict] = {}
+        for entry, _stack, _table in earlier:
+            regrouped[str(entry.pk)] = _snapshot(entry)
+            places = settlement.place_of(str(entry.pk))
+            entry.place = places[0] if places else None
+            entry.place_last = places[-1] if len(places) > 1 else None
+            entry.prize = dealt.get(
+                entry.pk, settlement.payout.get(str(entry.pk), 0) + extra.get(str(entry.pk), 0)
             )
-            for entry, stack, table in earlier
-        ]
-        + [
-            placements.Elimination(
-                player=str(b.entry.pk),
-                table=str(seats.get(b.entry.pk, "-")),
-                start_stack=b.start_stack,
-                reason=placements.EliminationReason(b.reason),
+            entry.save(update_fields=["place", "place_last", "prize"])
+        winner_before = None
+        if settlement.winner is not None:
+            winner = tournament.entries.get(pk=int(settlement.winner))
+            winner_before = {"entry": winner.pk, **_snapshot(winner)}
+            winner.place = 1
+            winner.prize = (
+                dealt[winner.pk] + deal.left_to_play_for
+                if deal and winner.pk in dealt
+                else (amounts[0] if amounts else 0)
             )
-            for b in busts
-        ],
-        prizes=prizes,
-        paid_places=len(amounts),
-        rule=placements.SameHandRule(tournament.same_hand_elimination_rule),
-        hand_for_hand=hand_for_hand,
-        announcement_hand=announcement_hand,
-        # The last player left wins (003 Art.7.5): only a lone survivor is ever named,
-        # so the others are read only when one is left besides those out now.
-        other_players=[str(pk) for pk in playing.exclude(pk__in=ids).values_list("pk", flat=True)]
-        if active - len(entries) == 1 and _field_closed(tournament, now)
-        else (),
-    )
-    deal = _active_deal(tournament) if deal_stands else None
-    dealt = {int(s["entry"]): int(s["amount"]) for s in deal.shares} if deal else {}
-    # The euros an equal split leaves over go one each to the group's players, larger
-    # starting stack first, so the prizes always add up to the pool [house choice].
-    extra: dict[str, int] = {}
-    for group in settlement.groups:
-        for player in group.players[: group.undivided]:
-            extra[player] = 1
-    before = {str(pk): _snapshot(e) for pk, e in entries.items()}
-    freed: dict[str, list[int]] = {}
-    stacks = {b.entry.pk: b.start_stack for b in busts}
-    reasons = {b.entry.pk: placements.EliminationReason(b.reason) for b in busts}
-    # Their seats are free (read above with the tables they are at): one statement for all.
-    Seat.objects.filter(entry_id__in=list(held_seats)).delete()
-    for pk, entry in entries.items():
-        if pk in held_seats:
-            freed[str(pk)] = list(held_seats[pk])
-        places = settlement.place_of(str(pk))
-        entry.status = Entry.Status.ELIMINATED
-        entry.ended_at = now
-        entry.elimination_reason = reasons[pk]
-        entry.disqualified = str(pk) in settlement.disqualified
-        entry.place = places[0] if places else None
-        entry.place_last = places[-1] if len(places) > 1 else None
-        entry.prize = dealt.get(pk, settlement.payout.get(str(pk), 0) + extra.get(str(pk), 0))
-        if reasons[pk] in placements.CHIPS_REMOVED_REASONS:
-            # FIGP §87d/§87e: his chips leave play rather than going to anyone.
-            entry.chips_removed += stacks[pk]
-        entry.save(update_fields=list(_SNAPSHOT))
-    regrouped: dict[str, dict] = {}
-    for entry, _stack, _table in earlier:
-        regrouped[str(entry.pk)] = _snapshot(entry)
-        places = settlement.place_of(str(entry.pk))
-        entry.place = places[0] if places else None
-        entry.place_last = places[-1] if len(places) > 1 else None
-        entry.prize = dealt.get(
-            entry.pk, settlement.payout.get(str(entry.pk), 0) + extra.get(str(entry.pk), 0)
+            winner.save(update_fields=["place", "prize"])
+            tournament.status = Tournament.Status.FINISHED
+            tournament.save(update_fields=["status"])
+        event_log(
+            tournament=tournament,
+            actor=actor,
+            action="entry.eliminate",
+            data={
+                "entries": ids,
+                "names": [str(entries[pk].player) for pk in ids],
+                "before": before,
+                "seats": freed,
+                "places": {str(pk): [entries[pk].place, entries[pk].place_last] for pk in ids},
+                "prizes": {str(pk): entries[pk].prize for pk in ids},
+                "winner": winner_before,
+                "needs_td_confirmation": settlement.needs_td_confirmation,
+                "confirmation_reasons": list(settlement.confirmation_reasons),
+                "hand_for_hand": hand_for_hand or announcement_hand,
+                "h4h_hand": h4h_hand,
+                "stacks": {str(b.entry.pk): b.start_stack for b in busts},
+                "tables": {str(b.entry.pk): seats.get(b.entry.pk) for b in busts},
+                "regrouped": regrouped,
+                "regrouped_names": [str(entry.player) for entry, _s, _t in earlier],
+            },
+            now=now,
         )
-        entry.save(update_fields=["place", "place_last", "prize"])
-    winner_before = None
-    if settlement.winner is not None:
-        winner = tournament.entries.get(pk=int(settlement.winner))
-        winner_before = {"entry": winner.pk, **_snapshot(winner)}
-        winner.place = 1
-        winner.prize = (
-            dealt[winner.pk] + deal.left_to_play_for
-            if deal and winner.pk in dealt
-            else (amounts[0] if amounts else 0)
+        realtime.broadcast(
+            tournament.pk,
+            {
+                "type": "elimination",
+                "names": [str(entries[pk].player) for pk in ids],
+                "players_left": settlement.remaining_after,
+            },
+            tables=tuple(sorted({seat[0] for seat in freed.values()})),
         )
-        winner.save(update_fields=["place", "prize"])
-        tournament.status = Tournament.Status.FINISHED
-        tournament.save(update_fields=["status"])
-    event_log(
-        tournament=tournament,
-        actor=actor,
-        action="entry.eliminate",
-        data={
-            "entries": ids,
-            "names": [str(entries[pk].player) for pk in ids],
-            "before": before,
-            "seats": freed,
-            "places": {str(pk): [entries[pk].place, entries[pk].place_last] for pk in ids},
-            "prizes": {str(pk): entries[pk].prize for pk in ids},
-            "winner": winner_before,
-            "needs_td_confirmation": settlement.needs_td_confirmation,
-            "confirmation_reasons": list(settlement.confirmation_reasons),
-            "hand_for_hand": hand_for_hand or announcement_hand,
-            "h4h_hand": h4h_hand,
-            "stacks": {str(b.entry.pk): b.start_stack for b in busts},
-            "tables": {str(b.entry.pk): seats.get(b.entry.pk) for b in busts},
-            "regrouped": regrouped,
-            "regrouped_names": [str(entry.player) for entry, _s, _t in earlier],
-        },
-        now=now,
-    )
-    realtime.broadcast(
-        tournament.pk,
-        {
-            "type": "elimination",
-            "names": [str(entries[pk].player) for pk in ids],
-            "players_left": settlement.remaining_after,
-        },
-        tables=tuple(sorted({seat[0] for seat in freed.values()})),
-    )
-    if settlement.winner is None:
-        auto_apply(tournament=tournament, actor=actor, now=now)
-    return settlement
+        if settlement.winner is None:
+            auto_apply(tournament=tournament, actor=actor, now=now)
+        return settlement
 
 
 @undoes("entry.eliminate")
