@@ -211,6 +211,7 @@ def install(path: str) -> Recorder:
 
     for layer in (InMemoryChannelLayer, RedisChannelLayer):
         layer.group_send = sent_then(layer.group_send)
+    RedisChannelLayer.group_send_many = sent_then(RedisChannelLayer.group_send_many)
 
     deliver = Hub._deliver
 

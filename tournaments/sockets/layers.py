@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from channels.exceptions import ChannelFull
@@ -115,41 +116,72 @@ class RedisChannelLayer(ChannelsRedisChannelLayer):
     members, drop each channel's expired messages, then the script that adds the message.
     Every push of the room waits for them before its first screen hears of it (about 2 ms
     of an elimination's, `bench fanout --phases`). Here the first two go in one pipeline
-    and the third runs inside the script. What is stored, and when, is the same.
+    and the third runs inside the script. What is stored, and when, is the same. A push
+    to several groups (`group_send_many`) takes the same two trips for all of them: sent
+    group by group, side by side, a move's three groups cost 1.4 ms of its first screen
+    against 0.7 for an elimination's one (`bench fanout --kind move --phases`).
     """
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        assert self.require_valid_group_name(group), "Group name not valid"
-        hub, here = _here(self, group, message)
+        await self.group_send_many((group,), message)
+
+    async def group_send_many(self, groups: Sequence[str], message: dict[str, Any]) -> None:
+        """`group_send` to each of `groups` in two trips to each Redis host in all, not two
+        per group: an elimination's push goes to the room and its table, a move's to the
+        room and two tables, a break's to a dozen. A channel in several of them gets the
+        message once for each, as from one group send each."""
+        for group in groups:
+            assert self.require_valid_group_name(group), "Group name not valid"
+        here = {group: _here(self, group, message) for group in groups}
         try:
-            await self._send_to_members(group, message, leave_out=here)
+            await self._send_to_members(
+                groups, message, leave_out={group: channel for group, (_h, channel) in here.items()}
+            )
         finally:
             # The other processes have it (or Redis failed: these sockets get it anyway).
-            if hub is not None and here is not None:
-                hub.deliver_here(group, here, message)
+            for group, (hub, channel) in here.items():
+                if hub is not None and channel is not None:
+                    hub.deliver_here(group, channel, message)
 
     async def _send_to_members(
-        self, group: str, message: dict[str, Any], *, leave_out: str | None
+        self, groups: Sequence[str], message: dict[str, Any], *, leave_out: dict[str, str | None]
     ) -> None:
-        key = self._group_key(group)
-        connection = self.connection(self.consistent_hash(group))
-        pipe = connection.pipeline(transaction=False)
-        pipe.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
-        pipe.zrange(key, 0, -1)
-        _dropped, members = await pipe.execute()
-        channel_names = [name.decode("utf8") for name in members]
-        if leave_out is not None:
-            channel_names = [name for name in channel_names if name != leave_out]
+        hosts: dict[int, list[str]] = {}
+        for group in groups:
+            hosts.setdefault(self.consistent_hash(group), []).append(group)
+
+        async def members(index: int, named: list[str]) -> list[str]:
+            pipe = self.connection(index).pipeline(transaction=False)
+            for group in named:
+                key = self._group_key(group)
+                pipe.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
+                pipe.zrange(key, 0, -1)
+            replies = await pipe.execute()
+            return [
+                channel
+                for group, found in zip(named, replies[1::2], strict=True)
+                for channel in (name.decode("utf8") for name in found)
+                if channel != leave_out.get(group)
+            ]
+
+        found = await asyncio.gather(*(members(index, named) for index, named in hosts.items()))
+        channel_names = [channel for channels in found for channel in channels]
         if not channel_names:
             return
         by_connection, messages, capacities = self._map_channel_keys_to_connection(
             channel_names, message
         )
-        for index, keys in by_connection.items():
+
+        async def store(index: int, keys: list[str]) -> None:
             args = [messages[k] for k in keys] + [capacities[k] for k in keys]
             args += [time.time(), self.expiry]
             over = await self.connection(index).eval(_GROUP_SEND, len(keys), *keys, *args)
             if over > 0:
                 logger.info(
-                    "%s of %s channels over capacity in group %s", over, len(channel_names), group
+                    "%s of %s channels over capacity in %s",
+                    over,
+                    len(channel_names),
+                    ", ".join(groups),
                 )
+
+        await asyncio.gather(*(store(index, keys) for index, keys in by_connection.items()))

@@ -8,6 +8,7 @@ the 101st socket joining at once. Runs where REDIS_URL is set (CI's PostgreSQL +
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 
@@ -162,3 +163,51 @@ def test_a_group_send_reaches_every_member_with_room_and_drops_expired_members()
     texts, left, stale_kept = async_to_sync(scene)()
     assert texts == ["new", "old 0", "new"]  # the full queue missed it, the others have it
     assert not stale_kept and len(left) == 3
+
+
+def test_a_push_to_several_groups_reaches_each_member_of_each_in_one_send():
+    """A move's push goes to the room and two tables: the layer reads the three groups'
+    members in one pipeline and stores the message with one script, not two trips a group.
+    Each socket's channel gets it once for each group it is in, as from a group send each,
+    whichever process it belongs to."""
+    from asgiref.sync import async_to_sync
+
+    from tournaments.sockets.layers import RedisChannelLayer
+
+    layer = get_channel_layer()
+    assert isinstance(layer, RedisChannelLayer)
+    other = RedisChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])  # a process
+    tag = secrets.token_hex(4)
+    room, first, second = (f"test.many.{tag}.{n}" for n in range(3))
+
+    async def scene() -> tuple[dict[str, list[str]], int]:
+        screen = await layer.new_channel()  # a socket of this process, in the room
+        tablet = await other.new_channel()  # another process's, at both tables
+        both = await layer.new_channel()  # one of this process's, at a table and the room
+        members = {room: [screen, both], first: [tablet], second: [tablet, both]}
+        for group, channels in members.items():
+            for channel in channels:
+                await layer.group_add(group, channel)
+        connection = layer.connection(0)
+        before = (await connection.info("commandstats")).get("cmdstat_eval", {}).get("calls", 0)
+        await layer.group_send_many(
+            (room, first, second), {"type": "push", "text": "moved", "close": False}
+        )
+        after = (await connection.info("commandstats")).get("cmdstat_eval", {}).get("calls", 0)
+        got: dict[str, list[str]] = {}
+        for channel in (screen, tablet, both):
+            got[channel] = []
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    receiver = other if channel == tablet else layer
+                    message = await asyncio.wait_for(receiver.receive(channel), 0.5)
+                    got[channel].append(message["text"])
+        for group, channels in members.items():
+            for channel in channels:
+                await layer.group_discard(group, channel)
+        await other.close_pools()
+        return {"screen": got[screen], "tablet": got[tablet], "both": got[both]}, after - before
+
+    got, scripts = async_to_sync(scene)()
+    assert got == {"screen": ["moved"], "tablet": ["moved", "moved"], "both": ["moved", "moved"]}
+    assert scripts == 1  # the three groups' channels stored in one script
