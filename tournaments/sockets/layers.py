@@ -128,8 +128,9 @@ class RedisChannelLayer(ChannelsRedisChannelLayer):
     async def group_send_many(self, groups: Sequence[str], message: dict[str, Any]) -> None:
         """`group_send` to each of `groups` in two trips to each Redis host in all, not two
         per group: an elimination's push goes to the room and its table, a move's to the
-        room and two tables, a break's to a dozen. A channel in several of them gets the
-        message once for each, as from one group send each."""
+        room and two tables, a break's to a dozen. A server process's socket channel in
+        several of them gets the message once for each, as from one group send each: one
+        stored message per process names them all, as channels_redis does within a group."""
         for group in groups:
             assert self.require_valid_group_name(group), "Group name not valid"
         here = {group: _here(self, group, message) for group in groups}
