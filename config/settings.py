@@ -199,6 +199,9 @@ if DATABASE_URL:
         raise ImproperlyConfigured(f"DATABASE_URL is malformed: {exc}") from None
     if _db["ENGINE"].endswith("postgresql") and not _db.get("NAME"):
         raise ImproperlyConfigured("DATABASE_URL must name a database, e.g. postgres://host/torneo")
+    if _db["ENGINE"] == "django.db.backends.postgresql":
+        # Django's, whose COMMIT can carry a push's reads in its trip (the module says).
+        _db["ENGINE"] = "config.backends.postgresql"
     # Production pools its PostgreSQL connections (a fresh one per request made PostgreSQL
     # fork a backend each time); DB_POOL=0 or 1 overrides, DB_POOL_MAX caps each process.
     if _db["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", PRODUCTION):

@@ -49,7 +49,7 @@ def test_urls_switch_to_postgres_and_redis():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
-        "django.db.backends.postgresql",
+        "config.backends.postgresql",
         "tournaments.sockets.layers.RedisChannelLayer",
         "False",
     ]

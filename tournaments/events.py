@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tournaments import prepared
 from tournaments.errors import CannotUndo
 from tournaments.models import Event, Player, TimeCall, Tournament
 from tournaments.refs import SLUG, payload_refs, values_at
@@ -46,16 +47,24 @@ def event_log(
     data: dict[str, Any],
     now: datetime,
     undoable: bool = True,
+    later: bool = False,
 ) -> Event:
-    """Append an audit row. Call inside the transaction that made the change."""
-    return Event.objects.create(
-        tournament=tournament,
-        at=now,
-        actor=actor if actor is not None and actor.is_authenticated else None,
-        action=action,
-        data=data,
-        undoable=undoable and action in _UNDO,
-    )
+    """Append an audit row. Call inside the transaction that made the change.
+
+    `later`: the caller needs not the row's key, and the row goes with the transaction's
+    next trip to the database, its COMMIT most often (prepared.create_later): the Event
+    comes back without its key."""
+    values = {
+        "tournament": tournament,
+        "at": now,
+        "actor": actor if actor is not None and actor.is_authenticated else None,
+        "action": action,
+        "data": data,
+        "undoable": undoable and action in _UNDO,
+    }
+    if later:
+        return prepared.create_later(Event, **values)
+    return Event.objects.create(**values)
 
 
 # --- What an undo may read and write ---------------------------------------------------

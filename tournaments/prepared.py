@@ -40,9 +40,12 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.conf import settings
+from django.core.exceptions import EmptyResultSet
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Model, QuerySet
+from django.db.models import Model, QuerySet, signals
+from django.db.models.deletion import Collector
 from django.db.models.query import get_related_populators
+from django.db.models.sql import DeleteQuery, InsertQuery, UpdateQuery
 
 M = TypeVar("M", bound=Model)
 
@@ -264,11 +267,78 @@ def _joined_key(reads: Sequence[tuple[Prepared[Any], dict[str, Any]]], using: st
     return ("one_row_each", using, tuple((prepared, _key(values)) for prepared, values in reads))
 
 
+def _statements(
+    reads: Sequence[tuple[Prepared[Any], dict[str, Any]]],
+    joined: Sequence[Sequence[tuple[Prepared[Any], dict[str, Any]]]],
+    using: str,
+) -> tuple[list[tuple[str, list[Any]]], list[Any]]:
+    """The statements of `ahead`'s reads and joined reads, and the key of each."""
+    statements, keys = [], []
+    for prepared, values in reads:
+        compiled = prepared.compiled(using)
+        statements.append((compiled.sql, prepared._params(compiled.slots, values)))
+        keys.append((prepared, using, _key(values)))
+    for group in joined:
+        sql, params, _widths = _joined(group, using)
+        statements.append((sql, params))
+        keys.append(_joined_key(group, using))
+    return statements, keys
+
+
+class Riding:
+    """Reads that go to the database in the trip of the transaction's COMMIT, run after
+    it (`with_commit`); `found` holds what they read once it has come back, else None."""
+
+    def __init__(self, statements: list[tuple[str, list[Any]]], keys: list[Any], using: str):
+        self.statements, self.keys, self.using = statements, keys, using
+        self.found: dict[Any, list[Any]] | None = None
+        self._cursors: list[Any] = []
+
+    def send(self) -> None:
+        self._cursors = [_cursor(self.using) for _statement in self.statements]
+        for cursor, (sql, params) in zip(self._cursors, self.statements, strict=True):
+            cursor.execute(sql, params)
+
+    def receive(self) -> None:
+        try:
+            rows = [cursor.fetchall() for cursor in self._cursors]
+            self.found = dict(zip(self.keys, rows, strict=True))
+        finally:
+            self.drop()
+
+    def drop(self) -> None:
+        for cursor in self._cursors:
+            cursor.close()
+        self._cursors = []
+
+
+def with_commit(
+    reads: Sequence[tuple[Prepared[Any], dict[str, Any]]] = (),
+    joined: Sequence[Sequence[tuple[Prepared[Any], dict[str, Any]]]] = (),
+    using: str = DEFAULT_DB_ALIAS,
+) -> Riding | None:
+    """Read these (as `ahead` takes them) in the trip of the current transaction's
+    COMMIT, after it, for the code its on-commit hooks run: `ahead(..., ready=...)`
+    answers from them. On PostgreSQL in a transaction (config/backends/postgresql);
+    elsewhere None, and `ahead` reads as usual.
+
+    A push is rendered after its change's COMMIT: its reads were a second trip to the
+    database, one after the other, before the first screen heard of the change."""
+    connection = connections[using]
+    ride = getattr(connection, "ride_commit", None)
+    if ride is None or not connection.in_atomic_block:
+        return None
+    riding = Riding(*_statements(reads, joined, using), using)
+    return riding if ride(riding) else None
+
+
 @contextmanager
 def ahead(
     reads: Sequence[tuple[Prepared[Any], dict[str, Any]]] = (),
     joined: Sequence[Sequence[tuple[Prepared[Any], dict[str, Any]]]] = (),
     using: str = DEFAULT_DB_ALIAS,
+    *,
+    ready: Riding | None = None,
 ) -> Iterator[None]:
     """Read together, before the block, what the code in it is about to read: each of
     `reads` (a Prepared and its values, as `rows()` or `instances()` will be called) and
@@ -279,17 +349,17 @@ def ahead(
 
     A push after an elimination read the tournament, the field's figures, the chip
     leaders and whether the room has a seating screen in four trips, one after another,
-    before its first screen heard of the change."""
-    statements, keys = [], []
-    for prepared, values in reads:
-        compiled = prepared.compiled(using)
-        statements.append((compiled.sql, prepared._params(compiled.slots, values)))
-        keys.append((prepared, using, _key(values)))
-    for group in joined:
-        sql, params, _widths = _joined(group, using)
-        statements.append((sql, params))
-        keys.append(_joined_key(group, using))
-    token = _AHEAD.set(dict(zip(keys, _run_together(statements, using), strict=True)))
+    before its first screen heard of the change.
+
+    `ready`: these reads, already made with a COMMIT (`with_commit`); when they came
+    back, the block is answered from them (a read they do not hold goes to the database
+    as usual) and nothing is read before it."""
+    if ready is not None and ready.found is not None:
+        found = dict(ready.found)
+    else:
+        statements, keys = _statements(reads, joined, using)
+        found = dict(zip(keys, _run_together(statements, using), strict=True))
+    token = _AHEAD.set(found)
     try:
         yield
     finally:
@@ -317,6 +387,93 @@ def _run_together(statements: list[tuple[str, list[Any]]], using: str) -> list[l
     finally:
         for cursor in cursors:
             cursor.close()
+
+
+# --- Writes that need no answer: with the transaction's next trip --------------------
+
+
+def _later(using: str, sql: str, params: Any) -> None:
+    connection = connections[using]
+    defer = getattr(connection, "defer", None)
+    if defer is None:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+    else:
+        defer(sql, params)
+
+
+def _plain(model: type[Model], *, saved: bool = True) -> bool:
+    """Whether saving (`saved`) or deleting `model` is only its SQL: no signal receivers,
+    and for a save no `save()` of its own (a Player's writes its search text)."""
+    if saved and model.save is not Model.save:
+        return False
+    return not any(
+        signal.has_listeners(model)
+        for signal in (
+            signals.pre_save,
+            signals.post_save,
+            signals.pre_delete,
+            signals.post_delete,
+        )
+    )
+
+
+def save_later(obj: Model, fields: Sequence[str], using: str = DEFAULT_DB_ALIAS) -> None:
+    """`obj.save(update_fields=fields)` for a row the transaction holds locked: on
+    PostgreSQL its UPDATE goes with the transaction's next trip to the database (its
+    next statement, or its COMMIT: config/backends/postgresql), not a trip of its own;
+    elsewhere it runs now. The row count does not come back, hence the lock: the row is
+    there to update. An error comes at that next statement."""
+    model = type(obj)
+    if not _plain(model):
+        obj.save(update_fields=list(fields), using=using)
+        return
+    meta = model._meta
+    query = UpdateQuery(model)
+    query.add_filter("pk", obj.pk)
+    values = []
+    for name in fields:
+        field = meta.get_field(name)
+        values.append((field, None, field.pre_save(obj, False)))
+    query.add_update_fields(values)
+    statement, params = query.get_compiler(using).as_sql()
+    _later(using, statement, params)
+
+
+def delete_later(queryset: QuerySet[Any]) -> None:
+    """`queryset.delete()` where that is one DELETE (no cascade, no signal): on
+    PostgreSQL it goes with the transaction's next trip (as `save_later`), elsewhere now.
+    The number deleted does not come back."""
+    using = queryset.db
+    if not _plain(queryset.model, saved=False) or not Collector(using, origin=None).can_fast_delete(
+        queryset
+    ):
+        queryset.delete()
+        return
+    query = queryset.query.clone()
+    query.__class__ = DeleteQuery
+    try:
+        statement, params = query.get_compiler(using).as_sql()
+    except EmptyResultSet:  # `pk__in=[]`: nothing to delete
+        return
+    _later(using, statement, params)
+
+
+def create_later(model: type[M], using: str = DEFAULT_DB_ALIAS, **values: Any) -> M:
+    """`model.objects.create(**values)` whose key nobody needs: on PostgreSQL its INSERT
+    goes with the transaction's next trip (as `save_later`), elsewhere now. The instance
+    comes back without its key (`pk` is None)."""
+    obj = model(**values)
+    if not _plain(model):
+        obj.save(using=using)
+        return obj
+    meta = model._meta
+    fields = [f for f in meta.local_concrete_fields if not f.generated and f is not meta.auto_field]
+    query = InsertQuery(model)
+    query.insert_values(fields, [obj])
+    for statement, params in query.get_compiler(using).as_sql():
+        _later(using, statement, params)
+    return obj
 
 
 def _cursor(using: str) -> Any:

@@ -267,16 +267,46 @@ def _seating_board(tournament: Tournament) -> dict[str, str]:
 _SEEN: dict[int, tuple[int, int | None]] = {}
 
 
-def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any]:
+def _push_reads(
+    tournament_id: int, kind: Any
+) -> tuple[list[tuple[Prepared[Any], dict[str, Any]]], list[Any]]:
+    """What rendering a push of `kind` reads (`prepared.ahead` takes them)."""
+    reads, joined = selectors.screen_reads(
+        tournament_id, seen=_SEEN.get(tournament_id), figures=kind not in NO_FIGURES
+    )
+    return [*reads, (_SEATING_SCREENS, {"tournament_id": tournament_id})], joined
+
+
+def _renders(kind: Any) -> bool:
+    """Whether a push of `kind` brings fragments (else it goes as it is)."""
+    return not (kind in NO_FIGURES and kind not in SEAT_LISTS)
+
+
+def _may_be_heard(group: str) -> bool:
+    """Whether a socket may be in `group`, from what is known without asking Redis (a
+    group not asked about lately may be)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    local = getattr(layer, "groups", None)
+    if isinstance(local, dict):
+        return bool(local.get(group))
+    kept = (getattr(layer, "_torneo_heard", None) or {}).get(group)
+    return kept is None or kept[0] <= time.monotonic() or kept[1]
+
+
+def with_fragments(
+    tournament_id: int, payload: dict[str, Any], *, ready: prepared.Riding | None = None
+) -> dict[str, Any]:
     """`payload` with the fragments its change alters, so no screen asks for them again.
 
     Rendered only when a socket may hear it: a desk registering with no screen in the
     room pays nothing. A fragment that cannot be rendered is left out: the screens fetch
-    it as before."""
+    it as before. `ready`: its reads, made with the change's COMMIT (`broadcast`)."""
     kind = payload.get("type")
     if kind in NO_FIGURES and kind not in {"clock", "close"}:
         payload = {**payload, "same_figures": True}
-    if kind in NO_FIGURES and kind not in SEAT_LISTS:
+    if not _renders(kind):
         return payload
     tables = (payload.get("at_tables") or []) if kind in SEAT_LISTS else []
     # The room's group, and whether it has tablets at all: both known, most pushes, without
@@ -289,10 +319,7 @@ def with_fragments(tournament_id: int, payload: dict[str, Any]) -> dict[str, Any
         heard = listening(tuple(table_group(tournament_id, n) for n in tables))
     figures = kind not in NO_FIGURES
     try:
-        reads, joined = selectors.screen_reads(
-            tournament_id, seen=_SEEN.get(tournament_id), figures=figures
-        )
-        with prepared.ahead([*reads, (_SEATING_SCREENS, {"tournament_id": tournament_id})], joined):
+        with prepared.ahead(*_push_reads(tournament_id, kind), ready=ready):
             # Read once, after the commit, for the figures and the tables' seat lists.
             tournament = selectors.tournament_by_pk(tournament_id)
             if tournament is None:
@@ -361,8 +388,15 @@ def broadcast(
     elif payload.get("type") in NO_TABLES:
         payload = {**payload, "at_tables": []}
 
+    # What its fragments read goes with the COMMIT, in its trip (prepared.with_commit),
+    # when a screen may hear it: not a trip of its own after it.
+    ready = None
+    kind = payload.get("type")
+    if _renders(kind) and _may_be_heard(tournament_group(tournament_id)):
+        ready = prepared.with_commit(*_push_reads(tournament_id, kind))
+
     def send() -> None:
-        _send_many(groups, with_fragments(tournament_id, payload))
+        _send_many(groups, with_fragments(tournament_id, payload, ready=ready))
 
     transaction.on_commit(send)
 

@@ -96,6 +96,7 @@ def seat_move(
         before = _HELD_SEAT.first(entry_id=entry.pk)
         seat_place(entry=entry, table=table, seat=seat, now=now)
         event_log(
+            later=True,  # with the COMMIT, in its trip
             tournament=tournament,
             actor=actor,
             action="seat.move",
@@ -467,7 +468,9 @@ def seat_place(*, entry: Entry, table: Table, seat: int, now: datetime) -> None:
         raise errors.SeatTaken(table=table.number, seat=seat)
     try:
         with transaction.atomic():
-            Seat.objects.filter(entry=entry).delete()
+            # The seat he leaves goes with the one he takes, in one trip (both are taken
+            # back if that one is taken: the savepoint).
+            prepared.delete_later(Seat.objects.filter(entry=entry))
             Seat.objects.create(table=table, number=seat, entry=entry, assigned_at=now)
     except IntegrityError:
         raise errors.SeatTaken(table=table.number, seat=seat) from None

@@ -304,8 +304,10 @@ def eliminations_record(
         freed: dict[str, list[int]] = {}
         stacks = {b.entry.pk: b.start_stack for b in busts}
         reasons = {b.entry.pk: placements.EliminationReason(b.reason) for b in busts}
-        # Their seats are free (read above with the tables they are at): one statement for all.
-        Seat.objects.filter(entry_id__in=list(held_seats)).delete()
+        # Their seats are free (read above with the tables they are at): one statement for
+        # all. It, their rows (locked above) and the log's row go with the COMMIT, in its
+        # trip to the database (prepared.save_later): none of them answers anything read.
+        prepared.delete_later(Seat.objects.filter(entry_id__in=list(held_seats)))
         for pk, entry in entries.items():
             if pk in held_seats:
                 freed[str(pk)] = list(held_seats[pk])
@@ -320,7 +322,7 @@ def eliminations_record(
             if reasons[pk] in placements.CHIPS_REMOVED_REASONS:
                 # FIGP §87d/§87e: his chips leave play rather than going to anyone.
                 entry.chips_removed += stacks[pk]
-            entry.save(update_fields=list(_SNAPSHOT))
+            prepared.save_later(entry, _SNAPSHOT)
         regrouped: dict[str, dict] = {}
         for entry, _stack, _table in earlier:
             regrouped[str(entry.pk)] = _snapshot(entry)
@@ -345,6 +347,7 @@ def eliminations_record(
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
         event_log(
+            later=True,
             tournament=tournament,
             actor=actor,
             action="entry.eliminate",

@@ -1,0 +1,1 @@
+"""Database backends: Django's, each with what the site adds to it."""

@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend, with reads that ride with a COMMIT (base.py)."""
