@@ -26,7 +26,7 @@ from django.core.exceptions import ValidationError
 from django.utils.functional import SimpleLazyObject
 
 from config import sessions
-from tournaments import prepared
+from tournaments import permissions, prepared
 from tournaments.prepared import NO_ID, Prepared
 
 BACKEND = "config.auth.UserBackend"
@@ -59,7 +59,8 @@ def get_user(request):
             request._cached_user = auth.get_user(request)
         else:
             reads = [sessions.read_of(store.session_key), (_USER, {"pk": guess})]
-            with prepared.ahead(reads):
+            # And what a staff page of a tournament reads first, its view's.
+            with prepared.ahead(reads, for_request=permissions.page_reads(request, guess)):
                 request._cached_user = auth.get_user(request)
     return request._cached_user
 

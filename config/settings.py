@@ -148,6 +148,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Django 6's ContentSecurityPolicyMiddleware, or our rendering of SECURE_CSP on 5.2.
     "config.csp.ContentSecurityPolicyMiddleware",
+    # Reads made ahead for the view are answered in the request, forgotten after it.
+    "config.middleware.reads_ahead",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -7,6 +7,8 @@ token), public (anyone). Views and consumers fetch through these helpers and nev
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
@@ -85,13 +87,19 @@ _TOURNAMENT = Prepared(
 def get_tournament_for(user, slug: str, *, roles: frozenset[str]) -> Tournament:
     """Return the tournament if the user holds one of `roles` in it; 404 if it does not
     exist, 403 if the user may not act (anonymous users are sent to log in by the view)."""
-    staff = user is not None and user.is_authenticated and not user.is_superuser
-    if staff:
+    known = user is not None and user.is_authenticated
+    staff = known and not user.is_superuser
+    # One read for everyone logged in (a superuser's role it brings is not used): the
+    # one the login's trip brings ahead (`page_reads`).
+    if known:
         tournament = _STAFF_TOURNAMENT.first(slug=slug, user_id=user.pk)
     else:
         tournament = _TOURNAMENT.first(slug=slug)
     if tournament is None:
         raise Http404
+    if len(_PK_OF) >= _PK_OF_MAX:
+        _PK_OF.clear()
+    _PK_OF[slug] = tournament.pk
     if staff:
         cache = getattr(user, "_torneo_roles", None)
         if cache is None:
@@ -100,6 +108,51 @@ def get_tournament_for(user, slug: str, *, roles: frozenset[str]) -> Tournament:
     if role_for(user, tournament) not in roles:
         raise PermissionDenied
     return tournament
+
+
+# Slug -> key of the tournaments this process has served to staff: a page that names an
+# entry by its number reads it ahead by that key (`page_reads`). Emptied when it grows
+# past _PK_OF_MAX: a guess forgotten or wrong costs its usual trip, never a wrong answer.
+_PK_OF: dict[str, int] = {}
+_PK_OF_MAX = 10_000
+
+
+def page_reads(request, user_id: Any) -> list[tuple[Prepared[Any], dict[str, Any]]]:
+    """What a staff page of a tournament is about to read, to be read with the login's
+    session and user, in their trip (config/auth.py): the tournament by the address's
+    slug with the user's role in it (`get_tournament_for`), and the entry the address
+    numbers (`selectors.entry_by_number`) when this process knows the tournament's key.
+    `user_id`: the user the session is guessed to hold. A page that reads neither leaves
+    them unread; its request forgets them."""
+    # Here, not at the top: selectors imports this module's neighbours (a cycle).
+    from tournaments import selectors
+
+    match = getattr(request, "resolver_match", None)
+    kwargs = match.kwargs if match is not None else {}
+    slug = kwargs.get("slug")
+    if not isinstance(slug, str) or not isinstance(user_id, int):
+        return []
+    reads: list[tuple[Prepared[Any], dict[str, Any]]] = [
+        (_STAFF_TOURNAMENT, {"slug": slug, "user_id": user_id})
+    ]
+    number, pk = kwargs.get("number"), _PK_OF.get(slug)
+    entry = getattr(match.func, "entry_ahead", None) if match is not None else None
+    if entry is not None and isinstance(number, int) and pk is not None:
+        reads.extend(selectors.entry_by_number_read(pk, number, seat=entry == "seat"))
+    return reads
+
+
+def entry_read_ahead(*, seat: bool = False):
+    """Mark a staff view that reads the entry its address numbers first thing
+    (`selectors.entry_by_number`, with `seat` as it passes it): the login's trip brings
+    that read (`page_reads`). Innermost, under the view's other decorators (they copy it
+    up)."""
+
+    def mark(view):
+        view.entry_ahead = "seat" if seat else "plain"
+        return view
+
+    return mark
 
 
 def get_public_tournament(slug: str) -> Tournament:

@@ -256,6 +256,7 @@ def check_id(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 
 
 @login_required
+@permissions.entry_read_ahead()
 def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
     tournament = _desk(request, slug)
     entry = selectors.entry_by_number(tournament, number)
@@ -306,6 +307,7 @@ def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpRes
 
 
 @login_required
+@permissions.entry_read_ahead(seat=True)
 def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _desk(request, slug)
     entry = selectors.entry_by_number(tournament, number, seat=True)
@@ -330,6 +332,7 @@ def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@permissions.entry_read_ahead()
 def eliminate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
     entry = selectors.entry_by_number(tournament, number)

@@ -359,6 +359,7 @@ def player_move(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@permissions.entry_read_ahead()
 def move_confirm(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _floor(request, slug)
     entry = selectors.entry_by_number(tournament, number)

@@ -1,0 +1,90 @@
+"""A staff page of a tournament reads the login's session and user, then its tournament
+and the entry its address numbers: all four go to the database in one trip (config/auth.py,
+permissions.page_reads). What was read ahead is the request's own: answered once, never
+to a transaction begun after it (a service reads again under its lock), forgotten when
+the request ends."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.db import connection, transaction
+from django.urls import reverse
+
+from tests.conftest import NOW, make_player
+from tournaments import prepared, selectors
+from tournaments.models import Entry, Tournament
+from tournaments.services import entries as entry_services
+
+pytestmark = pytest.mark.django_db
+
+
+def _register(tournament, td, first: str, last: str) -> Entry:
+    return entry_services.entry_register(
+        tournament=tournament, player=make_player(first, last), actor=td, now=NOW
+    ).entry
+
+
+@pytest.mark.postgres
+def test_an_elimination_reads_the_login_its_tournament_and_its_entry_in_one_trip(
+    client, tournament, td, floor
+):
+    if not settings.USING_POSTGRES:
+        pytest.skip("needs PostgreSQL (DATABASE_URL)")
+    anna = _register(tournament, td, "Anna", "Verdi")
+    client.force_login(floor)
+    client.get(reverse("room", args=[tournament.slug]))  # the session is known to be hers
+
+    statements: list[tuple[str, bool]] = []
+
+    def record(execute, sql, params, many, context):
+        # Whether psycopg's pipeline was open: the statements sent before one Sync.
+        statements.append((sql, bool(connection.connection.pgconn.pipeline_status)))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        answer = client.post(reverse("eliminate", args=[tournament.slug, anna.number]))
+    assert answer.status_code == 302
+    anna.refresh_from_db()
+    assert anna.status == "eliminated"
+    first = statements[:4]
+    assert [
+        table in sql
+        for (sql, _p), table in zip(
+            first,
+            ("django_session", "auth_user", "tournaments_tournament", "tournaments_entry"),
+            strict=True,
+        )
+    ] == [True] * 4, [sql[:60] for sql, _p in first]
+    assert all(in_pipeline for _sql, in_pipeline in first)
+
+
+def test_what_a_request_reads_ahead_is_its_own_and_never_a_transactions(tournament, td):
+    anna = _register(tournament, td, "Anna", "Verdi")
+    reads = selectors.entry_by_number_read(tournament.pk, anna.number)
+    with prepared.request_reads():
+        with prepared.ahead(for_request=reads):
+            pass
+        Entry.objects.filter(pk=anna.pk).update(chips=12_345)
+        with transaction.atomic():  # a service: it reads the entry as it is now
+            assert selectors.entry_by_number(tournament, anna.number).chips == 12_345
+        # The view's read, as the request's start found it, answered once.
+        assert selectors.entry_by_number(tournament, anna.number).chips != 12_345
+        assert selectors.entry_by_number(tournament, anna.number).chips == 12_345
+    # Without a request, nothing is read ahead for it.
+    with prepared.ahead(for_request=reads):
+        Entry.objects.filter(pk=anna.pk).update(chips=777)
+    assert selectors.entry_by_number(tournament, anna.number).chips == 777
+
+
+def test_each_request_reads_its_page_afresh(client, tournament, td, floor):
+    anna = _register(tournament, td, "Anna", "Verdi")
+    client.force_login(floor)
+    eliminate = reverse("eliminate", args=[tournament.slug, anna.number])
+    assert "Verdi Anna is out." in client.post(eliminate, follow=True).content.decode()
+    # The same address again: the entry is read as it is now, out.
+    assert "is not playing" in client.post(eliminate, follow=True).content.decode()
+
+    Tournament.objects.filter(pk=tournament.pk).update(name="Monday Turbo")
+    page = client.get(reverse("room", args=[tournament.slug])).content.decode()
+    assert "Monday Turbo" in page
