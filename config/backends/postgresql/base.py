@@ -19,6 +19,10 @@ statement it rode with (or the COMMIT) raise its error, and the transaction is r
 back; the statements after it in the trip are skipped, the COMMIT among them. A read that
 fails after a COMMIT cannot undo it: its rider just has nothing (the push reads again). A
 rollback drops whatever waits.
+
+What waits is sent before the next statement that goes through Django's cursors (their
+execute wrappers). A statement sent past them (psycopg's `copy()`, the raw connection's
+own `execute`) would run before it: inside a transaction, go through Django's cursor.
 """
 
 from __future__ import annotations
