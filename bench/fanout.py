@@ -9,6 +9,10 @@ makes the changes of one kind (`--kind`):
 - `elimination`: the floor eliminates a player through the site's form;
 - `move`: the floor moves a player to another table through the site's form.
 
+The forms are posted from the clients' own event loop (bench.wsload.FormPoster), as the
+bare server's trigger is sent from it: no thread of the measuring process takes the
+interpreter from the loop reading the sockets while a change is timed.
+
 Each change's latency is measured at every client, after changes on each server that
 are made the same way but not timed (WARMUP, one per pooled database connection). Beside
 it, change by change, the same client process measures a bare `websockets` server

@@ -28,12 +28,13 @@ import resource
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from http.cookies import SimpleCookie
 from typing import Any
+from urllib.parse import urlencode, urlsplit
 
+import h11
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.server import ServerConnection, broadcast, serve
-
-from bench.liveserver import Browser
 
 VERSION = re.compile(r'"version":\s*(\d+)')
 KIND = re.compile(r'\{"type":\s*"(\w+)"')
@@ -68,11 +69,87 @@ def _kind(message: str | bytes) -> str | None:
     return found.group(1) if found else None
 
 
-async def _post(browser: Browser, post: dict[str, Any]) -> str | None:
+class FormPoster:
+    """A browser's form posts, on this process's event loop: one kept-alive connection,
+    a cookie jar, the CSRF token from its cookie (as bench.liveserver.Browser posts them).
+
+    Not a thread: a post waited on in a thread of this process took the interpreter's
+    lock from the loop reading the thousand sockets whenever its answer came, in the
+    middle of the fan-out being timed (the bare broadcast, triggered by a socket on the
+    loop, had no such thread). h11 (uvicorn's own HTTP/1.1 parser) reads the answer."""
+
+    def __init__(self, base_url: str, cookies: dict[str, str]) -> None:
+        parts = urlsplit(base_url)
+        self.origin = base_url.rstrip("/")
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.cookies = dict(cookies)
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.http = h11.Connection(h11.CLIENT)
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(OSError):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
+
+    async def post(self, path: str, form: dict[str, str]) -> int:
+        """Post `form` to `path`; the answer's status."""
+        if self.writer is None or self.http.our_state is not h11.IDLE:
+            await self.close()
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            self.http = h11.Connection(h11.CLIENT)
+        assert self.reader is not None
+        body = urlencode({"csrfmiddlewaretoken": self.cookies.get("csrftoken", ""), **form})
+        headers = [
+            ("Host", f"{self.host}:{self.port}"),
+            ("Accept-Language", "en"),
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Origin", self.origin),
+            ("Content-Length", str(len(body))),
+        ]
+        if self.cookies:
+            headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items())))
+        self.writer.write(
+            self.http.send(h11.Request(method="POST", target=path, headers=headers))
+            + self.http.send(h11.Data(data=body.encode()))
+            + self.http.send(h11.EndOfMessage())
+        )
+        status = 0
+        while True:
+            event = self.http.next_event()
+            if event is h11.NEED_DATA:
+                self.http.receive_data(await self.reader.read(65536))
+            elif isinstance(event, h11.Response):
+                status = event.status_code
+                self._keep_cookies(event.headers)
+            elif isinstance(event, h11.EndOfMessage | h11.ConnectionClosed):
+                break
+        if self.http.our_state is h11.DONE and self.http.their_state is h11.DONE:
+            self.http.start_next_cycle()
+        else:
+            await self.close()
+        return status
+
+    def _keep_cookies(self, headers: Any) -> None:
+        for name, value in headers:
+            if name.lower() != b"set-cookie":
+                continue
+            cookie: SimpleCookie = SimpleCookie()
+            cookie.load(value.decode("latin-1"))
+            for key, morsel in cookie.items():
+                if morsel["max-age"] == "0" or morsel.value == "":
+                    self.cookies.pop(key, None)
+                else:
+                    self.cookies[key] = morsel.value
+
+
+async def _post(browser: FormPoster, post: dict[str, Any]) -> str | None:
     """Make one change through the site, as a browser's form does; an error or None."""
-    answer = await asyncio.to_thread(browser.post, post["path"], post["form"])
-    if answer.status >= 400:
-        return f"POST {post['path']} answered {answer.status}"
+    status = await browser.post(post["path"], post["form"])
+    if status >= 400 or status == 0:
+        return f"POST {post['path']} answered {status or 'nothing'}"
     return None
 
 
@@ -276,7 +353,7 @@ async def run_clients(
         await asyncio.sleep(settle)
 
     if posts is not None:
-        browser = Browser(base_url, cookies=dict(_cookies(cookie)))
+        browser = FormPoster(base_url, dict(_cookies(cookie)))
         for current, post in enumerate(changes, start=1):
             event = ours.event(current)
             at = time.monotonic()
@@ -296,7 +373,7 @@ async def run_clients(
                 await asyncio.wait_for(event.wait(), deadline)
             await asyncio.sleep(settle)
             await bare_turn(current, current)
-        browser.close()
+        await browser.close()
     else:
         headers = {"Cookie": cookie} if cookie else {}
         trigger = await connect(
