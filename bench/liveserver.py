@@ -195,6 +195,19 @@ class Response:
         return self.headers.get("location", "")
 
 
+def keep_cookies(jar: dict[str, str], set_cookies: Sequence[str]) -> None:
+    """Update `jar` as a browser does from an answer's Set-Cookie headers: a cookie set
+    empty or to expire now is dropped."""
+    for value in set_cookies:
+        cookie: SimpleCookie = SimpleCookie()
+        cookie.load(value)
+        for name, morsel in cookie.items():
+            if morsel["max-age"] == "0" or morsel.value == "":
+                jar.pop(name, None)
+            else:
+                jar[name] = morsel.value
+
+
 @dataclass
 class Browser:
     """One user's browser: a kept-alive connection and a cookie jar."""
@@ -235,14 +248,7 @@ class Browser:
             self.close()
             raw = self._send(method, path, body, headers)
         data = raw.read()
-        for value in raw.headers.get_all("Set-Cookie") or []:
-            cookie: SimpleCookie = SimpleCookie()
-            cookie.load(value)
-            for name, morsel in cookie.items():
-                if morsel["max-age"] == "0" or morsel.value == "":
-                    self.cookies.pop(name, None)
-                else:
-                    self.cookies[name] = morsel.value
+        keep_cookies(self.cookies, raw.headers.get_all("Set-Cookie") or [])
         if raw.will_close:
             self.close()
         return Response(raw.status, {k.lower(): v for k, v in raw.getheaders()}, data)

@@ -21,8 +21,8 @@ The marks, in ms after the change arrived:
   local socket has been (the in-memory layer writes them before its send is done);
 and `statements` / `db_ms`: the SQL statements run before the commit, and the time spent
 waiting on them (on PostgreSQL a write deferred to the COMMIT's trip is not among them:
-config/backends/postgresql); `gc_ms`: the garbage collector's pauses from the change's arrival to its
-last socket (all threads stop for them).
+config/backends/postgresql); `gc_ms`: the garbage collector's pauses from the change's
+arrival to its last socket (all threads stop for them).
 
 Benchmarks only: nothing here is imported by the site.
 """

@@ -28,13 +28,14 @@ import resource
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 import h11
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+from bench.liveserver import keep_cookies
 
 VERSION = re.compile(r'"version":\s*(\d+)')
 KIND = re.compile(r'\{"type":\s*"(\w+)"')
@@ -95,12 +96,26 @@ class FormPoster:
         self.reader = self.writer = None
 
     async def post(self, path: str, form: dict[str, str]) -> int:
-        """Post `form` to `path`; the answer's status."""
-        if self.writer is None or self.http.our_state is not h11.IDLE:
-            await self.close()
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-            self.http = h11.Connection(h11.CLIENT)
-        assert self.reader is not None
+        """Post `form` to `path`; the answer's status. A kept-alive connection the server
+        closed while idle is opened again and the form posted on it, as a browser does."""
+        reused = self.writer is not None and self.http.our_state is h11.IDLE
+        if not reused:
+            await self._open()
+        try:
+            return await self._post(path, form)
+        except (h11.RemoteProtocolError, ConnectionError):
+            if not reused:
+                raise
+        await self._open()
+        return await self._post(path, form)
+
+    async def _open(self) -> None:
+        await self.close()
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        self.http = h11.Connection(h11.CLIENT)
+
+    async def _post(self, path: str, form: dict[str, str]) -> int:
+        assert self.reader is not None and self.writer is not None
         body = urlencode({"csrfmiddlewaretoken": self.cookies.get("csrftoken", ""), **form})
         headers = [
             ("Host", f"{self.host}:{self.port}"),
@@ -123,26 +138,19 @@ class FormPoster:
                 self.http.receive_data(await self.reader.read(65536))
             elif isinstance(event, h11.Response):
                 status = event.status_code
-                self._keep_cookies(event.headers)
-            elif isinstance(event, h11.EndOfMessage | h11.ConnectionClosed):
+                keep_cookies(
+                    self.cookies,
+                    [v.decode("latin-1") for k, v in event.headers if k.lower() == b"set-cookie"],
+                )
+            elif isinstance(event, h11.EndOfMessage):
                 break
+            elif isinstance(event, h11.ConnectionClosed):
+                raise ConnectionResetError("the server closed the connection before answering")
         if self.http.our_state is h11.DONE and self.http.their_state is h11.DONE:
             self.http.start_next_cycle()
         else:
             await self.close()
         return status
-
-    def _keep_cookies(self, headers: Any) -> None:
-        for name, value in headers:
-            if name.lower() != b"set-cookie":
-                continue
-            cookie: SimpleCookie = SimpleCookie()
-            cookie.load(value.decode("latin-1"))
-            for key, morsel in cookie.items():
-                if morsel["max-age"] == "0" or morsel.value == "":
-                    self.cookies.pop(key, None)
-                else:
-                    self.cookies[key] = morsel.value
 
 
 async def _post(browser: FormPoster, post: dict[str, Any]) -> str | None:

@@ -80,3 +80,69 @@ def test_the_bare_server_takes_turns_and_sends_the_very_text_each_change_brought
     assert result["bare"]["changes"] == len(result["bare"]["per_change_ms"]) == timed
     assert result["bare"]["connect_right"] == clients
     assert result["bare"]["sample"] == result["sample"] == PUSH
+
+
+class _FormSite:
+    """A site's form endpoint: records each post, answers 302 with a new cookie."""
+
+    def __init__(self) -> None:
+        self.posts: list[tuple[str, str, str]] = []
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        headers = dict(scope["headers"])
+        self.posts.append((scope["path"], body.decode(), headers.get(b"cookie", b"").decode()))
+        number = len(self.posts)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 302,
+                "headers": [
+                    (b"location", b"/"),
+                    (b"set-cookie", f"messages=m{number}; Path=/".encode()),
+                    (b"content-length", b"0"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": b""})
+
+
+async def test_the_form_poster_keeps_its_cookies_and_reconnects_after_an_idle_close():
+    import asyncio
+
+    import uvicorn
+
+    from bench.wsload import FormPoster
+
+    site = _FormSite()
+    # The server closes a kept-alive connection idle for a second, as uvicorn does after 5.
+    config = uvicorn.Config(
+        site, host=HOST, port=0, lifespan="off", log_level="warning", timeout_keep_alive=1
+    )
+    server = uvicorn.Server(config)
+    serving = asyncio.ensure_future(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    poster = FormPoster(f"http://{HOST}:{port}/", {"csrftoken": "tok", "sessionid": "s"})
+    try:
+        assert await poster.post("/t/x/eliminate/3/", {"reason": "busted"}) == 302
+        assert poster.cookies["messages"] == "m1"
+        await asyncio.sleep(1.5)  # the server has closed the idle connection meanwhile
+        assert await poster.post("/t/x/eliminate/4/", {}) == 302
+        assert poster.cookies["messages"] == "m2"
+    finally:
+        await poster.close()
+        server.should_exit = True
+        await serving
+    (path, body, cookie), (second_path, _, second_cookie) = site.posts
+    assert (path, second_path) == ("/t/x/eliminate/3/", "/t/x/eliminate/4/")
+    assert "csrfmiddlewaretoken=tok" in body and "reason=busted" in body
+    assert "sessionid=s" in cookie and "messages=m1" in second_cookie
