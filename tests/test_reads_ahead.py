@@ -100,7 +100,7 @@ def test_a_move_reads_the_entry_its_form_names_in_the_logins_trip(client, tourna
 def test_a_move_form_that_names_no_entry_reads_nothing_ahead_and_says_so(
     client, tournament, td, floor
 ):
-    seat_players(tournament, {1: [1, 2], 2: [1, 2]})
+    placed = seat_players(tournament, {1: [1, 2], 2: [1, 2]})
     client.force_login(floor)
     for junk in ("", "x", "0", "²", "99999999999"):
         page = client.post(
@@ -109,6 +109,9 @@ def test_a_move_form_that_names_no_entry_reads_nothing_ahead_and_says_so(
             follow=True,
         ).content.decode()
         assert "Give the entry number, the table and the seat." in page, junk
+    assert {place: where(entry) for place, entry in placed.items()} == {
+        place: place for place in placed
+    }
 
 
 def test_what_a_request_reads_ahead_is_its_own_and_never_a_transactions(tournament, td):
