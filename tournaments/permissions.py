@@ -121,8 +121,8 @@ def page_reads(request, user_id: Any) -> list[tuple[Prepared[Any], dict[str, Any
     """What a staff page of a tournament is about to read, to be read with the login's
     session and user, in their trip (config/auth.py): the tournament by the address's
     slug with the user's role in it (`get_tournament_for`), and the entry the address
-    numbers, or the posted form (`entry_read_ahead`), (`selectors.entry_by_number`) when
-    this process knows the tournament's key.
+    numbers or the posted form names (`entry_read_ahead`), as `selectors.entry_by_number`
+    reads it, when this process knows the tournament's key.
     `user_id`: the user the session is guessed to hold. A page that reads neither leaves
     them unread; its request forgets them."""
     # Here, not at the top: selectors imports this module's neighbours (a cycle).
