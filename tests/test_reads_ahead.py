@@ -6,6 +6,9 @@ the request ends."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 from django.conf import settings
 from django.db import connection, transaction
@@ -26,28 +29,21 @@ def _register(tournament, td, first: str, last: str) -> Entry:
     ).entry
 
 
-@pytest.mark.postgres
-def test_an_elimination_reads_the_login_its_tournament_and_its_entry_in_one_trip(
-    client, tournament, td, floor
-):
-    if not settings.USING_POSTGRES:
-        pytest.skip("needs PostgreSQL (DATABASE_URL)")
-    anna = _register(tournament, td, "Anna", "Verdi")
-    client.force_login(floor)
-    client.get(reverse("room", args=[tournament.slug]))  # the session is known to be hers
-
+@contextmanager
+def _statements() -> Iterator[list[tuple[str, bool]]]:
+    """Every statement the block sends, and whether psycopg's pipeline was open for it
+    (the statements sent before one Sync go in one trip)."""
     statements: list[tuple[str, bool]] = []
 
     def record(execute, sql, params, many, context):
-        # Whether psycopg's pipeline was open: the statements sent before one Sync.
         statements.append((sql, bool(connection.connection.pgconn.pipeline_status)))
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(record):
-        answer = client.post(reverse("eliminate", args=[tournament.slug, anna.number]))
-    assert answer.status_code == 302
-    anna.refresh_from_db()
-    assert anna.status == "eliminated"
+        yield statements
+
+
+def _login_tournament_and_entry_in_one_trip(statements: list[tuple[str, bool]]) -> None:
     first = statements[:4]
     assert [
         table in sql
@@ -58,6 +54,24 @@ def test_an_elimination_reads_the_login_its_tournament_and_its_entry_in_one_trip
         )
     ] == [True] * 4, [sql[:60] for sql, _p in first]
     assert all(in_pipeline for _sql, in_pipeline in first)
+
+
+@pytest.mark.postgres
+def test_an_elimination_reads_the_login_its_tournament_and_its_entry_in_one_trip(
+    client, tournament, td, floor
+):
+    if not settings.USING_POSTGRES:
+        pytest.skip("needs PostgreSQL (DATABASE_URL)")
+    anna = _register(tournament, td, "Anna", "Verdi")
+    client.force_login(floor)
+    client.get(reverse("room", args=[tournament.slug]))  # the session is known to be hers
+
+    with _statements() as statements:
+        answer = client.post(reverse("eliminate", args=[tournament.slug, anna.number]))
+    assert answer.status_code == 302
+    anna.refresh_from_db()
+    assert anna.status == "eliminated"
+    _login_tournament_and_entry_in_one_trip(statements)
 
 
 @pytest.mark.postgres
@@ -69,29 +83,14 @@ def test_a_move_reads_the_entry_its_form_names_in_the_logins_trip(client, tourna
     client.get(reverse("room", args=[tournament.slug]))  # the session is known to be hers
     moved = placed[(1, 1)]
 
-    statements: list[tuple[str, bool]] = []
-
-    def record(execute, sql, params, many, context):
-        statements.append((sql, bool(connection.connection.pgconn.pipeline_status)))
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(record):
+    with _statements() as statements:
         answer = client.post(
             reverse("player_move", args=[tournament.slug]),
             {"entry": f" {moved.number} ", "table": 2, "seat": 4},
         )
     assert answer.status_code == 302
     assert where(moved) == (2, 4)
-    first = statements[:4]
-    assert [
-        table in sql
-        for (sql, _p), table in zip(
-            first,
-            ("django_session", "auth_user", "tournaments_tournament", "tournaments_entry"),
-            strict=True,
-        )
-    ] == [True] * 4, [sql[:60] for sql, _p in first]
-    assert all(in_pipeline for _sql, in_pipeline in first)
+    _login_tournament_and_entry_in_one_trip(statements)
     # Read once: the view is answered by the read made ahead, not by a trip of its own.
     entry_reads = [sql for sql, _p in statements if 'FROM "tournaments_entry"' in sql]
     assert len(entry_reads) == 2  # ahead, and the service's own under the lock
