@@ -113,7 +113,11 @@ class DatabaseWrapper(base.DatabaseWrapper):
             with self.cursor() as cursor:
                 cursor.execute(sql, params)
             return
-        # In the query log (tests count the queries) when Django would have run it.
+        if not self.queries_logged:
+            self.deferred.append((sql, params))
+            return
+        # In the query log (tests count the queries) when Django would have run it; the
+        # statement is composed for the log alone (its values quoted in: not for nothing).
         with debug_transaction(self, sql if params is None else self.ops.compose_sql(sql, params)):
             self.deferred.append((sql, params))
 
