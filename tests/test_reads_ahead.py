@@ -94,6 +94,9 @@ def test_a_move_reads_the_entry_its_form_names_in_the_logins_trip(client, tourna
     # Read once: the view is answered by the read made ahead, not by a trip of its own.
     entry_reads = [sql for sql, _p in statements if 'FROM "tournaments_entry"' in sql]
     assert len(entry_reads) == 2  # ahead, and the service's own under the lock
+    # The seat, read free under the lock, is written with the COMMIT, in its trip: no
+    # statement of its own.
+    assert not [sql for sql, _p in statements if 'INTO "tables_seat"' in sql]
 
 
 def test_a_move_form_that_names_no_entry_reads_nothing_ahead_and_says_so(

@@ -510,6 +510,19 @@ def create_later(model: type[M], using: str = DEFAULT_DB_ALIAS, **values: Any) -
     if not _plain(model):
         obj.save(using=using)
         return obj
+    return insert_later(obj, using)
+
+
+def insert_later(obj: M, using: str = DEFAULT_DB_ALIAS) -> M:
+    """INSERT `obj` as it stands, whose key nobody needs, with the transaction's next
+    trip (as `create_later`); elsewhere now. Its model's own `save()` is not called: the
+    caller has done what it adds (a Seat's board copies: `fill_board_keys`). Where the
+    model has signal receivers, saved as usual. An error (a unique seat taken) comes at
+    that next statement, or at the COMMIT."""
+    model = type(obj)
+    if not _plain(model, saved=False):
+        obj.save(using=using)
+        return obj
     meta = model._meta
     fields = [f for f in meta.local_concrete_fields if not f.generated and f is not meta.auto_field]
     query = InsertQuery(model)

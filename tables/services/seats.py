@@ -16,7 +16,7 @@ from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from tables import draw
-from tables.models import Seat, Table
+from tables.models import Seat, Table, fill_board_keys
 from tournaments import errors, prepared, realtime
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import (
@@ -49,6 +49,18 @@ _HELD_SEAT = Prepared(
     lambda entry_id: Seat.objects.select_related("table").filter(entry_id=entry_id)[:1],
     entry_id=NO_ID,
 )
+SEAT_MAX = 32_767  # a seat's number is a small integer (PositiveSmallIntegerField)
+# Who holds the seat a move goes to (its table named by number: read in the lock's trip).
+_SEAT_HOLDER = Prepared(
+    lambda tournament_id, table, number: (
+        Seat.objects.filter(table__tournament_id=tournament_id, table__number=table, number=number)
+        .order_by()
+        .values_list("entry_id")[:1]
+    ),
+    tournament_id=NO_ID,
+    table=2_147_483_629,
+    number=SEAT_MAX - 17,
+)
 
 
 def _table(tournament: Tournament, number: int) -> Table | None:
@@ -72,8 +84,12 @@ def seat_move(
     """Move a player to a named seat (a TD override or a wrong-seat correction, §6.1-6.2);
     his chips go with him unchanged."""
     # The row lock and what the move reads under it (the entry, locked; the table it goes
-    # to; the seat it leaves) go to the database in one trip (prepared.ahead), in that
-    # order, so all of it is read under the lock as it was one after another.
+    # to; who holds the seat it goes to; the seat it leaves) go to the database in one
+    # trip (prepared.ahead), in that order, so all of it is read under the lock as it was
+    # one after another. Its writes then go with the COMMIT, in its trip: the seat was
+    # read free under the lock every write to a seat of the event takes first (and on
+    # PostgreSQL a seat written meanwhile elsewhere would wait for it: its row names the
+    # tournament, whose lock blocks the foreign key's check).
     reads = [
         locks.read_of(tournament),
         (_MOVED_ENTRY, {"pk": entry.pk, "tournament_id": tournament.pk}),
@@ -81,6 +97,9 @@ def seat_move(
     ]
     if 0 < table_number <= INT_MAX:
         reads.append((_TABLE, {"tournament_id": tournament.pk, "number": table_number}))
+        if 0 < seat <= SEAT_MAX:
+            holder = {"tournament_id": tournament.pk, "table": table_number, "number": seat}
+            reads.append((_SEAT_HOLDER, holder))
     with prepared.ahead(reads):
         tournament = locks.tournament_for_update(tournament)
         # The player with the entry (his name goes in the log, the push and the seat's board
@@ -94,7 +113,12 @@ def seat_move(
         if table is None or table.status == Table.Status.CLOSED:
             raise errors.DomainError(_("Table %(table)s is not in play."), table=table_number)
         before = _HELD_SEAT.first(entry_id=entry.pk)
-        seat_place(entry=entry, table=table, seat=seat, now=now)
+        if not 1 <= seat <= table.max_seats:
+            raise errors.SeatTaken(table=table.number, seat=seat)
+        held = _SEAT_HOLDER.rows(tournament_id=tournament.pk, table=table_number, number=seat)
+        if held and held[0][0] != entry.pk:
+            raise errors.SeatTaken(table=table.number, seat=seat)
+        _seat_later(entry=entry, table=table, seat=seat, now=now)
         event_log(
             later=True,  # with the COMMIT, in its trip
             tournament=tournament,
@@ -477,6 +501,18 @@ def seat_place(*, entry: Entry, table: Table, seat: int, now: datetime) -> None:
     if table.status != Table.Status.OPEN:
         table.status = Table.Status.OPEN
         table.save(update_fields=["status"])
+
+
+def _seat_later(*, entry: Entry, table: Table, seat: int, now: datetime) -> None:
+    """`seat_place` for a seat read free under the tournament's lock: its writes go with
+    the transaction's next trip (prepared), its COMMIT most often."""
+    prepared.delete_later(Seat.objects.filter(entry=entry))
+    taken = Seat(table=table, number=seat, entry=entry, assigned_at=now)
+    fill_board_keys([taken])
+    prepared.insert_later(taken)
+    if table.status != Table.Status.OPEN:
+        table.status = Table.Status.OPEN
+        prepared.save_later(table, ["status"])
 
 
 def seat_free(*, entry: Entry) -> tuple[int, int] | None:

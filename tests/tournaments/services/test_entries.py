@@ -272,6 +272,40 @@ def test_seat_move_keeps_the_chips_and_refuses_a_taken_seat(tournament, floor):
     assert a.entry.chips == tournament.starting_stack
 
 
+def test_seat_move_opens_a_table_not_open_yet_and_to_his_own_seat_moves_nothing(tournament, floor):
+    a = register(tournament, make_player("Anna", "Verdi"), floor)
+    reserve = Table.objects.filter(tournament=tournament).exclude(number=a.table).first()
+    Table.objects.filter(pk=reserve.pk).update(status=Table.Status.RESERVE)
+    Seat.objects.filter(table=reserve).delete()
+
+    seat_services.seat_move(
+        tournament=tournament,
+        entry=a.entry,
+        table_number=reserve.number,
+        seat=3,
+        actor=floor,
+        now=NOW,
+    )
+    reserve.refresh_from_db()
+    assert reserve.status == Table.Status.OPEN
+    seat = Seat.objects.get(entry=a.entry)
+    assert (seat.table_id, seat.number) == (reserve.pk, 3)
+    assert (seat.board_last_name, seat.board_first_name) == ("Verdi", "Anna")  # the board's
+
+    seat_services.seat_move(
+        tournament=tournament,
+        entry=a.entry,
+        table_number=reserve.number,
+        seat=3,
+        actor=floor,
+        now=NOW,
+    )
+    assert Seat.objects.filter(entry=a.entry).count() == 1
+    assert Seat.objects.get(entry=a.entry).number == 3
+    moves = Event.objects.filter(tournament=tournament, action="seat.move").order_by("pk")
+    assert [m.data["to"] for m in moves] == [[reserve.number, 3], [reserve.number, 3]]
+
+
 def test_the_draw_uses_every_table_and_seat(td):
     """Over many draws every seat of the open tables comes up (a biased draw would not)."""
     tournament = make_tournament(td, tables=2, seats=3)
