@@ -88,7 +88,7 @@ def seat_move(
     # trip (prepared.ahead), in that order, so all of it is read under the lock as it was
     # one after another. Its writes then go with the COMMIT, in its trip: the seat was
     # read free under the lock every write to a seat of the event takes first (and on
-    # PostgreSQL a seat written meanwhile elsewhere would wait for it: its row names the
+    # PostgreSQL a seat inserted elsewhere meanwhile would wait for it: its row names the
     # tournament, whose lock blocks the foreign key's check).
     reads = [
         locks.read_of(tournament),
