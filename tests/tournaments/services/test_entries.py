@@ -278,28 +278,24 @@ def test_seat_move_opens_a_table_not_open_yet_and_to_his_own_seat_moves_nothing(
     Table.objects.filter(pk=reserve.pk).update(status=Table.Status.RESERVE)
     Seat.objects.filter(table=reserve).delete()
 
-    seat_services.seat_move(
-        tournament=tournament,
-        entry=a.entry,
-        table_number=reserve.number,
-        seat=3,
-        actor=floor,
-        now=NOW,
-    )
+    def to_seat_3() -> None:
+        seat_services.seat_move(
+            tournament=tournament,
+            entry=a.entry,
+            table_number=reserve.number,
+            seat=3,
+            actor=floor,
+            now=NOW,
+        )
+
+    to_seat_3()
     reserve.refresh_from_db()
     assert reserve.status == Table.Status.OPEN
     seat = Seat.objects.get(entry=a.entry)
     assert (seat.table_id, seat.number) == (reserve.pk, 3)
     assert (seat.board_last_name, seat.board_first_name) == ("Verdi", "Anna")  # the board's
 
-    seat_services.seat_move(
-        tournament=tournament,
-        entry=a.entry,
-        table_number=reserve.number,
-        seat=3,
-        actor=floor,
-        now=NOW,
-    )
+    to_seat_3()  # the seat he holds
     assert Seat.objects.filter(entry=a.entry).count() == 1
     assert Seat.objects.get(entry=a.entry).number == 3
     moves = Event.objects.filter(tournament=tournament, action="seat.move").order_by("pk")
