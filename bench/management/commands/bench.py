@@ -2,6 +2,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from bench import fanout
 from bench.registry import BENCHES
 
 
@@ -16,7 +17,9 @@ class Command(BaseCommand):
         parser.add_argument("--samples", type=int, default=200)
         parser.add_argument("--cases", type=int, default=10000)
         parser.add_argument("--clients", "--screens", dest="clients", type=int, default=1000)
-        parser.add_argument("--changes", type=int, default=20)
+        parser.add_argument(
+            "--changes", type=int, default=fanout.CHANGES, help="fanout: timed changes a run"
+        )
         parser.add_argument("--tables", type=int, default=1112)
         parser.add_argument("--rounds", type=int, default=5)
         parser.add_argument(
