@@ -76,8 +76,9 @@ WARMUP = 8
 # Timed changes a run. A p99 over twenty changes (20,000 receipts) is the tail of the
 # slowest one or two, on either side: four runs of the same code within half an hour
 # gave ratios of 0.87, 1.49, 1.60 and 2.17 for eliminations on Redis, the verdict going
-# by which side drew a slow change. Four runs of a hundred changes gave 1.31-1.34 (issue
-# 15's closing note, session 26), for about forty seconds more a run.
+# by which side drew a slow change. Six runs of a hundred changes gave 1.31-1.51, four
+# of them 1.31-1.34 (issue 15's closing note, session 26), for about forty seconds more
+# a run.
 CHANGES = 100
 KINDS = ("clock", "elimination", "move")
 SEATS = 9
