@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 
 import pytest
 from asgiref import sync
 from asgiref.testing import ApplicationCommunicator
+from django.core import signals
 
 from config.asgi import application
+from config.handler import OneThreadASGIHandler
 
 
 async def _get(path: str, headers: list[tuple[bytes, bytes]] | None = None) -> dict:
@@ -48,7 +51,7 @@ async def _get(path: str, headers: list[tuple[bytes, bytes]] | None = None) -> d
 
 @pytest.mark.django_db(transaction=True)
 def test_a_page_comes_through_its_middleware_in_one_thread(monkeypatch):
-    threads: list[int] = []
+    threads: list[threading.Thread] = []
     calls = 0
     original = sync.SyncToAsync.__call__
 
@@ -65,7 +68,7 @@ def test_a_page_comes_through_its_middleware_in_one_thread(monkeypatch):
     def get(self, request, *args, **kwargs):
         import threading
 
-        threads.append(threading.get_ident())
+        threads.append(threading.current_thread())
         return render(self, request, *args, **kwargs)
 
     monkeypatch.setattr(views.LoginView, "get", get)
@@ -90,3 +93,77 @@ def test_the_async_health_check_and_a_missing_page_still_answer():
     missing = asyncio.run(_get("/no-such-page/", [(b"accept-language", b"en")]))
     assert missing["status"] == 404
     assert "text/html" in missing["headers"]["content-type"]
+
+
+def _view_threads(monkeypatch, wait: threading.Barrier | None = None) -> list[threading.Thread]:
+    """The threads the login page is rendered in (each waits at `wait` first)."""
+    from django.contrib.auth import views
+
+    threads: list[threading.Thread] = []
+    render = views.LoginView.get
+
+    def get(self, request, *args, **kwargs):
+        threads.append(threading.current_thread())
+        if wait is not None:
+            wait.wait(timeout=10)
+        return render(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(views.LoginView, "get", get)
+    return threads
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_one_after_another_are_served_by_the_same_thread(monkeypatch):
+    threads = _view_threads(monkeypatch)
+    opened: list[threading.Thread] = []
+    closed: list[threading.Thread] = []
+
+    def started(**_kwargs):
+        opened.append(threading.current_thread())
+
+    def finished(**_kwargs):
+        closed.append(threading.current_thread())
+
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    try:
+
+        async def two() -> list[int]:
+            first = await _get("/login/")
+            await asyncio.sleep(0.05)  # the thread is given back once free
+            second = await _get("/login/")
+            return [first["status"], second["status"]]
+
+        assert asyncio.run(two()) == [200, 200]
+    finally:
+        signals.request_started.disconnect(started)
+        signals.request_finished.disconnect(finished)
+    # No thread started for the second request; and each request's database connection
+    # is opened and given back in the thread that used it.
+    assert len(threads) == 2 and threads[0] is threads[1]
+    assert opened == threads and closed == threads
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_at_the_same_time_never_share_a_thread(monkeypatch):
+    # Each view waits for the other: in one thread the second could never start.
+    threads = _view_threads(monkeypatch, wait=threading.Barrier(2))
+
+    async def both() -> list[int]:
+        answers = await asyncio.gather(_get("/login/"), _get("/login/"))
+        return [answer["status"] for answer in answers]
+
+    assert asyncio.run(both()) == [200, 200]
+    assert len(set(threads)) == 2
+
+
+def test_a_thread_still_busy_is_not_handed_to_the_next_request():
+    handler = OneThreadASGIHandler()
+    busy = handler._take()
+    release = threading.Event()
+    busy.submit(release.wait, 10)  # a view whose client went away, still running
+    handler._give_back(busy)
+    assert handler._take() is not busy
+    release.set()
+    busy.shutdown(wait=True)
+    assert handler._idle == [busy]  # free again, kept for the next
