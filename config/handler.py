@@ -82,8 +82,8 @@ class OneThreadASGIHandler(ASGIHandler):
             executor.submit(_nothing).add_done_callback(free)
 
     async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
-        # The request's own thread (ThreadSensitiveContext, set by ASGIHandler.__call__),
-        # as every sync part of the request would have used.
+        # The request's own thread (the ThreadSensitiveContext `__call__` enters), as every
+        # sync part of the request would have used.
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)
 
 
