@@ -246,6 +246,51 @@ def _summary(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# The changes named as holding the slowest 1% of receipts (the p99 is the fastest of
+# those): over a hundred changes one or two slow ones can hold most of it, and what they
+# waited for on the server (`--phases`) is where the p99 went.
+TAIL_NAMED = 3
+
+
+def _tail(tail: list[list[float]], marks: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The changes holding the slowest 1% of receipts, most first, each with its server
+    steps (from `--phases`) where they were timed."""
+    named = []
+    for place, slow, last in tail[:TAIL_NAMED]:
+        row: dict[str, Any] = {"change": int(place) + 1, "receipts": int(slow), "last_ms": last}
+        if marks is not None and int(place) < len(marks):
+            mark = marks[int(place)]
+            if {"commit", "committed", "first_write", "all_written"} <= mark.keys():
+                row["server_ms"] = {
+                    "commit": round(mark["committed"] - mark["commit"], 1),
+                    "first_write": round(mark["first_write"], 1),
+                    "writing": round(mark["all_written"] - mark["first_write"], 1),
+                    "gc": mark.get("gc_ms", 0.0),
+                }
+        named.append(row)
+    return named
+
+
+def _describe_tail(ours: list[dict[str, Any]], bare: list[dict[str, Any]]) -> str:
+    def one(row: dict[str, Any]) -> str:
+        text = f"#{row['change']} ({row['receipts']} receipts, slowest {row['last_ms']} ms"
+        server = row.get("server_ms")
+        if server:
+            text += (
+                f"; on the server its COMMIT took {server['commit']} ms, its first socket was "
+                f"written at {server['first_write']} ms and the rest in {server['writing']} ms, "
+                f"garbage collection {server['gc']} ms"
+            )
+        return text + ")"
+
+    return (
+        "The slowest 1% of receipts (the p99 is the fastest of them) came mostly from changes "
+        + ("; ".join(one(row) for row in ours) or "none")
+        + "; bare: "
+        + (", ".join(f"#{row['change']} ({row['receipts']})" for row in bare) or "none")
+    )
+
+
 def _row(row: list[float]) -> str:
     return "/".join(f"{v:.0f}" for v in row)
 
@@ -311,7 +356,8 @@ def fanout(
             browser.close()
         baseline = channels["bare"]
         push = channels.get("sample") if kind != "clock" else None
-        steps = timing.summary(timeline.name, skip=WARMUP) if phases else None
+        marks = timing.rows(timeline.name, skip=WARMUP) if phases else None
+        steps = timing.summarize(marks) if marks is not None else None
     finally:
         initial.close()
         timeline.close()
@@ -363,6 +409,8 @@ def fanout(
         "connect_goal_met": connect_goal,
         "errors": channels["errors"] + baseline["errors"],
     }
+    figures["p99_set_by"] = _tail(channels.get("tail") or [], marks)
+    figures["baseline_p99_set_by"] = _tail(baseline.get("tail") or [], None)
     if steps is not None:
         figures["phases_ms"] = steps
     how = "a TD's socket" if kind == "clock" else "the floor's form"
@@ -388,6 +436,7 @@ def fanout(
     ]
     if steps is not None:
         summary.insert(-1, timing.describe(steps))
+    summary.insert(-1, _describe_tail(figures["p99_set_by"], figures["baseline_p99_set_by"]))
     if figures["errors"]:
         summary.append("Errors: " + "; ".join(figures["errors"]))
     return summary, figures

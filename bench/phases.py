@@ -227,13 +227,21 @@ def install(path: str) -> Recorder:
     return recorder
 
 
-def summary(path: str, skip: int) -> dict[str, Any]:
-    """Medians (and the slowest) of each mark over the changes after the first `skip`."""
+def rows(path: str, skip: int) -> list[dict[str, Any]]:
+    """Each change's marks, in the order the changes were made, after the first `skip`."""
     try:
         with open(path) as handle:
-            rows = [json.loads(line) for line in handle if line.strip()][skip:]
+            return [json.loads(line) for line in handle if line.strip()][skip:]
     except OSError:
-        rows = []
+        return []
+
+
+def summary(path: str, skip: int) -> dict[str, Any]:
+    """Medians (and the slowest) of each mark over the changes after the first `skip`."""
+    return summarize(rows(path, skip))
+
+
+def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {"changes": len(rows)}
     for name in (*MARKS, "statements", "db_ms", "gc_ms"):
         values = [row[name] for row in rows if name in row]

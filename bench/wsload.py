@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import random
 import re
 import resource
@@ -274,6 +275,7 @@ class _Audience:
         first_key = sent[0][0] if sent else None
         return {
             "per_change_ms": spread,
+            "tail": _tail(received, sent, latencies),
             "clients": self.clients,
             "changes": len(sent),
             "connected": self.clients - len(self.failures),
@@ -286,6 +288,25 @@ class _Audience:
             "sample": self.texts.get(first_key) if first_key is not None else None,
             "errors": self.failures[:5],
         }
+
+
+def _tail(
+    received: list[dict[int, float]], sent: list[tuple[int, float]], latencies: list[float]
+) -> list[list[float]]:
+    """The changes whose receipts are the slowest 1% (the p99 is the fastest of those):
+    [the change's place among the timed ones (from 0), how many of its receipts are
+    among them, its slowest receipt in ms], most first."""
+    if not latencies:
+        return []
+    ordered = sorted(latencies)
+    p99 = ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)]
+    rows = []
+    for place, (key, at) in enumerate(sent):
+        mine = [(m[key] - at) * 1000 for m in received if key in m]
+        slow = sum(1 for value in mine if value >= p99)
+        if slow:
+            rows.append([place, slow, round(max(mine), 1)])
+    return sorted(rows, key=lambda row: -row[1])
 
 
 async def run_clients(

@@ -9,6 +9,8 @@ import json
 import sys
 import tempfile
 
+import pytest
+
 from bench.fanout import run_clients
 from bench.liveserver import HOST, free_port, spawn
 
@@ -146,3 +148,48 @@ async def test_the_form_poster_keeps_its_cookies_and_reconnects_after_an_idle_cl
     assert (path, second_path) == ("/t/x/eliminate/3/", "/t/x/eliminate/4/")
     assert "csrfmiddlewaretoken=tok" in body and "reason=busted" in body
     assert "sessionid=s" in cookie and "messages=m1" in second_cookie
+
+
+def test_the_changes_holding_the_slowest_hundredth_are_named_with_their_server_steps():
+    """Over a hundred changes the p99 is the fastest of the slowest 1% of receipts: the
+    bench names the changes that hold them (most first), with what each waited for on the
+    server, so a missed goal says which change set it and why."""
+    from bench.fanout import _describe_tail, _tail
+    from bench.wsload import _tail as tail_of
+
+    # 100 changes to 10 clients: receipts 10-19 ms after each change was made, except the
+    # 43rd (place 42), 40 ms late at every client, and the 7th, late at one client.
+    sent = [(key, 0.0) for key in range(100)]
+    received = [
+        {
+            key: (10 + client + (40 if key == 42 else 0) + (30 if key == 6 and client == 0 else 0))
+            / 1000
+            for key in range(100)
+        }
+        for client in range(10)
+    ]
+    latencies = [(m[key] - at) * 1000 for key, at in sent for m in received]
+    tail = tail_of(received, sent, latencies)
+    # The p99 is the 990th of 1,000 receipts: the 43rd change's ten, then the 7th's late one.
+    assert [row[:2] for row in tail] == [[42, 10], [6, 1]]
+    assert tail[0][2] == pytest.approx(59.0)
+
+    marks = [{"commit": 5.0, "committed": 6.0, "first_write": 8.0, "all_written": 9.0}] * 100
+    marks[42] = {
+        "commit": 5.0,
+        "committed": 40.0,
+        "first_write": 42.0,
+        "all_written": 44.0,
+        "gc_ms": 0.5,
+    }
+    named = _tail(tail[:1], marks)
+    assert named == [
+        {
+            "change": 43,
+            "receipts": 10,
+            "last_ms": tail[0][2],
+            "server_ms": {"commit": 35.0, "first_write": 42.0, "writing": 2.0, "gc": 0.5},
+        }
+    ]
+    assert "#43 (10 receipts" in _describe_tail(named, [])
+    assert "its COMMIT took 35.0 ms" in _describe_tail(named, [])
