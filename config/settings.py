@@ -12,6 +12,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import secrets
+import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -130,7 +131,6 @@ for _proxy in TRUSTED_PROXIES:
         raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is no address") from _error
 
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -143,6 +143,12 @@ INSTALLED_APPS = [
     # Dev tools (benchmarks, fuzz harness): installed for the `bench` command only.
     "bench",
 ]
+# Daphne's app only turns `manage.py runserver` into its ASGI server (WebSockets too), and
+# importing it starts Twisted: 0.4 s more for every process that sets Django up, a
+# server restarted under a room of screens among them (`bench reconnect`). The servers
+# run daphne (./bin/run) or uvicorn (./bin/serve) by themselves; runserver gets it here.
+if sys.argv[1:2] == ["runserver"]:
+    INSTALLED_APPS.insert(0, "daphne")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

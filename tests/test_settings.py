@@ -254,3 +254,29 @@ def test_postgres_prepares_its_hot_reads_unless_told_not_to():
     assert on["hot"] is True and on["threshold"] >= 2**31
     # Behind a pooler that keeps no session (pgbouncer's transaction mode).
     assert _prepare_settings({**url, "DB_PREPARE": "0"}) == {"hot": False, "threshold": None}
+
+
+def test_the_served_app_loads_without_twisted_and_runserver_is_still_daphnes(tmp_path):
+    """The servers (uvicorn, daphne) import the app by themselves: daphne's Django app,
+    which starts Twisted (0.4 s more for every process, a server restarted under a room
+    of screens among them), is installed only for `manage.py runserver`, which it turns
+    into daphne's ASGI server (WebSockets too)."""
+    served = _embedded(
+        tmp_path,
+        "import config.asgi, sys; print('twisted' in sys.modules, 'daphne' in sys.modules)",
+    )
+    assert served.returncode == 0, served.stderr
+    assert served.stdout.split() == ["False", "False"]
+
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    runserver = subprocess.run(
+        [sys.executable, "manage.py", "runserver", "--help"],
+        cwd=ROOT,
+        env={**clean, "TORNEO_VAR_DIR": str(tmp_path / "var")},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert runserver.returncode == 0, runserver.stderr
+    assert "--noasgi" in runserver.stdout  # daphne's runserver, not Django's WSGI one

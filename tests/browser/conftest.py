@@ -11,6 +11,11 @@ import time
 
 import pytest
 
+# Twisted's asyncio reactor is installed on import, with the event loop of the moment:
+# here, at collection, before any test has set or closed a loop (as daphne's Django app
+# did at set-up when it was installed for every process; it now is for runserver only).
+import daphne.server  # noqa: F401  (isort: skip)
+
 CHROMIUM = shutil.which("chromium") or (
     "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
 )
