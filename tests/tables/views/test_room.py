@@ -105,8 +105,27 @@ def test_a_manual_move_that_unbalances_the_room_is_warned(client, floor, tournam
         follow=True,
     )
     assert where(placed[(2, 2)]) == (1, 6)
-    assert "Out of balance" in response.content.decode()
-    assert "unbalanced" not in response.content.decode()
+    html = response.content.decode()
+    assert "unbalanced" not in html
+    # The room's plan lists the breach: once, not again in a message above it.
+    assert html.count("Out of balance") == 1
+    assert "The room breaks its policy now" not in html
+
+
+def test_a_move_made_from_a_table_page_warns_there(client, floor, tournament, td):
+    """The table's page lists no breaches of the room: the move's message says it."""
+    placed = seat_players(tournament, {1: [1, 2, 3, 4, 5], 2: [1, 2, 3, 4]})
+    started(tournament)
+    client.force_login(floor)
+    response = client.post(
+        reverse("player_move", args=[tournament.slug]),
+        {"entry": placed[(2, 1)].number, "table": 1, "seat": 6, "back_table": 2},
+        follow=True,
+    )
+    assert where(placed[(2, 1)]) == (1, 6)
+    assert response.redirect_chain[-1][0] == reverse("room_table", args=[tournament.slug, 2])
+    html = response.content.decode()
+    assert "The room breaks its policy now: Out of balance" in html
 
 
 def test_lock_and_renumber_from_the_pages(client, floor, tournament, unbalanced):
