@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import math
 import random
@@ -364,6 +365,16 @@ async def run_clients(
     replies: list[str] = []
     sent: list[tuple[int, float]] = []
     bare_sent: list[tuple[int, float]] = []
+    # This process stands in for a thousand browsers, each of which would collect its own
+    # garbage. Left to itself, its collector paused it in the middle of a change being
+    # timed, on either side: 117 collections in one run, a dozen of 4-26 ms, one of 112
+    # ms (`bench fanout --kind elimination --layer redis`, issue 15 item 4), the p99 of
+    # 100 changes going by which side drew one. What stands when every socket is open
+    # lives to the end: frozen out of the collector's sight; and it runs between changes
+    # (in the settling pause before the next is timed), never during one.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
 
     async def bare_turn(index: int, key: int) -> None:
         """The bare server broadcasts the text of our change `key` (its `index`-th)."""
@@ -379,59 +390,69 @@ async def run_clients(
             bare_sent.append((key, at))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), deadline)
+        gc.collect()
         await asyncio.sleep(settle)
 
-    if posts is not None:
-        browser = FormPoster(base_url, dict(_cookies(cookie)))
-        for current, post in enumerate(changes, start=1):
-            event = ours.event(current)
-            at = time.monotonic()
-            error = await _post(browser, post)
-            # A browser opens the page the answer sends it to, which shows the change's
-            # message ("... is out.") and so takes it out of the cookie. The bench opens
-            # no page: it drops the message itself. Left there, the messages piled up in
-            # the cookie, then in the session, and every post signed them all again
-            # (over 10 ms of the server's time after 28 posts, profiled), as no floor's
-            # post does.
-            browser.cookies.pop("messages", None)
-            if error:
-                replies.append(error)
-            if current > warmup:
-                sent.append((current, at))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), deadline)
-            await asyncio.sleep(settle)
-            await bare_turn(current, current)
-        await browser.close()
-    else:
-        headers = {"Cookie": cookie} if cookie else {}
-        trigger = await connect(
-            trigger_url, origin=origin, proxy=None, additional_headers=headers, ping_interval=None
-        )
-        first_state = _version(await trigger.recv())
-        current = first_state if match == "version" else 0
+    try:
+        if posts is not None:
+            browser = FormPoster(base_url, dict(_cookies(cookie)))
+            for current, post in enumerate(changes, start=1):
+                event = ours.event(current)
+                at = time.monotonic()
+                error = await _post(browser, post)
+                # A browser opens the page the answer sends it to, which shows the change's
+                # message ("... is out.") and so takes it out of the cookie. The bench opens
+                # no page: it drops the message itself. Left there, the messages piled up in
+                # the cookie, then in the session, and every post signed them all again
+                # (over 10 ms of the server's time after 28 posts, profiled), as no floor's
+                # post does.
+                browser.cookies.pop("messages", None)
+                if error:
+                    replies.append(error)
+                if current > warmup:
+                    sent.append((current, at))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), deadline)
+                gc.collect()
+                await asyncio.sleep(settle)
+                await bare_turn(current, current)
+            await browser.close()
+        else:
+            headers = {"Cookie": cookie} if cookie else {}
+            trigger = await connect(
+                trigger_url,
+                origin=origin,
+                proxy=None,
+                additional_headers=headers,
+                ping_interval=None,
+            )
+            first_state = _version(await trigger.recv())
+            current = first_state if match == "version" else 0
 
-        async def read_replies() -> None:
-            async for message in trigger:
-                if '"type": "error"' in str(message):
-                    replies.append(str(message))
+            async def read_replies() -> None:
+                async for message in trigger:
+                    if '"type": "error"' in str(message):
+                        replies.append(str(message))
 
-        reading = asyncio.ensure_future(read_replies())
-        for index, message in enumerate(changes, start=1):
-            if current is None:
-                break
-            current += 1
-            event = ours.event(current)
-            at = time.monotonic()
-            await trigger.send(json.dumps(message))
-            if index > warmup:
-                sent.append((current, at))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), deadline)
-            await asyncio.sleep(settle)
-            await bare_turn(index, current)
-        reading.cancel()
-        await trigger.close()
+            reading = asyncio.ensure_future(read_replies())
+            for index, message in enumerate(changes, start=1):
+                if current is None:
+                    break
+                current += 1
+                event = ours.event(current)
+                at = time.monotonic()
+                await trigger.send(json.dumps(message))
+                if index > warmup:
+                    sent.append((current, at))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), deadline)
+                gc.collect()
+                await asyncio.sleep(settle)
+                await bare_turn(index, current)
+            reading.cancel()
+            await trigger.close()
+    finally:
+        gc.enable()
     await ours.close()
     result = ours.result(sent, len(changes), warmup)
     result["errors"] = (ours.failures + replies)[:5]
@@ -452,6 +473,10 @@ async def serve_baseline(port: int, payload: dict[str, Any], push: str | None = 
     text it carries (`push`: the very text a change of the real server brought), or else
     this server's own `push`."""
     connections: set[ServerConnection] = set()
+    # Its garbage collected as the real server's is (config/asgi.py).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(700, 10, 1000)
 
     async def handler(socket: ServerConnection) -> None:
         connections.add(socket)
