@@ -366,12 +366,14 @@ async def run_clients(
     sent: list[tuple[int, float]] = []
     bare_sent: list[tuple[int, float]] = []
     # This process stands in for a thousand browsers, each of which would collect its own
-    # garbage. Left to itself, its collector paused it in the middle of a change being
-    # timed, on either side: 117 collections in one run, a dozen of 4-26 ms, one of 112
-    # ms (`bench fanout --kind elimination --layer redis`, issue 15 item 4), the p99 of
-    # 100 changes going by which side drew one. What stands when every socket is open
-    # lives to the end: frozen out of the collector's sight; and it runs between changes
-    # (in the settling pause before the next is timed), never during one.
+    # garbage. Left to itself, its collector paused it wherever it fell, inside a change
+    # being timed on either side as well: 117 collections in one run (connecting
+    # included), thirteen of 4-26 ms and one of 112 ms (`bench fanout --kind elimination
+    # --layer redis`, issue 15 item 4); one such pause inside a change holds up its
+    # thousand receipts, the top 1% of a hundred changes' receipts. What stands when
+    # every socket is open lives to the end: frozen out of the collector's sight; and it
+    # runs between changes (in the settling pause before the next is timed), never
+    # during one.
     gc.collect()
     gc.freeze()
     gc.disable()
