@@ -378,6 +378,14 @@ async def run_clients(
     gc.freeze()
     gc.disable()
 
+    async def reached(event: asyncio.Event) -> None:
+        """Wait until the change has reached every client (or `deadline`), collect the
+        garbage, and let the machine settle before the next change is timed."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), deadline)
+        gc.collect()
+        await asyncio.sleep(settle)
+
     async def bare_turn(index: int, key: int) -> None:
         """The bare server broadcasts the text of our change `key` (its `index`-th)."""
         if bare is None or bare_trigger is None:
@@ -390,10 +398,7 @@ async def run_clients(
         await bare_trigger.send(json.dumps({"type": "control", "push": text}))
         if index > warmup:
             bare_sent.append((key, at))
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), deadline)
-        gc.collect()
-        await asyncio.sleep(settle)
+        await reached(event)
 
     try:
         if posts is not None:
@@ -413,10 +418,7 @@ async def run_clients(
                     replies.append(error)
                 if current > warmup:
                     sent.append((current, at))
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), deadline)
-                gc.collect()
-                await asyncio.sleep(settle)
+                await reached(event)
                 await bare_turn(current, current)
             await browser.close()
         else:
@@ -446,10 +448,7 @@ async def run_clients(
                 await trigger.send(json.dumps(message))
                 if index > warmup:
                     sent.append((current, at))
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), deadline)
-                gc.collect()
-                await asyncio.sleep(settle)
+                await reached(event)
                 await bare_turn(index, current)
             reading.cancel()
             await trigger.close()
