@@ -303,7 +303,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 0.5,
 }
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
-# Beat's periodic work (`celery -A config beat`). Redis keeps nothing on disk, so a
+# Beat's periodic work (`celery -A config.celery beat`). Redis keeps nothing on disk, so a
 # boundary task waiting in it can vanish with a restart: the sweep schedules every
 # running clock's next boundary again, shortly before it comes.
 CLOCK_SWEEP_SECONDS = env_int("CLOCK_SWEEP_SECONDS", 30)

@@ -185,7 +185,7 @@ class Cluster:
             "HEALTH_TOKEN": "torneo-production-tests-health",
         }
         self.servers = {name: Server(name, self.env, workdir) for name in ("a", "b")}
-        worker = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo"]
+        worker = [sys.executable, "-m", "celery", "-A", "config.celery", "worker", "--pool", "solo"]
         worker += ["--loglevel", "info", "--without-mingle", "--without-gossip"]
         worker += ["--without-heartbeat", "--hostname", f"test{os.getpid()}@%h"]
         self.worker = Process("worker", worker, self.env, workdir)
