@@ -16,9 +16,6 @@ from xml.sax.saxutils import escape
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.styles import Font
 
 from tournaments import labels, selectors
 from tournaments.models import BountyAward, ChipCount, Entry, Penalty, Tournament
@@ -192,6 +189,12 @@ def as_xlsx(title: str, table: Table) -> bytes:
     """The table as an XLSX workbook with typed cells: whole numbers, money with two
     decimals, times in the event's zone. Text stays text, whatever it starts with: a name
     typed as "=HYPERLINK(...)" is a string cell, never a formula (issue 12, item 7)."""
+    # openpyxl is loaded when a workbook is asked for, as reportlab is for a PDF: the URL
+    # map imports this module, and a restarted server answered its first request 0.2 s
+    # later for it.
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
     workbook = Workbook()
     sheet = workbook.active
     sheet.title = _sheet_title(title)
@@ -224,6 +227,8 @@ def _xlsx_value(cell: Cell) -> object:
 
 def _xlsx_text(value: str) -> str:
     # Control characters cannot be stored in the file's XML: they are dropped.
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
     return ILLEGAL_CHARACTERS_RE.sub("", value)
 
 
