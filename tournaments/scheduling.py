@@ -42,7 +42,7 @@ def send(task: str, args: tuple, *, eta: datetime | None = None) -> None:
     """Queue `task` now; a broker that is down is logged (the sweep queues it again)."""
     # The configured app, imported on the first send: a web process that never queues
     # anything (the embedded default) never loads Celery, and a server restarted under a
-    # room of screens listens 0.3-0.5 s sooner (`bench reconnect`).
+    # room of screens does not wait for it before it listens (config/__init__.py).
     from config.celery import app
 
     try:
