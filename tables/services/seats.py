@@ -24,6 +24,7 @@ from tournaments.models import (
     Event,
     Tournament,
 )
+from tournaments.planner_stats import analyze_after_bulk
 from tournaments.prepared import INT_MAX, NO_ID, Prepared
 from tournaments.services import locks
 
@@ -194,6 +195,8 @@ def seats_draw_all(
         tournament_id=tournament.pk,
         assigned_at=now,
     )
+    # A big field seated at once: the next minute's plans must know it (planner_stats).
+    analyze_after_bulk([Seat, Entry, Table], rows=len(result.assignments))
     Table.objects.filter(tournament=tournament, number__in=result.opened_tables).exclude(
         status=Table.Status.OPEN
     ).update(status=Table.Status.OPEN)

@@ -121,6 +121,7 @@ from tournaments.models import (
     TimeCall,
     Tournament,
 )
+from tournaments.planner_stats import analyze_after_bulk
 from tournaments.refs import PAYLOAD_REFS as PAYLOAD_REFS  # the backup's id map, read by tests
 from tournaments.refs import SLUG, Ref, payload_refs, remap, values_at
 from tournaments.services.clock import _schedule_announcement
@@ -834,6 +835,7 @@ class _Importer:
             stamps.append({name: kwargs[name] for name in auto_now if name in kwargs})
             later.append(own)
         created = model.objects.bulk_create(objects, batch_size=500)
+        analyze_after_bulk([model], rows=len(created))  # a big event imported (planner_stats)
         for old, obj in zip(olds, created, strict=True):
             if obj.pk is None:  # pragma: no cover - every supported database returns ids
                 raise RuntimeError("bulk_create did not return primary keys")

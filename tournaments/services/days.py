@@ -20,6 +20,7 @@ from tables.services import seats as seat_services
 from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_id, undoes
 from tournaments.models import ChipCount, ChipDenomination, Entry, Event, Tournament
+from tournaments.planner_stats import analyze_after_bulk
 from tournaments.services import setup as setup_services
 
 SYSTEM_RANDOM = random.SystemRandom()
@@ -191,6 +192,7 @@ def flights_merge(*, event: Tournament, actor, now: datetime) -> MergeResult:
             )
         )
     Entry.objects.bulk_create(created)
+    analyze_after_bulk([Entry], rows=len(created))  # a big day 2 (planner_stats)
     for flight in flights:
         flight.status = Tournament.Status.FINISHED
         flight.save(update_fields=["status"])
