@@ -145,3 +145,46 @@ def test_each_request_reads_its_page_afresh(client, tournament, td, floor):
     Tournament.objects.filter(pk=tournament.pk).update(name="Monday Turbo")
     page = client.get(reverse("room", args=[tournament.slug])).content.decode()
     assert "Monday Turbo" in page
+
+
+@pytest.mark.postgres
+def test_a_registration_sends_the_lock_and_what_it_reads_under_it_in_one_trip(tournament, td):
+    """Every desk of an event queues on its row lock: a registration sends the lock, the
+    night's books, the last entry number, the places out, the player's entries and the
+    tables' loads in one trip, reads none of them again, and still draws the next number
+    and a free seat (issue 15, item 8)."""
+    if not settings.USING_POSTGRES:
+        pytest.skip("needs PostgreSQL (DATABASE_URL)")
+    anna = _register(tournament, td, "Anna", "Verdi")
+    entry_services.entry_eliminate(tournament=tournament, entry=anna, actor=td, now=NOW)
+    bruno = make_player("Bruno", "Neri")
+
+    with _statements() as statements:
+        registration = entry_services.entry_register(
+            tournament=tournament, player=bruno, actor=td, now=NOW
+        )
+    assert registration.entry.number == 2
+    anna.refresh_from_db()
+    assert anna.place == 2  # moved down one by the new entry
+    first = statements[:6]
+    assert "FOR UPDATE" in first[0][0]
+    assert [
+        table in sql
+        for (sql, _p), table in zip(
+            first,
+            (
+                '"tournaments_tournament"',
+                '"tournaments_nightclose"',
+                'MAX("tournaments_entry"."number")',
+                '"tournaments_entry"."place" IS NOT NULL',
+                '"tournaments_entry"."player_id" =',
+                '"tables_table"',
+            ),
+            strict=True,
+        )
+    ] == [True] * 6, [sql[:80] for sql, _p in first]
+    assert all(in_pipeline for _sql, in_pipeline in first)
+    later = [sql for sql, _p in statements[6:]]
+    assert not [sql for sql in later if "tournaments_nightclose" in sql]
+    assert not [sql for sql in later if 'MAX("tournaments_entry"."number")' in sql]
+    assert not [sql for sql in later if 'FROM "tables_table"' in sql and "COUNT(" in sql]

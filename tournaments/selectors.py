@@ -537,6 +537,11 @@ def entry_by_number(tournament: Tournament, number: int, *, seat: bool = False) 
 _LAST_NUMBER = _one_total(Entry, Max("number"))
 
 
+def last_entry_number_read(tournament: Tournament) -> tuple[Prepared[Any], dict[str, Any]]:
+    """`last_entry_number`'s read, as `prepared.ahead` takes it."""
+    return _LAST_NUMBER, {"tournament_id": tournament.pk}
+
+
 def last_entry_number(tournament: Tournament) -> int:
     """The highest number any entry of the tournament holds, 0 before the first."""
     rows = _LAST_NUMBER.rows(tournament_id=tournament.pk)

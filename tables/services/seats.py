@@ -285,6 +285,12 @@ def _seat_numbers(value) -> frozenset[int]:
     return frozenset(value or ())
 
 
+def loads_read(tournament: Tournament) -> tuple[Prepared[Any], dict[str, Any]]:
+    """The first read of `seat_assign` (every usable table and its load), as
+    `prepared.ahead` takes it."""
+    return _TABLE_LOADS, {"tournament_id": tournament.pk}
+
+
 def _table_loads(tournament: Tournament) -> list[tuple[tuple[Any, ...], draw.TableLoad]]:
     """Every usable table with its player count and free drawable seats, in one query:
     each table's row as read (`_table_row` makes it a _TableRow, for the one chosen) and

@@ -32,6 +32,7 @@ from tournaments.models import (
     SeatTicket,
     Tournament,
 )
+from tournaments.prepared import NO_ID, Prepared
 from tournaments.services import formats
 
 REASON_MAX = 200
@@ -56,9 +57,29 @@ def night_closed(night: date) -> NightClose | None:
     return NightClose.objects.filter(night=night).first()
 
 
+# Whether the night of the tournament's date is closed, by the tournament's key: compiled
+# once, and read in the trip of the row lock by a registration (`open_read`).
+_NIGHT_CLOSED = Prepared(
+    lambda tournament_id: (
+        NightClose.objects.filter(
+            night__in=Tournament.objects.filter(pk=tournament_id).values("date")
+        )
+        .order_by()
+        .values_list("pk")[:1]
+    ),
+    tournament_id=NO_ID,
+)
+
+
+def open_read(tournament: Tournament) -> tuple[Prepared[Any], dict[str, Any]]:
+    """`assert_open`'s read, as `prepared.ahead` takes it."""
+    return _NIGHT_CLOSED, {"tournament_id": tournament.pk}
+
+
 def assert_open(tournament: Tournament) -> None:
-    """Refuse a change to a closed night's money (sales, voids, refunds)."""
-    if NightClose.objects.filter(night=tournament.date).exists():
+    """Refuse a change to a closed night's money (sales, voids, refunds). The night is
+    the tournament's date as saved."""
+    if _NIGHT_CLOSED.rows(tournament_id=tournament.pk):
         raise NightClosed(night=tournament.date.isoformat())
 
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from tables.models import Seat, Table
 from tables.services import room as room_services
 from tables.services import seats as seat_services
-from tournaments import entry_rules, errors, placements, realtime, selectors
+from tournaments import entry_rules, errors, placements, prepared, realtime, selectors
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import (
     Entry,
@@ -23,6 +23,7 @@ from tournaments.models import (
     SeatTicket,
     Tournament,
 )
+from tournaments.prepared import NO_ID, Prepared
 from tournaments.services import books, locks, results
 from tournaments.services import formats as format_services
 
@@ -145,7 +146,61 @@ def entry_register(
     )
 
 
+# A player's entries in the event, but voided ones (a registration reads them under the
+# event's lock, in its trip).
+_PLAYER_ENTRIES = Prepared(
+    lambda tournament_id, player_id: (
+        Entry.objects.filter(tournament_id=tournament_id, player_id=player_id)
+        .exclude(status=Entry.Status.VOIDED)
+        .order_by("number")
+    ),
+    tournament_id=NO_ID,
+    player_id=NO_ID - 1,
+)
+
+
 def _register(
+    *,
+    tournament: Tournament,
+    player: Player,
+    actor,
+    now: datetime,
+    forfeit: bool,
+    payment_method: str,
+    new_player: bool,
+    redeem_ticket: bool,
+) -> Registration:
+    # The row lock and what a registration reads under it that depends on nothing read
+    # before (the night's books, the player's entries, the last number, the places out,
+    # the tables' loads for the draw) go to the database in one trip (prepared.ahead), in
+    # that order, so each is read under the lock as it was one after another: every desk
+    # of the event queues on this lock, and each trip held under it was a trip every
+    # other desk waited for (issue 15, item 8). A forfeit frees a seat before the draw:
+    # then the loads are read after it.
+    reads = [
+        locks.read_of(tournament),
+        books.open_read(tournament),
+        selectors.last_entry_number_read(tournament),
+        results.placed_out_read(tournament),
+    ]
+    if not new_player:
+        reads.append((_PLAYER_ENTRIES, {"tournament_id": tournament.pk, "player_id": player.pk}))
+    if not forfeit:
+        reads.append(seat_services.loads_read(tournament))
+    with prepared.ahead(reads):
+        return _register_locked(
+            tournament=tournament,
+            player=player,
+            actor=actor,
+            now=now,
+            forfeit=forfeit,
+            payment_method=payment_method,
+            new_player=new_player,
+            redeem_ticket=redeem_ticket,
+        )
+
+
+def _register_locked(
     *,
     tournament: Tournament,
     player: Player,
@@ -170,7 +225,7 @@ def _register(
     entries = (
         []
         if new_player
-        else list(tournament.entries.filter(player=player).exclude(status=Entry.Status.VOIDED))
+        else _PLAYER_ENTRIES.instances(tournament_id=tournament.pk, player_id=player.pk)
     )
     active = next((e for e in entries if e.status == Entry.Status.ACTIVE), None)
     if entries and not tournament.reentry_allowed:

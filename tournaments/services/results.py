@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
@@ -163,6 +164,11 @@ _PLACED_OUT = Prepared(
     ),
     tournament_id=NO_ID,
 )
+
+
+def placed_out_read(tournament: Tournament) -> tuple[Prepared[Any], dict[str, Any]]:
+    """The read of `places_make_room` (every entry), as `prepared.ahead` takes it."""
+    return _PLACED_OUT, {"tournament_id": tournament.pk}
 
 
 def places_make_room(
