@@ -47,6 +47,19 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}") from None
 
 
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds above 0, not {raw!r}")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
@@ -214,10 +227,13 @@ if DATABASE_URL:
     # fork a backend each time); DB_POOL=0 or 1 overrides, DB_POOL_MAX caps each process.
     if _db["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", PRODUCTION):
         _db["CONN_MAX_AGE"] = 0  # Django refuses persistent connections beside a pool
+        _pool_max = max(1, env_int("DB_POOL_MAX", 8))
+        # A request that waits DB_POOL_TIMEOUT seconds for a connection is answered 503,
+        # "busy, try again" (tournaments.views.core.server_error), not the error page.
         _db.setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 2,
-            "max_size": env_int("DB_POOL_MAX", 8),
-            "timeout": 10,
+            "min_size": min(2, _pool_max),
+            "max_size": _pool_max,
+            "timeout": env_float("DB_POOL_TIMEOUT", 10.0),
         }
     # PostgreSQL plans every statement it is sent. The hot reads compiled once in Python
     # (tournaments/prepared.py: the tournament's row, the session and its user, the

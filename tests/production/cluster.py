@@ -230,6 +230,7 @@ class Browser:
     def __init__(self, server: Server) -> None:
         self.server = server
         self.cookies: dict[str, str] = {}
+        self.headers: dict[str, str] = {}  # the last answer's
 
     def request(self, method: str, path: str, data: dict[str, Any] | None = None):
         conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
@@ -242,6 +243,7 @@ class Browser:
             conn.request(method, path, body=body, headers=headers)
             response = conn.getresponse()
             text = response.read().decode()
+            self.headers = {k.lower(): v for k, v in response.getheaders()}
             for header, value in response.getheaders():
                 if header.lower() == "set-cookie":
                     name, _, rest = value.partition("=")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -10,6 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -340,10 +342,47 @@ def not_found(request, exception=None):
     return _error(request, 404, _("Not found"), _("There is nothing at this address."))
 
 
+# Seconds a browser is asked to wait when every database connection of the server is
+# busy (Retry-After).
+BUSY_RETRY_AFTER = 5
+
+
 def server_error(request):
+    if _pool_exhausted(sys.exception()):
+        return _busy(request)
     return _error(
         request, 500, _("Something went wrong"), _("The error was logged. Try again in a moment.")
     )
+
+
+def _pool_exhausted(error: BaseException | None) -> bool:
+    """Whether the request failed waiting for one of the pool's database connections
+    (psycopg_pool's PoolTimeout, which Django hands on as an OperationalError): the
+    server is overloaded, the request did nothing."""
+    seen = 0
+    while error is not None and seen < 10:
+        if type(error).__name__ == "PoolTimeout":
+            return True
+        error, seen = error.__cause__ or error.__context__, seen + 1
+    return False
+
+
+def _busy(request: HttpRequest) -> HttpResponse:
+    """503, with words and a Retry-After, rendered without the database: the login and
+    the messages are left unread (each would wait for a connection again)."""
+    response = render(
+        request,
+        "error.html",
+        {
+            "title": _("The server is busy"),
+            "text": _("Nothing was saved. Try again in a few seconds."),
+            "user": AnonymousUser(),
+            "messages": (),
+        },
+        status=503,
+    )
+    response["Retry-After"] = str(BUSY_RETRY_AFTER)
+    return response
 
 
 def csrf_failure(request, reason=""):
