@@ -176,7 +176,8 @@ def _register(
     # that order, so each is read under the lock as it was one after another: every desk
     # of the event queues on this lock, and each trip held under it was a trip every
     # other desk waited for (issue 15, item 8). A forfeit frees a seat before the draw:
-    # then the loads are read after it.
+    # then the loads are read after it; a player who needs an accessible seat is drawn
+    # from another read (`seat_assign`).
     reads = [
         locks.read_of(tournament),
         books.open_read(tournament),
@@ -185,7 +186,7 @@ def _register(
     ]
     if not new_player:
         reads.append((_PLAYER_ENTRIES, {"tournament_id": tournament.pk, "player_id": player.pk}))
-    if not forfeit:
+    if not forfeit and not player.needs_accessible_seat:
         reads.append(seat_services.loads_read(tournament))
     with prepared.ahead(reads):
         return _register_locked(
