@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
+from psycopg_pool import PoolTimeout
 
 from tables import permissions as room_permissions
 from tournaments import events, labels, permissions, ratelimit, selectors
@@ -357,11 +358,11 @@ def server_error(request):
 
 def _pool_exhausted(error: BaseException | None) -> bool:
     """Whether the request failed waiting for one of the pool's database connections
-    (psycopg_pool's PoolTimeout, which Django hands on as an OperationalError): the
-    server is overloaded, the request did nothing."""
+    (psycopg_pool's PoolTimeout, which Django hands on as the cause of an
+    OperationalError): the server is overloaded, the request did nothing."""
     seen = 0
     while error is not None and seen < 10:
-        if type(error).__name__ == "PoolTimeout":
+        if isinstance(error, PoolTimeout):
             return True
         error, seen = error.__cause__ or error.__context__, seen + 1
     return False
