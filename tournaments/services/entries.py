@@ -189,128 +189,105 @@ def _register(
     if not forfeit and not player.needs_accessible_seat:
         reads.append(seat_services.loads_read(tournament))
     with prepared.ahead(reads):
-        return _register_locked(
+        tournament = locks.tournament_for_update(tournament)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise errors.TournamentFinished
+        books.assert_open(tournament)
+        if player.merged_into_id is not None:  # a duplicate the TD merged (issue 16, item 2)
+            raise errors.DomainError(
+                _("%(player)s was merged into another player: register the player kept."),
+                player=str(player),
+            )
+        if not selectors.registration_open(tournament, now):
+            raise errors.LateRegistrationClosed
+        entries = (
+            []
+            if new_player
+            else _PLAYER_ENTRIES.instances(tournament_id=tournament.pk, player_id=player.pk)
+        )
+        active = next((e for e in entries if e.status == Entry.Status.ACTIVE), None)
+        if entries and not tournament.reentry_allowed:
+            if active is not None:
+                raise _already_active(active)
+            raise errors.ReentryNotAllowed
+        if active is not None and not forfeit:
+            raise _already_active(active)
+        if active is not None and not tournament.reentry_forfeit_allowed:
+            raise errors.ForfeitNotAllowed
+        limit = tournament.max_entries if tournament.reentry_allowed else 1
+        if len(entries) >= limit:
+            raise errors.EntryLimitReached(player=str(player), limit=limit)
+
+        forfeited_seat = None
+        if active is not None:
+            # TDA-8b: the surrendered chips leave play; they go to nobody.
+            forfeited_seat = seat_services.seat_free(entry=active)
+            active.status = Entry.Status.FORFEITED
+            active.chips_removed = active.chips
+            active.ended_at = now
+            active.save(update_fields=["status", "chips_removed", "ended_at"])
+        number = selectors.last_entry_number(tournament) + 1
+        entry = Entry.objects.create(
             tournament=tournament,
             player=player,
-            actor=actor,
-            now=now,
-            forfeit=forfeit,
+            number=number,
+            kind=Entry.Kind.REENTRY if entries else Entry.Kind.ENTRY,
+            chips=tournament.starting_stack,
+            paid=tournament.buy_in_total,
+            created_at=now,
             payment_method=payment_method,
-            new_player=new_player,
-            redeem_ticket=redeem_ticket,
+            clerk=books.clerk(actor),
         )
+        # The new entry finishes above everyone already out: their places move down one, so
+        # two busts from different hands never share a place (issue 13).
 
-
-def _register_locked(
-    *,
-    tournament: Tournament,
-    player: Player,
-    actor,
-    now: datetime,
-    forfeit: bool,
-    payment_method: str,
-    new_player: bool,
-    redeem_ticket: bool,
-) -> Registration:
-    tournament = locks.tournament_for_update(tournament)
-    if tournament.status == Tournament.Status.FINISHED:
-        raise errors.TournamentFinished
-    books.assert_open(tournament)
-    if player.merged_into_id is not None:  # a duplicate the TD merged (issue 16, item 2)
-        raise errors.DomainError(
-            _("%(player)s was merged into another player: register the player kept."),
-            player=str(player),
+        shifted = results.places_make_room(tournament=tournament, by=1)
+        seat = seat_services.seat_assign(
+            tournament=tournament, entry=entry, now=now, dealt_in=_dealt_in(tournament)
         )
-    if not selectors.registration_open(tournament, now):
-        raise errors.LateRegistrationClosed
-    entries = (
-        []
-        if new_player
-        else _PLAYER_ENTRIES.instances(tournament_id=tournament.pk, player_id=player.pk)
-    )
-    active = next((e for e in entries if e.status == Entry.Status.ACTIVE), None)
-    if entries and not tournament.reentry_allowed:
-        if active is not None:
-            raise _already_active(active)
-        raise errors.ReentryNotAllowed
-    if active is not None and not forfeit:
-        raise _already_active(active)
-    if active is not None and not tournament.reentry_forfeit_allowed:
-        raise errors.ForfeitNotAllowed
-    limit = tournament.max_entries if tournament.reentry_allowed else 1
-    if len(entries) >= limit:
-        raise errors.EntryLimitReached(player=str(player), limit=limit)
-
-    forfeited_seat = None
-    if active is not None:
-        # TDA-8b: the surrendered chips leave play; they go to nobody.
-        forfeited_seat = seat_services.seat_free(entry=active)
-        active.status = Entry.Status.FORFEITED
-        active.chips_removed = active.chips
-        active.ended_at = now
-        active.save(update_fields=["status", "chips_removed", "ended_at"])
-    number = selectors.last_entry_number(tournament) + 1
-    entry = Entry.objects.create(
-        tournament=tournament,
-        player=player,
-        number=number,
-        kind=Entry.Kind.REENTRY if entries else Entry.Kind.ENTRY,
-        chips=tournament.starting_stack,
-        paid=tournament.buy_in_total,
-        created_at=now,
-        payment_method=payment_method,
-        clerk=books.clerk(actor),
-    )
-    # The new entry finishes above everyone already out: their places move down one, so
-    # two busts from different hands never share a place (issue 13).
-
-    shifted = results.places_make_room(tournament=tournament, by=1)
-    seat = seat_services.seat_assign(
-        tournament=tournament, entry=entry, now=now, dealt_in=_dealt_in(tournament)
-    )
-    if seat.dealt_in == Seat.DealtIn.ASK_DEALER:
-        seat = _deal_in_known(tournament, entry, seat)
-    event_log(
-        tournament=tournament,
-        actor=actor,
-        action="entry.register",
-        data={
-            "entry": entry.pk,
-            "number": entry.number,
-            "player": player.pk,
-            "name": str(player),
-            "kind": entry.kind,
-            "table": seat.table,
-            "seat": seat.seat,
-            "dealt_in": seat.dealt_in,
-            "opened_table": seat.opened_table,
-            "forfeited_entry": active.pk if active else None,
-            "forfeited_seat": list(forfeited_seat) if forfeited_seat else None,
-            "chips_removed": active.chips if active else 0,
-            "places_shifted": shifted,
-        },
-        now=now,
-    )
-    realtime.broadcast(
-        tournament.pk,
-        {
-            "type": "seat",
-            "entry": entry.pk,
-            "name": str(player),
-            "table": seat.table,
-            "seat": seat.seat,
-            "dealt_in": seat.dealt_in,
-        },
-        tables=(seat.table,),
-    )
-    ticket = (
-        format_services.ticket_redeem(tournament=tournament, entry=entry, actor=actor, now=now)
-        if redeem_ticket
-        else None
-    )
-    return Registration(
-        entry, seat.table, seat.seat, seat.dealt_in, seat.opened_table, active, ticket
-    )
+        if seat.dealt_in == Seat.DealtIn.ASK_DEALER:
+            seat = _deal_in_known(tournament, entry, seat)
+        event_log(
+            tournament=tournament,
+            actor=actor,
+            action="entry.register",
+            data={
+                "entry": entry.pk,
+                "number": entry.number,
+                "player": player.pk,
+                "name": str(player),
+                "kind": entry.kind,
+                "table": seat.table,
+                "seat": seat.seat,
+                "dealt_in": seat.dealt_in,
+                "opened_table": seat.opened_table,
+                "forfeited_entry": active.pk if active else None,
+                "forfeited_seat": list(forfeited_seat) if forfeited_seat else None,
+                "chips_removed": active.chips if active else 0,
+                "places_shifted": shifted,
+            },
+            now=now,
+        )
+        realtime.broadcast(
+            tournament.pk,
+            {
+                "type": "seat",
+                "entry": entry.pk,
+                "name": str(player),
+                "table": seat.table,
+                "seat": seat.seat,
+                "dealt_in": seat.dealt_in,
+            },
+            tables=(seat.table,),
+        )
+        ticket = (
+            format_services.ticket_redeem(tournament=tournament, entry=entry, actor=actor, now=now)
+            if redeem_ticket
+            else None
+        )
+        return Registration(
+            entry, seat.table, seat.seat, seat.dealt_in, seat.opened_table, active, ticket
+        )
 
 
 def _already_active(entry: Entry) -> errors.PlayerAlreadyActive:
