@@ -552,7 +552,11 @@ def targets() -> dict[str, Target]:
         "seat_finder": Target("get", PUBLIC, {"q": "name"}, {"slug": "slug"}),
         **_cash_targets(),
         **_pit_targets(),
-        "room_staff": Target("post", ("td", "floor"), {"username": "text", "role": "text"}),
+        "room_staff": Target(
+            "post",
+            ("td", "floor"),
+            {"username": "text", "role": "text", "action": "choice:give|take"},
+        ),
         "room_staff_undo": Target("post", ("td", "floor"), kwargs={"event_id": "event"}),
         **_books_targets(),
         **_people_targets(),
@@ -876,10 +880,10 @@ def build_world(label: str = "fuzz") -> World:
     )
     for role in ("floor", "desk"):
         StaffAssignment.objects.create(tournament=tournament, user=users[role], role=Role(role))
-    # The cash room (issue 19): the TD also holds the room's TD role.
-    from tables.models import RoomStaff
+    # The cash room: the TD also manages the room.
+    from tables.models import RoomRole, RoomStaff
 
-    RoomStaff.objects.create(user=td, role=Role.TD)
+    RoomStaff.objects.create(user=td, role=RoomRole.MANAGER)
     spec = setup_services.ItemSpec
     setup_services.structure_set(
         tournament=tournament,

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Entry, LoggedAction, Player, Role, Tournament
+from tournaments.models import Entry, LoggedAction, Player, Tournament
 
 
 class Table(models.Model):
@@ -183,15 +183,30 @@ class Ruling(models.Model):
         return f"ruling {self.pk} table {self.table_number}"
 
 
-class RoomStaff(models.Model):
-    """A person's role in the room itself, outside any tournament: the cash games, the
-    pit (blackjack, punto banco) and the room's ruling tools. Same names as the
-    per-tournament roles (TD, floor, desk); a superuser is the room's TD."""
+class RoomRole(models.TextChoices):
+    """The room's own roles, beside each event's (TD, floor, desk). A role over the room is
+    not a role in any event, and an event's TD holds none of these by being one."""
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="room_role"
+    MANAGER = "manager", _("Room manager")
+    BOOKS = "books", _("Cashier (books)")
+    CASH = "cash", _("Cash-room floor")
+    PIT = "pit", _("Pit supervisor")
+    DEALER = "dealer", _("Dealer")
+
+
+class RoomStaff(models.Model):
+    """One room role held by one person (a person may hold several). A superuser holds
+    every role but the dealer's; `is_staff` holds none."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="room_roles"
     )
-    role = models.CharField(_("role"), max_length=5, choices=Role.choices)
+    role = models.CharField(_("role"), max_length=8, choices=RoomRole.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "role"], name="one_room_role_once"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.role} @ room"

@@ -1,35 +1,200 @@
-"""Who may do what in the room itself (cash games, the pit, room-level tools).
+"""Who may reach what in the room: the one place that resolves a user's scopes outside
+an event (an event's own roles are `tournaments.permissions`).
 
-Room roles are the tournament roles' names (TD, floor, desk) held once for the whole room
-(`RoomStaff`); a superuser is the room's TD. Views and consumers ask through these helpers.
+- The room, through room roles (`RoomRole`): the manager runs the room (accounts, room
+  roles, leagues, events); the books role keeps the night's books; the cash-room floor
+  runs the cash games; the pit supervisor the pit; a dealer only his table's tablet. A
+  superuser holds every role but the dealer's. `is_staff` holds none, and a TD of an
+  event holds none by being one.
+- A player, through what holds him: the events the user works (an entry in one), the
+  cash room (a list, a seat, a cash-out) for the cash-room floor, everyone for the
+  manager.
+- A league, through its events: the manager's are all; a TD's are those whose every
+  event he runs.
+
+Views, consumers and services ask here; no view looks a room-level row up by id alone.
 """
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, Model, OuterRef, Q, QuerySet
+from django.http import Http404
 
-from tables.models import RoomStaff
-from tournaments.models import Role
+from tables.models import CashOut, CashSeat, RoomRole, RoomStaff, WaitEntry
+from tournaments.models import Entry, League, Player, Role, StaffAssignment, Tournament
 
-TD = frozenset({Role.TD})
-FLOOR = frozenset({Role.TD, Role.FLOOR})
-DESK = frozenset({Role.TD, Role.DESK})
-STAFF = frozenset({Role.TD, Role.FLOOR, Role.DESK})
+M = TypeVar("M", bound=Model)
+
+MANAGER = frozenset({RoomRole.MANAGER})
+BOOKS = frozenset({RoomRole.MANAGER, RoomRole.BOOKS})
+CASH = frozenset({RoomRole.MANAGER, RoomRole.CASH})
+# The rake report: the cash-room floor that records it and the books that count it.
+RAKE = frozenset({RoomRole.MANAGER, RoomRole.CASH, RoomRole.BOOKS})
+PIT = frozenset({RoomRole.MANAGER, RoomRole.PIT})
+DEALER = frozenset({RoomRole.DEALER})
+ANY_ROOM_ROLE = frozenset(RoomRole.values)
+
+_SUPERUSER_ROLES = frozenset(RoomRole.values) - {RoomRole.DEALER}
 
 
-def room_role_for(user) -> str | None:
-    """The user's role in the room, or None. Read fresh on every call (a socket asks on
-    every message, so a changed or removed role takes effect at once)."""
-    if user is None or not user.is_authenticated or not user.is_active:
-        return None
+def _active(user: Any) -> bool:
+    return user is not None and user.is_authenticated and user.is_active
+
+
+def room_roles_for(user: Any) -> frozenset[str]:
+    """Every room role the user holds now. Read fresh on every call: a socket asks on
+    every message, so a role taken away takes effect at once."""
+    if not _active(user):
+        return frozenset()
     if user.is_superuser:
-        return Role.TD
-    return RoomStaff.objects.filter(user=user).values_list("role", flat=True).first()
+        return _SUPERUSER_ROLES
+    return frozenset(RoomStaff.objects.filter(user=user).values_list("role", flat=True))
 
 
-def require_room_role(user, roles: frozenset[str]) -> str:
-    """The user's room role if it is one of `roles`; PermissionDenied otherwise."""
-    role = room_role_for(user)
-    if role not in roles:
+def has_room_role(user: Any, roles: frozenset[str]) -> bool:
+    return not room_roles_for(user).isdisjoint(roles)
+
+
+def require_room_role(user: Any, roles: frozenset[str]) -> frozenset[str]:
+    """The user's room roles if one of them is in `roles`; PermissionDenied otherwise."""
+    held = room_roles_for(user)
+    if held.isdisjoint(roles):
         raise PermissionDenied
-    return role
+    return held
+
+
+def is_manager(user: Any) -> bool:
+    return has_room_role(user, MANAGER)
+
+
+def may_create_events(user: Any) -> bool:
+    """Events are the room's: its manager creates (and imports) them."""
+    return is_manager(user)
+
+
+def room_object(queryset: QuerySet[M], user: Any, roles: frozenset[str], **lookup: Any) -> M:
+    """A row of the room's own (a cash game, a seat, a list entry, a log row) for a user
+    holding one of `roles` over the room: 403 without the role, 404 when there is no such
+    row."""
+    require_room_role(user, roles)
+    found = queryset.filter(**lookup).first()
+    if found is None:
+        raise Http404
+    return found
+
+
+# --- events ----------------------------------------------------------------------------
+
+
+def events_for(user: Any, roles: frozenset[str]) -> QuerySet[Tournament]:
+    """The events in which the user holds one of the event roles `roles` (all of them for
+    the room's manager when `roles` includes the TD's)."""
+    if not _active(user):
+        return Tournament.objects.none()
+    if Role.TD in roles and is_manager(user):
+        return Tournament.objects.all()
+    held = StaffAssignment.objects.filter(user=user, role__in=list(roles)).values("tournament")
+    return Tournament.objects.filter(pk__in=held)
+
+
+# --- players ---------------------------------------------------------------------------
+
+
+def _in_cash_room() -> Q:
+    return Q(
+        Exists(WaitEntry.objects.filter(player=OuterRef("pk")))
+        | Exists(CashSeat.objects.filter(player=OuterRef("pk")))
+        | Exists(CashOut.objects.filter(player=OuterRef("pk")))
+    )
+
+
+def players_for(
+    user: Any, roles: frozenset[str] = frozenset({Role.TD}), *, cash: bool = False
+) -> QuerySet[Player]:
+    """The players the user may reach: those with an entry in an event where he holds one
+    of `roles`; with `cash`, also those the cash room holds when he works it; every player
+    for the room's manager. Merged-away records are never reached."""
+    players = Player.objects.filter(merged_into__isnull=True)
+    if not _active(user):
+        return players.none()
+    held = room_roles_for(user)
+    if RoomRole.MANAGER in held:
+        return players
+    events = StaffAssignment.objects.filter(user=user, role__in=list(roles)).values("tournament")
+    reach = Q(Exists(Entry.objects.filter(player=OuterRef("pk"), tournament__in=events)))
+    if cash and RoomRole.CASH in held:
+        reach |= _in_cash_room()
+    return players.filter(reach)
+
+
+def player_for(
+    user: Any,
+    player_id: int,
+    roles: frozenset[str] = frozenset({Role.TD}),
+    *,
+    cash: bool = False,
+) -> Player:
+    """One player the user may reach (`players_for`); 404 otherwise, whether the player
+    does not exist or belongs to events the user does not work: ids tell nothing."""
+    player = players_for(user, roles, cash=cash).filter(pk=player_id).first()
+    if player is None:
+        raise Http404
+    return player
+
+
+def may_see_people(user: Any) -> bool:
+    """The room's players page: the manager, and the TD of an event (his events' players)."""
+    if not _active(user):
+        return False
+    return is_manager(user) or StaffAssignment.objects.filter(user=user, role=Role.TD).exists()
+
+
+def may_reach_everything_of(user: Any, player: Player) -> bool:
+    """Whether the user runs every event holding `player` and, when the cash room holds
+    him, works the cash room: what a merge or an erasure of him needs."""
+    if not _active(user):
+        return False
+    held = room_roles_for(user)
+    if RoomRole.MANAGER in held:
+        return True
+    mine = set(
+        StaffAssignment.objects.filter(user=user, role=Role.TD).values_list(
+            "tournament_id", flat=True
+        )
+    )
+    theirs = set(Entry.objects.filter(player=player).values_list("tournament_id", flat=True))
+    if not theirs <= mine:
+        return False
+    in_cash = Player.objects.filter(pk=player.pk).filter(_in_cash_room()).exists()
+    return not in_cash or RoomRole.CASH in held
+
+
+# --- leagues ---------------------------------------------------------------------------
+
+
+def leagues_for(user: Any) -> QuerySet[League]:
+    """The leagues the user may read and change: every league for the room's manager; for
+    a TD, the leagues that hold at least one event and whose every event he runs."""
+    if not _active(user):
+        return League.objects.none()
+    if is_manager(user):
+        return League.objects.all()
+    mine = StaffAssignment.objects.filter(user=user, role=Role.TD).values("tournament")
+    foreign = Tournament.objects.filter(leagues=OuterRef("pk")).exclude(pk__in=mine)
+    return League.objects.filter(events__in=mine).exclude(Exists(foreign)).distinct()
+
+
+def league_for(user: Any, league_id: int) -> League:
+    league = leagues_for(user).filter(pk=league_id).first()
+    if league is None:
+        raise Http404
+    return league
+
+
+def may_run_leagues(user: Any) -> bool:
+    return is_manager(user) or (
+        _active(user) and StaffAssignment.objects.filter(user=user, role=Role.TD).exists()
+    )

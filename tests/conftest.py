@@ -67,6 +67,15 @@ def make_user(username: str, *, staff: bool = False):
     )
 
 
+def make_manager(user=None):
+    """The room's manager: creates events, runs the room (and is TD of every event)."""
+    from tables.models import RoomRole, RoomStaff
+
+    user = user or make_user(f"manager{next(_names)}")
+    RoomStaff.objects.get_or_create(user=user, role=RoomRole.MANAGER)
+    return user
+
+
 def make_tournament(td=None, *, tables: int = 4, seats: int = 9, **fields) -> Tournament:
     """A tournament with a club structure and `tables` tables of `seats` seats."""
     td = td or make_user(f"td{next(_names)}", staff=True)

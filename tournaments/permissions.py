@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
+from tables import permissions as room_permissions
 from tournaments.models import DisplayScreen, Role, StaffAssignment, Tournament
 from tournaments.prepared import NO_ID, NO_TEXT, Prepared
 
@@ -35,8 +36,15 @@ def role_for(user, tournament: Tournament) -> str | None:
         user._torneo_roles = cache
     if tournament.pk not in cache:
         found = _ROLE.rows(tournament_id=tournament.pk, user_id=user.pk)
-        cache[tournament.pk] = found[0][0] if found else None
+        cache[tournament.pk] = found[0][0] if found else _manager_role(user)
     return cache[tournament.pk]
+
+
+def _manager_role(user) -> str | None:
+    """The room's manager runs every event as its TD; asked only of a user who holds no
+    role in the event (the refusal's path), so a page of an event's own staff costs no
+    more."""
+    return Role.TD if room_permissions.is_manager(user) else None
 
 
 # A role, and an account still active, compiled once (tournaments/prepared.py): a staff
@@ -104,7 +112,7 @@ def get_tournament_for(user, slug: str, *, roles: frozenset[str]) -> Tournament:
         cache = getattr(user, "_torneo_roles", None)
         if cache is None:
             cache = user._torneo_roles = {}
-        cache[tournament.pk] = tournament.user_role
+        cache[tournament.pk] = tournament.user_role or _manager_role(user)
     if role_for(user, tournament) not in roles:
         raise PermissionDenied
     return tournament
@@ -192,4 +200,6 @@ def get_screen(token: str) -> DisplayScreen:
 
 
 def can_create_tournaments(user) -> bool:
-    return bool(user.is_authenticated and (user.is_superuser or user.is_staff))
+    """Events are the room's: its manager creates and imports them (`is_staff` grants
+    nothing)."""
+    return room_permissions.may_create_events(user)

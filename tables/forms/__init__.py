@@ -6,9 +6,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tables.cash.rake import Contribution
-from tables.models import CashGame, CashRoom, CashSeat, CashTable
+from tables.models import CashGame, CashRoom, CashSeat, CashTable, RoomRole
 from tables.services.cash import GAME_FIELDS
-from tournaments.models import Player, Role
+from tournaments.models import Player
 
 MAX_CHIPS = 10**9
 
@@ -191,11 +191,9 @@ class BuyForm(forms.Form):
 
 
 class RoomStaffForm(forms.Form):
-    """Give a person a role in the room (cash room, pit), or take it away."""
+    """Give a person a room role, or take it away."""
 
     username = forms.CharField(label=_("Username"), max_length=150)
-    role = forms.ChoiceField(
-        label=_("Role"),
-        choices=[("", _("No role in the room")), *Role.choices],
-        required=False,
-    )
+    role = forms.ChoiceField(label=_("Room role"), choices=RoomRole.choices)
+    # Posted by the button pressed (give or take away), never rendered as a field.
+    action = forms.ChoiceField(choices=[("give", _("Give")), ("take", _("Take away"))])

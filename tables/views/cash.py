@@ -72,7 +72,7 @@ def _player_from_token(token: str) -> Player:
     return get_object_or_404(Player, pk=pk)
 
 
-def _role(request: HttpRequest, roles: frozenset[str]) -> str:
+def _role(request: HttpRequest, roles: frozenset[str]) -> frozenset[str]:
     return permissions.require_room_role(request.user, roles)
 
 
@@ -195,12 +195,11 @@ def _board_context(*, public: bool) -> dict[str, Any]:
 
 @login_required
 def cash_board(request: HttpRequest) -> HttpResponse:
-    role = _role(request, permissions.STAFF)
+    held = _role(request, permissions.CASH)
     context = _board_context(public=False)
     context.update(
-        role=role,
-        is_td=role in permissions.TD,
-        is_floor=role in permissions.FLOOR,
+        is_td=not held.isdisjoint(permissions.MANAGER),
+        is_floor=not held.isdisjoint(permissions.CASH),
         game_form=forms.CashGameForm(),
         room_form=forms.CashRoomForm(instance=services.cash_room()),
         keep_apart_form=forms.KeepApartForm(),
@@ -221,7 +220,7 @@ def cash_board(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def game_add(request: HttpRequest) -> HttpResponse:
-    _role(request, permissions.TD)
+    _role(request, permissions.MANAGER)
     form = forms.CashGameForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -236,7 +235,7 @@ def game_add(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def room_settings(request: HttpRequest) -> HttpResponse:
-    _role(request, permissions.TD)
+    _role(request, permissions.MANAGER)
     form = forms.CashRoomForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -250,7 +249,7 @@ def room_settings(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def keep_apart(request: HttpRequest) -> HttpResponse:
-    _role(request, permissions.TD)
+    _role(request, permissions.MANAGER)
     form = forms.KeepApartForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -267,7 +266,7 @@ def keep_apart(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def list_add(request: HttpRequest) -> HttpResponse:
-    _role(request, permissions.STAFF)
+    _role(request, permissions.CASH)
     form = forms.ListAddForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -301,7 +300,7 @@ def _entry(pk: int) -> WaitEntry:
 @login_required
 @require_POST
 def entry_remove(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.STAFF)
+    _role(request, permissions.CASH)
     _run(request, services.list_remove, entry=_entry(pk))
     return _back(request)
 
@@ -309,7 +308,7 @@ def entry_remove(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def entry_answer(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     form = forms.AnswerForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -323,7 +322,7 @@ def entry_answer(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def entry_no_answer(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     _run(request, services.list_no_answer, entry=_entry(pk))
     return _back(request)
 
@@ -331,7 +330,7 @@ def entry_no_answer(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def entry_seat(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     form = forms.SeatFromListForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -363,7 +362,7 @@ def _open_table(pk: int) -> CashTable:
 @login_required
 @require_POST
 def table_call(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     form = forms.SeatNumberForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -383,7 +382,7 @@ def table_call(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_fill(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     form = forms.SeatNumberForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -409,7 +408,7 @@ def table_fill(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_open(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     game = get_object_or_404(CashGame, pk=pk)
     form = forms.OpenTableForm(request.POST, game=game)
     if not form.is_valid():
@@ -434,7 +433,7 @@ def table_open(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_hand(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     ok, table = _run(request, services.table_hand_done, table=_open_table(pk))
     if ok:
         messages.success(
@@ -448,7 +447,7 @@ def table_hand(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_close(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     ok, _order = _run(request, services.table_close, table=_open_table(pk))
     if ok:
         messages.success(request, _("The table is closed; its players are on top of the list."))
@@ -458,7 +457,7 @@ def table_close(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_rake(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     form = forms.RakeForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -493,7 +492,7 @@ def _seat(pk: int) -> CashSeat:
 @login_required
 @require_POST
 def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     form = forms.MoveForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -523,7 +522,7 @@ def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def seat_request(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     form = forms.RequestForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -536,7 +535,7 @@ def _seat_action(service: Callable[..., Any]) -> Callable[[HttpRequest, int], Ht
     @login_required
     @require_POST
     def view(request: HttpRequest, pk: int) -> HttpResponse:
-        _role(request, permissions.FLOOR)
+        _role(request, permissions.CASH)
         ok, result = _run(request, service, seat=_seat(pk))
         if ok and service is services.marker_add and result.seat_released:
             messages.warning(
@@ -561,7 +560,7 @@ seat_marker = _seat_action(services.marker_add)
 @login_required
 @require_POST
 def seat_leave(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     form = forms.LeaveForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -573,7 +572,7 @@ def seat_leave(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def seat_buy(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.STAFF)
+    _role(request, permissions.CASH)
     form = forms.BuyForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -591,7 +590,7 @@ def seat_buy(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def cash_undo(request: HttpRequest, event_id: int) -> HttpResponse:
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     event = RoomEvent.objects.filter(pk=event_id, action__startswith="cash.").first()
     if event is None:
         raise Http404
@@ -607,7 +606,7 @@ def cash_undo(request: HttpRequest, event_id: int) -> HttpResponse:
 @login_required
 def cash_tablet(request: HttpRequest, pk: int) -> HttpResponse:
     """A cash table's tablet: seats, missed-blind markers, sit-out clocks, rake per hand."""
-    _role(request, permissions.FLOOR)
+    _role(request, permissions.CASH)
     table = _open_table(pk)
     now = timezone.now()
     seats = {s.number: s for s in table.seats.select_related("player")}
@@ -635,7 +634,7 @@ def cash_tablet(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def rake_report(request: HttpRequest) -> HttpResponse:
     """Rake by table, game and dealer for a shift and/or day (§12.8)."""
-    _role(request, permissions.STAFF)
+    _role(request, permissions.RAKE)
     form = forms.ShiftReportForm(request.GET or None)
     records = RakeRecord.objects.all()
     if form.is_bound and form.is_valid():

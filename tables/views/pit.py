@@ -26,7 +26,7 @@ from tables.games import blackjack as bj
 from tables.games import punto_banco as pb
 from tables.games.cards import names
 from tables.models import RoomEvent
-from tables.permissions import FLOOR, require_room_role
+from tables.permissions import PIT, require_room_role
 from tables.services import pit as pit_services
 from tournaments.forms import whole_number
 
@@ -39,7 +39,7 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any], status
 @login_required
 @require_GET
 def pit_home(request: HttpRequest) -> HttpResponse:
-    require_room_role(request.user, FLOOR)
+    require_room_role(request.user, PIT)
     recent = RoomEvent.objects.filter(action="pit.ruling").select_related("actor")[:15]
     rows = [
         {
@@ -77,7 +77,7 @@ def _pb_ruling(form: gf.PuntoBancoForm, bets: list[pb.PBBet]) -> dict[str, Any]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def pit_punto_banco(request: HttpRequest) -> HttpResponse:
-    require_room_role(request.user, FLOOR)
+    require_room_role(request.user, PIT)
     if request.method == "GET":
         context = {"form": gf.PuntoBancoForm(), "bets": gf.PBBetFormSet(prefix="bet")}
         return _render(request, "tables/pit/punto_banco.html", context)
@@ -142,7 +142,7 @@ def _bj_ruling(form: gf.BlackjackForm, boxes: list[bj.Box], niwin: list[bj.Niwin
 @login_required
 @require_http_methods(["GET", "POST"])
 def pit_blackjack(request: HttpRequest) -> HttpResponse:
-    require_room_role(request.user, FLOOR)
+    require_room_role(request.user, PIT)
     if request.method == "GET":
         context = {
             "form": gf.BlackjackForm(),
@@ -212,7 +212,7 @@ def _settled(request: HttpRequest, template: str, context: dict[str, Any], rulin
 @require_GET
 def pit_ruling(request: HttpRequest, event_id: int) -> HttpResponse:
     """A saved ruling, worded in the reader's language, ready to print."""
-    require_room_role(request.user, FLOOR)
+    require_room_role(request.user, PIT)
     event = get_object_or_404(RoomEvent, pk=event_id, action="pit.ruling")
     context = {
         "event": event,
@@ -275,7 +275,7 @@ def gf_option(code: str) -> str:
 @require_http_methods(["GET", "POST"])
 def pit_trainer(request: HttpRequest) -> HttpResponse:
     """Random coups (a fresh seed per question) and the decision or payout to give."""
-    require_room_role(request.user, FLOOR)
+    require_room_role(request.user, PIT)
     data = request.POST if request.method == "POST" else request.GET
     kind = data.get("kind") if data.get("kind") in TRAINER_KINDS else "pb_banco_draws"
     context: dict[str, Any] = {"kinds": list(TRAINER_KINDS.items()), "kind": kind}

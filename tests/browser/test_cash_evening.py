@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from tables.models import CashSeat, CashTable, RoomStaff, WaitEntry
+from tables.models import CashSeat, CashTable, RoomRole, RoomStaff, WaitEntry
 from tables.services import cash as services
 from tables.views.cash import phone_token
 from tests.conftest import make_user
-from tournaments.models import Player, Role
+from tournaments.models import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,7 +36,7 @@ def _screen(browser, url, locale="en-GB"):
 
 def test_a_cash_evening_with_live_screens(daphne_url, browser):
     floor = make_user("cashfloor")
-    RoomStaff.objects.create(user=floor, role=Role.FLOOR)
+    RoomStaff.objects.create(user=floor, role=RoomRole.CASH)
     game = services.game_save(
         actor=floor,
         game=None,

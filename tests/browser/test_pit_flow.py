@@ -8,15 +8,14 @@ import re
 
 import pytest
 
-from tables.models import RoomEvent, RoomStaff
+from tables.models import RoomEvent, RoomRole, RoomStaff
 from tests.conftest import make_user
-from tournaments.models import Role
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_supervisor_settles_a_coup_on_a_tablet(live_server, browser):
-    RoomStaff.objects.create(user=make_user("pit-boss"), role=Role.FLOOR)
+    RoomStaff.objects.create(user=make_user("pit-boss"), role=RoomRole.PIT)
     context = browser.new_context(
         locale="it-IT", viewport={"width": 820, "height": 1180}, has_touch=True
     )

@@ -9,11 +9,19 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from tables.models import CashGame, CashSeat, CashTable, RakeRecord, RoomEvent, RoomStaff, WaitEntry
+from tables.models import (
+    CashGame,
+    CashSeat,
+    CashTable,
+    RakeRecord,
+    RoomEvent,
+    RoomRole,
+    RoomStaff,
+    WaitEntry,
+)
 from tables.services import cash as services
 from tables.views.cash import phone_token
 from tests.conftest import NOW, make_player, make_user
-from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db
 
@@ -21,21 +29,30 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def room_td(db):
     user = make_user("roomtd")
-    RoomStaff.objects.create(user=user, role=Role.TD)
+    RoomStaff.objects.create(user=user, role=RoomRole.MANAGER)
     return user
 
 
 @pytest.fixture
 def room_floor(db):
     user = make_user("roomfloor")
-    RoomStaff.objects.create(user=user, role=Role.FLOOR)
+    RoomStaff.objects.create(user=user, role=RoomRole.CASH)
     return user
 
 
 @pytest.fixture
 def room_desk(db):
+    """A second person of the cash-room floor, who puts names on the lists."""
     user = make_user("roomdesk")
-    RoomStaff.objects.create(user=user, role=Role.DESK)
+    RoomStaff.objects.create(user=user, role=RoomRole.CASH)
+    return user
+
+
+@pytest.fixture
+def room_books(db):
+    """The cashier: counts the rake, never works the tables."""
+    user = make_user("roombooks")
+    RoomStaff.objects.create(user=user, role=RoomRole.BOOKS)
     return user
 
 
@@ -372,7 +389,8 @@ def test_rake_per_hand_and_shift_report(client, room_floor, room_desk, room_td, 
         ("room_floor", "cash_list_add", True),
         ("outsider", "cash_list_add", False),
         ("room_floor", "cash_table_open", True),
-        ("room_desk", "cash_table_open", False),
+        ("room_books", "cash_table_open", False),
+        ("room_books", "cash_list_add", False),
         ("outsider", "cash_table_open", False),
     ],
 )
@@ -384,7 +402,7 @@ def test_permission_matrix(client, request, game, who, url, allowed):
     assert (response.status_code != 403) is allowed
 
 
-@pytest.mark.parametrize("who", ["room_td", "room_floor", "room_desk"])
+@pytest.mark.parametrize("who", ["room_td", "room_floor"])
 def test_every_cash_role_sees_the_board(client, request, who):
     client.force_login(request.getfixturevalue(who))
     assert client.get(reverse("cash_board")).status_code == 200
@@ -396,7 +414,7 @@ def test_tournament_staff_without_a_room_role_sees_no_cash_board(client, floor):
     assert client.get(reverse("cash_rake_report")).status_code == 403
 
 
-def test_the_desk_cannot_seat_move_or_undo(client, room_desk, room_floor, game):
+def test_the_books_cannot_seat_move_or_undo(client, room_desk, room_books, room_floor, game):
     players = listed(game, ["Anna", "Bruno"], room_desk)
     table = services.table_open(
         actor=room_floor,
@@ -407,7 +425,7 @@ def test_the_desk_cannot_seat_move_or_undo(client, room_desk, room_floor, game):
         rng=random.Random(2),
     )
     seat = table.seats.first()
-    client.force_login(room_desk)
+    client.force_login(room_books)
     assert client.post(reverse("cash_seat_leave", args=[seat.pk])).status_code == 403
     assert client.post(reverse("cash_table_close", args=[table.pk])).status_code == 403
     event = RoomEvent.objects.filter(action="cash.open").get()

@@ -8,9 +8,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
-from tables.models import RoomEvent, RoomStaff
+from tables.models import RoomEvent, RoomRole, RoomStaff
 from tests.conftest import make_user
-from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -25,7 +24,7 @@ def _room(username: str, role: str):
 
 @pytest.fixture
 def pit(client):
-    client.force_login(_room("pit", Role.FLOOR))
+    client.force_login(_room("pit", RoomRole.PIT))
     return client
 
 
@@ -70,7 +69,7 @@ def test_anonymous_is_sent_to_log_in(client, page):
 
 @pytest.mark.parametrize("page", PAGES)
 def test_desk_and_strangers_are_refused(client, page):
-    client.force_login(_room("cashier", Role.DESK))
+    client.force_login(_room("cashier", RoomRole.BOOKS))
     assert client.get(reverse(page)).status_code == 403
     client.force_login(make_user("nobody"))
     assert client.get(reverse(page)).status_code == 403
@@ -78,9 +77,9 @@ def test_desk_and_strangers_are_refused(client, page):
 
 @pytest.mark.parametrize("page", PAGES)
 def test_floor_td_and_superuser_are_allowed(client, page):
-    client.force_login(_room("floorman", Role.FLOOR))
+    client.force_login(_room("floorman", RoomRole.PIT))
     assert client.get(reverse(page)).status_code == 200
-    client.force_login(_room("director", Role.TD))
+    client.force_login(_room("director", RoomRole.MANAGER))
     assert client.get(reverse(page)).status_code == 200
     boss = get_user_model().objects.create_superuser("boss", password="pw-boss")
     client.force_login(boss)
@@ -88,7 +87,7 @@ def test_floor_td_and_superuser_are_allowed(client, page):
 
 
 def test_a_desk_cannot_save_a_ruling(client):
-    client.force_login(_room("cashier", Role.DESK))
+    client.force_login(_room("cashier", RoomRole.BOOKS))
     data = pb_post("Ad Kc 2h 3s 4c Qd", [{"on": "punto", "amount": "100"}], op="save")
     assert client.post(reverse("pit_punto_banco"), data).status_code == 403
     assert not RoomEvent.objects.exists()
@@ -287,9 +286,9 @@ def test_trainer_checks_an_answer_and_shows_the_rule(pit):
 @pytest.mark.django_db
 def test_the_pit_is_reached_from_the_staff_home_page_by_floor_only(client):
     floor = make_user("pit-floor")
-    RoomStaff.objects.create(user=floor, role=Role.FLOOR)
+    RoomStaff.objects.create(user=floor, role=RoomRole.PIT)
     desk = make_user("pit-desk")
-    RoomStaff.objects.create(user=desk, role=Role.DESK)
+    RoomStaff.objects.create(user=desk, role=RoomRole.CASH)
     client.force_login(floor)
     assert reverse("pit_home") in client.get(reverse("tournament_list")).content.decode()
     client.force_login(desk)

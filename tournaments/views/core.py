@@ -77,7 +77,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    if request.user.is_superuser:
+    if room_permissions.is_manager(request.user):
         tournaments = Tournament.objects.all()
     else:
         tournaments = Tournament.objects.filter(staff__user=request.user)
@@ -94,21 +94,23 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 
 def _room_links(user) -> list[tuple[str, str]]:
-    """The room's own tools this person may open (room-level roles, tables/permissions)."""
-    role = room_permissions.room_role_for(user)
+    """The room's own tools this person may open: by room role (tables/permissions), and
+    the room-wide pages an event's TD or floor sees for his own events."""
+    held = room_permissions.room_roles_for(user)
     links = []
-    if role in room_permissions.STAFF:
+    if not held.isdisjoint(room_permissions.CASH):
         links.append((reverse("cash_board"), _("Cash room")))
-    if role in room_permissions.FLOOR:
+    if not held.isdisjoint(room_permissions.PIT):
         links.append((reverse("pit_home"), _("Pit: blackjack and punto banco")))
-    if role in room_permissions.TD:
-        links.append((reverse("room_staff"), _("Room staff")))
-    # Issue 16: the room dashboard, the night's books, staff accounts, the front door.
-    if user.is_superuser or user.assignments.filter(role__in=[Role.TD, Role.FLOOR]).exists():
-        links.append((reverse("room_dashboard"), _("Room dashboard")))
-    if user.is_superuser or user.assignments.filter(role=Role.TD).exists():
+    if not held.isdisjoint(room_permissions.BOOKS):
         links.append((reverse("night_books"), _("Books of the night")))
-    if permissions.can_create_tournaments(user):
+    runs_events = user.assignments.filter(role__in=[Role.TD, Role.FLOOR]).exists()
+    if runs_events or not held.isdisjoint(room_permissions.MANAGER):
+        links.append((reverse("room_dashboard"), _("Room dashboard")))
+    if room_permissions.may_see_people(user):
+        links.append((reverse("people"), _("Players")))
+    if not held.isdisjoint(room_permissions.MANAGER):
+        links.append((reverse("room_staff"), _("Room staff")))
         links.append((reverse("staff_accounts"), _("Staff accounts")))
     links.append((reverse("front_page"), _("Public front page")))
     return links

@@ -30,7 +30,7 @@ from tables.services import layout as layout_services
 from tables.services import room
 from tables.services import seats as seat_services
 from tables.services.rulings import ruling_save
-from tests.conftest import NOW, make_player, make_tournament, make_user
+from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
 from tournaments import errors, events, reports, selectors
 from tournaments.events import event_undo
 from tournaments.models import (
@@ -780,7 +780,7 @@ def test_staff_below_td_see_no_export(client, tournament, desk):
 def test_upload_creates_the_tournament_and_says_what_happened(client, small, td):
     event = small
     data = backup.dumps(backup.export_tournament(event))
-    client.force_login(td)
+    client.force_login(make_manager(td))
     listing = client.get(reverse("tournament_list")).content.decode()
     assert reverse("tournament_import") in listing
     assert client.get(reverse("tournament_import")).status_code == 200
@@ -810,7 +810,7 @@ def test_upload_creates_the_tournament_and_says_what_happened(client, small, td)
 )
 def test_a_bad_upload_says_why_and_changes_nothing(client, td, monkeypatch, content, words):
     monkeypatch.setattr(backup, "MAX_DOCUMENT_BYTES", 1000)
-    client.force_login(td)
+    client.force_login(make_manager(td))
     before = counts()
     data = {} if content is None else {"file": SimpleUploadedFile("x.json", content)}
     response = client.post(reverse("tournament_import"), data, follow=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.conftest import NOW, make_player, make_tournament
+from tests.conftest import NOW, make_manager, make_player, make_tournament
 from tournaments.errors import DomainError
 from tournaments.models import (
     BountyAward,
@@ -43,7 +43,7 @@ def staff(tournament, user, role):
 
 
 def test_the_td_chooses_the_format_when_creating_the_event(client, td):
-    client.force_login(td)
+    client.force_login(make_manager(td))
     response = client.post(
         reverse("tournament_create"),
         {

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from tables.models import Seat, Table
 from tables.services import layout as layout_services
+from tests.conftest import make_manager
 from tournaments import events, presets
 from tournaments.models import Entry, Event, Player, Role, StaffAssignment, Tournament
 from tournaments.services import setup as setup_services
@@ -38,7 +39,8 @@ def _user(username: str, **extra):
 
 @pytest.fixture
 def td():
-    return _user("td", is_staff=True)
+    """The room's manager, who creates the events (and so is TD of those he creates)."""
+    return make_manager(_user("td"))
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from tables.models import RoomRole, RoomStaff
 from tables.services import layout as layout_services
 from tournaments.models import DisplayScreen, Player, Role, StaffAssignment, Tournament
 from tournaments.services import entries as entry_services
@@ -67,9 +68,14 @@ class Command(BaseCommand):
         users = get_user_model()
         td = users.objects.filter(username="td").first()
         if td is None:
-            td = users.objects.create_user("td", password="torneo", is_staff=True)
+            td = users.objects.create_user("td", password="torneo")
             for name in ("desk", "floor"):
                 users.objects.create_user(name, password="torneo")
+        # The room's manager: the cash room, the pit, the books, staff and room roles.
+        manager = users.objects.filter(username="manager").first()
+        if manager is None:
+            manager = users.objects.create_user("manager", password="torneo")
+        RoomStaff.objects.get_or_create(user=manager, role=RoomRole.MANAGER)
         tournament = Tournament.objects.filter(slug=DEMO_SLUG).first()
         if tournament is None:
             tournament = self._create(td, entries)
@@ -82,7 +88,8 @@ class Command(BaseCommand):
         screen, _ = DisplayScreen.objects.get_or_create(tournament=tournament, name="Clock")
         self.stdout.write(
             f"Demo tournament: {tournament.name} ({tournament.entries.count()} entries)\n"
-            "Logins: td / torneo (tournament director), desk / torneo, floor / torneo"
+            "Logins: manager / torneo (room manager), td / torneo (tournament director), "
+            "desk / torneo, floor / torneo"
         )
 
     @transaction.atomic
