@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests import test_permissions
-from tests.test_permissions import MATRIX, OK, ROLES, reverse_with
+from tests.test_permissions import MATRIX, OK, ROLES, url_for
 
 world = test_permissions.world  # the matrix's sample data, as a fixture here too
 
@@ -132,7 +132,7 @@ def test_the_checker_finds_inline_code():
 )
 def test_no_page_of_the_matrix_has_inline_code(client, world, name):
     _method, expected = MATRIX[name]
-    url = reverse_with(name, world["kwargs"])
+    url = url_for(world, name)
     pages = 0
     for role in ROLES:
         if expected[role] != OK:

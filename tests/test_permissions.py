@@ -1,6 +1,11 @@
-"""Every URL, every role: the status each one gets (tournament.md §4).
+"""The whole URL map, every role, every foreign id (tournament.md §4; DESIGN.md "Who may
+reach what").
 
-A URL added to the project without a row here fails `test_every_url_is_in_the_matrix`.
+`MATRIX` gives, for each URL name, the method it is called with and the status each role
+gets. A URL added to the project without a row here fails `test_every_url_is_in_the_matrix`.
+`test_foreign_ids_are_not_found_and_write_nothing` calls every address that names an object
+with the ids of objects the caller does not hold, on GET and POST, and checks that nothing
+in the database changed.
 """
 
 from __future__ import annotations
@@ -8,24 +13,49 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.apps import apps
 from django.urls import get_resolver, reverse
 
 from tables.engine import Action, Hand, SeatStack, TableSetup
-from tables.models import Ruling
-from tests.conftest import NOW, make_player
-from tournaments.models import Event, League
+from tables.models import (
+    CashGame,
+    CashSeat,
+    CashTable,
+    RoomEvent,
+    RoomStaff,
+    Ruling,
+    WaitEntry,
+)
+from tests.conftest import NOW, make_player, make_tournament, make_user
+from tournaments.models import DisplayScreen, Event, League
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ("anonymous", "outsider", "desk", "floor", "td")
+# Event roles of the sample event, the TD of another event, and each room role. A display
+# is a browser that holds a screen's secret link and no login.
+EVENT_ROLES = ("anonymous", "outsider", "desk", "floor", "td")
+ROOM_ROLES = ("manager", "books", "cash", "pit", "dealer")
+ROLES = (*EVENT_ROLES, "display", "td_other", *ROOM_ROLES)
 LOGIN = "login"  # a redirect to the login page
 OK, REDIRECT, FORBIDDEN, NOT_FOUND, NOT_ALLOWED = 200, 302, 403, 404, 405
 
 
-def row(anonymous, outsider, desk, floor, td):
-    return dict(zip(ROLES, (anonymous, outsider, desk, floor, td), strict=True))
+def row(anonymous, outsider, desk, floor, td, **others):
+    """The status of each role. Those not named follow the event's: a display as the
+    anonymous, the TD of another event and every room role as a stranger, the room's
+    manager (TD of every event) as the TD."""
+    statuses = dict(zip(EVENT_ROLES, (anonymous, outsider, desk, floor, td), strict=True))
+    statuses.update(display=anonymous, td_other=outsider, manager=td)
+    statuses.update({role: outsider for role in ROOM_ROLES if role != "manager"})
+    unknown = set(others) - set(ROLES)
+    assert not unknown, unknown
+    statuses.update(others)
+    return statuses
 
+
+CASH_OK = {"manager": OK, "cash": OK}
+CASH_POST = {"manager": REDIRECT, "cash": REDIRECT}
 
 # name -> (method, expected status per role). POSTs carry empty data: a permitted role gets
 # a redirect with a message (refused input), never a 500.
@@ -37,16 +67,25 @@ MATRIX = {
     # No login: a balancer's probe (database, channel layer, broker; no secrets).
     "health": ("get", row(OK, OK, OK, OK, OK)),
     "tournament_list": ("get", row(LOGIN, OK, OK, OK, OK)),
-    "tournament_create": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournament_create": (
+        "get",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK),
+    ),
     # Backup (issue 7): the TD downloads; who may create tournaments may upload.
-    "tournament_import": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournament_import": (
+        "get",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK),
+    ),
     "tournament_export": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "tournament_home": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "tournament_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "structure_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "tables_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "staff_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
-    "tournament_clone": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournament_clone": (
+        "post",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK),
+    ),
     "event_log": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "event_row": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     # The sample action is older than a few minutes: the undo first asks (issue 13, 8).
@@ -117,16 +156,22 @@ MATRIX = {
     "day_redraw": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "report": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "public_results": ("get", row(OK, OK, OK, OK, OK)),
-    # The pit (room level, tables/permissions.py): a tournament's staff hold no room role,
-    # so every one of them is refused; room roles: tests/tables/test_pit_views.py.
-    # The room's staff page: its TD only (tests/tables/test_room_staff.py).
-    "room_staff": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
-    "room_staff_undo": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
-    "pit_home": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
-    "pit_blackjack": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
-    "pit_punto_banco": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
-    "pit_trainer": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
-    "pit_ruling": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    # The room's own pages hold no event role: an event's staff are refused; the room's
+    # manager and the role that works each part of the room are let in.
+    "room_staff": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK)),
+    "room_staff_undo": (
+        "post",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=REDIRECT),
+    ),
+    **{
+        name: ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK, pit=OK))
+        for name in ("pit_home", "pit_blackjack", "pit_punto_banco", "pit_trainer")
+    },
+    # A saved ruling that is not there.
+    "pit_ruling": (
+        "get",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=NOT_FOUND, pit=NOT_FOUND),
+    ),
     "room": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "room_apply": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     "room_buttons": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
@@ -153,40 +198,45 @@ MATRIX = {
     "public_structure": ("get", row(OK, OK, OK, OK, OK)),
     "room_dashboard": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "table_share": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
-    # The books of the night and the printouts (issue 16, items 4-5): the night's books
-    # belong to the TDs of its events; an event's to its TD and desk.
+    # The night's books belong to the room (its manager and cashier); an event's books to
+    # its TD and desk.
     "event_books": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "sale_void": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "printout": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
-    "night_books": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
-    "night_close": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
-    "night_correct": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
-    # Staff accounts (issue 16, item 6): who may create tournaments; a tablet's PIN page.
-    "staff_accounts": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "night_books": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, books=OK)),
+    "night_close": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, books=REDIRECT)),
+    "night_correct": (
+        "post",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, books=REDIRECT),
+    ),
+    # Staff accounts: the room's manager only; a tablet's PIN page is public.
+    "staff_accounts": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK)),
     "pin_unlock": ("get", row(OK, OK, OK, OK, OK)),
-    # The cash room (issue 19): room-level roles only, so tournament staff are refused
-    # (tests/tables/test_cash_views.py holds the room roles' matrix); public screens.
-    "cash_board": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    # The cash room: the cash-room floor and the manager; the rake report also the books;
+    # its public screens and the players' phones (a bad link is not found).
+    "cash_board": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_OK)),
     "cash_brush": ("get", row(OK, OK, OK, OK, OK)),
     "cash_phone": ("get", row(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
     "cash_phone_answer": ("post", row(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
-    "cash_rake_report": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
-    "cash_tablet": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "cash_rake_report": (
+        "get",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_OK, books=OK),
+    ),
+    "cash_tablet": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_OK)),
     **{
-        name: ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN))
+        name: ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=REDIRECT))
+        for name in ("cash_game_add", "cash_room_settings", "cash_keep_apart")
+    },
+    **{
+        name: ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_POST))
         for name in (
-            "cash_game_add",
-            "cash_room_settings",
-            "cash_keep_apart",
             "cash_list_add",
-            "cash_entry_remove",
             "cash_entry_answer",
             "cash_entry_no_answer",
             "cash_entry_seat",
             "cash_table_open",
             "cash_table_call",
             "cash_table_fill",
-            "cash_table_close",
             "cash_table_hand",
             "cash_table_rake",
             "cash_seat_move",
@@ -194,12 +244,90 @@ MATRIX = {
             "cash_seat_sit_out",
             "cash_seat_sit_back",
             "cash_seat_marker",
-            "cash_seat_leave",
             "cash_seat_buy",
-            "cash_undo",
         )
     },
+    # The manager's empty post comes first and takes the list entry, the seat or the
+    # table away: the cash floor's finds it gone.
+    **{
+        name: (
+            "post",
+            row(
+                LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=REDIRECT, cash=NOT_FOUND
+            ),
+        )
+        for name in ("cash_entry_remove", "cash_seat_leave", "cash_table_close")
+    },
+    # A log row that is not there.
+    "cash_undo": (
+        "post",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=NOT_FOUND, cash=NOT_FOUND),
+    ),
 }
+
+
+# Objects of the room's own (the cash room), named by `pk` in their addresses.
+CASH_PK = {
+    "cash_entry_remove": "entry",
+    "cash_entry_answer": "entry",
+    "cash_entry_no_answer": "entry",
+    "cash_entry_seat": "entry",
+    "cash_table_open": "game",
+    "cash_table_call": "table",
+    "cash_table_fill": "table",
+    "cash_table_close": "table",
+    "cash_table_hand": "table",
+    "cash_table_rake": "table",
+    "cash_tablet": "table",
+    "cash_seat_move": "seat",
+    "cash_seat_request": "seat",
+    "cash_seat_sit_out": "seat",
+    "cash_seat_sit_back": "seat",
+    "cash_seat_marker": "seat",
+    "cash_seat_leave": "seat",
+    "cash_seat_buy": "seat",
+}
+# Addresses open to anyone by design: a public page, or a secret link (a screen's token,
+# a player's phone link) that is itself the capability.
+PUBLIC = {
+    "home",
+    "login",
+    "logout",
+    "set_language",
+    "health",
+    "screen",
+    "tablet_hand",
+    "tablet_counts",
+    "public_clock",
+    "seat_finder",
+    "public_structure",
+    "public_results",
+    "front_page",
+    "lobby_screen",
+    "league_public",
+    "league_csv",
+    "pin_unlock",
+    "cash_brush",
+    "cash_phone",
+    "cash_phone_answer",
+}
+
+
+def _user(username: str, *, room_role: str | None = None):
+    user = make_user(username)
+    if room_role:
+        RoomStaff.objects.create(user=user, role=room_role)
+    return user
+
+
+def _cash_room(actor) -> dict[str, int]:
+    """A game with a list, an open table and a seated player: ids of each."""
+    game = CashGame.objects.create(sb=1, bb=2, min_buy_in=40, max_buy_in=200)
+    table = CashTable.objects.create(game=game, number=1, max_seats=9, opened_at=NOW)
+    seated, waiting = make_player("Seduto"), make_player("Attende")
+    seat = CashSeat.objects.create(table=table, player=seated, number=1, seated_at=NOW)
+    entry = WaitEntry.objects.create(game=game, player=waiting, position=1, joined_at=NOW)
+    return {"game": game.pk, "table": table.pk, "seat": seat.pk, "entry": entry.pk}
 
 
 @pytest.fixture
@@ -207,7 +335,7 @@ def world(tournament, td, floor, desk, outsider, display):
     player = make_player()
     reg = entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
     event = Event.objects.filter(action="entry.register").first()
-    # An hour old, whatever today is: undoing it first asks (issue 13, item 8).
+    # An hour old, whatever today is: undoing it first asks.
     Event.objects.filter(pk=event.pk).update(at=NOW - dt.timedelta(hours=1))
     hand = Hand(
         TableSetup(players=(SeatStack(1, 5000), SeatStack(2, 5000)), button=1, sb=50, bb=100)
@@ -215,8 +343,21 @@ def world(tournament, td, floor, desk, outsider, display):
     hand.act(Action(1, "fold"))  # heads-up: the button (SB) folds; exportable as PHH
     ruling = Ruling.objects.create(tournament=tournament, hand=hand.to_dict(), created_at=NOW)
     league = League.objects.create(name="Winter", slug="winter", created_at=NOW)
+    league.events.add(tournament)
+    users = {"anonymous": None, "display": None, "outsider": outsider, "desk": desk}
+    users.update(floor=floor, td=td, td_other=_user("td-other"))
+    users.update({role: _user(f"room-{role}", room_role=role) for role in ROOM_ROLES})
+    staff_change = RoomEvent.objects.create(
+        action="room.staff",
+        actor=users["manager"],
+        at=NOW,
+        data={"user": users["cash"].pk, "username": "room-cash", "role": "cash", "given": True},
+    )
+    cash = _cash_room(users["cash"])
     return {
-        "users": {"anonymous": None, "outsider": outsider, "desk": desk, "floor": floor, "td": td},
+        "users": users,
+        "tournament": tournament,
+        "cash": cash,
         "kwargs": {
             "slug": tournament.slug,
             "player_id": player.pk,
@@ -231,9 +372,17 @@ def world(tournament, td, floor, desk, outsider, display):
             "action": "pause",
             "screen_id": display.pk,
             "token": display.token,
-            "pk": 1,  # the cash room's objects (issue 19)
+            "pk": 10**9,  # the cash room's objects: none has it
             "league_id": league.pk,
             "league": league.slug,
+        },
+        # Per address, ids other than the sample ones.
+        "overrides": {
+            "room_staff_undo": {"event_id": staff_change.pk},
+            "pit_ruling": {"event_id": 10**9},
+            "merge_undo": {"event_id": 10**9},
+            "cash_undo": {"event_id": 10**9},
+            **{name: {"pk": cash[kind]} for name, kind in CASH_PK.items()},
         },
     }
 
@@ -254,6 +403,9 @@ def url_names() -> set[str]:
 
 def test_every_url_is_in_the_matrix():
     assert url_names() - set(MATRIX) == set()
+    assert set(MATRIX) - url_names() == set()  # no row left for an address that is gone
+    for name, (_method, statuses) in MATRIX.items():
+        assert set(statuses) == set(ROLES), name
 
 
 def reverse_with(name: str, kwargs: dict) -> str:
@@ -272,15 +424,27 @@ def reverse_with(name: str, kwargs: dict) -> str:
     raise AssertionError(f"cannot reverse {name}")
 
 
+def url_for(world, name: str) -> str:
+    """The sample address of `name`, with its own ids where it has them."""
+    return reverse_with(name, {**world["kwargs"], **world["overrides"].get(name, {})})
+
+
+def _login(client, world, role: str) -> None:
+    client.logout()
+    user = world["users"][role]
+    if user is not None:
+        client.force_login(user)
+    elif role == "display":
+        # A screen's browser: it opened its secret link, and holds nothing more.
+        client.get(reverse("screen", args=[world["kwargs"]["token"]]))
+
+
 @pytest.mark.parametrize("name", sorted(MATRIX))
 def test_each_role_gets_the_expected_status(client, world, name):
     method, expected = MATRIX[name]
-    url = reverse_with(name, world["kwargs"])
+    url = url_for(world, name)
     for role in ROLES:
-        client.logout()
-        user = world["users"][role]
-        if user is not None:
-            client.force_login(user)
+        _login(client, world, role)
         response = getattr(client, method)(url)
         want = expected[role]
         if want == LOGIN:
@@ -288,3 +452,138 @@ def test_each_role_gets_the_expected_status(client, world, name):
             assert response["Location"].startswith(reverse("login")), (name, role)
         else:
             assert response.status_code == want, (name, role, response.status_code)
+
+
+# --- foreign ids ------------------------------------------------------------------------
+
+
+def snapshot() -> dict[str, list]:
+    """Every row of every table but the sessions (a login writes its own)."""
+    return {
+        model._meta.label: list(model.objects.order_by("pk").values())
+        for model in apps.get_models()
+        if model._meta.label != "sessions.Session"
+    }
+
+
+@pytest.fixture
+def foreign(world):
+    """Another event with its own TD, players, log, ruling, screen and league, and a league
+    of only that event: ids nobody of the sample event holds."""
+    other_td = world["users"]["td_other"]
+    other = make_tournament(other_td, name="Elsewhere Cup")
+    stranger = make_player("Straniero", "Lontano", document_number="ZZ999999")
+    reg = entry_services.entry_register(tournament=other, player=stranger, actor=other_td, now=NOW)
+    event = Event.objects.filter(tournament=other, action="entry.register").first()
+    ruling = Ruling.objects.create(
+        tournament=other, hand=Ruling.objects.first().hand, created_at=NOW
+    )
+    screen = DisplayScreen.objects.create(tournament=other, name="Their clock")
+    league = League.objects.create(name="Theirs", slug="theirs", created_at=NOW)
+    league.events.add(other)
+    return {
+        "tournament": other,
+        "kwargs": {
+            # The sample event's address, naming the other event's objects.
+            "slug": world["kwargs"]["slug"],
+            "player_id": stranger.pk,
+            "number": reg.entry.number + 1000,
+            "event_id": event.pk,
+            "ruling_id": ruling.pk,
+            "screen_id": screen.pk,
+            "league_id": league.pk,
+            "league": league.slug,
+        },
+    }
+
+
+def _route_keys(name: str) -> set[str]:
+    """The keyword arguments an address takes."""
+    url = reverse_with(name, _SAMPLE_KWARGS)
+    return {key for key, value in _SAMPLE_KWARGS.items() if f"/{value}/" in url}
+
+
+# Addresses that name an object by an id (besides the event's slug).
+ID_KEYS = {"player_id", "event_id", "ruling_id", "screen_id", "league_id", "pk", "number"}
+
+
+def _id_routes() -> list[str]:
+    names = []
+    for name in sorted(MATRIX):
+        if name in PUBLIC:
+            continue
+        pattern = reverse_with(name, _SAMPLE_KWARGS)
+        if any(f"/{value}/" in pattern for value in _SAMPLE_IDS):
+            names.append(name)
+    return names
+
+
+# Distinct sample values, to tell which addresses carry an id when reversed.
+_SAMPLE_IDS = (7_000_001, 7_000_002, 7_000_003, 7_000_004, 7_000_005, 7_000_006, 7_000_007)
+_SAMPLE_KWARGS = {
+    "slug": "s",
+    "player_id": 7_000_001,
+    "event_id": 7_000_002,
+    "ruling_id": 7_000_003,
+    "screen_id": 7_000_004,
+    "league_id": 7_000_005,
+    "pk": 7_000_006,
+    "number": 7_000_007,
+    "kind": "rebuy",
+    "report": "results",
+    "fmt": "pdf",
+    "table": 1,
+    "seat": 1,
+    "action": "pause",
+    "token": "00000000-0000-0000-0000-000000000000",
+    "league": "l",
+}
+
+
+def _foreign_kwargs(world, foreign, name: str, role: str) -> dict | None:
+    """The ids this role does not hold for this address; None when every id of its kind is
+    the role's to reach (the manager's players, the cash floor's cash room)."""
+    kwargs = {**world["kwargs"], **foreign["kwargs"]}
+    if name in CASH_PK:
+        if role in ("manager", "cash"):
+            return None  # the cash room is theirs: every one of its objects
+        kwargs["pk"] = world["cash"][CASH_PK[name]]
+        return kwargs
+    if name == "pit_ruling" and role in ("manager", "pit"):
+        return None
+    if role == "manager":
+        return None  # the room's manager reaches every event, player and league
+    if role == "td_other" and "slug" not in _route_keys(name):
+        # The other event's players and league are his: the sample event's are not.
+        kwargs = {**world["kwargs"], "event_id": foreign["kwargs"]["event_id"]}
+    if name == "room_staff_undo":
+        kwargs["event_id"] = world["overrides"]["room_staff_undo"]["event_id"]
+    return kwargs
+
+
+REFUSED = {FORBIDDEN, NOT_FOUND, NOT_ALLOWED}
+
+
+@pytest.mark.parametrize("name", _id_routes())
+def test_foreign_ids_are_not_found_and_write_nothing(client, world, foreign, name):
+    for role in ROLES:
+        kwargs = _foreign_kwargs(world, foreign, name, role)
+        if kwargs is None:
+            continue
+        url = reverse_with(name, kwargs)
+        _login(client, world, role)
+        for method in ("get", "post"):
+            before = snapshot()
+            response = getattr(client, method)(url)
+            status = response.status_code
+            if role in ("anonymous", "display") and status == 302:
+                assert response["Location"].startswith(reverse("login")), (name, role, method)
+            else:
+                assert status in REFUSED, (name, role, method, status)
+            assert snapshot() == before, (name, role, method)
+
+
+def test_the_foreign_routes_are_walked():
+    routes = set(_id_routes())
+    assert {"register", "id_check", "person", "person_export", "league_edit"} <= routes
+    assert {"event_undo", "ruling_detail", "screen_revoke", "cash_seat_leave"} <= routes

@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -26,7 +26,7 @@ from tables.games import blackjack as bj
 from tables.games import punto_banco as pb
 from tables.games.cards import names
 from tables.models import RoomEvent
-from tables.permissions import PIT, require_room_role
+from tables.permissions import PIT, require_room_role, room_object
 from tables.services import pit as pit_services
 from tournaments.forms import whole_number
 
@@ -212,8 +212,9 @@ def _settled(request: HttpRequest, template: str, context: dict[str, Any], rulin
 @require_GET
 def pit_ruling(request: HttpRequest, event_id: int) -> HttpResponse:
     """A saved ruling, worded in the reader's language, ready to print."""
-    require_room_role(request.user, PIT)
-    event = get_object_or_404(RoomEvent, pk=event_id, action="pit.ruling")
+    event = room_object(
+        RoomEvent.objects.all(), request.user, PIT, pk=event_id, action="pit.ruling"
+    )
     context = {
         "event": event,
         "ruling": labels.worded(event.data),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -129,6 +129,8 @@ def screens(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def screen_revoke(request: HttpRequest, slug: str, screen_id: int) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.TD)
+    if not tournament.screens.filter(pk=screen_id).exists():
+        raise Http404  # another event's screen is as good as missing
     ok, _result = run(
         request,
         screen_services.screen_revoke,

@@ -301,8 +301,10 @@ def _undo_preview(event) -> list[str]:
 def event_undo(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.STAFF)
     event = tournament.events.filter(pk=event_id).first()
+    if event is None:
+        raise Http404  # another event's row is as good as missing
     role = permissions.role_for(request.user, tournament)
-    if event is None or not _may_undo(role, event.action):
+    if not _may_undo(role, event.action):
         messages.error(request, _("You may not undo this action."))
         return redirect("event_log", slug)
     asks = event.action in UNDO_ASKS_FOR or timezone.now() - event.at > UNDO_ASKS_AFTER

@@ -15,10 +15,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tables import permissions as room_permissions
 from tournaments import lobby, permissions, selectors
 from tournaments.forms import books as books_forms
 from tournaments.forms import whole_number
-from tournaments.models import Role, Tournament
+from tournaments.models import Role
 from tournaments.services import formats as format_services
 from tournaments.services import sharing
 from tournaments.views.core import run
@@ -73,10 +74,12 @@ def lobby_screen(request: HttpRequest) -> HttpResponse:
     return render(request, "front/lobby.html", context)
 
 
+_RUNS = frozenset({Role.TD, Role.FLOOR})
+
+
 def _may_see_room(user) -> bool:
-    if user.is_superuser:
-        return True
-    return user.assignments.filter(role__in=[Role.TD, Role.FLOOR]).exists()
+    """The dashboard: the room's manager, and whoever runs an event (TD or floor)."""
+    return room_permissions.events_for(user, _RUNS).exists()
 
 
 @login_required
@@ -84,11 +87,7 @@ def room_dashboard(request: HttpRequest) -> HttpResponse:
     """Every running event the user runs (TD or floor): level, time, players, alerts."""
     if not _may_see_room(request.user):
         raise PermissionDenied
-    tournaments = Tournament.objects.all()
-    if not request.user.is_superuser:
-        tournaments = tournaments.filter(
-            staff__user=request.user, staff__role__in=[Role.TD, Role.FLOOR]
-        )
+    tournaments = room_permissions.events_for(request.user, _RUNS)
     cards = lobby.running_events(timezone.now(), tournaments)
     context = {"cards": cards, "free": lobby.free_tables(cards)}
     template = "front/dashboard.html"
@@ -116,9 +115,10 @@ def table_share(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Choose the table and the event to open it in."))
         return redirect("room_dashboard")
+    # Only events the user runs as TD are found: another's is as good as missing.
     found = {
         t.slug: t
-        for t in Tournament.objects.filter(
+        for t in room_permissions.events_for(request.user, permissions.TD).filter(
             slug__in=[form.cleaned_data["source"], form.cleaned_data["target"]]
         )
     }
