@@ -14,6 +14,7 @@ import datetime as dt
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.urls import get_resolver, reverse
 
 from tables.engine import Action, Hand, SeatStack, TableSetup
