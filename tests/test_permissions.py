@@ -72,7 +72,8 @@ MATRIX = {
     "person_photo": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, NOT_FOUND)),  # none
     "person_erase": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "person_merge": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
-    "merge_undo": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    # A room log row that is no merge of his players: not found.
+    "merge_undo": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, NOT_FOUND)),
     "league_list": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "league_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     # A clock screen's link: only a table's tablet enters counts.
@@ -215,6 +216,7 @@ def world(tournament, td, floor, desk, outsider, display):
     hand.act(Action(1, "fold"))  # heads-up: the button (SB) folds; exportable as PHH
     ruling = Ruling.objects.create(tournament=tournament, hand=hand.to_dict(), created_at=NOW)
     league = League.objects.create(name="Winter", slug="winter", created_at=NOW)
+    league.events.set([tournament])  # the TD's event: his league
     return {
         "users": {"anonymous": None, "outsider": outsider, "desk": desk, "floor": floor, "td": td},
         "kwargs": {
