@@ -691,3 +691,30 @@ def test_the_undo_of_another_tds_merge_is_not_found(client, tournament, td, fore
     assert client.post(reverse("merge_undo", args=[event.pk])).status_code == 404
     twin.refresh_from_db()
     assert twin.merged_into_id == theirs.pk
+
+
+def test_after_a_merge_the_cash_room_never_brings_the_merged_away_record_back():
+    """An older cash-room action undone after the merge would put the hidden record back
+    on a list; his card finds the player kept."""
+    from tables.events import room_event_undo
+    from tables.models import WaitEntry
+    from tables.services import cash as cash_services
+    from tournaments.errors import CannotUndo
+
+    manager = make_manager()
+    _game, other, _tables = _cash_room()
+    kept = make_player("Rita", "Sole")
+    duplicate = make_player("rita", "SOLE", document_number="RS777")
+    cash_services.list_add(actor=manager, player=duplicate, games=[other], present=True, now=NOW)
+    later = make_player("Ezio", "Nero")
+    cash_services.list_add(actor=manager, player=later, games=[other], present=True, now=NOW)
+    people_services.players_merge(source=duplicate, target=kept, actor=manager, now=NOW)
+    added = RoomEvent.objects.filter(action="cash.list_add").order_by("pk").last()
+    with pytest.raises(CannotUndo, match="merged into another since"):
+        room_event_undo(event_id=added.pk, actor=manager, now=NOW)
+    assert list(WaitEntry.objects.order_by("position").values_list("player", flat=True)) == [
+        kept.pk,
+        later.pk,
+    ]
+    found = cash_services.find_or_create_player(card="RS777", first_name="", last_name="")
+    assert found == kept
