@@ -17,6 +17,7 @@ Views, consumers and services ask here; no view looks a room-level row up by id 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from django.core.exceptions import PermissionDenied
@@ -143,6 +144,20 @@ def player_for(
     if player is None:
         raise Http404
     return player
+
+
+def desk_player_for(
+    user: Any, player_id: int, roles: frozenset[str], *, shown: Iterable[int] = ()
+) -> Player:
+    """A player the desk may register or check: one with an entry in an event where the
+    user holds one of `roles` (`players_for`), or one the user's own desk search showed him
+    lately (`shown`, the ids the desk kept: a returning player found by his exact
+    document number). 404 otherwise: walking ids finds nobody."""
+    if player_id in set(shown):
+        player = Player.objects.filter(pk=player_id, merged_into__isnull=True).first()
+        if player is not None and _active(user):
+            return player
+    return player_for(user, player_id, roles)
 
 
 def may_see_people(user: Any) -> bool:

@@ -112,7 +112,8 @@ MATRIX = {
     "person_photo": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, NOT_FOUND)),  # none
     "person_erase": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "person_merge": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
-    "merge_undo": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    # A room log row that is no merge of his players: not found.
+    "merge_undo": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, NOT_FOUND)),
     "league_list": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "league_edit": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     # A clock screen's link: only a table's tablet enters counts.

@@ -26,8 +26,6 @@ from tournaments.models import (
     Player,
     PlayerPhoto,
     Purchase,
-    Role,
-    StaffAssignment,
     Tournament,
 )
 from tournaments.names import fold
@@ -272,25 +270,6 @@ def as_xlsx(title: str, table: Table) -> bytes:
 # --- The room's players (item 2) -------------------------------------------------------
 
 
-def can_see_people(user: Any) -> bool:
-    """The TD of any event, or a superuser."""
-    if user is None or not user.is_authenticated:
-        return False
-    if user.is_superuser:
-        return True
-    return StaffAssignment.objects.filter(user=user, role=Role.TD).exists()
-
-
-def visible_players(user: Any) -> QuerySet[Player]:
-    """The players a user may see: a superuser all; a TD those with an entry in one of
-    his events (merged duplicates hidden)."""
-    players = Player.objects.filter(merged_into__isnull=True)
-    if user.is_superuser:
-        return players
-    events = StaffAssignment.objects.filter(user=user, role=Role.TD).values("tournament")
-    return players.filter(pk__in=Entry.objects.filter(tournament__in=events).values("player"))
-
-
 def duplicates(players: QuerySet[Player]) -> list[list[Player]]:
     """Groups of players who may be one person: the same name in either order (accents
     and case ignored) or the same document number."""
@@ -328,15 +307,21 @@ def duplicates(players: QuerySet[Player]) -> list[list[Player]]:
     )
 
 
-def player_history(player: Player) -> dict[str, Any]:
-    """Entries (with places and prizes), league points and penalties, across events."""
+def _within(rows: QuerySet[Any], events: QuerySet[Tournament] | None) -> QuerySet[Any]:
+    """`rows` of the events `events` only (None: of every event)."""
+    return rows if events is None else rows.filter(tournament__in=events)
+
+
+def player_history(player: Player, events: QuerySet[Tournament] | None = None) -> dict[str, Any]:
+    """Entries (with places and prizes), league points and penalties, across the events
+    `events` (None: every event)."""
     entries = list(
-        player.entries.exclude(status=Entry.Status.VOIDED)
+        _within(player.entries.exclude(status=Entry.Status.VOIDED), events)
         .select_related("tournament")
         .order_by("-tournament__date", "tournament__name", "number")
     )
     penalties = list(
-        Penalty.objects.filter(player=player, voided=False)
+        _within(Penalty.objects.filter(player=player, voided=False), events)
         .select_related("tournament")
         .order_by("-issued_at")
     )
@@ -372,10 +357,13 @@ def _photo(player: Player) -> dict[str, str] | None:
     return {"type": photo.content_type, "base64": base64.b64encode(photo.data).decode()}
 
 
-def player_export(player: Player) -> dict[str, Any]:
-    """Everything the room holds about a player (a data-access request), as JSON-ready
-    data."""
-    entries = player.entries.select_related("tournament").order_by("created_at")
+def player_export(player: Player, events: QuerySet[Tournament] | None = None) -> dict[str, Any]:
+    """What the room holds about a player (a data-access request), as JSON-ready data:
+    his profile, and his entries, penalties and ID checks in the events `events` (None:
+    every event, the whole record)."""
+    entries = (
+        _within(player.entries.all(), events).select_related("tournament").order_by("created_at")
+    )
     return {
         "player": {
             "id": player.pk,
@@ -413,11 +401,15 @@ def player_export(player: Player) -> dict[str, Any]:
                 "offence": p.offence,
                 "issued_at": p.issued_at.isoformat(),
             }
-            for p in Penalty.objects.filter(player=player).select_related("tournament")
+            for p in _within(Penalty.objects.filter(player=player), events).select_related(
+                "tournament"
+            )
         ],
         "id_checks": [
             {"event": c.tournament.name, "day": c.day, "checked_at": c.checked_at.isoformat()}
-            for c in IdCheck.objects.filter(player=player).select_related("tournament")
+            for c in _within(IdCheck.objects.filter(player=player), events).select_related(
+                "tournament"
+            )
         ],
     }
 

@@ -32,6 +32,7 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Lead, RowNumber
 
+from tables import permissions as room_permissions
 from tables.models import Seat, SeatBoardVersion, Table
 from tournaments import clock, entry_rules, payouts
 from tournaments.models import (
@@ -44,7 +45,8 @@ from tournaments.models import (
     Penalty,
     Player,
     Purchase,
-    StaffAssignment,
+    Role,
+    SeatTicket,
     StructureItem,
     Tournament,
 )
@@ -248,13 +250,18 @@ def player_duplicates(
     return list(found.values())
 
 
+# Every event role: a desk clerk, the floor and the TD search among their events' players.
+STAFF_ROLES = frozenset(Role.values)
+
+
 def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
-    """Players for the desk (issue 12, item 5): those of the user's own events whose name
-    or document number matches every word typed, and whoever holds exactly the document
-    number typed (a returning player from another event shows his document). Never the
-    whole player database."""
+    """Players for the desk: those of the user's own events (entered there, added at
+    their desks, or holding a satellite's seat ticket to one of them) whose name or
+    document number matches every word typed, and whoever holds exactly the document
+    number or seat ticket code typed (a returning player from another event shows his
+    document). Every player for the room's manager; never a merged-away record."""
     exact = document_match(query)
-    matching = Player.objects.all()
+    matching = Player.objects.filter(merged_into__isnull=True)  # a merged-away record: never
     for word in query.split()[:5]:
         matching = matching.filter(
             Q(last_name__icontains=word)
@@ -262,7 +269,7 @@ def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
             | Q(document_number__iexact=word)
         )
     matching = matching.order_by("last_name", "first_name")
-    if getattr(user, "is_superuser", False):
+    if room_permissions.is_manager(user):  # the TD of every event: every player
         found = list(matching[:limit])
     else:
         # Entered in one of the user's events, or added at one of their desks: two
@@ -274,20 +281,24 @@ def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
         # average event's few hundred and gathered a 10,000-entry field at every
         # keystroke, in name order only after (EXPLAIN ANALYZE: 15.9 ms at 10,000 entries,
         # 1.4 ms at 1,000).
-        mine = list(
-            StaffAssignment.objects.filter(user=user).values_list("tournament_id", flat=True)
-        )
+        mine = list(room_permissions.events_for(user, STAFF_ROLES).values_list("pk", flat=True))
         entered = Entry.objects.filter(player_id=OuterRef("pk"), tournament_id__in=mine)
         added = (
             Event.objects.filter(tournament_id__in=mine, action="player.create")
             .annotate(player_id=Cast(KeyTextTransform("player", "data"), BigIntegerField()))
             .values("player_id")
         )
-        # The first `limit` of each, then the first `limit` of both in the database's
+        # A satellite's winner is a player of the event his ticket is for, whoever ran
+        # the satellite.
+        ticketed = SeatTicket.objects.filter(
+            player_id=OuterRef("pk"), target_id__in=mine, voided=False
+        )
+        # The first `limit` of each, then the first `limit` of all in the database's
         # own order of names (its collation, not Python's).
         keys = [
             *matching.filter(Exists(entered)).values_list("pk", flat=True)[:limit],
             *matching.filter(pk__in=added).values_list("pk", flat=True)[:limit],
+            *matching.filter(Exists(ticketed)).values_list("pk", flat=True)[:limit],
         ]
         found = list(matching.filter(pk__in=keys)[:limit]) if keys else []
     if exact is not None and exact.pk not in {p.pk for p in found}:
@@ -296,11 +307,18 @@ def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
 
 
 def document_match(query: str) -> Player | None:
-    """The player whose document number is exactly what was typed (case aside), if any."""
+    """The player whose document number, or seat ticket code, is exactly what was typed
+    (case aside), if any."""
     number = query.strip()
     if not number:
         return None
-    return Player.objects.filter(document_number__iexact=number).first()
+    players = Player.objects.filter(merged_into__isnull=True)
+    found = players.filter(document_number__iexact=number).first()
+    if found is None and len(number.split()) == 1:
+        # Ticket codes are stored in capitals: the code's own unique index answers.
+        holder = SeatTicket.objects.filter(code=number.upper()).values("player_id")
+        found = players.filter(pk__in=holder).first()
+    return found
 
 
 def tournament_figures(tournament: Tournament) -> dict[str, int]:

@@ -185,6 +185,15 @@ def _snapshot(game_ids: set[int]) -> dict[str, Any]:
 def _restore(snapshot: dict[str, Any]) -> None:
     ids = snapshot["games"]
     players = [row["player_id"] for row in snapshot["seats"]]
+    named = {
+        row["player_id"]
+        for key in ("seats", "waiting", "cash_outs")
+        for row in snapshot.get(key, [])
+    }
+    # A duplicate merged into another since: his seat, lists and cash-outs are the kept
+    # player's now, and the hidden record must not sit down again.
+    if Player.objects.filter(pk__in=named, merged_into__isnull=False).exists():
+        raise CannotUndo(reason=_("a player it would restore was merged into another since"))
     if CashSeat.objects.filter(player_id__in=players).exclude(table__game_id__in=ids).exists():
         raise CannotUndo(reason=_("a player it would seat again now sits in another game"))
     reopened = [row["id"] for row in snapshot["tables"] if row["status"] == CashTable.Status.OPEN]
@@ -388,6 +397,9 @@ def find_or_create_player(*, card: str, first_name: str, last_name: str) -> Play
     """The player with this card number, else a new one by name."""
     if card:
         player = Player.objects.filter(document_number=card).first()
+        # A duplicate merged into another keeps his card: the card finds the kept player.
+        while player is not None and player.merged_into_id is not None:
+            player = Player.objects.filter(pk=player.merged_into_id).first()
         if player is not None:
             return player
     if not first_name:

@@ -11,9 +11,12 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from tables import permissions as room_permissions
 from tables.events import room_event_log
 from tournaments import errors, leagues
-from tournaments.models import League, Tournament
+from tournaments.models import League, Role, Tournament
+
+TD = frozenset({Role.TD})
 
 SETTINGS = (
     "name",
@@ -65,7 +68,20 @@ def league_save(
     now: datetime,
     league: League | None = None,
 ) -> League:
-    """Create a league or change its settings and events (logged in the room's log)."""
+    """Create a league or change its settings and events (logged in the room's log).
+    The room's manager puts any events in a league; a TD only events he runs, and at
+    least one (a TD reaches a league through its events, `tables.permissions`)."""
+    if not room_permissions.is_manager(actor):
+        runs = set(room_permissions.events_for(actor, TD).values_list("pk", flat=True))
+        if not events:
+            raise errors.DomainError(_("Choose at least one of your events for the league."))
+        if any(e.pk not in runs for e in events):
+            raise errors.DomainError(_("A league holds only events you run."))
+        if (
+            league is not None
+            and not room_permissions.leagues_for(actor).filter(pk=league.pk).exists()
+        ):
+            raise errors.DomainError(_("A league holds only events you run."))
     values = {k: values.get(k) for k in SETTINGS}
     values["name"] = " ".join(str(values["name"] or "").split())
     values["points_table"] = list(values["points_table"] or [])

@@ -13,9 +13,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from tables import permissions as room_permissions
 from tables.events import room_event_log
 from tables.events import undoes as room_undoes
-from tables.models import RoomEvent, Seat
+from tables.models import CashOut, CashSeat, RoomEvent, Seat, WaitEntry
 from tournaments import errors, realtime
 from tournaments.errors import CannotUndo
 from tournaments.events import event_log
@@ -109,21 +110,86 @@ def _board_names(player: Player) -> None:
     )
 
 
+# What a merge moves from one player to the other, and the key its log row keeps the
+# moved rows' ids under.
+_CASH = ((CashSeat, "cash_seats"), (WaitEntry, "waiting"), (CashOut, "cash_outs"))
+_MOVED = (
+    (Entry, "entries"),
+    (Penalty, "penalties"),
+    (IdCheck, "id_checks"),
+    (SeatTicket, "tickets"),
+    *_CASH,
+)
+
+
+def _may_merge(actor, *players: Player) -> None:
+    """A merge moves every record of both players: it needs every event and cash-room
+    record of each of them in the actor's hands."""
+    if not all(room_permissions.may_reach_everything_of(actor, p) for p in players):
+        raise errors.DomainError(
+            _(
+                "These players also play in events (or the cash room) you do not run: "
+                "only whoever runs all of them, or the room's manager, may merge them."
+            )
+        )
+
+
+def _cash_clash(source: Player, target: Player) -> None:
+    """Refuse a merge that would seat one person twice or list him twice for one game."""
+    seats = {
+        s.player_id: s
+        for s in CashSeat.objects.select_for_update()
+        .select_related("table")
+        .filter(player__in=[source, target])
+    }
+    if source.pk in seats and target.pk in seats:
+        raise errors.DomainError(
+            _(
+                "Both players sit at cash tables (%(source)s at table %(source_table)s, "
+                "seat %(source_seat)s; %(target)s at table %(target_table)s, seat "
+                "%(target_seat)s): one of them leaves his seat first."
+            ),
+            source=str(source),
+            source_table=seats[source.pk].table.number,
+            source_seat=seats[source.pk].number,
+            target=str(target),
+            target_table=seats[target.pk].table.number,
+            target_seat=seats[target.pk].number,
+        )
+    both = (
+        WaitEntry.objects.select_for_update()
+        .filter(player=source, game__in=WaitEntry.objects.filter(player=target).values("game"))
+        .select_related("game")
+    )
+    games = sorted({str(w.game) for w in both})
+    if games:
+        raise errors.DomainError(
+            _(
+                "Both players are on the waiting list for %(games)s: take one of them off "
+                "the list first."
+            ),
+            games=", ".join(games),
+        )
+
+
 @transaction.atomic
 def players_merge(*, source: Player, target: Player, actor, now: datetime) -> RoomEvent:
     """Merge a duplicate (`source`) into `target`: every entry, penalty, ID check and seat
-    ticket moves to `target`; `source` stays, hidden, pointing at `target`, so the merge
-    can be undone (the room's log keeps what moved)."""
+    ticket, and his seat, waiting lists and cash-outs in the cash room, move to `target`;
+    `source` stays, hidden, pointing at `target`, so the merge can be undone (the room's
+    log keeps what moved). Only a user who reaches everything of both may merge them."""
     if source.pk == target.pk:
         raise errors.DomainError(_("Choose two different players to merge."))
     locked = {
         p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[source.pk, target.pk])
     }
     source, target = locked[source.pk], locked[target.pk]
+    _may_merge(actor, source, target)
     if source.merged_into_id or target.merged_into_id:
         raise errors.DomainError(_("One of these players was already merged into another."))
     if source.erased_at or target.erased_at:
         raise errors.DomainError(_("An erased player cannot be merged."))
+    _cash_clash(source, target)
     both_active = (
         Entry.objects.filter(player=source, status=Entry.Status.ACTIVE)
         .filter(
@@ -150,12 +216,16 @@ def players_merge(*, source: Player, target: Player, actor, now: datetime) -> Ro
         "penalties": list(Penalty.objects.filter(player=source).values_list("pk", flat=True)),
         "id_checks": checks,
         "tickets": list(SeatTicket.objects.filter(player=source).values_list("pk", flat=True)),
+        **{
+            key: list(model.objects.filter(player=source).values_list("pk", flat=True))
+            for model, key in _CASH
+        },
     }
-    Entry.objects.filter(pk__in=moved["entries"]).update(player=target)
+    for model, key in _MOVED:
+        model.objects.filter(pk__in=moved[key]).update(player=target)
     _board_names(target)
-    Penalty.objects.filter(pk__in=moved["penalties"]).update(player=target)
-    IdCheck.objects.filter(pk__in=moved["id_checks"]).update(player=target)
-    SeatTicket.objects.filter(pk__in=moved["tickets"]).update(player=target)
+    if any(moved[key] for _model, key in _CASH):
+        realtime.broadcast_cash("room.player_merge")  # the cash screens name him anew
     source.merged_into = target
     source.save(update_fields=["merged_into"])
     return room_event_log(
@@ -167,6 +237,8 @@ def players_merge(*, source: Player, target: Player, actor, now: datetime) -> Ro
 
 
 def _ids(event: RoomEvent, key: str) -> list[int]:
+    if isinstance(event.data, dict) and key not in event.data and key in dict(_CASH).values():
+        return []  # a merge logged before the cash room's records moved with it
     values = event.data.get(key) if isinstance(event.data, dict) else None
     if not isinstance(values, list) or any(type(v) is not int for v in values):
         raise CannotUndo(reason=_("its log row is damaged"))
@@ -188,24 +260,26 @@ def _undo_merge(event: RoomEvent, actor, now: datetime) -> None:
         raise CannotUndo(reason=_("the players changed since"))
     if source.erased_at is not None:
         raise CannotUndo(reason=_("the player's data was erased since"))
+    target = Player.objects.select_for_update().filter(pk=target_id).first()
+    if target is None:
+        raise CannotUndo(reason=_("the players changed since"))
+    _may_merge(actor, target, source)
     try:
         with transaction.atomic():
-            for model, key in (
-                (Entry, "entries"),
-                (Penalty, "penalties"),
-                (IdCheck, "id_checks"),
-                (SeatTicket, "tickets"),
-            ):
+            for model, key in _MOVED:
                 model.objects.filter(pk__in=_ids(event, key), player_id=target_id).update(
                     player=source
                 )
     except IntegrityError as exc:
         raise CannotUndo(reason=_("the players changed since")) from exc
+    if any(_ids(event, key) for _model, key in _CASH):
+        realtime.broadcast_cash("undo")
     _board_names(source)
     source.merged_into = None
     source.save(update_fields=["merged_into"])
 
 
+@transaction.atomic
 def undo_merge(*, event_id: int, actor, now: datetime) -> RoomEvent:
     """Undo a merge from the room's log (only merges: other room actions have their own
     pages)."""

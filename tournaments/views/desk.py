@@ -9,13 +9,14 @@ import logging
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tables import permissions as room_permissions
 from tables.models import Seat
 from tournaments import permissions, ratelimit, selectors
 from tournaments.forms import PlayerForm, PurchaseForm
@@ -32,6 +33,51 @@ audit = logging.getLogger("tournaments.audit")
 
 def _desk(request: HttpRequest, slug: str) -> Tournament:
     return permissions.get_tournament_for(request.user, slug, roles=permissions.DESK)
+
+
+# The players this user's desk search (or a duplicate warning) showed him, per event, kept
+# in his session: a returning player from another event, found by his exact document
+# number, can then be registered and checked by his id; an id never shown is not reached.
+# Bounded and expiring: a session does not grow into a copy of the room's players.
+SHOWN = "desk_shown"
+SHOWN_PER_EVENT = 200
+SHOWN_EVENTS = 10
+SHOWN_FOR = 2 * 60 * 60  # seconds: a desk shift's search stays usable, not a week's
+
+
+def _remember(request: HttpRequest, tournament: Tournament, players) -> None:
+    now = int(timezone.now().timestamp())
+    kept = request.session.get(SHOWN)
+    kept = kept if isinstance(kept, dict) else {}
+    key = str(tournament.pk)
+    mine = kept.get(key) if isinstance(kept.get(key), dict) else {}
+    mine = {pk: until for pk, until in mine.items() if isinstance(until, int) and until > now}
+    for player in players:
+        mine.pop(str(player.pk), None)  # re-added last: the newest survive the bound
+        mine[str(player.pk)] = now + SHOWN_FOR
+    kept.pop(key, None)
+    kept[key] = dict(list(mine.items())[-SHOWN_PER_EVENT:])
+    request.session[SHOWN] = dict(list(kept.items())[-SHOWN_EVENTS:])
+
+
+def _shown(request: HttpRequest, tournament: Tournament) -> list[int]:
+    now = int(timezone.now().timestamp())
+    kept = request.session.get(SHOWN)
+    mine = kept.get(str(tournament.pk)) if isinstance(kept, dict) else None
+    if not isinstance(mine, dict):
+        return []
+    return [
+        int(pk)
+        for pk, until in mine.items()
+        if pk.isascii() and pk.isdigit() and isinstance(until, int) and until > now
+    ]
+
+
+def _desk_player(request: HttpRequest, tournament: Tournament, player_id: int) -> Player:
+    """A player of the user's events, or one his search here showed him; 404 otherwise."""
+    return room_permissions.desk_player_for(
+        request.user, player_id, permissions.STAFF, shown=_shown(request, tournament)
+    )
 
 
 def masked(document_number: str) -> str:
@@ -132,6 +178,7 @@ def search(request: HttpRequest, slug: str) -> HttpResponse:
         limited = limit.hit(str(request.user.pk)) > limit.limit
         if not limited:
             players = selectors.player_search(query, user=request.user)
+            _remember(request, tournament, players)
         audit.info(
             "player search by %s at %s from %s: %r, %s",
             request.user.get_username(),
@@ -171,6 +218,7 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
             document_number=form.cleaned_data["document_number"],
         )
         if duplicates:
+            _remember(request, tournament, duplicates)
             # Flag it before registering: one click says it is the same person.
             return _desk_page(
                 request,
@@ -201,6 +249,7 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if not ok:
         return redirect("desk", slug)
+    _remember(request, tournament, [player])
     messages.success(request, _("%(player)s added.") % {"player": player})
     return redirect("desk", slug)
 
@@ -238,7 +287,7 @@ def _registered(request, tournament: Tournament, registration) -> HttpResponse:
 @require_POST
 def register(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     tournament = _desk(request, slug)
-    player = get_object_or_404(Player, pk=player_id)
+    player = _desk_player(request, tournament, player_id)
     return _register(request, tournament, player, forfeit=request.POST.get("forfeit") == "1")
 
 
@@ -246,7 +295,7 @@ def register(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 @require_POST
 def check_id(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     tournament = _desk(request, slug)
-    player = get_object_or_404(Player, pk=player_id)
+    player = _desk_player(request, tournament, player_id)
     ok, _check = run(
         request, entry_services.id_check, tournament=tournament, player=player, actor=request.user
     )

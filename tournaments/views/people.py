@@ -9,13 +9,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tables import permissions as room_permissions
 from tables.models import Seat
 from tournaments import leagues, permissions, roster, selectors
 from tournaments.forms import people as people_forms
@@ -25,8 +26,6 @@ from tournaments.models import (
     League,
     Player,
     PlayerPhoto,
-    Role,
-    StaffAssignment,
     Tournament,
 )
 from tournaments.reports import as_csv
@@ -197,16 +196,21 @@ def _int(value) -> int | None:
 
 
 def _people_user(request: HttpRequest) -> None:
-    if not roster.can_see_people(request.user):
+    if not room_permissions.may_see_people(request.user):
         raise PermissionDenied
 
 
 def _person(request: HttpRequest, player_id: int) -> Player:
     _people_user(request)
-    player = roster.visible_players(request.user).filter(pk=player_id).first()
-    if player is None:
-        raise Http404
-    return player
+    return room_permissions.player_for(request.user, player_id)
+
+
+def _events_shown(user) -> QuerySet[Tournament] | None:
+    """The events whose entries a player's profile and export show this user: every one
+    for the room's manager (None), only the events he runs for a TD."""
+    if room_permissions.is_manager(user):
+        return None
+    return room_permissions.events_for(user, permissions.TD)
 
 
 @login_required
@@ -214,7 +218,7 @@ def people(request: HttpRequest) -> HttpResponse:
     _people_user(request)
     form = people_forms.PeopleSearchForm(request.GET)
     query = form.cleaned_data.get("q", "") if form.is_valid() else ""
-    players = roster.visible_players(request.user)
+    players = room_permissions.players_for(request.user)
     for word in query.split()[:5]:
         players = players.filter(
             Q(last_name__icontains=word)
@@ -232,7 +236,7 @@ def people(request: HttpRequest) -> HttpResponse:
 @login_required
 def people_duplicates(request: HttpRequest) -> HttpResponse:
     _people_user(request)
-    groups = roster.duplicates(roster.visible_players(request.user))
+    groups = roster.duplicates(room_permissions.players_for(request.user))
     return render(
         request,
         "people/duplicates.html",
@@ -283,7 +287,7 @@ def person(request: HttpRequest, player_id: int) -> HttpResponse:
             "player": player,
             "form": form,
             "document": roster.mask(player.document_number),
-            "history": roster.player_history(player),
+            "history": roster.player_history(player, events=_events_shown(request.user)),
             "merged": [{"player": p, "event": merge_events.get(p.pk)} for p in merges],
             "candidates": _candidates(request, player),
             "has_photo": PlayerPhoto.objects.filter(player=player).exists(),
@@ -293,7 +297,7 @@ def person(request: HttpRequest, player_id: int) -> HttpResponse:
 
 def _candidates(request: HttpRequest, player: Player) -> list[Player]:
     """Players this one may be a duplicate of (shown beside the merge form)."""
-    for group in roster.duplicates(roster.visible_players(request.user)):
+    for group in roster.duplicates(room_permissions.players_for(request.user)):
         if any(p.pk == player.pk for p in group):
             return [p for p in group if p.pk != player.pk]
     return []
@@ -314,7 +318,8 @@ def person_photo(request: HttpRequest, player_id: int) -> HttpResponse:
 @login_required
 def person_export(request: HttpRequest, player_id: int) -> HttpResponse:
     player = _person(request, player_id)
-    body = json.dumps(roster.player_export(player), ensure_ascii=False, indent=2)
+    data = roster.player_export(player, events=_events_shown(request.user))
+    body = json.dumps(data, ensure_ascii=False, indent=2)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="player-{player.pk}.json"'
     return response
@@ -342,10 +347,7 @@ def person_merge(request: HttpRequest, player_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Choose the player to keep."))
         return redirect("person", player_id=player.pk)
-    target = roster.visible_players(request.user).filter(pk=form.cleaned_data["into"]).first()
-    if target is None:
-        messages.error(request, _("Choose the player to keep."))
-        return redirect("person", player_id=player.pk)
+    target = room_permissions.player_for(request.user, form.cleaned_data["into"])
     ok, _event = run(
         request, people_services.players_merge, source=player, target=target, actor=request.user
     )
@@ -369,10 +371,10 @@ def merge_undo(request: HttpRequest, event_id: int) -> HttpResponse:
     target = (
         event.data.get("target") if event is not None and isinstance(event.data, dict) else None
     )
-    visible = roster.visible_players(request.user)
-    if type(target) is not int or not visible.filter(pk=target).exists():
-        messages.error(request, _("No such merge in the room's log."))
-        return redirect("people")
+    # A merge is reached through the player it kept: another event's merge is not found.
+    if type(target) is not int:
+        raise Http404
+    room_permissions.player_for(request.user, target)
     ok, _undo = run(request, people_services.undo_merge, event_id=event.pk, actor=request.user)
     if ok:
         messages.success(request, _("Merge undone: the two players are apart again."))
@@ -383,15 +385,14 @@ def merge_undo(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def _league_user(request: HttpRequest) -> None:
-    if not permissions.can_create_tournaments(request.user):
+    if not room_permissions.may_run_leagues(request.user):
         raise PermissionDenied
 
 
-def _league_events(user) -> object:
-    if user.is_superuser:
-        return Tournament.objects.filter(parent__isnull=True)
-    mine = StaffAssignment.objects.filter(user=user, role=Role.TD).values("tournament")
-    return Tournament.objects.filter(parent__isnull=True, pk__in=mine)
+def _league_events(user) -> QuerySet[Tournament]:
+    """The events the user may put in a league: those he runs (every one for the room's
+    manager), main events only (a flight counts through its main event)."""
+    return room_permissions.events_for(user, permissions.TD).filter(parent__isnull=True)
 
 
 @login_required
@@ -420,18 +421,16 @@ def league_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "leagues/list.html",
-        {"form": form, "leagues": League.objects.all()[:200]},
+        {"form": form, "leagues": room_permissions.leagues_for(request.user)[:200]},
     )
 
 
 @login_required
 def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
     _league_user(request)
-    league = League.objects.filter(pk=league_id).first()
-    if league is None:
-        raise Http404
+    league = room_permissions.league_for(request.user, league_id)
     events = _league_events(request.user)
-    # Events of the league the user does not run stay in it, untouched.
+    # Events of the league not offered on the form (a flight) stay in it, untouched.
     others = list(league.events.exclude(pk__in=events.values("pk")))
     if request.method == "POST":
         form = people_forms.LeagueForm(request.POST, instance=league, events=events)

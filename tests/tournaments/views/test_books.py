@@ -104,8 +104,10 @@ def test_the_night_includes_the_cash_rooms_rake(tournament, td, desk):
 
 
 def test_the_desk_sells_by_card_and_the_td_voids_from_the_page(client, tournament, td, desk):
-    player = make_player()
+    player = make_player(document_number="CARD1234")
     client.force_login(desk)
+    # A player of no event here: the desk reaches him through its search (his document).
+    client.get(reverse("desk_search", args=[tournament.slug]), {"q": "CARD1234"})
     client.post(reverse("register", args=[tournament.slug, player.pk]), {"payment_method": "card"})
     entry = tournament.entries.get(player=player)
     assert (entry.payment_method, entry.clerk) == ("card", desk)

@@ -118,3 +118,79 @@ def test_players_entered_here_and_added_here_come_in_one_list_in_name_order(
     names = [n for n in ("Aldo", "Bruno", "Carla", "Dora", "Elio", "Anna") if n in page]
     assert names == ["Aldo", "Bruno", "Carla", "Dora", "Elio"]
     assert page.index("Bruno") < page.index("Carla") < page.index("Dora")
+
+
+# --- A player id is reached through the desk's own search, never by walking ids -----------
+
+
+def _register(client, tournament, player):
+    return client.post(reverse("register", args=[tournament.slug, player.pk]))
+
+
+def test_walking_player_ids_at_the_desk_finds_nobody_and_writes_nothing(
+    client, tournament, desk, elsewhere
+):
+    from tournaments.models import Entry, IdCheck
+
+    client.force_login(desk)
+    for view in ("register", "id_check"):
+        for player_id in (elsewhere.pk, elsewhere.pk + 1000):
+            url = reverse(view, args=[tournament.slug, player_id])
+            assert client.post(url).status_code == 404, (view, player_id)
+    assert not Entry.objects.filter(tournament=tournament).exists()
+    assert not IdCheck.objects.exists()
+
+
+def test_a_player_the_search_showed_by_his_document_is_registered_here_only(
+    client, tournament, td, desk, elsewhere
+):
+    from tournaments.models import IdCheck, Role, StaffAssignment
+
+    other_desk = make_tournament(td, name="Late night")
+    StaffAssignment.objects.create(tournament=other_desk, user=desk, role=Role.DESK)
+    client.force_login(desk)
+    _search(client, tournament, "CA1234567")
+    # Shown at this event's desk: not at another desk of his.
+    assert _register(client, other_desk, elsewhere).status_code == 404
+    checked = client.post(reverse("id_check", args=[tournament.slug, elsewhere.pk]))
+    assert checked.status_code == 302 and IdCheck.objects.filter(player=elsewhere).count() == 1
+    assert _register(client, tournament, elsewhere).status_code == 302
+    assert tournament.entries.filter(player=elsewhere).count() == 1
+    assert not other_desk.entries.exists()
+
+
+def test_what_the_search_showed_expires(client, tournament, desk, elsewhere, frozen_clock):
+    import datetime as dt
+
+    from tournaments.views import desk as desk_views
+
+    client.force_login(desk)
+    _search(client, tournament, "CA1234567")
+    frozen_clock.shift(dt.timedelta(seconds=desk_views.SHOWN_FOR + 60))
+    assert _register(client, tournament, elsewhere).status_code == 404
+    assert not tournament.entries.exists()
+
+
+def test_a_td_of_another_event_does_not_find_its_players_by_name(client, tournament, td, elsewhere):
+    """Being a TD (of this event) reaches no other event's players: by name nobody, by the
+    exact document the one player."""
+    client.force_login(td)
+    page = _search(client, tournament, "Gianna").content.decode()
+    assert "Gianna" not in page and "No player found" in page
+    assert "Gianna" in _search(client, tournament, "CA1234567").content.decode()
+
+
+def test_the_room_manager_finds_every_player_but_never_a_merged_away_record(
+    client, tournament, elsewhere
+):
+    from tests.conftest import make_manager
+    from tournaments.services import people as people_services
+
+    manager = make_manager()
+    twin = make_player("Gianna", "Bianchi", document_number="OLD999")
+    people_services.players_merge(source=twin, target=elsewhere, actor=manager, now=NOW)
+    client.force_login(manager)
+    page = _search(client, tournament, "Gianna").content.decode()
+    assert page.count("Gianna") == 1 and "••••67" in page  # the kept record alone
+    assert "No player found" in _search(client, tournament, "OLD999").content.decode()
+    assert _register(client, tournament, twin).status_code == 404

@@ -403,6 +403,9 @@ def _seat_ticket(td, code="SEAT-0001"):
 def test_the_desk_uses_a_seat_ticket_in_the_registration_itself(client, td):
     target, winner, ticket = _seat_ticket(td)
     client.force_login(td)
+    # The ticket makes him a player of Main: the desk's search finds him by name.
+    found = client.get(reverse("desk_search", args=[target.slug]), {"q": "Bianchi"})
+    assert "Anna" in found.content.decode()
     page = client.post(reverse("register", args=[target.slug, winner.pk]), follow=True)
     assert "Seat ticket SEAT-0001 from Sat used: the buy-in is covered." in page.content.decode()
     entry = Entry.objects.get(tournament=target, player=winner)
@@ -416,6 +419,7 @@ def test_a_refused_registration_keeps_the_seat_ticket_unused(client, td):
     target, winner, ticket = _seat_ticket(td)
     Tournament.objects.filter(pk=target.pk).update(status=Tournament.Status.FINISHED)
     client.force_login(td)
+    client.get(reverse("desk_search", args=[target.slug]), {"q": "seat-0001"})  # his ticket
     page = client.post(reverse("register", args=[target.slug, winner.pk]), follow=True)
     assert "The tournament is over." in page.content.decode()
     ticket.refresh_from_db()

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tables.models import RoomEvent
-from tests.conftest import NOW, make_player, make_tournament, make_user
+from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
 from tournaments.models import ChipCount, Entry, League, Player
 from tournaments.services import entries as entry_services
 from tournaments.services import people as people_services
@@ -304,7 +304,7 @@ def test_profile_edit_export_and_erasure(client, tournament, td):
 def test_who_sees_which_players(client, tournament, td, desk, outsider):
     mine = make_player("Mia", "Rosa")
     entry_services.entry_register(tournament=tournament, player=mine, actor=td, now=NOW)
-    elsewhere_td = make_user("td2", staff=True)
+    elsewhere_td = make_user("td2")
     other = make_tournament(elsewhere_td, name="Elsewhere")
     theirs = make_player("Tom", "Grigi")
     entry_services.entry_register(tournament=other, player=theirs, actor=elsewhere_td, now=NOW)
@@ -313,10 +313,7 @@ def test_who_sees_which_players(client, tournament, td, desk, outsider):
     assert client.get(reverse("person", args=[theirs.pk])).status_code == 404
     client.force_login(desk)
     assert client.get(reverse("person", args=[mine.pk])).status_code == 403
-    root = make_user("root")
-    root.is_superuser = True
-    root.save()
-    client.force_login(root)
+    client.force_login(make_manager())  # the room's manager: every player
     assert client.get(reverse("person", args=[theirs.pk])).status_code == 200
 
 
@@ -368,7 +365,7 @@ def test_a_league_from_creation_to_public_standings(client, td):
     assert "Uno Anna" in csv and "18" in csv
 
 
-def test_bad_league_settings_are_refused_with_a_message(client, td):
+def test_bad_league_settings_are_refused_with_a_message(client, tournament, td):
     client.force_login(td)
     response = client.post(
         reverse("league_list"),
@@ -391,10 +388,11 @@ def test_a_private_league_has_no_public_page(client, td):
     assert client.get(reverse("league_public", args=[league.slug])).status_code == 404
 
 
-def test_the_preview_shows_the_field_size_formula(client, td):
+def test_the_preview_shows_the_field_size_formula(client, tournament, td):
     league = League.objects.create(
         name="Big", slug="big", formula="field_size", base=10, created_at=NOW
     )
+    league.events.set([tournament])  # a TD reaches a league through its events
     client.force_login(td)
     page = client.get(reverse("league_edit", args=[league.pk]), {"entries": "100"})
     assert page.context["preview"][0] == (1, "100")
@@ -490,3 +488,233 @@ def test_unicode_digits_in_the_query_are_not_numbers_nor_server_errors(
     assert client.get(reverse("people") + f"?page={typed}").status_code == 200
     listed = client.get(reverse("player_list", args=[tournament.slug]) + f"?q={typed}")
     assert listed.status_code == 200
+
+
+# --- Scopes: a TD reaches his events' players, leagues and merges, the manager all ---------
+
+
+@pytest.fixture
+def foreign(db):
+    """Another TD's event, with one of its players."""
+    other_td = make_user("td-b")
+    event_b = make_tournament(other_td, name="Event B")
+    player = make_player("Tom", "Grigi", document_number="TG445566")
+    entry_services.entry_register(tournament=event_b, player=player, actor=other_td, now=NOW)
+    return event_b, player, other_td
+
+
+def test_a_foreign_players_profile_photo_export_and_merges_are_not_found(
+    client, tournament, td, foreign
+):
+    _event_b, theirs, _other_td = foreign
+    client.force_login(td)
+    for name in ("person", "person_photo", "person_export"):
+        assert client.get(reverse(name, args=[theirs.pk])).status_code == 404, name
+    assert (
+        client.post(reverse("person_erase", args=[theirs.pk]), {"confirm": "1"}).status_code == 404
+    )
+    theirs.refresh_from_db()
+    assert theirs.erased_at is None
+
+
+def test_the_export_of_a_player_who_also_plays_elsewhere_holds_only_this_tds_events(
+    client, tournament, td, foreign
+):
+    """A TD who registers another event's player (found by his document) reads his
+    profile and his results here, not his history in the events he does not run."""
+    from tournaments.models import IdCheck, Penalty
+
+    event_b, player, other_td = foreign
+    Penalty.objects.create(
+        tournament=event_b, player=player, kind="warning", offence="B's", issued_at=NOW
+    )
+    IdCheck.objects.create(tournament=event_b, player=player, day=1, checked_at=NOW)
+    entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
+    client.force_login(td)
+    data = json.loads(client.get(reverse("person_export", args=[player.pk])).content)
+    assert data["player"]["document_number"] == "TG445566"
+    assert [e["event"] for e in data["entries"]] == [tournament.name]
+    assert data["penalties"] == [] and data["id_checks"] == []
+    page = client.get(reverse("person", args=[player.pk]))
+    history = page.context["history"]
+    assert [r["entry"].tournament_id for r in history["entries"]] == [tournament.pk]
+    assert history["penalties"] == [] and "Event B" not in page.content.decode()
+    client.force_login(make_manager())  # the room's manager: the whole record
+    data = json.loads(client.get(reverse("person_export", args=[player.pk])).content)
+    assert sorted(e["event"] for e in data["entries"]) == sorted([tournament.name, "Event B"])
+    assert len(data["penalties"]) == 1 and len(data["id_checks"]) == 1
+
+
+def _league_form(name, events):
+    return {
+        "name": name,
+        "formula": "table",
+        "points": "10 5",
+        "base": "10",
+        "participation_points": "0",
+        "bounty_points": "0",
+        "tie_break": "best_result",
+        "events": [e.pk for e in events],
+    }
+
+
+def test_a_league_of_another_tds_events_is_not_found_nor_renamed(client, tournament, td, foreign):
+    event_b, _player, _other_td = foreign
+    only_b = League.objects.create(name="B series", slug="b-series", created_at=NOW)
+    only_b.events.set([event_b])
+    mixed = League.objects.create(name="Both", slug="both", created_at=NOW)
+    mixed.events.set([tournament, event_b])
+    mine = League.objects.create(name="Mine", slug="mine", created_at=NOW)
+    mine.events.set([tournament])
+    client.force_login(td)
+    listed = client.get(reverse("league_list")).context["leagues"]
+    assert [league.name for league in listed] == ["Mine"]
+    for league in (only_b, mixed):
+        url = reverse("league_edit", args=[league.pk])
+        assert client.get(url).status_code == 404
+        assert client.post(url, _league_form("Renamed", [tournament])).status_code == 404
+    assert sorted(League.objects.values_list("name", flat=True)) == ["B series", "Both", "Mine"]
+    assert list(mixed.events.order_by("pk")) == [tournament, event_b]
+    # Adding another TD's event to his own league, or making one of it: refused.
+    client.post(reverse("league_edit", args=[mine.pk]), _league_form("Mine", [event_b]))
+    assert list(mine.events.all()) == [tournament]
+    client.post(reverse("league_list"), _league_form("Stolen", [event_b]))
+    assert not League.objects.filter(name="Stolen").exists()
+    # The room's manager sees and edits every league.
+    client.force_login(make_manager())
+    assert client.get(reverse("league_list")).context["leagues"].count() == 3
+    response = client.post(
+        reverse("league_edit", args=[only_b.pk]), _league_form("B renamed", [event_b])
+    )
+    assert response.status_code == 302
+    only_b.refresh_from_db()
+    assert only_b.name == "B renamed"
+
+
+def test_a_td_makes_a_league_only_of_his_events_and_not_an_empty_one(client, tournament, td):
+    client.force_login(td)
+    page = client.post(reverse("league_list"), _league_form("Empty", []), follow=True)
+    assert "Choose at least one of your events" in page.content.decode()
+    assert not League.objects.exists()
+    client.post(reverse("league_list"), _league_form("Ours", [tournament]))
+    assert list(League.objects.get(name="Ours").events.all()) == [tournament]
+
+
+def test_a_merge_with_a_player_of_another_tds_event_is_refused(client, tournament, td, foreign):
+    event_b, theirs, _other_td = foreign
+    here = make_player("tom", "GRIGI")
+    entry_services.entry_register(tournament=tournament, player=here, actor=td, now=NOW)
+    # Entered here too, he is reachable: but his entry in B is not the TD's to move.
+    entry_services.entry_register(tournament=tournament, player=theirs, actor=td, now=NOW)
+    entry_services.entry_eliminate(
+        tournament=tournament, entry=tournament.entries.get(player=theirs), actor=td, now=NOW
+    )
+    client.force_login(td)
+    for source, target in ((here, theirs), (theirs, here)):
+        page = client.post(
+            reverse("person_merge", args=[source.pk]), {"into": target.pk}, follow=True
+        )
+        assert "you do not run" in page.content.decode()
+    assert event_b.entries.get().player_id == theirs.pk
+    assert not Player.objects.filter(merged_into__isnull=False).exists()
+    assert not RoomEvent.objects.filter(action="room.player_merge").exists()
+
+
+def _cash_room():
+    from tables.models import CashGame, CashTable
+
+    game = CashGame.objects.create(sb=1, bb=2, min_buy_in=100)
+    other = CashGame.objects.create(sb=2, bb=5, min_buy_in=200)
+    tables = [CashTable.objects.create(game=game, number=n, opened_at=NOW) for n in (11, 12)]
+    return game, other, tables
+
+
+def test_a_merge_moves_the_cash_rooms_records_and_the_undo_moves_them_back(client, tournament, td):
+    from tables.models import CashOut, CashSeat, WaitEntry
+
+    manager = make_manager()
+    game, other, (table, _t2) = _cash_room()
+    kept, duplicate = make_player("Rita", "Sole"), make_player("rita", "SOLE")
+    entry_services.entry_register(tournament=tournament, player=kept, actor=td, now=NOW)
+    seat = CashSeat.objects.create(table=table, number=3, player=duplicate, seated_at=NOW)
+    listed = WaitEntry.objects.create(game=other, player=duplicate, position=1, joined_at=NOW)
+    out = CashOut.objects.create(player=duplicate, game=game, stack=340, at=NOW)
+    client.force_login(manager)
+    response = client.post(reverse("person_merge", args=[duplicate.pk]), {"into": kept.pk})
+    assert response.status_code == 302
+    for row in (seat, listed, out):
+        row.refresh_from_db()
+        assert row.player_id == kept.pk, row
+    event = RoomEvent.objects.get(action="room.player_merge")
+    assert client.post(reverse("merge_undo", args=[event.pk])).status_code == 302
+    for row in (seat, listed, out):
+        row.refresh_from_db()
+        assert row.player_id == duplicate.pk, row
+    duplicate.refresh_from_db()
+    assert duplicate.merged_into_id is None
+
+
+def test_a_merge_of_two_players_seated_or_listed_in_the_cash_room_is_refused(client):
+    from tables.models import CashSeat, WaitEntry
+
+    manager = make_manager()
+    game, other, (t11, t12) = _cash_room()
+    a, b = make_player("Ugo", "Lupo"), make_player("ugo", "LUPO")
+    CashSeat.objects.create(table=t11, number=2, player=a, seated_at=NOW)
+    CashSeat.objects.create(table=t12, number=7, player=b, seated_at=NOW)
+    client.force_login(manager)
+    page = client.post(reverse("person_merge", args=[a.pk]), {"into": b.pk}, follow=True)
+    text = page.content.decode()
+    assert "Both players sit at cash tables" in text
+    assert "table 11, seat 2" in text and "table 12, seat 7" in text
+    CashSeat.objects.filter(player=b).delete()
+    for p in (a, b):
+        WaitEntry.objects.create(game=other, player=p, position=p.pk, joined_at=NOW)
+    page = client.post(reverse("person_merge", args=[a.pk]), {"into": b.pk}, follow=True)
+    assert "on the waiting list for NL Hold&#x27;em 2/5" in page.content.decode()
+    assert not RoomEvent.objects.filter(action="room.player_merge").exists()
+    assert CashSeat.objects.get().player_id == a.pk
+
+
+def test_the_undo_of_another_tds_merge_is_not_found(client, tournament, td, foreign):
+    event_b, theirs, other_td = foreign
+    twin = make_player("Tom", "Grigi")
+    entry_services.entry_register(tournament=event_b, player=twin, actor=other_td, now=NOW)
+    entry_services.entry_eliminate(
+        tournament=event_b, entry=event_b.entries.get(player=twin), actor=other_td, now=NOW
+    )
+    entry_services.entry_eliminate(
+        tournament=event_b, entry=event_b.entries.get(player=theirs), actor=other_td, now=NOW
+    )
+    event = people_services.players_merge(source=twin, target=theirs, actor=other_td, now=NOW)
+    client.force_login(td)
+    assert client.post(reverse("merge_undo", args=[event.pk])).status_code == 404
+    twin.refresh_from_db()
+    assert twin.merged_into_id == theirs.pk
+
+
+def test_after_a_merge_the_cash_room_never_brings_the_merged_away_record_back():
+    """An older cash-room action undone after the merge would put the hidden record back
+    on a list; his card finds the player kept."""
+    from tables.events import room_event_undo
+    from tables.models import WaitEntry
+    from tables.services import cash as cash_services
+    from tournaments.errors import CannotUndo
+
+    manager = make_manager()
+    _game, other, _tables = _cash_room()
+    kept = make_player("Rita", "Sole")
+    duplicate = make_player("rita", "SOLE", document_number="RS777")
+    cash_services.list_add(actor=manager, player=duplicate, games=[other], present=True, now=NOW)
+    later = make_player("Ezio", "Nero")
+    cash_services.list_add(actor=manager, player=later, games=[other], present=True, now=NOW)
+    people_services.players_merge(source=duplicate, target=kept, actor=manager, now=NOW)
+    added = RoomEvent.objects.filter(action="cash.list_add").order_by("pk").last()
+    with pytest.raises(CannotUndo, match="merged into another since"):
+        room_event_undo(event_id=added.pk, actor=manager, now=NOW)
+    assert list(WaitEntry.objects.order_by("position").values_list("player", flat=True)) == [
+        kept.pk,
+        later.pk,
+    ]
+    found = cash_services.find_or_create_player(card="RS777", first_name="", last_name="")
+    assert found == kept
