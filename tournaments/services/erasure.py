@@ -143,17 +143,27 @@ def refuse_in_cash_room(players: Iterable[Player]) -> None:
         )
 
 
-def personal_terms(players: Iterable[Player]) -> set[str]:
-    """Every text that names the person: each player's names in both orders, his
-    nickname, document, phone and e-mail, and the names the logs wrote for him before an
-    edit (read before the rows are cleared)."""
+@dataclass(frozen=True)
+class Terms:
+    """What names the person: `whole` everywhere (his full names as any row wrote them,
+    nickname, document, phone, e-mail); `alone` (each word of his names) only in the free
+    text about him."""
+
+    whole: frozenset[str]
+    alone: frozenset[str]
+
+
+def personal_terms(players: Iterable[Player]) -> Terms:
+    """Every text that names the person: each player's names in both orders, the names
+    the logs wrote for him before an edit, his nickname, document, phone and e-mail (read
+    before the rows are cleared)."""
     players = list(players)
     ids = [p.pk for p in players]
-    terms: set[str] = set()
+    full: set[str] = set()
+    details: set[str] = set()
     for p in players:
-        terms |= {str(p), f"{p.first_name} {p.last_name}"}
-        details = (p.nickname, p.document_number, p.phone, p.email)
-        terms |= {d for d in details if len(d.strip()) >= SHORTEST_DETAIL}
+        full |= {str(p), f"{p.first_name} {p.last_name}"}
+        details |= {p.nickname, p.document_number, p.phone, p.email}
     entry_ids = list(Entry.objects.filter(player_id__in=ids).values_list("pk", flat=True))
     logged = Event.objects.filter(action__in=NAMING_ACTIONS).filter(
         models.Q(data__player__in=ids) | models.Q(data__entry__in=entry_ids)
@@ -164,14 +174,20 @@ def personal_terms(players: Iterable[Player]) -> set[str]:
         *room_logged.values_list("data", flat=True),
     ]:
         if isinstance(data, dict) and isinstance(data.get("name"), str):
-            terms.add(data["name"])
-    terms |= set(
+            full.add(data["name"])
+    full |= set(
         TimeCall.objects.filter(entry_id__in=entry_ids).values_list("player_name", flat=True)
     )
-    return {" ".join(t.split()) for t in terms if t.strip()}
+    full = {" ".join(t.split()) for t in full if t.strip()}
+    details = {" ".join(d.split()) for d in details if len(d.strip()) >= SHORTEST_DETAIL}
+    return Terms(
+        whole=frozenset(full | details),
+        alone=frozenset(w for t in full for w in t.split() if len(w) >= SHORTEST_WORD),
+    )
 
 
 def reach(players: Iterable[Player]) -> Reach:
+    """The rows an erasure of these players is about."""
     ids = tuple(p.pk for p in players)
     entries = Entry.objects.filter(player_id__in=ids)
     tournaments = {*entries.values_list("tournament_id", flat=True)}
@@ -184,18 +200,15 @@ def reach(players: Iterable[Player]) -> Reach:
     return Reach(ids, tuple(entries.values_list("pk", flat=True)), tuple(sorted(tournaments)))
 
 
-def sweep(terms: Iterable[str], placeholder: str, reach: Reach) -> int:
-    """Rewrite every stored text of `SWEPT` that holds one of `terms` (or, where it is
-    about him, one word of his names) with `placeholder` instead; returns how many rows
-    changed. The database narrows the rows to those that hold a word of a term; the match
-    itself is made here (whole words, case aside)."""
-    terms = set(terms)
-    whole = names.redaction_pattern(terms)
+def sweep(terms: Terms, placeholder: str, reach: Reach) -> int:
+    """Rewrite every stored text of `SWEPT` that holds one of `terms` with `placeholder`
+    instead; returns how many rows changed. The database narrows the rows to those that
+    hold a word of a term; the match itself is made here (whole words, case aside)."""
+    whole = names.redaction_pattern(terms.whole)
     if whole is None:
         return 0
-    words = {w for t in terms for w in t.split() if len(w) >= SHORTEST_WORD}
-    alone = names.redaction_pattern(words) or whole
-    fragments = {names.plain_fragment(t) for t in terms | words}
+    alone = names.redaction_pattern(terms.alone) or whole
+    fragments = {names.plain_fragment(t) for t in terms.whole | terms.alone}
     changed = 0
     for swept in SWEPT:
         model, field = swept.model, swept.field

@@ -263,3 +263,17 @@ def test_a_name_is_replaced_only_where_it_stands_whole():
     assert names.redaction_pattern(["", "  "]) is None
     assert names.plain_fragment("Nicolò Rossi") == "Nicol"  # a word any JSON text holds as is
     assert names.plain_fragment("Lì Wu") is None  # too short: every row is read
+
+
+@pytest.mark.parametrize(("first", "last"), [("Nicolò", "Bàrtoli"), ("Jörg", "Öß")])
+def test_accented_names_are_found_in_the_log_however_the_database_writes_them(
+    tournament, td, first, last
+):
+    player = make_player(first, last)
+    reg = entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
+    entry_services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
+    entry_services.entry_eliminate(tournament=tournament, entry=reg.entry, actor=td, now=NOW)
+
+    people_services.player_erase(player=player, actor=td, now=NOW)
+
+    assert not [name for name in (first, last) if name in _stored_text()]
