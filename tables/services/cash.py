@@ -194,6 +194,11 @@ def _restore(snapshot: dict[str, Any]) -> None:
     # player's now, and the hidden record must not sit down again.
     if Player.objects.filter(pk__in=named, merged_into__isnull=False).exists():
         raise CannotUndo(reason=_("a player it would restore was merged into another since"))
+    back = {*players, *(row["player_id"] for row in snapshot["waiting"])}
+    # Locked, as `list_add` does: an erasure refuses a seated or listed player.
+    locked = Player.objects.select_for_update().filter(pk__in=back).order_by("pk")
+    if any(locked.values_list("erased_at", flat=True)):
+        raise CannotUndo(reason=_("a player it would put back was erased since"))
     if CashSeat.objects.filter(player_id__in=players).exclude(table__game_id__in=ids).exists():
         raise CannotUndo(reason=_("a player it would seat again now sits in another game"))
     reopened = [row["id"] for row in snapshot["tables"] if row["status"] == CashTable.Status.OPEN]
@@ -424,6 +429,11 @@ def list_add(
     *, actor: Any, player: Player, games: list[CashGame], present: bool, now: datetime
 ) -> list[WaitEntry]:
     """Put a player at the bottom of one or several lists (§6.2-§6.3); all or nothing."""
+    # His row locked: an erasure of his data (which refuses a listed player) waits, or
+    # went first and he is refused here.
+    locked = Player.objects.select_for_update().filter(pk=player.pk)
+    if locked.values_list("erased_at", flat=True).first() is not None:
+        raise CashRefused(reason=_("this player's data was erased"))
     change = _Change(*(g.pk for g in games))
     seat = CashSeat.objects.filter(player=player).select_related("table__game").first()
     seated = None if seat is None else waitlist.Seated(str(seat.table.game_id), seat.table.game.bb)

@@ -30,6 +30,7 @@ from tournaments.models import (
     SeatTicket,
     Tournament,
 )
+from tournaments.services import erasure
 
 PROFILE_FIELDS = (
     "first_name",
@@ -294,12 +295,36 @@ def undo_merge(*, event_id: int, actor, now: datetime) -> RoomEvent:
 def player_erase(*, player: Player, actor, now: datetime) -> Player:
     """Erase a player's personal data on request: the name becomes "Anonymous #<id>", the
     document, contact and notes are cleared; his entries, places and prizes stay (the
-    events' results must still add up), under the anonymous name."""
+    events' results must still add up), under the anonymous name. The duplicates merged
+    into him are the same person and are erased with him, and every copy of his names in
+    the logs and records is rewritten (`erasure`). Refused while he plays an event or sits
+    or waits in the cash room."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.erased_at is not None:
         raise errors.DomainError(_("This player's data was already erased."))
-    if player.entries.filter(status=Entry.Status.ACTIVE).exists():
+    players = erasure.person(player)
+    if Entry.objects.filter(player__in=players, status=Entry.Status.ACTIVE).exists():
         raise errors.DomainError(_("The player is still playing: erase his data after the event."))
+    erasure.refuse_in_cash_room(players)
+    terms = erasure.personal_terms(p for p in players if p.erased_at is None)
+    for p in players:
+        if p.erased_at is None:
+            _anonymize(p, now)
+    erasure.sweep(terms, placeholder=str(player), reach=erasure.reach(players))
+    data: dict[str, Any] = {"player": player.pk}
+    if len(players) > 1:
+        data["duplicates"] = [p.pk for p in players[1:]]
+    room_event_log(
+        actor=actor,
+        action="room.player_erase",
+        data=data,
+        now=now,
+        undoable=False,
+    )
+    return player
+
+
+def _anonymize(player: Player, now: datetime) -> None:
     player.last_name = ANONYMOUS  # shown "Anonymous #12" (last name first)
     player.first_name = f"#{player.pk}"
     for key in ("nickname", "document_number", "nationality", "phone", "email", "notes"):
@@ -309,14 +334,6 @@ def player_erase(*, player: Player, actor, now: datetime) -> Player:
     player.erased_at = now
     player.save()
     _board_names(player)
-    room_event_log(
-        actor=actor,
-        action="room.player_erase",
-        data={"player": player.pk},
-        now=now,
-        undoable=False,
-    )
-    return player
 
 
 # --- Chip counts at the tables (item 1) -----------------------------------------------
