@@ -154,13 +154,14 @@ MATRIX = {
     "room_dashboard": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "table_share": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     # The books of the night and the printouts (issue 16, items 4-5): the night's books
-    # belong to the TDs of its events; an event's to its TD and desk.
+    # belong to the room (its manager and cashier: no role here holds one); an event's to
+    # its TD and desk.
     "event_books": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "sale_void": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "printout": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
-    "night_books": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
-    "night_close": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
-    "night_correct": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
+    "night_books": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "night_close": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "night_correct": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
     # Staff accounts (issue 16, item 6): who may create tournaments; a tablet's PIN page.
     "staff_accounts": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "pin_unlock": ("get", row(OK, OK, OK, OK, OK)),
