@@ -36,7 +36,7 @@ from tables.models import (
     WaitEntry,
 )
 from tournaments.errors import CannotUndo, DomainError
-from tournaments.models import Player
+from tournaments.models import NightClose, Player
 from tournaments.realtime import broadcast_cash
 
 RANKS = "23456789TJQKA"
@@ -70,6 +70,27 @@ SIT_OUT_REFUSALS = {
 
 class CashRefused(DomainError):
     message = gettext_lazy("Not possible: %(reason)s")
+
+
+class BooksClosed(DomainError):
+    message = gettext_lazy(
+        "The books of %(night)s are closed: the rake of that night no longer changes; "
+        "the cashier records a correction instead."
+    )
+
+
+def _lock_table(table: CashTable) -> None:
+    """Take the table's row lock: the rake's writes and the books' close (which locks
+    every cash table before it counts the rake) then happen one after the other."""
+    CashTable.objects.select_for_update().filter(pk=table.pk).values_list("pk").first()
+
+
+def _assert_books_open(at: datetime) -> None:
+    """Refuse a change to the rake of a night whose books are closed (the night is the
+    local date, as the books count the rake). Call holding the table's lock."""
+    night = timezone.localdate(at)
+    if NightClose.objects.filter(night=night).exists():
+        raise BooksClosed(night=night.isoformat())
 
 
 # --- settings ---------------------------------------------------------------------------
@@ -1081,7 +1102,10 @@ def rake_record(
     now: datetime,
     contributions: list[rake.Contribution] | None = None,
 ) -> RakeRecord:
-    """Record one hand's rake: from the contributions through the pots, or from the total."""
+    """Record one hand's rake: from the contributions through the pots, or from the total.
+    Refused once the night's books are closed."""
+    _lock_table(table)
+    _assert_books_open(now)
     settings = game_settings(table.game)
     if contributions:
         result = rake.compute_rake(
@@ -1124,5 +1148,14 @@ def rake_record(
 
 @undoes("cash.rake")
 def _undo_rake(event: RoomEvent, actor: Any, now: datetime) -> None:
-    RakeRecord.objects.filter(pk=event.data["record"]).delete()
+    record = RakeRecord.objects.filter(pk=event.data["record"]).select_related("table").first()
+    if record is None:
+        raise CannotUndo(reason=_("the rake it recorded no longer exists"))
+    _lock_table(record.table)
+    night = timezone.localdate(record.at)
+    if NightClose.objects.filter(night=night).exists():
+        raise CannotUndo(
+            reason=_("the books of %(night)s are closed") % {"night": night.isoformat()}
+        )
+    record.delete()
     broadcast_cash("undo")

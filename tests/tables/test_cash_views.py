@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tables.models import (
     CashGame,
@@ -22,6 +23,7 @@ from tables.models import (
 from tables.services import cash as services
 from tables.views.cash import phone_token
 from tests.conftest import NOW, make_player, make_user
+from tournaments.services import books
 
 pytestmark = pytest.mark.django_db
 
@@ -472,6 +474,48 @@ def test_rake_report_exports_csv(client, room_floor, room_desk, game):
     lines = response.content.decode().strip().splitlines()
     assert response["Content-Type"].startswith("text/csv")
     assert lines[0].startswith("time,table,game") and lines[1].endswith(",Mara,day,1,200,10")
+
+
+def test_a_closed_nights_rake_changes_no_more(
+    client, room_floor, room_desk, room_books, game, tournament
+):
+    """A closed night (a tournament and the cash room) still took rake, and the rake's undo
+    changed its books silently."""
+    players = listed(game, ["Anna", "Bruno"], room_desk)
+    table = services.table_open(
+        actor=room_floor,
+        game=game,
+        number=8,
+        present={p.pk for p in players},
+        now=NOW,
+        rng=random.Random(4),
+    )
+    services.rake_record(
+        actor=room_floor, table=table, pot=200, flop_dealt=True, dealer="Mara", shift="day", now=NOW
+    )
+    night = timezone.localdate(NOW)
+    books.night_close(night=night, actor=room_books, now=NOW)
+    client.force_login(room_floor)
+    hand = {"pot": 400, "flop_dealt": "on", "dealer": "Mara", "shift": "day"}
+    response = client.post(reverse("cash_table_rake", args=[table.pk]), hand, follow=True)
+    assert f"The books of {night.isoformat()} are closed" in response.content.decode()
+    logged = RoomEvent.objects.get(action="cash.rake")
+    response = client.post(reverse("cash_undo", args=[logged.pk]), follow=True)
+    assert f"the books of {night.isoformat()} are closed" in response.content.decode()
+    assert list(RakeRecord.objects.values_list("rake", flat=True)) == [10]
+    assert books.night_books(night)["rake"] == 10
+    logged.refresh_from_db()
+    assert logged.undone_at is None
+    with pytest.raises(services.BooksClosed):  # the service refuses whoever calls it
+        services.rake_record(
+            actor=room_floor, table=table, pot=400, flop_dealt=True, dealer="", shift="", now=NOW
+        )
+    # The next night's books are open: its rake is taken.
+    tomorrow = NOW + timedelta(days=1)
+    services.rake_record(
+        actor=room_floor, table=table, pot=200, flop_dealt=True, dealer="", shift="", now=tomorrow
+    )
+    assert RakeRecord.objects.count() == 2
 
 
 def test_kept_apart_players_never_share_a_table(client, room_td, room_floor, room_desk, game):

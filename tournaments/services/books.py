@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 
 from tables import permissions as room_permissions
 from tables.events import room_event_log
-from tables.models import RakeRecord, RoomEvent
+from tables.models import CashTable, RakeRecord, RoomEvent
 from tournaments import cashbook, errors, events, selectors
 from tournaments.models import (
     BountyAward,
@@ -338,6 +338,9 @@ def night_close(*, night: date, actor, now: datetime) -> NightClose:
     """Close the night: its totals are kept as they stood; later changes are corrections.
     Needs a room role over the books (`tables.permissions.BOOKS`)."""
     room_permissions.require_room_role(actor, room_permissions.BOOKS)
+    # The cash tables' locks: a rake being recorded or undone finishes before the totals
+    # are counted, and one that comes after sees the night closed.
+    list(CashTable.objects.select_for_update().order_by("pk").values_list("pk", flat=True))
     if NightClose.objects.select_for_update().filter(night=night).exists():
         raise errors.DomainError(_("This night is already closed."))
     if not Tournament.objects.filter(date=night).exists():
