@@ -198,6 +198,7 @@ MATRIX = {
             "cash_seat_leave",
             "cash_seat_buy",
             "cash_undo",
+            "cash_phone_link_new",
         )
     },
 }

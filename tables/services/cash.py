@@ -31,6 +31,7 @@ from tables.models import (
     CashSeat,
     CashTable,
     KeepApart,
+    PhoneLink,
     RakeRecord,
     RoomEvent,
     WaitEntry,
@@ -366,6 +367,27 @@ def _undo_game(event: RoomEvent, actor: Any, now: datetime) -> None:
     for key, value in before.items():
         setattr(game, key, value)
     game.save()
+
+
+# --- phone links ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def phone_link_new(*, actor: Any, player: Player, now: datetime) -> int:
+    """Give the player a new phone link: his key's version moves on, so every link made
+    before stops working at once. Returns the new version. Not undoable: an undo would
+    bring back the link the floor meant to turn off; a newer link is the remedy."""
+    link, _created = PhoneLink.objects.select_for_update().get_or_create(player=player)
+    link.version += 1
+    link.save(update_fields=["version"])
+    room_event_log(
+        actor=actor,
+        action="cash.phone_link",
+        data={"player": player.pk, "version": link.version},
+        now=now,
+        undoable=False,
+    )
+    return link.version
 
 
 # --- keep-apart pairs (§6.7) ------------------------------------------------------------
