@@ -53,7 +53,12 @@ def event_books(request: HttpRequest, slug: str) -> HttpResponse:
         content = bookprint.event_pdf(report, size=size, now=timezone.now())
         return _pdf(content, f"{tournament.slug}-books-{size}.pdf")
     role = permissions.role_for(request.user, tournament)
-    context = {**report, **_rows(report), "may_void": role == Role.TD}
+    context = {
+        **report,
+        **_rows(report),
+        "may_void": role == Role.TD,
+        "may_see_night": room_permissions.has_room_role(request.user, room_permissions.BOOKS),
+    }
     return render(request, "books/event.html", context)
 
 
