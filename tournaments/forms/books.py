@@ -56,6 +56,7 @@ class CorrectionForm(forms.Form):
     payment_method = forms.ChoiceField(label=gettext_lazy("Paid by"), choices=PaymentMethod.choices)
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)
     confirm = forms.BooleanField(required=False)
+    key = forms.CharField(required=False, max_length=64)
 
     def clean_amount(self) -> int:
         amount = self.cleaned_data["amount"]

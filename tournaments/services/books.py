@@ -393,10 +393,12 @@ def night_correct(
     reason: str,
     actor,
     now: datetime,
+    key: str = "",
 ) -> CashCorrection:
     """Record a correction to a closed night: money in (positive) or out (negative), at
-    most `cashbook.CORRECTION_MAX` either way, logged in the room's log. Needs a room role over
-    the books (`tables.permissions.BOOKS`)."""
+    most `cashbook.CORRECTION_MAX` either way, logged in the room's log. `key` is the
+    confirmation's one-time key: the same confirmation twice records one correction.
+    Needs a room role over the books (`tables.permissions.BOOKS`)."""
     room_permissions.require_room_role(actor, room_permissions.BOOKS)
     reason, method = _reason(reason), _method(method)
     if not amount:
@@ -406,8 +408,13 @@ def night_correct(
     closed = NightClose.objects.select_for_update().filter(night=night).first()
     if closed is None:
         raise errors.DomainError(_("This night is not closed: change the sales themselves."))
+    # Under the night's row lock: a second sending of the same confirmation waits here and
+    # then finds the first (the constraint backs this up).
+    if key and closed.corrections.filter(key=key).exists():
+        raise errors.DomainError(_("This correction is already recorded."))
     correction = CashCorrection.objects.create(
         night=closed,
+        key=key,
         amount=amount,
         payment_method=method,
         reason=reason,

@@ -3,6 +3,7 @@ forms read the input, services change the books, bookprint/printouts make the PD
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.contrib import messages
@@ -189,7 +190,8 @@ def night_correct(request: HttpRequest) -> HttpResponse:
     if not data["confirm"]:
         context = {
             "night": data["night"],
-            "form": data,
+            "correction": data,
+            "key": secrets.token_urlsafe(24),
             "method": _method_label(data["payment_method"]),
             **_money(data["amount"]),
         }
@@ -201,6 +203,7 @@ def night_correct(request: HttpRequest) -> HttpResponse:
         amount=data["amount"],
         method=data["payment_method"],
         reason=data["reason"],
+        key=data["key"],
         actor=request.user,
     )
     if ok:
