@@ -711,6 +711,7 @@ def _cash_targets() -> dict[str, Target]:
         "cash_seat_leave": Target("post", room, _form_kinds(cash.LeaveForm), pk),
         "cash_seat_buy": Target("post", room, _form_kinds(cash.BuyForm), pk),
         "cash_undo": Target("post", room, kwargs={"event_id": "event"}),
+        "cash_phone_link_new": Target("post", room, kwargs={"player_id": "player"}),
         "cash_rake_report": Target(
             "get", room, {"shift": "text", "day": "date", "format": "choice:csv|html"}
         ),

@@ -342,6 +342,18 @@ class CashSeat(models.Model):
         return f"T{self.table_id}/{self.number}"
 
 
+class PhoneLink(models.Model):
+    """The key of a player's cash-room phone link: every link carries the version it was
+    made with, so a new version (the floor's "new phone link") turns the earlier links off
+    at once. No row: version 0."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="cash_phone_link")
+    version = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"phone link {self.player_id} v{self.version}"
+
+
 class WaitEntry(models.Model):
     """A name on a game's waiting list (§6). Lower `position` is nearer the top."""
 

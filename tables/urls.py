@@ -43,5 +43,8 @@ urlpatterns: list = [
     path("cash/seats/<int:pk>/leave/", cash.seat_leave, name="cash_seat_leave"),
     path("cash/seats/<int:pk>/buy/", cash.seat_buy, name="cash_seat_buy"),
     path("cash/undo/<int:event_id>/", cash.cash_undo, name="cash_undo"),
+    path(
+        "cash/players/<int:player_id>/phone-link/", cash.phone_link_new, name="cash_phone_link_new"
+    ),
     path("cash/rake/", cash.rake_report, name="cash_rake_report"),
 ]

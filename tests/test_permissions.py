@@ -247,6 +247,7 @@ MATRIX = {
             "cash_seat_sit_back",
             "cash_seat_marker",
             "cash_seat_buy",
+            "cash_phone_link_new",
         )
     },
     # The manager's empty post comes first and takes the list entry, the seat or the

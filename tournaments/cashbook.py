@@ -14,6 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 METHODS: tuple[str, ...] = ("cash", "card", "voucher")
+# A correction to a closed night fixes a miscount: beyond this, either way (in the books'
+# whole currency units), it is a typing slip, not a correction.
+CORRECTION_MAX = 100_000
 
 
 @dataclass(frozen=True)

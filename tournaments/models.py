@@ -671,9 +671,19 @@ class CashCorrection(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     at = models.DateTimeField()
+    # The confirmation page's one-time key: a confirmation sent twice (a double click, two
+    # tabs) records one correction.
+    key = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["night", "key"],
+                condition=~models.Q(key=""),
+                name="one_correction_per_confirmation",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"correction {self.amount} ({self.reason})"

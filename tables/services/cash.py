@@ -31,12 +31,13 @@ from tables.models import (
     CashSeat,
     CashTable,
     KeepApart,
+    PhoneLink,
     RakeRecord,
     RoomEvent,
     WaitEntry,
 )
 from tournaments.errors import CannotUndo, DomainError
-from tournaments.models import Player
+from tournaments.models import NightClose, Player
 from tournaments.realtime import broadcast_cash
 
 RANKS = "23456789TJQKA"
@@ -70,6 +71,27 @@ SIT_OUT_REFUSALS = {
 
 class CashRefused(DomainError):
     message = gettext_lazy("Not possible: %(reason)s")
+
+
+class BooksClosed(DomainError):
+    message = gettext_lazy(
+        "The books of %(night)s are closed: the rake of that night no longer changes; "
+        "the cashier records a correction instead."
+    )
+
+
+def _lock_table(table: CashTable) -> None:
+    """Take the table's row lock: the rake's writes and the books' close (which locks
+    every cash table before it counts the rake) then happen one after the other."""
+    CashTable.objects.select_for_update().filter(pk=table.pk).values_list("pk").first()
+
+
+def _assert_books_open(at: datetime) -> None:
+    """Refuse a change to the rake of a night whose books are closed (the night is the
+    local date, as the books count the rake). Call holding the table's lock."""
+    night = timezone.localdate(at)
+    if NightClose.objects.filter(night=night).exists():
+        raise BooksClosed(night=night.isoformat())
 
 
 # --- settings ---------------------------------------------------------------------------
@@ -359,6 +381,27 @@ def _undo_game(event: RoomEvent, actor: Any, now: datetime) -> None:
     for key, value in before.items():
         setattr(game, key, value)
     game.save()
+
+
+# --- phone links ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def phone_link_new(*, actor: Any, player: Player, now: datetime) -> int:
+    """Give the player a new phone link: his key's version moves on, so every link made
+    before stops working at once. Returns the new version. Not undoable: an undo would
+    bring back the link the floor meant to turn off; a newer link is the remedy."""
+    link, _created = PhoneLink.objects.select_for_update().get_or_create(player=player)
+    link.version += 1
+    link.save(update_fields=["version"])
+    room_event_log(
+        actor=actor,
+        action="cash.phone_link",
+        data={"player": player.pk, "version": link.version},
+        now=now,
+        undoable=False,
+    )
+    return link.version
 
 
 # --- keep-apart pairs (§6.7) ------------------------------------------------------------
@@ -1103,7 +1146,10 @@ def rake_record(
     now: datetime,
     contributions: list[rake.Contribution] | None = None,
 ) -> RakeRecord:
-    """Record one hand's rake: from the contributions through the pots, or from the total."""
+    """Record one hand's rake: from the contributions through the pots, or from the total.
+    Refused once the night's books are closed."""
+    _lock_table(table)
+    _assert_books_open(now)
     settings = game_settings(table.game)
     if contributions:
         result = rake.compute_rake(
@@ -1146,5 +1192,14 @@ def rake_record(
 
 @undoes("cash.rake")
 def _undo_rake(event: RoomEvent, actor: Any, now: datetime) -> None:
-    RakeRecord.objects.filter(pk=event.data["record"]).delete()
+    record = RakeRecord.objects.filter(pk=event.data["record"]).select_related("table").first()
+    if record is None:
+        raise CannotUndo(reason=_("the rake it recorded no longer exists"))
+    _lock_table(record.table)
+    night = timezone.localdate(record.at)
+    if NightClose.objects.filter(night=night).exists():
+        raise CannotUndo(
+            reason=_("the books of %(night)s are closed") % {"night": night.isoformat()}
+        )
+    record.delete()
     broadcast_cash("undo")

@@ -26,7 +26,15 @@ from django.views.decorators.http import require_POST
 
 from tables import events, forms, permissions
 from tables.cash import absence
-from tables.models import CashGame, CashSeat, CashTable, RakeRecord, RoomEvent, WaitEntry
+from tables.models import (
+    CashGame,
+    CashSeat,
+    CashTable,
+    PhoneLink,
+    RakeRecord,
+    RoomEvent,
+    WaitEntry,
+)
 from tables.services import cash as services
 from tournaments.errors import DomainError
 from tournaments.forms import whole_number
@@ -57,19 +65,61 @@ ACTION_LABELS = {
     "cash.close": gettext_lazy("Table closed"),
     "cash.rake": gettext_lazy("Rake recorded"),
     "cash.hand": gettext_lazy("Hand done"),
+    "cash.phone_link": gettext_lazy("New phone link"),
 }
 
 
-def phone_token(player: Player) -> str:
-    return signing.dumps(player.pk, salt=PHONE_SALT)
+def _phone_version(player_id: int) -> int:
+    version = PhoneLink.objects.filter(player_id=player_id).values_list("version", flat=True)
+    return version.first() or 0
+
+
+def phone_token(player: Player, version: int | None = None) -> str:
+    """The player's phone link: his id and his link's version (read when not given),
+    signed with the time it was made. It works until the gaming day ends
+    (`gaming_day_start_minutes`, the room's closing time) or until the floor gives him a
+    new link, whichever comes first."""
+    if version is None:
+        version = _phone_version(player.pk)
+    return signing.dumps([player.pk, version], salt=PHONE_SALT)
+
+
+class _LinkRefused(Exception):
+    """A phone link that opens nothing: 404 when it was never one of ours, 410 when it
+    expired with its evening or was replaced by a new link."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
 
 
 def _player_from_token(token: str) -> Player:
+    now = timezone.now()
+    evening = services.gaming_day_start(now, services.room_settings())
     try:
-        pk = signing.loads(token, salt=PHONE_SALT)
+        value = signing.loads(token, salt=PHONE_SALT, max_age=now - evening)
+    except signing.SignatureExpired:
+        raise _LinkRefused(410) from None
     except signing.BadSignature:
-        raise Http404 from None
-    return get_object_or_404(Player, pk=pk)
+        raise _LinkRefused(404) from None
+    if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):
+        raise _LinkRefused(410)  # a link of an older kind, with no version: made before
+    player_id, version = value
+    player = Player.objects.filter(pk=player_id, merged_into__isnull=True).first()
+    if player is None or version != _phone_version(player_id):
+        raise _LinkRefused(410)
+    return player
+
+
+def _link_refused(request: HttpRequest, refused: _LinkRefused) -> HttpResponse:
+    """The friendly page of a phone link that opens nothing. A phone that refreshes the
+    page by itself (htmx) reloads it whole, so the player reads this page."""
+    response = render(
+        request, "tables/cash/phone_gone.html", {"hide_login": True}, status=refused.status
+    )
+    if request.htmx:
+        response["HX-Refresh"] = "true"
+    return response
 
 
 def _role(request: HttpRequest, roles: frozenset[str]) -> frozenset[str]:
@@ -129,6 +179,7 @@ def _board_context(*, public: bool) -> dict[str, Any]:
     waiting = defaultdict(list)
     for entry in WaitEntry.objects.select_related("player", "game").order_by("position", "id"):
         waiting[entry.game_id].append(entry)
+    versions = {} if public else dict(PhoneLink.objects.values_list("player_id", "version"))
     rows = []
     for game in games:
         settings = services.game_settings(game)
@@ -174,7 +225,9 @@ def _board_context(*, public: bool) -> dict[str, Any]:
                     else None,
                     "overdue": bool(deadline and now > deadline and not entry.coming),
                     "locked_out": bool(entry.locked_out_until and now < entry.locked_out_until),
-                    "phone": None if public else phone_token(entry.player),
+                    "phone": None
+                    if public
+                    else phone_token(entry.player, versions.get(entry.player_id, 0)),
                 }
             )
         rows.append(
@@ -600,6 +653,22 @@ def cash_undo(request: HttpRequest, event_id: int) -> HttpResponse:
     return _back(request)
 
 
+@login_required
+@require_POST
+def phone_link_new(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A new phone link for a player of the cash room: the old one stops working at once."""
+    _role(request, permissions.CASH)
+    player = permissions.player_for(request.user, player_id, cash=True)
+    ok, _version = _run(request, services.phone_link_new, player=player)
+    if ok:
+        messages.success(
+            request,
+            _("New phone link for %(player)s: the old one no longer opens his page.")
+            % {"player": player},
+        )
+    return _back(request)
+
+
 # --- the dealer tablet and the rake report ------------------------------------------------
 
 
@@ -699,7 +768,10 @@ def brush_board(request: HttpRequest) -> HttpResponse:
 def phone(request: HttpRequest, token: str) -> HttpResponse:
     """A player's own page: his place on each list, a seat ready with its countdown, and
     his sit-out clock when seated."""
-    player = _player_from_token(token)
+    try:
+        player = _player_from_token(token)
+    except _LinkRefused as refused:
+        return _link_refused(request, refused)
     now = timezone.now()
     lists = []
     for entry in WaitEntry.objects.filter(player=player).select_related("game"):
@@ -733,7 +805,10 @@ def phone(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def phone_answer(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     """The player answers a call from his phone: coming (locks up the seat) or declining."""
-    player = _player_from_token(token)
+    try:
+        player = _player_from_token(token)
+    except _LinkRefused as refused:
+        return _link_refused(request, refused)
     entry = get_object_or_404(WaitEntry.objects.select_related("game"), pk=pk, player=player)
     form = forms.AnswerForm(request.POST)
     if form.is_valid():

@@ -4,10 +4,12 @@ undo, refusals shown as messages, and who may do what (room-level TD, floor, des
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tables.models import (
     CashGame,
@@ -22,6 +24,7 @@ from tables.models import (
 from tables.services import cash as services
 from tables.views.cash import phone_token
 from tests.conftest import NOW, make_player, make_user
+from tournaments.services import books
 
 pytestmark = pytest.mark.django_db
 
@@ -316,6 +319,49 @@ def test_phone_in_italian(client, room_floor, room_desk, game):
     assert "Le tue liste" in html
 
 
+def test_a_phone_link_works_for_one_evening(client, room_desk, game, frozen_clock):
+    """The signed link had no expiry: the same link opened the player's page forever."""
+    (carla,) = listed(game, ["Carla"], room_desk)
+    entry = WaitEntry.objects.get(player=carla)
+    token = phone_token(carla)
+    frozen_clock.move_to(NOW + timedelta(hours=10))  # 05:00 in the room: still the evening
+    assert client.get(reverse("cash_phone", args=[token])).status_code == 200
+    frozen_clock.move_to(NOW + timedelta(hours=12))  # 07:00: the gaming day starts at 06:00
+    response = client.get(reverse("cash_phone", args=[token]))
+    assert response.status_code == 410
+    assert "This link has expired" in response.content.decode()
+    assert "Carla" not in response.content.decode()
+    answer = client.post(reverse("cash_phone_answer", args=[token, entry.pk]), {"takes_seat": "no"})
+    assert answer.status_code == 410
+    entry.refresh_from_db()
+    assert entry.locked_out_until is None
+    italian = client.get(reverse("cash_phone", args=[token]), HTTP_ACCEPT_LANGUAGE="it")
+    assert "Questo link è scaduto" in italian.content.decode()
+    polled = client.get(reverse("cash_phone", args=[token]), HTTP_HX_REQUEST="true")
+    assert polled.status_code == 410 and polled["HX-Refresh"] == "true"  # the phone reloads
+    assert client.get(reverse("cash_phone", args=[phone_token(carla)])).status_code == 200
+
+
+def test_a_new_phone_link_turns_the_old_one_off(client, room_floor, room_desk, game, td):
+    (carla,) = listed(game, ["Carla"], room_desk)
+    old = phone_token(carla)
+    client.force_login(room_floor)
+    client.post(reverse("cash_phone_link_new", args=[carla.pk]))
+    gone = client.get(reverse("cash_phone", args=[old]))
+    assert gone.status_code == 410 and "Ask the floor for a new link" in gone.content.decode()
+    board = client.get(reverse("cash_board")).content.decode()
+    link = re.search(r'href="([^"]+)" data-testid="phone-%d"' % carla.pk, board).group(1)
+    assert client.get(link).status_code == 200 and link != reverse("cash_phone", args=[old])
+    logged = RoomEvent.objects.get(action="cash.phone_link")
+    assert (logged.actor, logged.data["player"]) == (room_floor, carla.pk)
+    assert "New phone link" in board
+    # A player the cash room does not hold is not found; an event's TD holds no room role.
+    assert client.post(reverse("cash_phone_link_new", args=[make_player().pk])).status_code == 404
+    client.force_login(td)
+    assert client.post(reverse("cash_phone_link_new", args=[carla.pk])).status_code == 403
+    assert RoomEvent.objects.filter(action="cash.phone_link").count() == 1
+
+
 def test_brush_board_uses_initials_when_the_room_says_so(client, room_desk, game):
     listed(game, ["Anna"], room_desk)
     room = services.cash_room()
@@ -472,6 +518,48 @@ def test_rake_report_exports_csv(client, room_floor, room_desk, game):
     lines = response.content.decode().strip().splitlines()
     assert response["Content-Type"].startswith("text/csv")
     assert lines[0].startswith("time,table,game") and lines[1].endswith(",Mara,day,1,200,10")
+
+
+def test_a_closed_nights_rake_changes_no_more(
+    client, room_floor, room_desk, room_books, game, tournament
+):
+    """A closed night (a tournament and the cash room) still took rake, and the rake's undo
+    changed its books silently."""
+    players = listed(game, ["Anna", "Bruno"], room_desk)
+    table = services.table_open(
+        actor=room_floor,
+        game=game,
+        number=8,
+        present={p.pk for p in players},
+        now=NOW,
+        rng=random.Random(4),
+    )
+    services.rake_record(
+        actor=room_floor, table=table, pot=200, flop_dealt=True, dealer="Mara", shift="day", now=NOW
+    )
+    night = timezone.localdate(NOW)
+    books.night_close(night=night, actor=room_books, now=NOW)
+    client.force_login(room_floor)
+    hand = {"pot": 400, "flop_dealt": "on", "dealer": "Mara", "shift": "day"}
+    response = client.post(reverse("cash_table_rake", args=[table.pk]), hand, follow=True)
+    assert f"The books of {night.isoformat()} are closed" in response.content.decode()
+    logged = RoomEvent.objects.get(action="cash.rake")
+    response = client.post(reverse("cash_undo", args=[logged.pk]), follow=True)
+    assert f"the books of {night.isoformat()} are closed" in response.content.decode()
+    assert list(RakeRecord.objects.values_list("rake", flat=True)) == [10]
+    assert books.night_books(night)["rake"] == 10
+    logged.refresh_from_db()
+    assert logged.undone_at is None
+    with pytest.raises(services.BooksClosed):  # the service refuses whoever calls it
+        services.rake_record(
+            actor=room_floor, table=table, pot=400, flop_dealt=True, dealer="", shift="", now=NOW
+        )
+    # The next night's books are open: its rake is taken.
+    tomorrow = NOW + timedelta(days=1)
+    services.rake_record(
+        actor=room_floor, table=table, pot=200, flop_dealt=True, dealer="", shift="", now=tomorrow
+    )
+    assert RakeRecord.objects.count() == 2
 
 
 def test_kept_apart_players_never_share_a_table(client, room_td, room_floor, room_desk, game):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy
 
+from tournaments.cashbook import CORRECTION_MAX
 from tournaments.forms import WholeNumberField
 from tournaments.models import PaymentMethod, Role
 from tournaments.pdf import SIZES
@@ -47,12 +48,28 @@ class CloseForm(forms.Form):
 
 
 class CorrectionForm(forms.Form):
+    """A correction to a closed night. Without `confirm` the view asks first, restating the
+    amount and its direction; only the confirmed form is recorded."""
+
     night = forms.DateField(label=gettext_lazy("Night"))
-    amount = WholeNumberField(
-        label=gettext_lazy("Amount (negative: money out)"), min_value=-(10**9), max_value=10**9
-    )
+    amount = WholeNumberField(label=gettext_lazy("Amount (negative: money out)"))
     payment_method = forms.ChoiceField(label=gettext_lazy("Paid by"), choices=PaymentMethod.choices)
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)
+    confirm = forms.BooleanField(required=False)
+    key = forms.CharField(required=False, max_length=64)
+
+    def clean_amount(self) -> int:
+        amount = self.cleaned_data["amount"]
+        if not amount:
+            raise forms.ValidationError(
+                gettext_lazy("A correction needs an amount other than zero.")
+            )
+        if abs(amount) > CORRECTION_MAX:
+            raise forms.ValidationError(
+                gettext_lazy("A correction is at most %(limit)s, in or out."),
+                params={"limit": CORRECTION_MAX},
+            )
+        return amount
 
 
 class PrintForm(forms.Form):

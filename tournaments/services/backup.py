@@ -81,6 +81,7 @@ from tables.models import (
     CashSeat,
     CashTable,
     KeepApart,
+    PhoneLink,
     RakeRecord,
     RoomEvent,
     RoomStaff,
@@ -179,7 +180,17 @@ EXCLUDED_MODELS: dict[type[models.Model], str] = {
 # The cash room (issue 19): room-level rows, not part of any tournament.
 EXCLUDED_MODELS.update(
     dict.fromkeys(
-        (CashRoom, CashGame, CashTable, CashSeat, WaitEntry, RakeRecord, KeepApart, CashOut),
+        (
+            CashRoom,
+            CashGame,
+            CashTable,
+            CashSeat,
+            WaitEntry,
+            RakeRecord,
+            KeepApart,
+            CashOut,
+            PhoneLink,
+        ),
         "the cash room's own data, not part of any tournament",
     )
 )

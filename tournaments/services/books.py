@@ -3,7 +3,9 @@ voids and refunds with their reason and who, closing the night, and corrections 
 
 A night is a date: the events played on it and the cash room's rake taken on it. Once
 closed (a NightClose row with the totals as they stood), sales, voids and refunds on
-that night are refused; the night changes only by a recorded correction.
+that night are refused, and so are the cash room's rake and its undo
+(`tables.services.cash`); the night changes only by a recorded correction. The night is
+the room's: closing it and correcting it are logged in the room's log (`tables.events`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tables.models import RakeRecord
+from tables import permissions as room_permissions
+from tables.events import room_event_log
+from tables.models import CashTable, RakeRecord, RoomEvent
 from tournaments import cashbook, errors, events, selectors
 from tournaments.models import (
     BountyAward,
@@ -36,10 +40,16 @@ from tournaments.prepared import NO_ID, Prepared
 from tournaments.services import formats
 
 REASON_MAX = 200
+NIGHT_CLOSE = "room.night_close"
+NIGHT_CORRECTION = "room.night_correction"
 
 
 class NightClosed(errors.DomainError):
     message = gettext_lazy("The night of %(night)s is closed: record a correction instead.")
+
+
+class CorrectionTooLarge(errors.DomainError):
+    message = gettext_lazy("A correction is at most %(limit)s, in or out.")
 
 
 def _who(user) -> str:
@@ -213,7 +223,19 @@ def night_books(night: date) -> dict[str, Any]:
                 "by", "entry__player"
             )
         ),
+        "log": night_log(night),
     }
+
+
+def night_log(night: date) -> list[RoomEvent]:
+    """The room's log rows of the night's books (its close and corrections), oldest first."""
+    return list(
+        RoomEvent.objects.filter(
+            action__in=[NIGHT_CLOSE, NIGHT_CORRECTION], data__night=night.isoformat()
+        )
+        .select_related("actor")
+        .order_by("at", "pk")
+    )
 
 
 def _rake(night: date) -> int:
@@ -313,7 +335,12 @@ def sale_void(
 
 @transaction.atomic
 def night_close(*, night: date, actor, now: datetime) -> NightClose:
-    """Close the night: its totals are kept as they stood; later changes are corrections."""
+    """Close the night: its totals are kept as they stood; later changes are corrections.
+    Needs a room role over the books (`tables.permissions.BOOKS`)."""
+    room_permissions.require_room_role(actor, room_permissions.BOOKS)
+    # The cash tables' locks: a rake being recorded or undone finishes before the totals
+    # are counted, and one that comes after sees the night closed.
+    list(CashTable.objects.select_for_update().order_by("pk").values_list("pk", flat=True))
     if NightClose.objects.select_for_update().filter(night=night).exists():
         raise errors.DomainError(_("This night is already closed."))
     if not Tournament.objects.filter(date=night).exists():
@@ -323,6 +350,14 @@ def night_close(*, night: date, actor, now: datetime) -> NightClose:
     closed = NightClose.objects.create(
         night=night, closed_at=now, closed_by=clerk(actor), totals=totals
     )
+    room_event_log(
+        actor=actor,
+        action=NIGHT_CLOSE,
+        data={"night": night.isoformat(), "drawer": totals["drawer"]},
+        now=now,
+        undoable=False,
+    )
+    # Each event's own log says why its desk now refuses sales.
     for tournament in Tournament.objects.filter(date=night):
         events.event_log(
             tournament=tournament,
@@ -358,36 +393,45 @@ def night_correct(
     reason: str,
     actor,
     now: datetime,
-    tournament: Tournament | None = None,
+    key: str = "",
 ) -> CashCorrection:
-    """Record a correction to a closed night: money in (positive) or out (negative)."""
+    """Record a correction to a closed night: money in (positive) or out (negative), at
+    most `cashbook.CORRECTION_MAX` either way, logged in the room's log. `key` is the
+    confirmation's one-time key: the same confirmation twice records one correction.
+    Needs a room role over the books (`tables.permissions.BOOKS`)."""
+    room_permissions.require_room_role(actor, room_permissions.BOOKS)
     reason, method = _reason(reason), _method(method)
+    if not amount:
+        raise errors.DomainError(_("A correction needs an amount other than zero."))
+    if abs(amount) > cashbook.CORRECTION_MAX:
+        raise CorrectionTooLarge(limit=cashbook.CORRECTION_MAX)
     closed = NightClose.objects.select_for_update().filter(night=night).first()
     if closed is None:
         raise errors.DomainError(_("This night is not closed: change the sales themselves."))
-    if not amount:
-        raise errors.DomainError(_("A correction needs an amount other than zero."))
+    # Under the night's row lock: a second sending of the same confirmation waits here and
+    # then finds the first (the constraint backs this up).
+    if key and closed.corrections.filter(key=key).exists():
+        raise errors.DomainError(_("This correction is already recorded."))
     correction = CashCorrection.objects.create(
         night=closed,
-        tournament=tournament,
+        key=key,
         amount=amount,
         payment_method=method,
         reason=reason,
         by=clerk(actor),
         at=now,
     )
-    for event in [tournament] if tournament else Tournament.objects.filter(date=night)[:1]:
-        events.event_log(
-            tournament=event,
-            actor=actor,
-            action="books.correction",
-            data={
-                "correction": correction.pk,
-                "amount": amount,
-                "method": method,
-                "reason": reason,
-            },
-            now=now,
-            undoable=False,
-        )
+    room_event_log(
+        actor=actor,
+        action=NIGHT_CORRECTION,
+        data={
+            "night": night.isoformat(),
+            "correction": correction.pk,
+            "amount": amount,
+            "method": method,
+            "reason": reason,
+        },
+        now=now,
+        undoable=False,
+    )
     return correction

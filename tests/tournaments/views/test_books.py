@@ -1,20 +1,32 @@
 """The books of the night (issue 16, item 4): per event and per night, by payment method
-and clerk, voids and refunds with reason and who, closing, corrections, PDFs."""
+and clerk, voids and refunds with reason and who, closing, corrections, PDFs. The night's
+books are the room's (its manager and cashier); an event's own books are its TD's."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from tables.models import CashGame, CashTable, RakeRecord
-from tests.conftest import NOW, make_player, make_user
+from tables.models import CashGame, CashTable, RakeRecord, RoomEvent, RoomRole, RoomStaff
+from tests.conftest import NOW, make_player, make_tournament, make_user
 from tournaments import cashbook, events
 from tournaments.errors import DomainError
-from tournaments.models import CashRefund, Event, StaffAssignment
+from tournaments.models import CashCorrection, CashRefund, Event, NightClose
 from tournaments.services import books
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cashier(db):
+    """The room's cashier: keeps the night's books, runs no event."""
+    user = make_user("cashier")
+    RoomStaff.objects.create(user=user, role=RoomRole.BOOKS)
+    return user
 
 
 def sell(tournament, clerk, method="cash"):
@@ -75,19 +87,24 @@ def test_a_void_refunds_with_reason_and_who_and_the_books_still_balance(tourname
         )
 
 
-def test_a_closed_night_refuses_sales_and_changes_only_by_correction(tournament, td, desk):
+def test_a_closed_night_refuses_sales_and_changes_only_by_correction(tournament, td, desk, cashier):
     sell(tournament, desk)
-    closed = books.night_close(night=tournament.date, actor=td, now=NOW)
+    closed = books.night_close(night=tournament.date, actor=cashier, now=NOW)
     assert closed.totals["drawer"] == 120 and closed.totals["difference"] == 0
     with pytest.raises(DomainError, match="closed"):
         sell(tournament, desk)
     with pytest.raises(DomainError):
-        books.night_close(night=tournament.date, actor=td, now=NOW)
+        books.night_close(night=tournament.date, actor=cashier, now=NOW)
     register = Event.objects.get(action="entry.register")
     with pytest.raises(DomainError, match="closed"):  # nor undone from the log
         events.event_undo(event_id=register.pk, tournament=tournament, actor=td, now=NOW)
     books.night_correct(
-        night=tournament.date, amount=-20, method="cash", reason="till short", actor=td, now=NOW
+        night=tournament.date,
+        amount=-20,
+        method="cash",
+        reason="till short",
+        actor=cashier,
+        now=NOW,
     )
     night = books.night_books(tournament.date)
     assert night["books"].corrections == -20 and night["books"].difference == -20
@@ -125,29 +142,86 @@ def test_the_desk_sells_by_card_and_the_td_voids_from_the_page(client, tournamen
 
 
 @pytest.mark.parametrize("size", ["a4", "receipt"])
-def test_the_books_print_at_a4_and_receipt_width(client, tournament, td, desk, size):
+def test_the_books_print_at_a4_and_receipt_width(client, tournament, td, desk, cashier, size):
     sell(tournament, desk)
-    client.force_login(td)
-    for url in (
-        reverse("event_books", args=[tournament.slug]),
-        reverse("night_books") + f"?night={NOW.date().isoformat()}&",
+    for user, url in (
+        (td, reverse("event_books", args=[tournament.slug])),
+        (cashier, reverse("night_books") + f"?night={NOW.date().isoformat()}&"),
     ):
+        client.force_login(user)
         joiner = "&" if "?" in url else "?"
         response = client.get(f"{url}{joiner}format=pdf&size={size}")
         assert response["Content-Type"] == "application/pdf"
         assert response.content.startswith(b"%PDF")
 
 
-def test_the_night_page_is_for_the_nights_tds(client, tournament, td):
-    other = make_user("other-td")
-    StaffAssignment.objects.create(tournament=tournament, user=other, role="floor")
-    client.force_login(other)
-    assert client.get(reverse("night_books")).status_code == 403
+def test_the_nights_books_are_the_rooms_not_an_events_tds(client, tournament, td, cashier):
+    """A TD of one event that night could close the whole night (every other event's
+    desk then refused sales) and record corrections: the night belongs to the room."""
+    sell(tournament, td)
+    other = make_tournament(make_user("other-td"), name="Monday Turbo")
+    night = {"night": NOW.date().isoformat()}
+    correction = {**night, "amount": "50", "payment_method": "cash", "reason": "x"}
     client.force_login(td)
+    assert client.get(reverse("night_books")).status_code == 403
+    assert client.post(reverse("night_close"), night).status_code == 403
+    assert client.post(reverse("night_correct"), {**correction, "confirm": "on"}).status_code == 403
+    assert not NightClose.objects.exists()
+    sell(other, other.staff.get().user)  # the other event still sells
+    with pytest.raises(PermissionDenied):  # nor through the service
+        books.night_close(night=NOW.date(), actor=td, now=NOW)
+    own = client.get(reverse("event_books", args=[tournament.slug]))
+    assert own.status_code == 200 and b'data-testid="whole-night"' not in own.content
+    client.force_login(cashier)
     page = client.get(reverse("night_books"))
     assert page.status_code == 200 and b'data-testid="close-night"' in page.content
-    client.post(reverse("night_close"), {"night": NOW.date().isoformat()})
-    assert b'data-testid="closed"' in client.get(reverse("night_books")).content
+    client.post(reverse("night_close"), night)
+    page = client.get(reverse("night_books")).content.decode()
+    assert 'data-testid="closed"' in page
+    assert "cashier closed the night; the drawer held 240." in page
+
+
+def test_a_correction_is_bounded_confirmed_and_logged_in_the_rooms_log(
+    client, tournament, desk, cashier
+):
+    """Corrections of up to 10^9 were taken at once and logged in an arbitrary event's log."""
+    sell(tournament, desk)
+    books.night_close(night=NOW.date(), actor=cashier, now=NOW)
+    client.force_login(cashier)
+    base = {"night": NOW.date().isoformat(), "payment_method": "card", "reason": "till short"}
+    for amount in ("100001", "-100001", "1000000000", "0"):
+        response = client.post(
+            reverse("night_correct"), {**base, "amount": amount, "confirm": "on"}, follow=True
+        )
+        assert response.status_code == 200 and not CashCorrection.objects.exists(), amount
+    too_big = client.post(
+        reverse("night_correct"), {**base, "amount": "100001", "confirm": "on"}, follow=True
+    )
+    assert "A correction is at most 100000, in or out." in too_big.content.decode()
+    asked = client.post(reverse("night_correct"), {**base, "amount": "-50"})
+    html = asked.content.decode()
+    assert asked.status_code == 200 and 'data-testid="confirm-correction"' in html
+    assert "Record a correction of 50 money out, paid by Card" in html
+    assert not CashCorrection.objects.exists()
+    confirmed = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', html))
+    assert confirmed["amount"] == "-50" and confirmed["confirm"] == "on" and confirmed["key"]
+    for _click in range(2):  # a double click records it once
+        client.post(reverse("night_correct"), confirmed)
+    correction = CashCorrection.objects.get()
+    assert (correction.amount, correction.payment_method, correction.by) == (-50, "card", cashier)
+    logged = RoomEvent.objects.get(action="room.night_correction")
+    assert (logged.actor, logged.data["amount"], logged.data["night"]) == (
+        cashier,
+        -50,
+        NOW.date().isoformat(),
+    )
+    assert not Event.objects.filter(action="books.correction").exists()
+    page = client.get(reverse("night_books")).content.decode()
+    assert "cashier recorded a correction of 50 money out, paid by Card: till short" in page
+    with pytest.raises(DomainError, match="at most"):  # the service holds the bound too
+        books.night_correct(
+            night=NOW.date(), amount=10**9, method="cash", reason="x", actor=cashier, now=NOW
+        )
 
 
 def test_a_bounty_events_books_show_the_bounty_money_apart(client, td):
