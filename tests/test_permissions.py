@@ -205,12 +205,19 @@ MATRIX = {
     "event_books": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "sale_void": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "printout": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
-    "night_books": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, books=OK)),
-    "night_close": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, books=REDIRECT)),
-    "night_correct": (
-        "post",
-        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, books=REDIRECT),
+    "night_books": (
+        "get",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK, books=OK),
     ),
+    **{
+        name: (
+            "post",
+            row(
+                LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=REDIRECT, books=REDIRECT
+            ),
+        )
+        for name in ("night_close", "night_correct")
+    },
     # Staff accounts: the room's manager only; a tablet's PIN page is public.
     "staff_accounts": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK)),
     "pin_unlock": ("get", row(OK, OK, OK, OK, OK)),
@@ -247,7 +254,6 @@ MATRIX = {
             "cash_seat_sit_back",
             "cash_seat_marker",
             "cash_seat_buy",
-            "cash_phone_link_new",
         )
     },
     # The manager's empty post comes first and takes the list entry, the seat or the
@@ -261,6 +267,11 @@ MATRIX = {
         )
         for name in ("cash_entry_remove", "cash_seat_leave", "cash_table_close")
     },
+    # The sample player has no place in the cash room: only the manager reaches him there.
+    "cash_phone_link_new": (
+        "post",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=REDIRECT, cash=NOT_FOUND),
+    ),
     # A log row that is not there.
     "cash_undo": (
         "post",
