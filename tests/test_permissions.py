@@ -161,9 +161,11 @@ MATRIX = {
     "night_books": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "night_close": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "night_correct": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
-    # Staff accounts (issue 16, item 6): who may create tournaments; a tablet's PIN page.
-    "staff_accounts": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    # Staff accounts: the room's manager only (an event's TD is none); a tablet's PIN page
+    # (a cash table's: there is no open cash table 1 here).
+    "staff_accounts": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
     "pin_unlock": ("get", row(OK, OK, OK, OK, OK)),
+    "cash_pin_unlock": ("get", row(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
     # The cash room (issue 19): room-level roles only, so tournament staff are refused
     # (tests/tables/test_cash_views.py holds the room roles' matrix); public screens.
     "cash_board": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
