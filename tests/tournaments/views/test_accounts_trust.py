@@ -268,7 +268,7 @@ def test_a_room_dealer_unlocks_a_tournament_table_a_floor_of_another_event_does_
     assert client.get(reverse("dealer_tablet", args=[tournament.slug, 1])).status_code == 200
 
 
-def test_the_pin_session_ends_with_the_shift(client, manager, tournament, frozen_clock):
+def test_the_pin_session_ends_with_the_shift(client, manager, tournament):
     _dealer()
     accounts.pin_set(actor=manager, username="gigi", pin=PIN, now=NOW)
     unlock = reverse("pin_unlock", args=[tournament.slug, 2])
