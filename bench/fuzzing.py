@@ -677,6 +677,7 @@ def _pit_targets() -> dict[str, Target]:
 
 def _cash_targets() -> dict[str, Target]:
     from tables import forms as cash
+    from tournaments.forms import books
 
     room = ("td", "floor")  # the room TD, and a tournament floor who holds no room role
     pk = {"pk": "entry"}  # the cash rows' ids: the world's numbers, others, and junk
@@ -703,6 +704,14 @@ def _cash_targets() -> dict[str, Target]:
         "cash_table_hand": Target("post", room, kwargs=pk),
         "cash_table_rake": Target("post", room, {**_form_kinds(cash.RakeForm), "next": "text"}, pk),
         "cash_tablet": Target("get", room, kwargs=pk),
+        # A PIN unlock is a login: logged in no room log (as a password login is not).
+        "cash_pin_unlock": Target(
+            "post",
+            PUBLIC,
+            {**_form_kinds(books.PinForm), "username": "username"},
+            pk,
+            logged=False,
+        ),
         "cash_seat_move": Target("post", room, _form_kinds(cash.MoveForm), pk),
         "cash_seat_request": Target("post", room, _form_kinds(cash.RequestForm), pk),
         "cash_seat_sit_out": Target("post", room, back, pk),

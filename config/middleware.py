@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.core.exceptions import BadRequest
+from django.conf import settings
+from django.contrib.auth import logout
+from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 
+from tables import permissions as room_permissions
 from tournaments import prepared
 
 
@@ -35,3 +41,67 @@ def reads_ahead(get_response: Callable[[HttpRequest], HttpResponse]):
             return get_response(request)
 
     return middleware
+
+
+class TabletOnly:
+    """A session unlocked by a tablet's PIN (tables.permissions.pin_table) is no login
+    of its account: it reaches its own table's tablet and what that page posts, logging
+    out, the language and the PIN pages; every other address answers 403. Once the shift
+    is over it is logged out and sent to its table's PIN page. A password's login passes."""
+
+    # Whatever the table: leaving, the language, unlocking (anew: the PIN is asked again).
+    ANYWHERE = frozenset({"logout", "set_language", "pin_unlock", "cash_pin_unlock"})
+    # A tournament table's tablet: its page, whose htmx posts go to the same address.
+    TOURNAMENT = frozenset({"dealer_tablet"})
+    # A cash table's tablet: its page and the table's hand and rake (by the table's key);
+    # its seats' buttons, checked against the table by the view (by the seat's key).
+    CASH_TABLE = frozenset({"cash_tablet", "cash_table_hand", "cash_table_rake"})
+    CASH_SEAT = frozenset({"cash_seat_marker", "cash_seat_sit_out", "cash_seat_sit_back"})
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
+        # Nobody without a session cookie is logged in: nothing read for them. The user is
+        # read before the session's mark, so both come in the login's one trip.
+        if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+            return None
+        if not request.user.is_authenticated:
+            return None
+        pin = room_permissions.pin_table(request.session)
+        if pin is None:
+            return None
+        if not isinstance(pin.get("until"), int | float) or pin["until"] <= _now():
+            logout(request)
+            return redirect(_unlock_url(pin))
+        name = request.resolver_match.url_name if request.resolver_match else None
+        if name in self.ANYWHERE or (name in self.CASH_SEAT and pin.get("kind") == "cash"):
+            return None
+        if name in self.TOURNAMENT and room_permissions.pin_reaches(
+            request.session,
+            kind="tournament",
+            slug=view_kwargs.get("slug", ""),
+            number=view_kwargs.get("number", 0),
+        ):
+            return None
+        if name in self.CASH_TABLE and room_permissions.pin_reaches(
+            request.session, kind="cash", pk=view_kwargs.get("pk", 0)
+        ):
+            return None
+        raise PermissionDenied
+
+
+def _now() -> float:
+    return timezone.now().timestamp()
+
+
+def _unlock_url(pin: dict) -> str:
+    try:
+        if pin.get("kind") == "cash":
+            return reverse("cash_pin_unlock", args=[pin["pk"]])
+        return reverse("pin_unlock", args=[pin["slug"], pin["number"]])
+    except (KeyError, NoReverseMatch):
+        return reverse("login")

@@ -179,6 +179,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.reject_nul_bytes",
+    # A session unlocked by a tablet's PIN reaches that table's tablet and nothing else.
+    "config.middleware.TabletOnly",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -343,6 +345,13 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournament_list"
 LOGOUT_REDIRECT_URL = "login"
+# A table's tablet unlocked by a dealer's PIN stays unlocked for one shift, then asks
+# for the PIN again (tables.permissions.pin_table, config.middleware.TabletOnly).
+TABLET_SHIFT_HOURS = env_int("TABLET_SHIFT_HOURS", 8)
+if not 1 <= TABLET_SHIFT_HOURS <= 24:
+    raise ImproperlyConfigured(
+        f"TABLET_SHIFT_HOURS must be 1 to 24 hours, not {TABLET_SHIFT_HOURS}"
+    )
 
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", _("Italian")), ("en", _("English"))]

@@ -11,6 +11,9 @@ an event (an event's own roles are `tournaments.permissions`).
   manager.
 - A league, through its events: the manager's are all; a TD's are those whose every
   event he runs.
+- A tablet unlocked by PIN: the session reaches that one table's tablet and nothing else
+  (`pin_table`, enforced for every address by config.middleware.TabletOnly). Only an
+  account that runs no event and not the room unlocks one (`runs_events_or_room`).
 
 Views, consumers and services ask here; no view looks a room-level row up by id alone.
 """
@@ -69,6 +72,18 @@ def require_room_role(user: Any, roles: frozenset[str]) -> frozenset[str]:
 
 def is_manager(user: Any) -> bool:
     return has_room_role(user, MANAGER)
+
+
+def runs_events_or_room(user: Any) -> bool:
+    """A superuser, the room's manager or the TD of any event: such an account logs in
+    with its password only, never holds a tablet's PIN nor a dealer's role."""
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(
+        user.is_superuser
+        or RoomStaff.objects.filter(user=user, role=RoomRole.MANAGER).exists()
+        or StaffAssignment.objects.filter(user=user, role=Role.TD).exists()
+    )
 
 
 def may_create_events(user: Any) -> bool:
@@ -213,3 +228,43 @@ def may_run_leagues(user: Any) -> bool:
     return is_manager(user) or (
         _active(user) and StaffAssignment.objects.filter(user=user, role=Role.TD).exists()
     )
+
+
+# --- a tablet unlocked by PIN ----------------------------------------------------------
+
+# The session key that marks a login made by a PIN: {"kind": "tournament", "slug": ...,
+# "number": ...} or {"kind": "cash", "pk": ...}, and "until" (a POSIX timestamp: the end
+# of the shift).
+PIN_TABLE = "pin_table"
+
+
+def pin_table(session: Any) -> dict[str, Any] | None:
+    """The table a PIN unlocked for this session, or None for a password's login."""
+    value = session.get(PIN_TABLE) if session is not None else None
+    return value if isinstance(value, dict) else None
+
+
+def is_pin_session(session: Any) -> bool:
+    return pin_table(session) is not None
+
+
+def pin_reaches(session: Any, *, kind: str, slug: str = "", number: int = 0, pk: int = 0) -> bool:
+    """Whether the session's PIN unlocked this table (a tournament's by slug and number, a
+    cash table by key)."""
+    pin = pin_table(session)
+    if pin is None or pin.get("kind") != kind:
+        return False
+    if kind == "cash":
+        return pin.get("pk") == pk
+    return pin.get("slug") == slug and pin.get("number") == number
+
+
+def require_cash_tablet(user: Any, session: Any, table_pk: int) -> None:
+    """A cash table's tablet and what it posts: the cash-room floor (by password), or a
+    dealer whose PIN unlocked this very table. PermissionDenied otherwise."""
+    if not is_pin_session(session):
+        require_room_role(user, CASH)
+        return
+    if not pin_reaches(session, kind="cash", pk=table_pk) or runs_events_or_room(user):
+        raise PermissionDenied
+    require_room_role(user, DEALER)

@@ -221,6 +221,8 @@ MATRIX = {
     # Staff accounts: the room's manager only; a tablet's PIN page is public.
     "staff_accounts": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK)),
     "pin_unlock": ("get", row(OK, OK, OK, OK, OK)),
+    # A cash table's PIN page (there is no open cash table with the sample id).
+    "cash_pin_unlock": ("get", row(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
     # The cash room: the cash-room floor and the manager; the rake report also the books;
     # its public screens and the players' phones (a bad link is not found).
     "cash_board": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_OK)),
@@ -321,6 +323,7 @@ PUBLIC = {
     "league_public",
     "league_csv",
     "pin_unlock",
+    "cash_pin_unlock",
     "cash_brush",
     "cash_phone",
     "cash_phone_answer",

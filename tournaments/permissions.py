@@ -203,3 +203,27 @@ def can_create_tournaments(user) -> bool:
     """Events are the room's: its manager creates and imports them (`is_staff` grants
     nothing)."""
     return room_permissions.may_create_events(user)
+
+
+def may_hold_tablet(user, tournament: Tournament) -> bool:
+    """Who may hold a table's dealer tablet by PIN: the event's floor or a dealer of the
+    room, never one who runs an event or the room (they log in with their password)."""
+    if room_permissions.runs_events_or_room(user):
+        return False
+    return role_for(user, tournament) == Role.FLOOR or room_permissions.has_room_role(
+        user, room_permissions.DEALER
+    )
+
+
+def get_tablet_tournament(user, session, slug: str, number: int) -> Tournament:
+    """The tournament of table `number`'s dealer tablet: the floor's and the TD's by their
+    role (`get_tournament_for`); for a session unlocked by PIN, only the table it
+    unlocked, while its account may still hold it (403 otherwise)."""
+    if not room_permissions.is_pin_session(session):
+        return get_tournament_for(user, slug, roles=FLOOR)
+    if not room_permissions.pin_reaches(session, kind="tournament", slug=slug, number=number):
+        raise PermissionDenied
+    tournament = get_public_tournament(slug)
+    if not may_hold_tablet(user, tournament):
+        raise PermissionDenied
+    return tournament

@@ -1,4 +1,5 @@
-"""Rate limits kept in Django's cache: the seat finder's searches and failed staff logins.
+"""Rate limits kept in Django's cache: the seat finder's searches, staff logins and tablet
+PINs.
 
 A limit counts events per key in fixed windows (`limit` per `window` seconds). The cache is
 Redis when REDIS_URL is set, so every worker process shares the counts; embedded, it is the
@@ -152,7 +153,11 @@ def login_attempt(request: HttpRequest, username: str, *, now: float | None = No
     A refused attempt counts only up to the limit that refused it, so a guesser locked
     out of one pair does not also run up the name's count for everyone else."""
     now = time.time() if now is None else now
-    for limit, ident in _login_limits(request, username):
+    return _attempt(_login_limits(request, username), now)
+
+
+def _attempt(limits: list[tuple[Limit, str]], now: float) -> int:
+    for limit, ident in limits:
         if limit.hit(ident, now=now) > limit.limit:
             return limit.minutes_left(now=now)
     return 0
@@ -167,6 +172,35 @@ def login_succeeded(request: HttpRequest, username: str, *, now: float | None = 
     limits[0][0].reset(limits[0][1], now=now)
     for limit, ident in limits[1:]:
         limit.give_back(ident, now=now)
+
+
+# A tablet's PIN is short (4 to 8 digits): few tries per name, over every address, and
+# per address, counted as a login's are, BEFORE the PIN's slow hash is checked, so a burst
+# of parallel guesses checks at most the limit; a right PIN gives its attempt back.
+PIN_PER_USERNAME = Limit("pin-user", limit=5, window=15 * 60)
+PIN_PER_IP = Limit("pin-ip", limit=20, window=15 * 60)
+
+
+def _pin_limits(request: HttpRequest, username: str) -> list[tuple[Limit, str]]:
+    return [
+        (PIN_PER_USERNAME, normalise_username(username)),
+        (PIN_PER_IP, client_ip(request)),
+    ]
+
+
+def pin_attempt(request: HttpRequest, username: str, *, now: float | None = None) -> int:
+    """Count this PIN attempt against both limits; the minutes to wait when one is
+    exceeded (the PIN must then not be checked), or 0 to go ahead."""
+    now = time.time() if now is None else now
+    return _attempt(_pin_limits(request, username), now)
+
+
+def pin_succeeded(request: HttpRequest, username: str, *, now: float | None = None) -> None:
+    """A right PIN: the name's count starts again, the address gets this attempt back."""
+    now = time.time() if now is None else now
+    (name_limit, name), (address_limit, address) = _pin_limits(request, username)
+    name_limit.reset(name, now=now)
+    address_limit.give_back(address, now=now)
 
 
 def normalise_username(username: str) -> str:

@@ -14,10 +14,10 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from tables import permissions
 from tables.events import room_event_log, undoes
 from tables.models import RoomEvent, RoomRole, RoomStaff
 from tournaments.errors import CannotUndo, DomainError
-from tournaments.models import Role, StaffAssignment
 
 STAFF_ACTION = "room.staff"
 
@@ -74,11 +74,7 @@ def room_role_set(*, actor: Any, username: str, role: str, given: bool, now: dat
 
 def _runs_something(user: Any) -> bool:
     """A TD of an event or a room manager: such an account never holds a dealer's PIN."""
-    return (
-        user.is_superuser
-        or RoomStaff.objects.filter(user=user, role=RoomRole.MANAGER).exists()
-        or StaffAssignment.objects.filter(user=user, role=Role.TD).exists()
-    )
+    return permissions.runs_events_or_room(user)
 
 
 @undoes(STAFF_ACTION)

@@ -486,7 +486,7 @@ def table_open(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_hand(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.CASH)
+    _tablet(request, pk)
     ok, table = _run(request, services.table_hand_done, table=_open_table(pk))
     if ok:
         messages.success(
@@ -510,10 +510,12 @@ def table_close(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_rake(request: HttpRequest, pk: int) -> HttpResponse:
-    _role(request, permissions.CASH)
+    _tablet(request, pk)
     form = forms.RakeForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
+        if request.POST.get("next") == "tablet":
+            return redirect("cash_tablet", pk)
         return _back(request)
     data = form.cleaned_data
     ok, record = _run(
@@ -540,6 +542,23 @@ def table_rake(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _seat(pk: int) -> CashSeat:
     return get_object_or_404(CashSeat.objects.select_related("table__game", "player"), pk=pk)
+
+
+def _tablet(request: HttpRequest, table_pk: int) -> None:
+    """A table's tablet and what it posts: the cash-room floor, or the dealer whose PIN
+    unlocked this table (tables.permissions.require_cash_tablet)."""
+    permissions.require_cash_tablet(request.user, request.session, table_pk)
+
+
+def _tablet_seat(request: HttpRequest, pk: int) -> CashSeat:
+    """A seat a table's tablet posts about: the cash-room floor's any seat (the role asked
+    first: 403 before 404), a PIN-unlocked dealer's only a seat of his table."""
+    if not permissions.is_pin_session(request.session):
+        _role(request, permissions.CASH)
+        return _seat(pk)
+    seat = _seat(pk)
+    _tablet(request, seat.table_id)
+    return seat
 
 
 @login_required
@@ -588,8 +607,7 @@ def _seat_action(service: Callable[..., Any]) -> Callable[[HttpRequest, int], Ht
     @login_required
     @require_POST
     def view(request: HttpRequest, pk: int) -> HttpResponse:
-        _role(request, permissions.CASH)
-        ok, result = _run(request, service, seat=_seat(pk))
+        ok, result = _run(request, service, seat=_tablet_seat(request, pk))
         if ok and service is services.marker_add and result.seat_released:
             messages.warning(
                 request,
@@ -675,7 +693,7 @@ def phone_link_new(request: HttpRequest, player_id: int) -> HttpResponse:
 @login_required
 def cash_tablet(request: HttpRequest, pk: int) -> HttpResponse:
     """A cash table's tablet: seats, missed-blind markers, sit-out clocks, rake per hand."""
-    _role(request, permissions.CASH)
+    _tablet(request, pk)
     table = _open_table(pk)
     now = timezone.now()
     seats = {s.number: s for s in table.seats.select_related("player")}
@@ -691,6 +709,7 @@ def cash_tablet(request: HttpRequest, pk: int) -> HttpResponse:
     ]
     context = {
         "table": table,
+        "pin_session": permissions.is_pin_session(request.session),
         "rows": rows,
         "rake": table.rake.all()[:10],
         "rake_form": forms.RakeForm(initial={"flop_dealt": True}),

@@ -1,15 +1,22 @@
-"""Staff accounts in the app (issue 16, item 6): the TD creates, disables, enables and
-resets staff accounts, gives them roles per event, and sets a dealer's tablet PIN.
+"""Staff accounts in the app: the room's manager creates, disables, enables and resets
+staff accounts, gives them roles per event, and sets a dealer's tablet PIN.
 
-Account actions belong to no tournament: they are logged in the room's log (room.*),
-under the person who did them; a role given in an event goes to that event's log
-(setup_services.staff_assign). A PIN is stored hashed (Django's password hashers) and
-only accounts that cannot create tournaments or run the room may have one.
+Only the room's manager (a superuser counts) manages accounts, never his own, and never
+one that holds what he does not hold: a room role he does not govern, a role in an event
+he does not run, a superuser's rights (only a superuser changes a superuser's account).
+Every change is a row of the room's log (room.*) under the person who made it; a role
+given in an event also goes to that event's log (setup_services.staff_assign).
+
+A PIN is stored hashed (Django's password hashers). It unlocks one table's tablet, so only
+an account that runs no event and not the room may hold or use one
+(`tables.permissions.runs_events_or_room`), and only one that may hold a tablet: a dealer
+of the room or the floor of an event.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import check_password, make_password
@@ -18,32 +25,67 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tables import permissions as room_permissions
 from tables.events import room_event_log
+from tables.models import RoomRole, RoomStaff
 from tournaments import errors, permissions
-from tournaments.models import StaffPin, Tournament
+from tournaments.models import Role, StaffAssignment, StaffPin, Tournament
 from tournaments.services import setup as setup_services
 
 PIN_DIGITS = (4, 8)
 
+# The room's log rows of this page, the words they are shown in on it.
+ACTIONS = (
+    "room.account_create",
+    "room.account_enable",
+    "room.account_disable",
+    "room.account_reset",
+    "room.pin_set",
+    "room.role_give",
+)
+
 
 def may_manage(user) -> bool:
-    """Who manages staff accounts: superusers and those who may create tournaments."""
-    return permissions.can_create_tournaments(user)
+    """Who manages staff accounts: the room's manager (a superuser counts)."""
+    return room_permissions.is_manager(user)
 
 
-def _account(username: str):
-    user = get_user_model().objects.filter(username=username).first()
+def _require_manager(actor) -> None:
+    if not may_manage(actor):
+        raise errors.DomainError(_("Only the room manager manages staff accounts."))
+
+
+def _account(username: str, *, lock: bool = False):
+    users = get_user_model().objects.filter(username=username)
+    user = (users.select_for_update() if lock else users).first()
     if user is None:
         raise errors.DomainError(_("No staff account is called %(name)s."), name=username)
     return user
 
 
+def _governed_room_roles(actor) -> frozenset[str]:
+    """The room roles whose holders the actor may manage: every one for the manager (he
+    gives and takes them all), only his own for anybody else."""
+    held = room_permissions.room_roles_for(actor)
+    return frozenset(RoomRole.values) if RoomRole.MANAGER in held else held
+
+
 def _protect(actor, user) -> None:
-    """A TD manages plain staff accounts; superusers and other TDs only a superuser."""
-    if user.pk == getattr(actor, "pk", None):
+    """Refuse unless the actor manages accounts and holds everything `user` holds."""
+    _require_manager(actor)
+    if user.pk == actor.pk:
         raise errors.DomainError(_("You cannot change your own account here."))
-    if (user.is_superuser or user.is_staff) and not actor.is_superuser:
+    if user.is_superuser and not actor.is_superuser:
         raise errors.DomainError(_("Only an administrator changes this account."))
+    # Read as stored, not through room_roles_for: a disabled account's roles count too.
+    room_roles = set(RoomStaff.objects.filter(user=user).values_list("role", flat=True))
+    mine = room_permissions.events_for(actor, permissions.TD)
+    foreign_event = StaffAssignment.objects.filter(user=user).exclude(tournament__in=mine)
+    if not room_roles <= _governed_room_roles(actor) or foreign_event.exists():
+        raise errors.DomainError(
+            _("%(name)s holds a role you do not hold: only who holds it changes this account."),
+            name=user.get_username(),
+        )
 
 
 def _password(password: str, user=None) -> str:
@@ -54,96 +96,113 @@ def _password(password: str, user=None) -> str:
     return password
 
 
+def _log(actor, action: str, now: datetime, **data: Any) -> None:
+    room_event_log(actor=actor, action=action, data=data, now=now, undoable=False)
+
+
 @transaction.atomic
 def account_create(*, actor, username: str, password: str, now: datetime):
+    _require_manager(actor)
     if get_user_model().objects.filter(username=username).exists():
         raise errors.DomainError(_("An account called %(name)s exists already."), name=username)
     user = get_user_model()(username=username)
     user.set_password(_password(password, user))
     user.save()
-    room_event_log(
-        actor=actor,
-        action="room.account_create",
-        data={"username": username},
-        now=now,
-        undoable=False,
-    )
+    _log(actor, "room.account_create", now, username=username)
     return user
 
 
 @transaction.atomic
 def account_active(*, actor, username: str, active: bool, now: datetime):
     """Disable (active=False) or enable an account; a disabled one cannot log in."""
-    user = _account(username)
+    user = _account(username, lock=True)
     _protect(actor, user)
     user.is_active = active
     user.save(update_fields=["is_active"])
-    room_event_log(
-        actor=actor,
-        action="room.account_enable" if active else "room.account_disable",
-        data={"username": username},
-        now=now,
-        undoable=False,
-    )
+    _log(actor, "room.account_enable" if active else "room.account_disable", now, username=username)
     return user
 
 
 @transaction.atomic
 def account_reset(*, actor, username: str, password: str, now: datetime):
     """Give the account a new password (and drop its PIN: it is set again)."""
-    user = _account(username)
+    user = _account(username, lock=True)
     _protect(actor, user)
     user.set_password(_password(password, user))
     user.save(update_fields=["password"])
     StaffPin.objects.filter(user=user).delete()
-    room_event_log(
-        actor=actor,
-        action="room.account_reset",
-        data={"username": username},
-        now=now,
-        undoable=False,
-    )
+    _log(actor, "room.account_reset", now, username=username)
     return user
+
+
+def may_hold_a_pin(user) -> bool:
+    """A dealer of the room or the floor of an event, who runs no event and not the room."""
+    if room_permissions.runs_events_or_room(user):
+        return False
+    return (
+        RoomStaff.objects.filter(user=user, role=RoomRole.DEALER).exists()
+        or StaffAssignment.objects.filter(user=user, role=Role.FLOOR).exists()
+    )
 
 
 @transaction.atomic
 def pin_set(*, actor, username: str, pin: str, now: datetime) -> StaffPin:
-    user = _account(username)
+    user = _account(username, lock=True)
     _protect(actor, user)
     low, high = PIN_DIGITS
     if not (pin.isascii() and pin.isdigit() and low <= len(pin) <= high):
         raise errors.DomainError(_("A PIN is 4 to 8 digits."))
-    if user.is_superuser or user.is_staff:
-        raise errors.DomainError(_("An account that runs events logs in with its password."))
+    if room_permissions.runs_events_or_room(user):
+        raise errors.DomainError(
+            _("%(name)s runs events or the room: such an account logs in with its password."),
+            name=username,
+        )
+    if not may_hold_a_pin(user):
+        raise errors.DomainError(
+            _(
+                "A PIN unlocks a table's tablet: give %(name)s the dealer's room role or an "
+                "event's floor role first."
+            ),
+            name=username,
+        )
     staff_pin, _created = StaffPin.objects.update_or_create(
         user=user, defaults={"pin_hash": make_password(pin), "set_at": now}
     )
-    room_event_log(
-        actor=actor,
-        action="room.pin_set",
-        data={"username": username},
-        now=now,
-        undoable=False,
-    )
+    _log(actor, "room.pin_set", now, username=username)
     return staff_pin
 
 
 def pin_check(username: str, pin: str):
-    """The active account whose PIN this is, or None (same work either way)."""
+    """The active account whose PIN this is and who may still hold one, or None (the same
+    slow hash either way: no telling names apart by time). Count the attempt first."""
     user = get_user_model().objects.filter(username=username, is_active=True).first()
     staff_pin = StaffPin.objects.filter(user=user).first() if user is not None else None
-    if staff_pin is None:
-        make_password(pin)  # as slow as a real check: no telling names apart by time
-        return None
-    if user.is_superuser or user.is_staff:
+    if staff_pin is None or room_permissions.runs_events_or_room(user):
+        make_password(pin)
         return None
     return user if check_password(pin, staff_pin.pin_hash) else None
 
 
+@transaction.atomic
 def role_give(*, actor, tournament: Tournament, username: str, role: str, now: datetime):
-    """A role in one event (logged in that event's log under the TD who gave it)."""
-    if not actor.is_superuser and permissions.role_for(actor, tournament) != "td":
+    """A role in one event, logged in that event's log and in the room's, under the actor.
+    An account given an event's TD role loses its PIN: it logs in with its password."""
+    if permissions.role_for(actor, tournament) != Role.TD:
         raise errors.DomainError(_("You are not the TD of %(event)s."), event=tournament.name)
-    return setup_services.staff_assign(
+    user = _account(username, lock=True)
+    _protect(actor, user)
+    assignment = setup_services.staff_assign(
         tournament=tournament, actor=actor, username=username, role=role, now=now
     )
+    if role == Role.TD:
+        StaffPin.objects.filter(user=user).delete()
+    _log(
+        actor,
+        "room.role_give",
+        now,
+        username=username,
+        event=tournament.name,
+        slug=tournament.slug,
+        role=role,
+    )
+    return assignment

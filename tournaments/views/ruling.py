@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from tables import permissions as room_permissions
 from tables.engine import EngineError, Hand
 from tables.engine.phh import export_phh
 from tables.engine.pots import clockwise_from
@@ -289,6 +290,8 @@ def _dealer_context(
         table_obj=dealt,
         table=str(dealt.number),
         action_url=reverse("dealer_tablet", args=[tournament.slug, dealt.number]),
+        # Unlocked by a PIN, the tablet links nowhere else: it reaches nothing else.
+        pin_session=room_permissions.is_pin_session(request.session),
         dealer_acts=[(a, ruling_labels.ACT_LABELS[a]) for a in _DEALER_ACTS],
     )
     return context
@@ -304,7 +307,7 @@ def _render_dealer(request: HttpRequest, context: dict[str, Any]) -> HttpRespons
 def dealer_tablet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Run one hand at one table through the engine: the dealer taps what the player to act
     does, the engine says who is next, what to call and the pots."""
-    tournament = _floor(request, slug)
+    tournament = permissions.get_tablet_tournament(request.user, request.session, slug, number)
     table = get_object_or_404(Table, tournament=tournament, number=number)
     seated = {
         str(s.number): str(s.entry.player)
