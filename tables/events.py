@@ -8,10 +8,12 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import RoomEvent
 from tournaments.errors import CannotUndo
+from tournaments.models import NightClose
 
 # Room-level actions are named by area ("cash.seat", "pit.ruling", "room.undo"), so they
 # never mix with a tournament's actions (whose payloads the backup remaps).
@@ -61,6 +63,12 @@ def room_event_undo(*, event_id: int, actor: Any, now: datetime) -> RoomEvent:
         raise CannotUndo(reason=_("it was already undone"))
     if not can_undo(event):
         raise CannotUndo(reason=_("this kind of action is not undoable"))
+    night = timezone.localdate(event.at)
+    if event.action.startswith("cash.") and NightClose.objects.filter(night=night).exists():
+        # A closed night's books are kept as they stood: nothing of its cash room moves.
+        raise CannotUndo(
+            reason=_("the books of %(night)s are closed") % {"night": night.isoformat()}
+        )
     _UNDO[event.action](event, actor, now)
     event.undone_at = now
     event.undone_by = actor if actor is not None and actor.is_authenticated else None

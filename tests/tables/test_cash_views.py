@@ -554,6 +554,11 @@ def test_a_closed_nights_rake_changes_no_more(
         services.rake_record(
             actor=room_floor, table=table, pot=400, flop_dealt=True, dealer="", shift="", now=NOW
         )
+    # Nor does any other cash action of that night come undone.
+    opened = RoomEvent.objects.get(action="cash.open")
+    response = client.post(reverse("cash_undo", args=[opened.pk]), follow=True)
+    assert f"the books of {night.isoformat()} are closed" in response.content.decode()
+    assert CashTable.objects.get(pk=table.pk).status == CashTable.Status.OPEN
     # The next night's books are open: its rake is taken.
     tomorrow = NOW + timedelta(days=1)
     services.rake_record(
