@@ -76,6 +76,27 @@ def make_manager(user=None):
     return user
 
 
+def make_cash_game(actor, *, now=None, **values):
+    """A no-limit hold'em 2/5 game of the cash room (rake 5%, capped at 30)."""
+    from tables.services import cash as cash_services
+
+    defaults = {
+        "variant": "Hold'em",
+        "structure": "no_limit",
+        "sb": 2,
+        "bb": 5,
+        "min_buy_in": 200,
+        "max_buy_in": None,
+        "max_seats": 9,
+        "rake_percent": 5,
+        "rake_cap": 30,
+        "active": True,
+    }
+    return cash_services.game_save(
+        actor=actor, game=None, values={**defaults, **values}, now=now or NOW
+    )
+
+
 def make_tournament(td=None, *, tables: int = 4, seats: int = 9, **fields) -> Tournament:
     """A tournament with a club structure and `tables` tables of `seats` seats."""
     td = td or make_user(f"td{next(_names)}", staff=True)

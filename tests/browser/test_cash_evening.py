@@ -9,9 +9,8 @@ import pytest
 from django.utils import timezone
 
 from tables.models import CashSeat, CashTable, RoomRole, RoomStaff, WaitEntry
-from tables.services import cash as services
 from tables.views.cash import phone_token
-from tests.conftest import make_user
+from tests.conftest import make_cash_game, make_user
 from tournaments.models import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -37,23 +36,7 @@ def _screen(browser, url, locale="en-GB"):
 def test_a_cash_evening_with_live_screens(daphne_url, browser):
     floor = make_user("cashfloor")
     RoomStaff.objects.create(user=floor, role=RoomRole.CASH)
-    game = services.game_save(
-        actor=floor,
-        game=None,
-        values={
-            "variant": "Hold'em",
-            "structure": "no_limit",
-            "sb": 2,
-            "bb": 5,
-            "min_buy_in": 200,
-            "max_buy_in": None,
-            "max_seats": 9,
-            "rake_percent": 5,
-            "rake_cap": 30,
-            "active": True,
-        },
-        now=timezone.now(),
-    )
+    game = make_cash_game(floor, now=timezone.now())
     brush = _screen(browser, f"{daphne_url}/room/cash/board/")
     board = _screen(browser, f"{daphne_url}/login/")
     _login(board, daphne_url, "cashfloor")

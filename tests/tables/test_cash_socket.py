@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from tables.services import cash as services
-from tests.conftest import NOW, make_player, make_user
+from tests.conftest import NOW, make_cash_game, make_player, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,23 +22,7 @@ def _add_game_and_list_a_player() -> None:
     td = make_user("cashtd", staff=True)
     td.is_superuser = True
     td.save()
-    game = services.game_save(
-        actor=td,
-        game=None,
-        values={
-            "variant": "Hold'em",
-            "structure": "no_limit",
-            "sb": 2,
-            "bb": 5,
-            "min_buy_in": 200,
-            "max_buy_in": None,
-            "max_seats": 9,
-            "rake_percent": 5,
-            "rake_cap": 30,
-            "active": True,
-        },
-        now=NOW,
-    )
+    game = make_cash_game(td)
     services.list_add(actor=td, player=make_player("Laura"), games=[game], present=True, now=NOW)
 
 

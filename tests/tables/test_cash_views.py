@@ -23,7 +23,7 @@ from tables.models import (
 )
 from tables.services import cash as services
 from tables.views.cash import phone_token
-from tests.conftest import NOW, make_player, make_user
+from tests.conftest import NOW, make_cash_game, make_player, make_user
 from tournaments.services import books
 
 pytestmark = pytest.mark.django_db
@@ -61,23 +61,7 @@ def room_books(db):
 
 @pytest.fixture
 def game(room_td):
-    return services.game_save(
-        actor=room_td,
-        game=None,
-        values={
-            "variant": "Hold'em",
-            "structure": "no_limit",
-            "sb": 2,
-            "bb": 5,
-            "min_buy_in": 200,
-            "max_buy_in": None,
-            "max_seats": 9,
-            "rake_percent": 5,
-            "rake_cap": 30,
-            "active": True,
-        },
-        now=NOW,
-    )
+    return make_cash_game(room_td)
 
 
 def listed(game, names, actor, *, at=NOW):

@@ -12,7 +12,7 @@ from django.urls import reverse
 from tables.events import room_event_undo
 from tables.models import CashSeat, CashTable, RoomEvent, RoomRole, RoomStaff, Ruling, WaitEntry
 from tables.services import cash as cash_services
-from tests.conftest import NOW, make_player, make_tournament, make_user
+from tests.conftest import NOW, make_cash_game, make_player, make_tournament, make_user
 from tournaments import names
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import CashRefund, Event, Penalty, TimeCall
@@ -39,23 +39,7 @@ def cash_td(db):
 
 @pytest.fixture
 def game(cash_td):
-    return cash_services.game_save(
-        actor=cash_td,
-        game=None,
-        values={
-            "variant": "Hold'em",
-            "structure": "no_limit",
-            "sb": 2,
-            "bb": 5,
-            "min_buy_in": 200,
-            "max_buy_in": None,
-            "max_seats": 9,
-            "rake_percent": 5,
-            "rake_cap": 30,
-            "active": True,
-        },
-        now=NOW,
-    )
+    return make_cash_game(cash_td)
 
 
 def _history(tournament, td, cash_td, game):

@@ -24,7 +24,14 @@ from django.urls import reverse
 from config.asgi import application
 from tables.models import CashSeat, RoomEvent, RoomRole, RoomStaff, Table, WaitEntry
 from tables.services import cash as cash_services
-from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
+from tests.conftest import (
+    NOW,
+    make_cash_game,
+    make_manager,
+    make_player,
+    make_tournament,
+    make_user,
+)
 from tournaments import ratelimit
 from tournaments.errors import DomainError
 from tournaments.models import Event, Role, StaffAssignment, StaffPin
@@ -339,23 +346,7 @@ def test_a_pin_sessions_socket_is_refused_what_the_floor_may_send():
 
 @pytest.fixture
 def cash_tables(manager):
-    game = cash_services.game_save(
-        actor=manager,
-        game=None,
-        values={
-            "variant": "Hold'em",
-            "structure": "no_limit",
-            "sb": 2,
-            "bb": 5,
-            "min_buy_in": 200,
-            "max_buy_in": None,
-            "max_seats": 9,
-            "rake_percent": 5,
-            "rake_cap": 30,
-            "active": True,
-        },
-        now=NOW,
-    )
+    game = make_cash_game(manager)
     tables = []
     for number in (1, 2):
         players = [make_player(f"P{number}{k}") for k in range(2)]
