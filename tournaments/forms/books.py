@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django import forms
 from django.utils.translation import gettext_lazy
 
@@ -53,6 +55,14 @@ class CorrectionForm(forms.Form):
     )
     payment_method = forms.ChoiceField(label=gettext_lazy("Paid by"), choices=PaymentMethod.choices)
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)
+    # A fresh key each time the page draws the form (`fresh_key`): the same form sent
+    # twice records one correction (tournaments/services/books.py, `night_correct`).
+    key = forms.CharField(widget=forms.HiddenInput, max_length=64, required=False)
+
+
+def fresh_key() -> str:
+    """A one-time key for a form whose second sending must change nothing."""
+    return secrets.token_urlsafe(24)
 
 
 class PrintForm(forms.Form):

@@ -33,7 +33,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.prepared import NO_ID, Prepared
-from tournaments.services import formats
+from tournaments.services import formats, locks
 
 REASON_MAX = 200
 
@@ -251,18 +251,29 @@ def sale_void(
 ) -> CashRefund:
     """Void a sale (an entry, or a rebuy or add-on on it) and refund its money, with the
     reason and who did it. An active entry is taken out of play as its undo would; one
-    already voided from the log is only refunded (once)."""
+    already voided from the log is only refunded (once).
+
+    The tournament's row lock first, as every money write of the event takes it: two tabs
+    voiding the same sale queue here, and the second reads the first one's refund. The
+    sale is read again under it (the caller's copy may be older than that refund)."""
     reason = _reason(reason)
+    tournament = locks.tournament_for_update(tournament)
     assert_open(tournament)
-    if entry.tournament_id != tournament.pk or (
-        purchase is not None and purchase.entry_id != entry.pk
+    asked_purchase = purchase is not None
+    entry = Entry.objects.select_related("player").filter(pk=entry.pk).first()
+    purchase = Purchase.objects.filter(pk=purchase.pk).first() if purchase is not None else None
+    if (
+        entry is None
+        or entry.tournament_id != tournament.pk
+        or (asked_purchase and (purchase is None or purchase.entry_id != entry.pk))
     ):
         raise errors.DomainError(_("No such sale in this tournament."))
     target = purchase or entry
+    already = errors.DomainError(_("This sale was already refunded."))
     if CashRefund.objects.filter(
         entry=entry, purchase=purchase if purchase is not None else None
     ).exists():
-        raise errors.DomainError(_("This sale was already refunded."))
+        raise already
     amount = purchase.price if purchase is not None else entry.paid
     still_sold = not purchase.voided if purchase is not None else entry.status != "voided"
     if still_sold:
@@ -283,16 +294,17 @@ def sale_void(
         if logged is None:
             raise errors.DomainError(_("This sale cannot be voided here."))
         events.event_undo(event_id=logged.pk, tournament=tournament, actor=actor, now=now)
-    refund = CashRefund.objects.create(
-        tournament=tournament,
-        entry=entry,
-        purchase=purchase,
-        amount=amount,
-        payment_method=getattr(target, "payment_method", "cash"),
-        reason=reason,
-        by=clerk(actor),
-        at=now,
-    )
+    with locks.once(already):
+        refund = CashRefund.objects.create(
+            tournament=tournament,
+            entry=entry,
+            purchase=purchase,
+            amount=amount,
+            payment_method=getattr(target, "payment_method", "cash"),
+            reason=reason,
+            by=clerk(actor),
+            at=now,
+        )
     events.event_log(
         tournament=tournament,
         actor=actor,
@@ -359,23 +371,33 @@ def night_correct(
     actor,
     now: datetime,
     tournament: Tournament | None = None,
+    key: str = "",
 ) -> CashCorrection:
-    """Record a correction to a closed night: money in (positive) or out (negative)."""
+    """Record a correction to a closed night: money in (positive) or out (negative).
+
+    `key` is the one-time key of the form that sent it: the same form sent twice (a
+    double click, a retry) records one correction; the database refuses the second."""
     reason, method = _reason(reason), _method(method)
     closed = NightClose.objects.select_for_update().filter(night=night).first()
     if closed is None:
         raise errors.DomainError(_("This night is not closed: change the sales themselves."))
     if not amount:
         raise errors.DomainError(_("A correction needs an amount other than zero."))
-    correction = CashCorrection.objects.create(
-        night=closed,
-        tournament=tournament,
-        amount=amount,
-        payment_method=method,
-        reason=reason,
-        by=clerk(actor),
-        at=now,
-    )
+    key = (key or "").strip()[:64]
+    already = errors.DomainError(_("This correction is already recorded."))
+    if key and CashCorrection.objects.filter(key=key).exists():
+        raise already
+    with locks.once(already):
+        correction = CashCorrection.objects.create(
+            night=closed,
+            tournament=tournament,
+            amount=amount,
+            payment_method=method,
+            reason=reason,
+            by=clerk(actor),
+            at=now,
+            key=key,
+        )
     for event in [tournament] if tournament else Tournament.objects.filter(date=night)[:1]:
         events.event_log(
             tournament=event,

@@ -110,7 +110,8 @@ def night_books(request: HttpRequest) -> HttpResponse:
         size = form.cleaned_data["size"] or "a4"
         content = bookprint.night_pdf(report, size=size, now=timezone.now())
         return _pdf(content, f"night-{night.isoformat()}-{size}.pdf")
-    return render(request, "books/night.html", {**report, **_rows(report)})
+    context = {**report, **_rows(report), "correction_key": books_forms.fresh_key()}
+    return render(request, "books/night.html", context)
 
 
 def _night_back(night) -> HttpResponse:
@@ -154,6 +155,7 @@ def night_correct(request: HttpRequest) -> HttpResponse:
         amount=form.cleaned_data["amount"],
         method=form.cleaned_data["payment_method"],
         reason=form.cleaned_data["reason"],
+        key=form.cleaned_data["key"],
         actor=request.user,
     )
     if ok:
