@@ -326,15 +326,18 @@ def sale_void(
 @transaction.atomic
 def night_close(*, night: date, actor, now: datetime) -> NightClose:
     """Close the night: its totals are kept as they stood; later changes are corrections."""
+    already = errors.DomainError(_("This night is already closed."))
     if NightClose.objects.select_for_update().filter(night=night).exists():
-        raise errors.DomainError(_("This night is already closed."))
+        raise already
     if not Tournament.objects.filter(date=night).exists():
         raise errors.DomainError(_("No event was played that night."))
     report = night_books(night)
     totals = _totals(report["books"])
-    closed = NightClose.objects.create(
-        night=night, closed_at=now, closed_by=clerk(actor), totals=totals
-    )
+    # No row to lock yet: two closes at once meet at the night's unique key.
+    with locks.once(already):
+        closed = NightClose.objects.create(
+            night=night, closed_at=now, closed_by=clerk(actor), totals=totals
+        )
     for tournament in Tournament.objects.filter(date=night):
         events.event_log(
             tournament=tournament,

@@ -371,3 +371,16 @@ def all_at_once(jobs: list[Callable[[], object]]) -> list[str]:
         thread.join()
     assert failures == []
     return refused
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not settings.USING_POSTGRES, reason="needs PostgreSQL (DATABASE_URL)")
+@pytest.mark.django_db(transaction=True)
+def test_two_tabs_closing_the_night_at_once_close_it_once_in_words(td):
+    tournament = make_tournament(td)
+    sell(tournament, td)
+    refused = all_at_once(
+        [lambda: books.night_close(night=tournament.date, actor=td, now=NOW) for _ in range(4)]
+    )
+    assert refused == ["This night is already closed."] * 3
+    assert Event.objects.filter(action="books.close").count() == 1
