@@ -2,8 +2,9 @@
 
 Runs the harness of tournaments/fuzzing.py (the CI sample in tests/fuzz/ runs the same)
 against the configured database: it builds a world, fuzzes every route (each request in a
-transaction rolled back afterwards) and the socket (its services commit: the world is
-deleted at the end). Needs the `test` extra (hypothesis, polib).
+transaction rolled back afterwards), the socket (its services commit: the world is
+deleted at the end), and every money action sent several times at once (double payments,
+bench/fuzzing_money.py). Needs the `test` extra (hypothesis, polib).
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ import time
 from django.core.management.base import CommandError
 from django.db import connection
 
-from bench import fuzzing, fuzzing_backup
+from bench import fuzzing, fuzzing_backup, fuzzing_money
 from bench.common import Figures
 
 WS_SHARE = 0.2  # of the cases go to the socket
 BACKUP_SHARE = 0.1  # to crafted backups (each file: its import, reads and undos), the rest
 # to the routes
 REQUESTS_PER_BACKUP = 10  # a refused file is one request; an accepted one, one per page and undo
+DUPLICATE_SHARE = 0.05  # to money actions sent several times at once (each copy a case)
 
 
 def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
@@ -85,13 +87,22 @@ def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
                 fuzzing.ws_cases(world, kind), run_ws, examples=per_kind, derandomize=derandomize
             )
         timings["ws"] = time.perf_counter() - began
+        # Every money action, its copies sent at once: these requests commit, into events
+        # of their own that are removed afterwards.
+        began = time.perf_counter()
+        per_round = fuzzing_money.COPIES * len(fuzzing_money.ACTIONS)
+        fuzzing_money.run_duplicates(
+            world, max(1, round(cases * DUPLICATE_SHARE / per_round)), tally
+        )
+        timings["duplicates"] = time.perf_counter() - began
     finally:
         fuzzing.delete_world(world)
         quiet.__exit__(None, None, None)
     seconds = time.perf_counter() - started
     sent = {n[3:] for n in tally.cases if n.startswith("ws:")}
     ws_types = sorted(sent & set(fuzzing.ws_message_types()))
-    form_names = [n for n in tally.cases if not n.startswith(("ws:", "backup:"))]
+    form_names = [n for n in tally.cases if not n.startswith(("ws:", "backup:", "dup:"))]
+    dup_names = [n for n in tally.cases if n.startswith("dup:")]
     backup_names = [n for n in tally.cases if n.startswith("backup:")]
     ws_names = [n for n in tally.cases if n.startswith("ws:")]
     lines = [f"{'target':<36} {'cases':>6} {'refused':>8} {'accepted':>9}"]
@@ -120,6 +131,9 @@ def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
         "accepted": sum(tally.accepted.values()),
         "server_errors": tally.server_errors,
         "partial_writes": tally.partial_writes,
+        "duplicate_rounds": sum(tally.cases[n] for n in dup_names),
+        "duplicate_requests": sum(tally.cases[n] for n in dup_names) * fuzzing_money.COPIES,
+        "double_payments": tally.double_payments,
         "untranslated": tally.untranslated,
         "seconds": round(seconds, 1),
     }

@@ -1244,10 +1244,13 @@ class Outcome:
     partial_write: str = ""
     untranslated: str = ""
     message: str = ""  # the first refusal shown, for the bench's report
+    # Money written more than once by copies of one request (bench/fuzzing_money.py).
+    double_payment: str = ""
 
     @property
     def problems(self) -> list[str]:
-        return [p for p in (self.server_error, self.partial_write, self.untranslated) if p]
+        found = (self.server_error, self.partial_write, self.untranslated, self.double_payment)
+        return [p for p in found if p]
 
 
 @dataclass
@@ -1260,6 +1263,7 @@ class Tally:
     server_errors: int = 0
     partial_writes: int = 0
     untranslated: int = 0
+    double_payments: int = 0
     samples: list[str] = field(default_factory=list)
     messages: dict[str, dict[str, int]] = field(default_factory=dict)
 
@@ -1274,6 +1278,7 @@ class Tally:
         self.server_errors += bool(outcome.server_error)
         self.partial_writes += bool(outcome.partial_write)
         self.untranslated += bool(outcome.untranslated)
+        self.double_payments += bool(outcome.double_payment)
         for problem in outcome.problems:
             if len(self.samples) < 40:
                 self.samples.append(f"{name}: {problem[:600]}")

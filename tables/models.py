@@ -394,6 +394,12 @@ class RakeRecord(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+        # A hand of a table is raked once, whatever a double tap or two tablets do.
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "hand"], condition=models.Q(hand__gt=0), name="rake_once_per_hand"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table} {self.at:%H:%M} {self.rake}"

@@ -633,6 +633,19 @@ class CashRefund(models.Model):
 
     class Meta:
         ordering = ["at", "pk"]
+        # A sale is refunded once, whatever two tabs, a retry or a double click do: the
+        # entry's own buy-in (no purchase) once, each rebuy or add-on once. Two conditions,
+        # as a NULL purchase never equals another in a plain unique index.
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entry"], condition=Q(purchase__isnull=True), name="refund_entry_once"
+            ),
+            models.UniqueConstraint(
+                fields=["purchase"],
+                condition=Q(purchase__isnull=False),
+                name="refund_purchase_once",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"refund {self.amount} on {self.entry_id}"
@@ -887,6 +900,14 @@ class Deal(models.Model):
     voided = models.BooleanField(default=False)
     created_at = models.DateTimeField()
 
+    class Meta:
+        # The same deal (the same players, stacks and amounts) is recorded once.
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "shares"], condition=Q(voided=False), name="deal_once"
+            ),
+        ]
+
     def __str__(self) -> str:
         return f"{self.method} deal @ {self.tournament_id}"
 
@@ -1026,6 +1047,15 @@ class BountyAward(models.Model):
 
     class Meta:
         ordering = ["pk"]
+        # An eliminated player's bounty pays each winner once (a forfeit and the winner's
+        # own bounty are rows of the player himself: once as well).
+        constraints = [
+            models.UniqueConstraint(
+                fields=["eliminated", "winner"],
+                condition=Q(voided=False),
+                name="bounty_paid_once",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.eliminated_id} -> {self.winner_id}: {self.cash_cents}"
@@ -1078,6 +1108,15 @@ class SeatTicket(models.Model):
 
     class Meta:
         ordering = ["place", "pk"]
+        # A satellite awards a player's place once, a seat and its cash each (a tie across
+        # the last seat may give one player both); an undone award's tickets are voided.
+        constraints = [
+            models.UniqueConstraint(
+                fields=["satellite", "player", "place", "kind"],
+                condition=Q(voided=False),
+                name="satellite_ticket_once",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.code

@@ -107,6 +107,10 @@ class RakeForm(forms.Form):
     flop_dealt = forms.BooleanField(label=_("Flop dealt"), required=False)
     dealer = forms.CharField(label=_("Dealer"), max_length=60, required=False)
     shift = forms.CharField(label=_("Shift"), max_length=20, required=False)
+    # The hand the form was drawn for: the same form sent twice rakes the hand once.
+    hand = forms.IntegerField(
+        widget=forms.HiddenInput, min_value=1, max_value=MAX_CHIPS, required=False
+    )
 
     def clean_contributions(self) -> list[Contribution]:
         found: list[Contribution] = []
@@ -188,6 +192,11 @@ class LeaveForm(forms.Form):
 class BuyForm(forms.Form):
     stack = forms.IntegerField(label=_("Stack now"), min_value=0, max_value=MAX_CHIPS)
     amount = forms.IntegerField(label=_("Buys"), min_value=1, max_value=MAX_CHIPS)
+    # What the seat had bought when the form was drawn: the same form sent twice sells
+    # the chips once.
+    bought = forms.IntegerField(
+        widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1, required=False
+    )
 
 
 class RoomStaffForm(forms.Form):

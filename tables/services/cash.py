@@ -39,6 +39,7 @@ from tables.models import (
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import NightClose, Player
 from tournaments.realtime import broadcast_cash
+from tournaments.services.locks import once
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -934,8 +935,26 @@ def earlier_cash_out(*, player_id: int, game: CashGame, now: datetime) -> int | 
 
 
 @transaction.atomic
-def seat_buy(*, actor: Any, seat: CashSeat, stack: int, amount: int, now: datetime) -> CashSeat:
-    """A seated player buys chips between hands: the buy-in check for `seated` (§10.2)."""
+def seat_buy(
+    *,
+    actor: Any,
+    seat: CashSeat,
+    stack: int,
+    amount: int,
+    now: datetime,
+    bought: int | None = None,
+) -> CashSeat:
+    """A seated player buys chips between hands: the buy-in check for `seated` (§10.2).
+
+    `bought` is what the seat had bought when the form was drawn: the seat's row is
+    locked and its total compared, so the same form sent twice (a double tap, a retry, two
+    tablets) sells the chips once; a second sale is a new form."""
+    locked = CashSeat.objects.select_for_update().filter(pk=seat.pk).first()
+    if locked is None:
+        raise CashRefused(reason=_("the seat is free now"))
+    if bought is not None and locked.buy_in != bought:
+        raise DomainError(_("This buy-in is already recorded."))
+    seat.buy_in, seat.short_buy_ins = locked.buy_in, locked.short_buy_ins
     game = seat.table.game
     decision = buyin.check_buy_in(
         game=_game_rules(game),
@@ -1145,11 +1164,22 @@ def rake_record(
     shift: str,
     now: datetime,
     contributions: list[rake.Contribution] | None = None,
+    hand: int | None = None,
 ) -> RakeRecord:
     """Record one hand's rake: from the contributions through the pots, or from the total.
-    Refused once the night's books are closed."""
+
+    `hand` is the hand the form was drawn for (the next one of the table then): a hand is
+    raked once, so the same form sent twice (a double tap, a retry, two tablets) records
+    one rake. The table's row is locked first, so two rakes never take the same number;
+    without `hand`, the next one. Refused once the night's books are closed."""
     _lock_table(table)
     _assert_books_open(now)
+    last = table.rake.aggregate(m=Max("hand"))["m"] or 0
+    if hand is not None and hand <= last:
+        raise _raked_already(table, hand)
+    if hand is not None and hand > last + 1:
+        raise CashRefused(reason=_("no such hand at this table yet"))
+    hand = last + 1
     settings = game_settings(table.game)
     if contributions:
         result = rake.compute_rake(
@@ -1161,19 +1191,19 @@ def rake_record(
         no_drop = settings.no_flop_no_drop and not flop_dealt
         taken = 0 if no_drop else rake.rake_of(pot, settings)
         by_pot = [taken]
-    hand = (table.rake.aggregate(m=Max("hand"))["m"] or 0) + 1
-    record = RakeRecord.objects.create(
-        table=table,
-        game=table.game,
-        at=now,
-        hand=hand,
-        dealer=dealer.strip(),
-        shift=shift.strip(),
-        flop_dealt=flop_dealt,
-        pot=pot,
-        rake=taken,
-        rake_by_pot=by_pot,
-    )
+    with once(_raked_already(table, hand)):
+        record = RakeRecord.objects.create(
+            table=table,
+            game=table.game,
+            at=now,
+            hand=hand,
+            dealer=dealer.strip(),
+            shift=shift.strip(),
+            flop_dealt=flop_dealt,
+            pot=pot,
+            rake=taken,
+            rake_by_pot=by_pot,
+        )
     room_event_log(
         actor=actor,
         action="cash.rake",
@@ -1188,6 +1218,18 @@ def rake_record(
     )
     broadcast_cash("cash.rake")
     return record
+
+
+def _raked_already(table: CashTable, hand: int) -> DomainError:
+    return DomainError(
+        _("The rake of hand %(hand)s at table %(table)s is already recorded.")
+        % {"hand": hand, "table": table.number}
+    )
+
+
+def next_rake_hand(table: CashTable) -> int:
+    """The hand a rake form drawn now is for: the table's next one to rake."""
+    return (table.rake.aggregate(m=Max("hand"))["m"] or 0) + 1
 
 
 @undoes("cash.rake")

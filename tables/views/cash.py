@@ -527,6 +527,7 @@ def table_rake(request: HttpRequest, pk: int) -> HttpResponse:
         flop_dealt=data["flop_dealt"],
         dealer=data["dealer"],
         shift=data["shift"],
+        hand=data["hand"],
     )
     if ok:
         messages.success(
@@ -712,7 +713,9 @@ def cash_tablet(request: HttpRequest, pk: int) -> HttpResponse:
         "pin_session": permissions.is_pin_session(request.session),
         "rows": rows,
         "rake": table.rake.all()[:10],
-        "rake_form": forms.RakeForm(initial={"flop_dealt": True}),
+        "rake_form": forms.RakeForm(
+            initial={"flop_dealt": True, "hand": services.next_rake_hand(table)}
+        ),
     }
     if request.htmx:
         return render(request, "tables/cash/tablet.html#tablet", context)

@@ -37,7 +37,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.prepared import NO_ID, Prepared
-from tournaments.services import formats
+from tournaments.services import formats, locks
 
 REASON_MAX = 200
 NIGHT_CLOSE = "room.night_close"
@@ -273,18 +273,29 @@ def sale_void(
 ) -> CashRefund:
     """Void a sale (an entry, or a rebuy or add-on on it) and refund its money, with the
     reason and who did it. An active entry is taken out of play as its undo would; one
-    already voided from the log is only refunded (once)."""
+    already voided from the log is only refunded (once).
+
+    The tournament's row lock first, as every money write of the event takes it: two tabs
+    voiding the same sale queue here, and the second reads the first one's refund. The
+    sale is read again under it (the caller's copy may be older than that refund)."""
     reason = _reason(reason)
+    tournament = locks.tournament_for_update(tournament)
     assert_open(tournament)
-    if entry.tournament_id != tournament.pk or (
-        purchase is not None and purchase.entry_id != entry.pk
+    asked_purchase = purchase is not None
+    entry = Entry.objects.select_related("player").filter(pk=entry.pk).first()
+    purchase = Purchase.objects.filter(pk=purchase.pk).first() if purchase is not None else None
+    if (
+        entry is None
+        or entry.tournament_id != tournament.pk
+        or (asked_purchase and (purchase is None or purchase.entry_id != entry.pk))
     ):
         raise errors.DomainError(_("No such sale in this tournament."))
     target = purchase or entry
+    already = errors.DomainError(_("This sale was already refunded."))
     if CashRefund.objects.filter(
         entry=entry, purchase=purchase if purchase is not None else None
     ).exists():
-        raise errors.DomainError(_("This sale was already refunded."))
+        raise already
     amount = purchase.price if purchase is not None else entry.paid
     still_sold = not purchase.voided if purchase is not None else entry.status != "voided"
     if still_sold:
@@ -305,16 +316,17 @@ def sale_void(
         if logged is None:
             raise errors.DomainError(_("This sale cannot be voided here."))
         events.event_undo(event_id=logged.pk, tournament=tournament, actor=actor, now=now)
-    refund = CashRefund.objects.create(
-        tournament=tournament,
-        entry=entry,
-        purchase=purchase,
-        amount=amount,
-        payment_method=getattr(target, "payment_method", "cash"),
-        reason=reason,
-        by=clerk(actor),
-        at=now,
-    )
+    with locks.once(already):
+        refund = CashRefund.objects.create(
+            tournament=tournament,
+            entry=entry,
+            purchase=purchase,
+            amount=amount,
+            payment_method=getattr(target, "payment_method", "cash"),
+            reason=reason,
+            by=clerk(actor),
+            at=now,
+        )
     events.event_log(
         tournament=tournament,
         actor=actor,
@@ -341,15 +353,18 @@ def night_close(*, night: date, actor, now: datetime) -> NightClose:
     # The cash tables' locks: a rake being recorded or undone finishes before the totals
     # are counted, and one that comes after sees the night closed.
     list(CashTable.objects.select_for_update().order_by("pk").values_list("pk", flat=True))
+    already = errors.DomainError(_("This night is already closed."))
     if NightClose.objects.select_for_update().filter(night=night).exists():
-        raise errors.DomainError(_("This night is already closed."))
+        raise already
     if not Tournament.objects.filter(date=night).exists():
         raise errors.DomainError(_("No event was played that night."))
     report = night_books(night)
     totals = _totals(report["books"])
-    closed = NightClose.objects.create(
-        night=night, closed_at=now, closed_by=clerk(actor), totals=totals
-    )
+    # No row to lock yet: two closes at once meet at the night's unique key.
+    with locks.once(already):
+        closed = NightClose.objects.create(
+            night=night, closed_at=now, closed_by=clerk(actor), totals=totals
+        )
     room_event_log(
         actor=actor,
         action=NIGHT_CLOSE,
@@ -410,17 +425,20 @@ def night_correct(
         raise errors.DomainError(_("This night is not closed: change the sales themselves."))
     # Under the night's row lock: a second sending of the same confirmation waits here and
     # then finds the first (the constraint backs this up).
+    key = (key or "").strip()[:64]
+    already = errors.DomainError(_("This correction is already recorded."))
     if key and closed.corrections.filter(key=key).exists():
-        raise errors.DomainError(_("This correction is already recorded."))
-    correction = CashCorrection.objects.create(
-        night=closed,
-        key=key,
-        amount=amount,
-        payment_method=method,
-        reason=reason,
-        by=clerk(actor),
-        at=now,
-    )
+        raise already
+    with locks.once(already):
+        correction = CashCorrection.objects.create(
+            night=closed,
+            key=key,
+            amount=amount,
+            payment_method=method,
+            reason=reason,
+            by=clerk(actor),
+            at=now,
+        )
     room_event_log(
         actor=actor,
         action=NIGHT_CORRECTION,

@@ -177,13 +177,17 @@ def _winner_entries(
     return winners
 
 
+def _already_awarded(eliminated: Entry) -> DomainError:
+    return DomainError(
+        _("The bounty of %(player)s is already awarded.") % {"player": eliminated.player}
+    )
+
+
 def _check_eliminated(tournament: Tournament, eliminated: Entry) -> None:
     if eliminated.tournament_id != tournament.pk or eliminated.status != Entry.Status.ELIMINATED:
         raise DomainError(_("%(player)s is not eliminated.") % {"player": eliminated.player})
     if BountyAward.objects.filter(eliminated=eliminated, voided=False).exists():
-        raise DomainError(
-            _("The bounty of %(player)s is already awarded.") % {"player": eliminated.player}
-        )
+        raise _already_awarded(eliminated)
 
 
 def _fresh(
@@ -292,15 +296,16 @@ def bounty_award_record(
     )
     for line in preview.lines:
         entry = line["entry"]
-        BountyAward.objects.create(
-            tournament=tournament,
-            event=event,
-            eliminated=eliminated,
-            winner=entry,
-            cash_cents=line["cash"],
-            head_cents=line["head"],
-            created_at=now,
-        )
+        with locks.once(_already_awarded(eliminated)):
+            BountyAward.objects.create(
+                tournament=tournament,
+                event=event,
+                eliminated=eliminated,
+                winner=entry,
+                cash_cents=line["cash"],
+                head_cents=line["head"],
+                created_at=now,
+            )
         if line["head"]:
             entry.bounty_cents = line["bounty_after"]
             entry.save(update_fields=["bounty_cents"])
@@ -389,9 +394,7 @@ def bounty_forfeit_record(
             % {"player": entry.player}
         )
     if BountyAward.objects.filter(eliminated=entry, voided=False).exists():
-        raise DomainError(
-            _("The bounty of %(player)s is already awarded.") % {"player": entry.player}
-        )
+        raise _already_awarded(entry)
     bounty = bounty_of(entry, tournament)
     forfeit = bounties.forfeit_bounty(
         bounty=bounty, reason=reason, prize_pool=0, starting_bounty=tournament.bounty_part_cents
@@ -408,15 +411,16 @@ def bounty_forfeit_record(
         },
         now=now,
     )
-    BountyAward.objects.create(
-        tournament=tournament,
-        event=event,
-        eliminated=entry,
-        winner=entry,
-        cash_cents=forfeit.prize_pool_after,
-        to_prize_pool=True,
-        created_at=now,
-    )
+    with locks.once(_already_awarded(entry)):
+        BountyAward.objects.create(
+            tournament=tournament,
+            event=event,
+            eliminated=entry,
+            winner=entry,
+            cash_cents=forfeit.prize_pool_after,
+            to_prize_pool=True,
+            created_at=now,
+        )
     return event
 
 
@@ -441,8 +445,9 @@ def own_bounty_record(*, tournament: Tournament, winner: Entry, actor: Any, now:
         raise DomainError(_("This event has no bounties."))
     if tournament.status != Tournament.Status.FINISHED or winner.place != 1:
         raise DomainError(_("Only the winner of a finished event collects his own bounty."))
+    paid = DomainError(_("The winner's own bounty is already paid."))
     if BountyAward.objects.filter(winner=winner, own_bounty=True, voided=False).exists():
-        raise DomainError(_("The winner's own bounty is already paid."))
+        raise paid
     envelopes: list[str] = []
     if tournament.bounty_format == "mystery":
         left = list(tournament.envelopes.select_for_update().filter(drawn_for__isnull=True))
@@ -464,16 +469,17 @@ def own_bounty_record(*, tournament: Tournament, winner: Entry, actor: Any, now:
         },
         now=now,
     )
-    BountyAward.objects.create(
-        tournament=tournament,
-        event=event,
-        eliminated=winner,
-        winner=winner,
-        cash_cents=amount,
-        own_bounty=True,
-        envelope=",".join(envelopes)[:20],
-        created_at=now,
-    )
+    with locks.once(paid):
+        BountyAward.objects.create(
+            tournament=tournament,
+            event=event,
+            eliminated=winner,
+            winner=winner,
+            cash_cents=amount,
+            own_bounty=True,
+            envelope=",".join(envelopes)[:20],
+            created_at=now,
+        )
     tournament.envelopes.filter(code__in=envelopes).update(drawn_for=winner, drawn_at=now)
     return event
 
@@ -624,15 +630,16 @@ def mystery_draw_record(
     envelope.drawn_at = now
     envelope.save(update_fields=["drawn_for", "drawn_at"])
     for pk, cash in shares.items():
-        BountyAward.objects.create(
-            tournament=tournament,
-            event=event,
-            eliminated=eliminated,
-            winner=names[pk],
-            envelope=envelope.code,
-            cash_cents=cash,
-            created_at=now,
-        )
+        with locks.once(_already_awarded(eliminated)):
+            BountyAward.objects.create(
+                tournament=tournament,
+                event=event,
+                eliminated=eliminated,
+                winner=names[pk],
+                envelope=envelope.code,
+                cash_cents=cash,
+                created_at=now,
+            )
     realtime.broadcast(
         tournament.pk,
         {
@@ -797,8 +804,9 @@ def satellite_award(
             _("%(count)s players must still go out before the seats are awarded.")
             % {"count": figures["players_to_seats"]}
         )
+    awarded = DomainError(_("The seats are already awarded."))
     if tournament.tickets.filter(voided=False).exists():
-        raise DomainError(_("The seats are already awarded."))
+        raise awarded
     value = figures["seat_value"]
     cash_prizes: dict[int, int] = figures["cash_prizes"]
     winners = list(tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player"))
@@ -824,19 +832,20 @@ def satellite_award(
             seat_value=value,
             duplicate_seat_award=satellites.DuplicateSeatAward(tournament.duplicate_seat_award),
         )
-        created.append(
-            SeatTicket.objects.create(
-                satellite=tournament,
-                target=tournament.target_event,
-                player=entry.player,
-                place=entry.place or 1,
-                kind=award.kind.value,
-                amount_cents=award.amount if award.amount else value,
-                code=_ticket_code(),
-                transferable=tournament.seat_transferable,
-                created_at=now,
+        with locks.once(awarded):
+            created.append(
+                SeatTicket.objects.create(
+                    satellite=tournament,
+                    target=tournament.target_event,
+                    player=entry.player,
+                    place=entry.place or 1,
+                    kind=award.kind.value,
+                    amount_cents=award.amount if award.amount else value,
+                    code=_ticket_code(),
+                    transferable=tournament.seat_transferable,
+                    created_at=now,
+                )
             )
-        )
     # The leftover in cash to the places below the seats (§11.5); players who share places
     # share their cash equally. The last hand's busts take what the bubble rule gave them.
     placed = tournament.entries.filter(
@@ -854,18 +863,19 @@ def satellite_award(
             amounts[settled[1][pk]] = amount
     for entry, amount in amounts.items():
         if amount:
-            created.append(
-                SeatTicket.objects.create(
-                    satellite=tournament,
-                    target=None,
-                    player=entry.player,
-                    place=entry.place,
-                    kind=SeatTicket.Kind.CASH,
-                    amount_cents=amount,
-                    code=_ticket_code(),
-                    created_at=now,
+            with locks.once(awarded):
+                created.append(
+                    SeatTicket.objects.create(
+                        satellite=tournament,
+                        target=None,
+                        player=entry.player,
+                        place=entry.place,
+                        kind=SeatTicket.Kind.CASH,
+                        amount_cents=amount,
+                        code=_ticket_code(),
+                        created_at=now,
+                    )
                 )
-            )
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     event = event_log(

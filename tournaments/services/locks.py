@@ -3,11 +3,14 @@ clock and the floor serialise on the same row (and never deadlock on different o
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from django.db import connections, router
+from django.db import IntegrityError, connections, router, transaction
 from django.db.transaction import TransactionManagementError
 
+from tournaments.errors import DomainError
 from tournaments.models import Tournament
 from tournaments.prepared import NO_ID, Prepared
 
@@ -34,3 +37,15 @@ def tournament_for_update(tournament: Tournament) -> Tournament:
     if locked is None:
         raise Tournament.DoesNotExist("Tournament matching query does not exist.")
     return locked
+
+
+@contextmanager
+def once(refusal: DomainError) -> Iterator[None]:
+    """Write a money row a database constraint allows once, in its own savepoint: a copy
+    that got past the checks (a race the locks do not cover, an import, a bug) is refused
+    with `refusal`, in words, and the caller's transaction stays usable."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError:
+        raise refusal from None

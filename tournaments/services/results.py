@@ -579,16 +579,22 @@ def deal_record(
         tournament=tournament, stacks=stacks, method=method, left_to_play_for=left_to_play_for
     )
     order = sorted(stacks)
-    deal = Deal.objects.create(
-        tournament=tournament,
-        method=method,
-        shares=[
-            {"entry": pk, "stack": stacks[pk], "amount": amount}
-            for pk, amount in zip(order, proposal.amounts, strict=True)
-        ],
-        left_to_play_for=left_to_play_for,
-        created_at=now,
-    )
+    shares = [
+        {"entry": pk, "stack": stacks[pk], "amount": amount}
+        for pk, amount in zip(order, proposal.amounts, strict=True)
+    ]
+    # The same deal sent twice (a double click, a retry) is recorded once.
+    recorded = errors.DomainError(_("This deal is already recorded."))
+    if Deal.objects.filter(tournament=tournament, voided=False, shares=shares).exists():
+        raise recorded
+    with locks.once(recorded):
+        deal = Deal.objects.create(
+            tournament=tournament,
+            method=method,
+            shares=shares,
+            left_to_play_for=left_to_play_for,
+            created_at=now,
+        )
     Entry.objects.filter(pk__in=order).update(deal_amount=None)
     for pk, amount in zip(order, proposal.amounts, strict=True):
         Entry.objects.filter(pk=pk).update(deal_amount=amount)
