@@ -608,6 +608,16 @@ class Purchase(models.Model):
     clerk = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The one-time key of the desk's form that sold it: a rebuy is a deliberate repeat, so
+    # only the key tells a second rebuy from the same one sent twice (a double click).
+    key = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key"], condition=~models.Q(key=""), name="purchase_sold_once"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.chips} on {self.entry_id}"

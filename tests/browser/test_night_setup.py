@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 
 from tests.browser.test_night_screens import _session_cookie
-from tests.conftest import make_user
+from tests.conftest import make_manager, make_user
 from tournaments.models import DisplayScreen, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -47,7 +47,8 @@ def _words(language: str) -> dict[str, str]:
 def test_the_td_sets_the_night_up_through_the_pages(daphne_url, browser, language):
     words = _words(language)
     assert words == WORDS[language]  # the buttons read as the room reads them
-    td = make_user(f"td-setup-{language}", staff=True)
+    # The room's manager creates the event (and so is its TD).
+    td = make_manager(make_user(f"td-setup-{language}"))
     context = browser.new_context(locale={"en": "en-GB", "it": "it-IT"}[language])
     cookies = _session_cookie(td, daphne_url)
     cookies.append({"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": daphne_url})

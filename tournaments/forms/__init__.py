@@ -498,6 +498,8 @@ class PurchaseForm(forms.Form):
     declared_before_hand = forms.BooleanField(
         label=gettext_lazy("Declared before the hand"), required=False
     )
+    # A fresh one-time key each time the desk opens the form: sent twice, it sells once.
+    key = forms.CharField(widget=forms.HiddenInput, max_length=64, required=False)
 
 
 MAX_NUMBER = 1_000_000

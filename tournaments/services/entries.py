@@ -412,13 +412,21 @@ def entry_purchase(
     stack: int | None = None,
     declared_before_hand: bool = False,
     payment_method: str = "cash",
+    key: str = "",
 ) -> Purchase:
     """Sell a rebuy or an add-on on an active entry (tournament.md §5.5, §5.6).
 
     A rebuy declared before the hand (§5.5) is charged at once and cannot be refused by
-    the hand's outcome: the chips count as in play for that hand.
+    the hand's outcome: the chips count as in play for that hand. `key` is the one-time
+    key of the desk's form: the same form sent twice sells once.
     """
     tournament = locks.tournament_for_update(tournament)
+    key = (key or "").strip()[:64]
+    sold = errors.DomainError(_("This sale is already recorded."))
+    # Under the tournament's lock: a second sending of the same form waits here, then
+    # finds the first (the constraint backs this up).
+    if key and Purchase.objects.filter(key=key).exists():
+        raise sold
     entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
     if entry.status != Entry.Status.ACTIVE:
         raise errors.NotPlaying(player=str(entry.player))
@@ -455,16 +463,18 @@ def entry_purchase(
         if reason:
             raise errors.AddonNotAllowed(reason=reason)
         price, chips = tournament.addon_price, tournament.addon_chips
-    purchase = Purchase.objects.create(
-        entry=entry,
-        kind=kind,
-        price=price,
-        chips=chips,
-        declared_before_hand=declared_before_hand,
-        created_at=now,
-        payment_method=payment_method,
-        clerk=books.clerk(actor),
-    )
+    with locks.once(sold):
+        purchase = Purchase.objects.create(
+            entry=entry,
+            kind=kind,
+            price=price,
+            chips=chips,
+            declared_before_hand=declared_before_hand,
+            created_at=now,
+            payment_method=payment_method,
+            clerk=books.clerk(actor),
+            key=key,
+        )
     event_log(
         tournament=tournament,
         actor=actor,

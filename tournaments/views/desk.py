@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import secrets
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -313,7 +314,7 @@ def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpRes
         raise Http404
     if kind not in Purchase.Kind.values:
         return redirect("desk", slug)
-    form = PurchaseForm(request.POST or None)
+    form = PurchaseForm(request.POST or None, initial={"key": secrets.token_urlsafe(24)})
     if request.method == "POST":
         if form.is_valid():
             ok, bought = run(
@@ -326,6 +327,7 @@ def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpRes
                 stack=form.cleaned_data["stack"],
                 declared_before_hand=form.cleaned_data["declared_before_hand"],
                 payment_method=books_forms.PaymentForm(request.POST).method(),
+                key=form.cleaned_data["key"],
             )
             if ok:
                 messages.success(

@@ -25,7 +25,10 @@ from tournaments.models import (
     Deal,
     Entry,
     Event,
+    Purchase,
+    Role,
     SeatTicket,
+    StaffAssignment,
 )
 from tournaments.services import books, results
 from tournaments.services import entries as entry_services
@@ -94,6 +97,30 @@ def test_each_rebuy_is_refunded_once_and_apart_from_the_buy_in(td):
         )
     books.sale_void(tournament=tournament, entry=entry, reason="x", actor=td, now=NOW)
     assert CashRefund.objects.filter(entry=entry).count() == 3
+
+
+def test_a_rebuy_form_sent_twice_sells_one_rebuy(client, td, desk):
+    """A double click on "Confirm and charge" sold two rebuys where the rules allow three."""
+    tournament = make_tournament(td, rebuys_allowed=True, rebuy_max=3, rebuy_price=50)
+    StaffAssignment.objects.create(tournament=tournament, user=desk, role=Role.DESK)
+    entry = sell(tournament, td)
+    client.force_login(desk)
+    url = reverse("purchase", args=[tournament.slug, entry.number, "rebuy"])
+    page = client.get(url).content.decode()
+    key = page.split('name="key" value="')[1].split('"')[0]
+    assert len(key) >= 20 and key not in client.get(url).content.decode()  # fresh each time
+    form = {"stack": "0", "payment_method": "cash", "key": key}
+    client.post(url, form)
+    again = client.post(url, form, follow=True).content.decode()
+    assert "This sale is already recorded." in again
+    assert entry.purchases.count() == 1
+    assert Event.objects.filter(action="entry.rebuy").count() == 1
+    client.post(url, {**form, "key": "another-form"})  # a second form: a second rebuy
+    assert entry.purchases.count() == 2
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Purchase.objects.create(
+            entry=entry, kind="rebuy", price=50, chips=1, created_at=NOW, key=key
+        )
 
 
 @pytest.mark.postgres
