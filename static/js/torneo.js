@@ -11,8 +11,10 @@ document.addEventListener("click", (event) => {
 // data-swap-refusals gets its 400/422 answer (the form again, with the reasons) in place.
 document.addEventListener("htmx:beforeSwap", (event) => {
   const status = event.detail.xhr.status;
-  const elt = event.detail.elt || event.target;
-  if ((status === 400 || status === 422) && elt.closest && elt.closest("[data-swap-refusals]")) {
+  // the event fires on the swap target; the form that asked is the request's element
+  const config = event.detail.requestConfig;
+  const elt = config && config.elt;
+  if ((status === 400 || status === 422) && elt && elt.closest("[data-swap-refusals]")) {
     event.detail.shouldSwap = true;
     event.detail.isError = false;
   }
