@@ -137,8 +137,8 @@ STEPS: dict[str, Any] = {
         "boxes it needs."
     ),
     "bj.exposed": gettext_lazy(
-        "{card} was taken out and exposed by mistake before its turn: annulled; the Banco's "
-        "hand is drawn from the next cards."
+        "{card} came out as the Banco's card {place}, exposed by mistake before its turn: "
+        "annulled; his hand is drawn from the next cards."
     ),
     "bj.dealer_draws_other_boxes": gettext_lazy(
         "Boxes not entered here may be in play: the Banco's cards are taken as he drew them."

@@ -463,7 +463,10 @@ def settle_round(
     if other_boxes < 0 or any(not 0 <= i < len(dealer) for i in exposed):
         raise ValueError("other_boxes below zero or an exposed position outside the cards")
     check_six_decks([*dealer, *(c for b in boxes for h in b.hands for c in h.cards)])
-    shown = tuple(dealer[i] for i in sorted(set(exposed)))
+    out_of_turn = sorted(set(exposed))
+    shown = tuple(dealer[i] for i in out_of_turn)
+    # where each came out: the place in the Banco's hand it took by mistake
+    places = [i - n + 1 for n, i in enumerate(out_of_turn)]
     dealer = [c for i, c in enumerate(dealer) if i not in set(exposed)]
     reasons = validate(dealer, boxes, niwin, limits, other_boxes)
     if reasons:
@@ -472,8 +475,8 @@ def settle_round(
     steps: list[Step] = [Step("bj.deal", "BJ Art.6.2", {"up": str(up)})]
     if other_boxes:
         steps.append(Step("bj.other_boxes", "BJ Art.4.1", {"boxes": str(other_boxes)}))
-    for card in shown:
-        steps.append(Step("bj.exposed", "BJ Art.10.2", {"card": str(card)}))
+    for card, place in zip(shown, places, strict=True):
+        steps.append(Step("bj.exposed", "BJ Art.10.2", {"card": str(card), "place": str(place)}))
     # the options offered, in order (BJ Art.6.3, Art.6.10, Art.6.11)
     steps.append(Step("bj.offer_surrender", "BJ Art.6.3", {}))
     if up.is_ace:

@@ -16,13 +16,13 @@ WORDS = {
     "en-GB": {
         "refused": "A split ace gets exactly one card and can't be doubled",
         "article": "Double on any two cards (one card only)",
-        "exposed": "was taken out and exposed by mistake before its turn",
+        "exposed": "as the Banco's card 2, exposed by mistake before its turn",
         "ten": "Th",
     },
     "it-IT": {
         "refused": "Un asso diviso riceve esattamente una carta",
         "article": "Raddoppio su due carte qualsiasi",
-        "exposed": "è stata estratta e scoperta per errore prima del suo turno",
+        "exposed": "è uscita come carta 2 del Banco, scoperta per errore",
         "ten": "10♥",
     },
 }

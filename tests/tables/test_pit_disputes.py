@@ -97,7 +97,7 @@ def test_the_banco_card_exposed_before_the_players_acted_is_annulled(pit):
     page = response.content.decode()
     assert response.status_code == 200
     assert 'data-testid="pit-house">200<' in page
-    assert "Th was taken out and exposed by mistake before its turn: annulled" in page
+    assert "Th came out as the Banco&#x27;s card 2, exposed by mistake before its turn" in page
     assert "BJ Art.10.2" in page
     response = _post(pit, "pit_blackjack", {**data, "op": "save", "note": "T3"})
     event = RoomEvent.objects.get(action="pit.ruling")

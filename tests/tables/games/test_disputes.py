@@ -65,7 +65,9 @@ def test_a_banco_card_exposed_out_of_turn_is_annulled_not_dealt():
     assert [str(c) for c in ruled.dealer.exposed] == ["Th"]
     assert ruled.house_net == Decimal(200)
     exposed = [s for s in ruled.steps if s.code == "bj.exposed"]
-    assert [(s.rule, s.params["card"]) for s in exposed] == [("BJ Art.10.2", "Th")]
+    assert [(s.rule, s.params["card"], s.params["place"]) for s in exposed] == [
+        ("BJ Art.10.2", "Th", "2")
+    ]
 
 
 def test_exposed_positions_must_be_among_the_cards():
