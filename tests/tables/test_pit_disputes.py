@@ -148,3 +148,27 @@ def test_in_italian_english_letters_that_mean_nothing_else_are_still_read(pit):
 def test_in_english_c_is_still_clubs(pit):
     page = _post(pit, "pit_punto_banco", pb_post("9c 8s Td 8h", [])).content.decode()
     assert "Punto 9c Td, Banco 8s 8h." in page
+
+
+@pytest.mark.parametrize(
+    ("dealer", "other", "message"),
+    [
+        ("*", "0", "“*” is not a card"),
+        ("Th*", "0", "Write at least the Banco&#x27;s up card."),
+        ("9h 8c", "7", "Select a valid choice"),
+        ("9h 8c", "x", "Select a valid choice"),
+    ],
+)
+def test_bad_marks_and_counts_are_refused_with_a_message(pit, dealer, other, message):
+    data = bj_post(dealer, [{"hands": "Tc 9d", "amount": "100"}], other_boxes=other, op="save")
+    response = _post(pit, "pit_blackjack", data)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not RoomEvent.objects.exists()
+
+
+def test_an_exposed_up_card_lets_the_next_card_be_the_up_card(pit):
+    boxes = [{"hands": "Tc 8d", "amount": "100"}, {"hands": "9h 9d", "amount": "100"}]
+    page = _post(pit, "pit_blackjack", bj_post("Ah* 9c Tc", boxes)).content.decode()
+    assert "Banco&#x27;s up card 9c; no hole card." in page
+    assert 'data-testid="pit-house">200<' in page
