@@ -11,9 +11,10 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from tables.games.cards import symbol_text
 from tables.games.money import BetResult, Line
 from tables.games.trail import Step
 
@@ -128,6 +129,20 @@ STEPS: dict[str, Any] = {
     "bj.hand_double": gettext_lazy("Box {box}, hand {hand} doubled: {cards} = {soft} {total}."),
     "bj.hand_bust": gettext_lazy("Box {box}, hand {hand}: {cards} = {total}, over 21: lost."),
     "bj.hand_blackjack": gettext_lazy("Box {box}: {cards} is Black-Jack."),
+    "bj.hand_split_21": gettext_lazy(
+        "Box {box}, hand {hand}: {cards} = 21, not a Black-Jack (a split hand)."
+    ),
+    "bj.other_boxes": gettext_lazy(
+        "Other boxes with a bet, not entered here: {boxes}; with them the round has the two "
+        "boxes it needs."
+    ),
+    "bj.exposed": gettext_lazy(
+        "{card} came out as the Banco's card {place}, exposed by mistake before its turn: "
+        "annulled; his hand is drawn from the next cards."
+    ),
+    "bj.dealer_draws_other_boxes": gettext_lazy(
+        "Boxes not entered here may be in play: the Banco's cards are taken as he drew them."
+    ),
     "bj.dealer_no_draw": gettext_lazy(
         "Nothing is left in play: the Banco does not draw (up card {up})."
     ),
@@ -239,6 +254,53 @@ REASONS: dict[str, Any] = {
 }
 
 
+# The article behind each refusal, shown with it; the codes not listed have none.
+REASON_RULES: dict[str, str] = {
+    "fewer_than_two_boxes": "BJ Art.4.1",
+    "too_many_bets_on_box": "BJ Art.3.4",
+    "bet_below_minimum": "BJ Art.3.1",
+    "box_over_limit_shared": "BJ Art.3.4",
+    "insurance_not_offered": "BJ Art.6.10",
+    "even_money_not_offered": "BJ Art.6.11",
+    "invalid_split": "BJ Art.6.4",
+    "too_many_split_hands": "BJ Art.6.4",
+    "aces_resplit": "BJ Art.6.4",
+    "invalid_split_aces_hand": "BJ Art.6.4",
+    "invalid_double": "BJ Art.6.4",
+    "surrendered_hand_played": "BJ Art.6.3",
+    "card_after_bust": "BJ Art.1.2",
+    "insufficient_dealer_cards": "BJ Art.6.7",
+    "winning_number_out_of_range": "PB Art.6.3",
+    "insufficient_cards": "PB Art.14",
+}
+PB_REASON_RULES = {"bet_below_minimum": "PB Art.2.1"}
+
+HINTS: dict[str, Any] = {
+    "fewer_than_two_boxes": gettext_lazy(
+        "If other boxes carried a bet and only the disputed one is entered, count them "
+        "under “Other boxes in the round”."
+    ),
+}
+
+# Step parameters that hold cards: shown in the reader's language like every other card.
+CARD_PARAMS = {"up", "card", "cards", "p1", "p2", "b1", "b2"}
+
+
+def card_text(code: str) -> str:
+    """A stored card as the reader reads it. In Italian "c" would be cuori, so a stored
+    "8c" (clubs) is shown with its suit symbol, never with a letter that means another suit.
+    """
+    if (get_language() or "").startswith("it"):
+        return symbol_text(code)
+    return code
+
+
+def cards_text(codes: Iterable[str] | str) -> list[str]:
+    if isinstance(codes, str):
+        codes = codes.split()
+    return [card_text(c) for c in codes]
+
+
 def rule_text(rule: str) -> str:
     text = RULES.get(rule)
     return str(text) if text is not None else ""
@@ -248,11 +310,35 @@ def reason_texts(reasons: Iterable[str]) -> list[str]:
     return [str(REASONS.get(code, code)) for code in reasons]
 
 
+def refusals(reasons: Iterable[str], game: str) -> list[dict[str, str]]:
+    """Each refusal in words, with the article that decides it and what to do about it."""
+    out = []
+    for code in reasons:
+        rule = (PB_REASON_RULES.get(code) if game == "punto_banco" else None) or (
+            REASON_RULES.get(code, "")
+        )
+        if game == "punto_banco" and rule.startswith("BJ"):
+            rule = ""
+        hint = HINTS.get(code) if game == "blackjack" else None
+        out.append(
+            {
+                "text": str(REASONS.get(code, code)),
+                "rule": rule,
+                "article": rule_text(rule) if rule else "",
+                "hint": str(hint) if hint else "",
+            }
+        )
+    return out
+
+
 def step_text(code: str, params: Mapping[str, str]) -> str:
     template = STEPS.get(code)
     if template is None:
         return code
-    words = {k: str(WORDS.get(v, v)) for k, v in params.items()}
+    words = {
+        k: " ".join(cards_text(v)) if k in CARD_PARAMS else str(WORDS.get(v, v))
+        for k, v in params.items()
+    }
     try:
         return str(template).format(**words)
     except (KeyError, IndexError):
@@ -297,6 +383,14 @@ def results_data(results: Iterable[BetResult]) -> list[dict[str, Any]]:
 def worded(data: Mapping[str, Any]) -> dict[str, Any]:
     """A stored ruling with every code turned into words of the current language."""
     out = dict(data)
+    for key in ("cards", "unused", "annulled", "exposed"):
+        if key in data:
+            out[key] = cards_text(data[key])
+    for key in ("dealer", "punto", "banco"):
+        if isinstance(data.get(key), Mapping):
+            out[key] = {**data[key], "cards": cards_text(data[key].get("cards", []))}
+    if "hands" in data:
+        out["hands"] = [{**h, "cards": cards_text(h.get("cards", []))} for h in data["hands"]]
     out["steps"] = [
         {
             **s,
@@ -329,11 +423,11 @@ def summary_text(data: Mapping[str, Any]) -> str:
         dealer = data.get("dealer") or {}
         boxes = len({h.get("box") for h in data.get("hands", [])})
         return _("Banco %(cards)s, %(boxes)d boxes") % {
-            "cards": " ".join(dealer.get("cards", [])),
+            "cards": " ".join(cards_text(dealer.get("cards", []))),
             "boxes": boxes,
         }
     winner = str(WORDS.get(data.get("winner", ""), data.get("winner", "")))
-    return f"{' '.join(data.get('cards', []))} → {winner}"
+    return f"{' '.join(cards_text(data.get('cards', [])))} → {winner}"
 
 
 def game_name(game: str) -> str:

@@ -1,8 +1,10 @@
 """Forms of the pit ruling tool: what the supervisor writes, read into the pure rules'
 input (`tables.games`). Bad input is a form error with a translated message, never a 500.
 
-Cards are written rank + suit, space separated ("Th 6c 9d"; "10h" is read as "Th"). A
-blackjack box's hands are separated by "/" (a split), and a doubled hand carries "x2".
+Cards are written rank + suit, space separated ("Th 6c 9d"; "10h" is read as "Th"), with
+the suit letters of the user's language (in Italian c q f p: cuori, quadri, fiori, picche)
+or suit symbols. A blackjack box's hands are separated by "/" (a split), and a doubled hand
+carries "x2". In the Banco's line a card exposed by mistake before its turn is marked "*".
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from tables.games import blackjack as bj
 from tables.games import punto_banco as pb
@@ -22,20 +24,40 @@ from tables.games.errors import CardError
 
 MAX_BOXES = 7
 DOUBLE_MARKS = {"x2", "2x", "d", "dbl"}
+EXPOSED_MARK = "*"
 
 
-def read_cards(text: str) -> tuple[Card, ...]:
-    """Cards separated by spaces or commas; a ValidationError names the first bad one."""
-    cards = []
+def _language() -> str:
+    return "it" if (get_language() or "").startswith("it") else "en"
+
+
+def read_marked_cards(text: str) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """Cards separated by spaces or commas, read with the suit letters of the user's
+    language, and the positions of those marked as exposed by mistake ("Th*" or "*Th").
+    A ValidationError names the first bad card."""
+    cards: list[Card] = []
+    exposed: list[int] = []
+    language = _language()
     for token in text.replace(",", " ").split():
+        marked = token.startswith(EXPOSED_MARK) or token.endswith(EXPOSED_MARK)
         try:
-            cards.append(parse_card(token))
+            cards.append(parse_card(token.strip(EXPOSED_MARK), language))
         except CardError as exc:
             raise ValidationError(
                 _("“%(card)s” is not a card: write rank and suit, e.g. Ah, Td, 9c.")
                 % {"card": token[:12]}
             ) from exc
-    return tuple(cards)
+        if marked:
+            exposed.append(len(cards) - 1)
+    return tuple(cards), tuple(exposed)
+
+
+def read_cards(text: str) -> tuple[Card, ...]:
+    """Cards as `read_marked_cards` reads them, where no card may be marked exposed."""
+    cards, exposed = read_marked_cards(text)
+    if exposed:
+        raise ValidationError(_("Only the Banco's cards can be marked * as exposed by mistake."))
+    return cards
 
 
 def read_hands(text: str) -> tuple[bj.Hand, ...]:
@@ -172,7 +194,21 @@ class BlackjackForm(forms.Form):
     dealer = forms.CharField(
         label=gettext_lazy("Banco's cards in the order drawn, up card first"),
         max_length=200,
-        help_text=gettext_lazy("e.g. 6c Th 9s; cards drawn by mistake may follow"),
+        help_text=gettext_lazy(
+            "e.g. 6c Th* 9s 4d: a card exposed by mistake before its turn marked *, where "
+            "it came out; cards drawn by mistake after the Banco had to stand may follow"
+        ),
+    )
+    other_boxes = forms.TypedChoiceField(
+        choices=[(str(n), str(n)) for n in range(MAX_BOXES)],
+        coerce=int,
+        empty_value=0,
+        required=False,
+        initial="0",
+        label=gettext_lazy("Other boxes in the round"),
+        help_text=gettext_lazy(
+            "boxes that carried a bet but are not entered here (the round needs two, BJ Art.4.1)"
+        ),
     )
     minimum = _Money(label=gettext_lazy("Box minimum"))
     maximum = _Money(label=gettext_lazy("Box maximum"))
@@ -186,10 +222,14 @@ class BlackjackForm(forms.Form):
     )
 
     def clean_dealer(self) -> tuple[Card, ...]:
-        cards = read_cards(self.cleaned_data["dealer"])
-        if not cards:
+        cards, self._exposed = read_marked_cards(self.cleaned_data["dealer"])
+        if len(cards) == len(self._exposed):
             raise ValidationError(_("Write at least the Banco's up card."))
         return cards
+
+    def exposed(self) -> tuple[int, ...]:
+        """Positions in the Banco's cards of those exposed by mistake before their turn."""
+        return getattr(self, "_exposed", ())
 
     def limits(self) -> bj.Limits | None:
         d = self.cleaned_data

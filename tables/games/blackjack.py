@@ -148,6 +148,8 @@ class DealerHand:
     cards: tuple[Card, ...]
     annulled: tuple[Card, ...]
     completed: bool
+    # cards taken out of turn and exposed by mistake (BJ Art.10.2): never part of the hand
+    exposed: tuple[Card, ...] = ()
 
     @property
     def value(self) -> Total:
@@ -268,8 +270,12 @@ def validate(
     boxes: Sequence[Box],
     niwin: Sequence[NiwinBet],
     limits: Limits | None,
+    other_boxes: int = 0,
 ) -> list[str]:
-    """Every failing check's code, in the order of table-games.md §1.2 (dealer draw aside)."""
+    """Every failing check's code, in the order of table-games.md §1.2 (dealer draw aside).
+
+    `other_boxes` counts boxes that carried a bet in the round but are not entered (a
+    dispute about one box): they count towards the two boxes of BJ Art.4.1."""
     for nb in niwin:
         if nb.score not in NIWIN_ODDS:
             raise BetError(f"no niWin box {nb.score!r}", reasons=("malformed_bet",))
@@ -277,7 +283,7 @@ def validate(
         raise InvalidRound("no dealer card", reasons=("insufficient_dealer_cards",))
     up = dealer[0]
     found: set[str] = set()
-    if sum(1 for b in boxes if b.bets) < 2:
+    if sum(1 for b in boxes if b.bets) + other_boxes < 2:
         found.add("fewer_than_two_boxes")
     for box in boxes:
         bets, hands = box.bets, box.hands
@@ -442,16 +448,35 @@ def settle_round(
     *,
     limits: Limits | None = None,
     settings: Settings | None = None,
+    exposed: Sequence[int] = (),
+    other_boxes: int = 0,
 ) -> Round:
     """Settle one round. Raises InvalidRound with every failing check's code, CardError
-    for impossible cards, BetError for a malformed bet; nothing is settled then."""
+    for impossible cards, BetError for a malformed bet; nothing is settled then.
+
+    `exposed` are positions in `dealer` of cards taken out of the shoe and exposed by
+    mistake before their turn (say the Banco's second card shown before the players
+    acted): they are annulled (BJ Art.10.2) and the Banco's hand is drawn from the cards
+    that follow. `other_boxes` counts boxes with a bet that are not entered; while they may
+    be in play, the Banco's listed cards are taken as he drew them."""
     settings = settings or Settings()
+    if other_boxes < 0 or any(not 0 <= i < len(dealer) for i in exposed):
+        raise ValueError("other_boxes below zero or an exposed position outside the cards")
     check_six_decks([*dealer, *(c for b in boxes for h in b.hands for c in h.cards)])
-    reasons = validate(dealer, boxes, niwin, limits)
+    out_of_turn = sorted(set(exposed))
+    shown = tuple(dealer[i] for i in out_of_turn)
+    # where each came out: the place in the Banco's hand it took by mistake
+    places = [i - n + 1 for n, i in enumerate(out_of_turn)]
+    dealer = [c for i, c in enumerate(dealer) if i not in set(exposed)]
+    reasons = validate(dealer, boxes, niwin, limits, other_boxes)
     if reasons:
         raise InvalidRound("the round can't be settled as given", reasons=tuple(reasons))
     up = dealer[0]
     steps: list[Step] = [Step("bj.deal", "BJ Art.6.2", {"up": str(up)})]
+    if other_boxes:
+        steps.append(Step("bj.other_boxes", "BJ Art.4.1", {"boxes": str(other_boxes)}))
+    for card, place in zip(shown, places, strict=True):
+        steps.append(Step("bj.exposed", "BJ Art.10.2", {"card": str(card), "place": str(place)}))
     # the options offered, in order (BJ Art.6.3, Art.6.10, Art.6.11)
     steps.append(Step("bj.offer_surrender", "BJ Art.6.3", {}))
     if up.is_ace:
@@ -478,6 +503,8 @@ def settle_round(
         draw, reason = "complete", "in_play"
     elif niwin:
         draw, reason = "complete", "niwin"
+    elif other_boxes and len(dealer) > 1:
+        draw, reason = "complete", "other_boxes"
     elif insured:
         second = settings.bj_live_insurance_dealer_draw == "second_card_only"
         draw, reason = ("second" if second else "complete"), "insurance"
@@ -487,6 +514,8 @@ def settle_round(
         hand = dealer_hand(dealer, draw)
     except InvalidRound as exc:
         raise InvalidRound(str(exc), reasons=exc.reasons) from exc
+    if shown:
+        hand = DealerHand(hand.cards, hand.annulled, hand.completed, exposed=shown)
     steps.extend(dealer_steps(hand, reason))
     results: list[BetResult] = []
     # payment order: from the dealer's right, the last box dealt first (BJ Art.6.8)
@@ -541,6 +570,9 @@ def _box_steps(box: Box, up: Card, steps: list[Step]) -> None:
         }
         if box.blackjack:
             steps.append(Step("bj.hand_blackjack", "BJ Art.6.10", params))
+        elif box.split and len(h.cards) == 2 and t.total == 21:
+            # 21 on a split hand's first two cards is an ordinary 21 (BJ Art.6.4)
+            steps.append(Step("bj.hand_split_21", "BJ Art.6.4", params))
         elif t.bust:
             steps.append(Step("bj.hand_bust", "BJ Art.1.2", params))
         elif h.double:

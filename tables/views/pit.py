@@ -90,7 +90,7 @@ def pit_punto_banco(request: HttpRequest) -> HttpResponse:
     try:
         ruling = _pb_ruling(form, gf.pb_bets(bets))
     except GameError as exc:
-        return _refused(request, "tables/pit/punto_banco.html", context, exc)
+        return _refused(request, "tables/pit/punto_banco.html", context, exc, "punto_banco")
     return _settled(request, "tables/pit/punto_banco.html", context, ruling)
 
 
@@ -104,6 +104,8 @@ def _bj_ruling(form: gf.BlackjackForm, boxes: list[bj.Box], niwin: list[bj.Niwin
         niwin,
         limits=form.limits(),
         settings=form.settings(),
+        exposed=form.exposed(),
+        other_boxes=form.cleaned_data.get("other_boxes") or 0,
     )
     dealer = result.dealer
     return {
@@ -116,6 +118,8 @@ def _bj_ruling(form: gf.BlackjackForm, boxes: list[bj.Box], niwin: list[bj.Niwin
             "completed": dealer.completed,
         },
         "annulled": names(dealer.annulled),
+        "exposed": names(dealer.exposed),
+        "other_boxes": form.cleaned_data.get("other_boxes") or 0,
         "hands": [
             {
                 "box": h.box,
@@ -177,15 +181,19 @@ def pit_blackjack(request: HttpRequest) -> HttpResponse:
     try:
         ruling = _bj_ruling(form, gf.bj_boxes(boxes, behind), gf.niwin_bets(niwin))
     except GameError as exc:
-        return _refused(request, "tables/pit/blackjack.html", context, exc)
+        return _refused(request, "tables/pit/blackjack.html", context, exc, "blackjack")
     return _settled(request, "tables/pit/blackjack.html", context, ruling)
 
 
 # --- shared -----------------------------------------------------------------------------
 
 
-def _refused(request: HttpRequest, template: str, context: dict[str, Any], exc: GameError):
-    context["refusals"] = labels.reason_texts(exc.reasons) or [str(exc)]
+def _refused(
+    request: HttpRequest, template: str, context: dict[str, Any], exc: GameError, game: str
+):
+    context["refusals"] = labels.refusals(exc.reasons, game) or [
+        {"text": _("The rules can't settle this as written.")}
+    ]
     messages.error(request, _("The rules can't settle this as written; nothing was saved."))
     return _render(request, template, context, status=400)
 
@@ -255,7 +263,7 @@ def _question_context(q: trainer.Question) -> dict[str, Any]:
     return {
         "q": q,
         "kind_text": TRAINER_KINDS[q.kind],
-        "shown": [(_shown_label(k), v) for k, v in q.shown.items()],
+        "shown": [(_shown_label(k), labels.cards_text(v)) for k, v in q.shown.items()],
         "info": info,
     }
 
