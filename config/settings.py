@@ -356,6 +356,8 @@ if not 1 <= TABLET_SHIFT_HOURS <= 24:
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", _("Italian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates and times in the European order of the rooms (config/formats/en).
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Rome")
