@@ -179,6 +179,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.reject_nul_bytes",
+    # An event's old address (before its date moved) leads to its new one.
+    "config.middleware.former_addresses",
     # A session unlocked by a tablet's PIN reaches that table's tablet and nothing else.
     "config.middleware.TabletOnly",
 ]
