@@ -43,6 +43,35 @@ def reads_ahead(get_response: Callable[[HttpRequest], HttpResponse]):
     return middleware
 
 
+def former_addresses(get_response: Callable[[HttpRequest], HttpResponse]):
+    """An event's page at an address it had before its date moved: a link shared or
+    printed with the old address is sent on to the same page at the new one. Read only
+    when the page was not found, so no other request pays for it."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        if response.status_code != 404 or request.method not in ("GET", "HEAD"):
+            return response
+        match = getattr(request, "resolver_match", None)
+        slug = match.kwargs.get("slug") if match is not None else None
+        if not isinstance(slug, str):
+            return response
+        from tournaments import selectors  # here: selectors import the models
+
+        moved = selectors.moved_address(slug)
+        if moved is None:
+            return response
+        try:
+            url = reverse(match.view_name, args=match.args, kwargs={**match.kwargs, "slug": moved})
+        except NoReverseMatch:
+            return response
+        query = request.META.get("QUERY_STRING")
+        # Not permanent: undoing the change of date gives the old address back.
+        return redirect(f"{url}?{query}" if query else url)
+
+    return middleware
+
+
 class TabletOnly:
     """A session unlocked by a tablet's PIN (tables.permissions.pin_table) is no login
     of its account: it reaches its own table's tablet and what that page posts, logging

@@ -179,6 +179,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.reject_nul_bytes",
+    # An event's old address (before its date moved) leads to its new one.
+    "config.middleware.former_addresses",
     # A session unlocked by a tablet's PIN reaches that table's tablet and nothing else.
     "config.middleware.TabletOnly",
 ]
@@ -356,6 +358,8 @@ if not 1 <= TABLET_SHIFT_HOURS <= 24:
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", _("Italian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates and times in the European order of the rooms (config/formats/en).
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Rome")

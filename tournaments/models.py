@@ -362,6 +362,20 @@ class Tournament(models.Model):
         return self.buy_in_prize + self.buy_in_fee
 
 
+class FormerAddress(models.Model):
+    """An address an event had before it moved (its slug follows its date): links to the
+    old address, printed or shared, still reach it. No event takes a former address of
+    another (`tournaments.services.setup`)."""
+
+    slug = models.SlugField(_("address"), max_length=80, unique=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="former_addresses"
+    )
+
+    def __str__(self) -> str:
+        return self.slug
+
+
 class StructureItem(models.Model):
     """A level or a break, in play order."""
 

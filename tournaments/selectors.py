@@ -42,6 +42,7 @@ from tournaments.models import (
     Entry,
     EntryTally,
     Event,
+    FormerAddress,
     Penalty,
     Player,
     Purchase,
@@ -101,6 +102,16 @@ _TOURNAMENT_BY_PK = Prepared(lambda pk: Tournament.objects.filter(pk=pk)[:1], pk
 def tournament_by_pk(pk: int) -> Tournament | None:
     """The tournament as the database holds it now, or None."""
     return _TOURNAMENT_BY_PK.first(pk=pk)
+
+
+def moved_address(slug: str) -> str | None:
+    """The address an event has now, when `slug` is one it had before its date moved and
+    no event holds it now; None otherwise."""
+    if Tournament.objects.filter(slug=slug).exists():
+        return None
+    return (
+        FormerAddress.objects.filter(slug=slug).values_list("tournament__slug", flat=True).first()
+    )
 
 
 def clock_state(tournament: Tournament) -> clock.ClockState:

@@ -243,6 +243,45 @@ def _board_context(*, public: bool) -> dict[str, Any]:
     return {"rows": rows, "room": room, "now": now}
 
 
+def _log_rows(log: Any) -> list[tuple[RoomEvent, bool, str, str]]:
+    """Each log row with its words: what was done, and to whom and where (the player, the
+    game, the table and seat), read from what the row logged."""
+    log = list(log)
+    player_ids: set[int] = set()
+    game_ids: set[int] = set()
+    for e in log:
+        if type(e.data.get("player")) is int:
+            player_ids.add(e.data["player"])
+        game_ids.update(g for g in _logged_games(e) if type(g) is int)
+    players = {p.pk: str(p) for p in Player.objects.filter(pk__in=player_ids)}
+    games = {g.pk: str(g) for g in CashGame.objects.filter(pk__in=game_ids)}
+    rows = []
+    for e in log:
+        parts = []
+        if e.data.get("player") in players:
+            parts.append(players[e.data["player"]])
+        if e.action == "cash.list_add" and isinstance(e.data.get("games"), list):
+            parts.extend(str(name) for name in e.data["games"])
+        else:
+            parts.extend(games[g] for g in _logged_games(e) if g in games)
+        table, seat = e.data.get("table"), e.data.get("seat")
+        if type(table) is int and type(seat) is int:
+            parts.append(_("table %(table)s seat %(seat)s") % {"table": table, "seat": seat})
+        elif type(table) is int:
+            parts.append(_("table %(table)s") % {"table": table})
+        label = ACTION_LABELS.get(e.action, e.action)
+        rows.append((e, events.can_undo(e), label, " · ".join(parts)))
+    return rows
+
+
+def _logged_games(event: RoomEvent) -> list[Any]:
+    if event.action == "cash.game":
+        return [event.data.get("game")]
+    before = event.data.get("before")
+    games = before.get("games") if isinstance(before, dict) else None
+    return sorted(games, key=str) if isinstance(games, list) else []
+
+
 # --- the floor's board ------------------------------------------------------------------
 
 
@@ -262,9 +301,7 @@ def cash_board(request: HttpRequest) -> HttpResponse:
         .order_by("-at", "-id")[:15],
         can_undo=events.can_undo,
     )
-    context["log_rows"] = [
-        (e, events.can_undo(e), ACTION_LABELS.get(e.action, e.action)) for e in context["log"]
-    ]
+    context["log_rows"] = _log_rows(context["log"])
     if request.htmx:
         return render(request, "tables/cash/board.html#board", context)
     return render(request, "tables/cash/board.html", context)

@@ -16,6 +16,7 @@ from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_fields, undoes
 from tournaments.models import (
     Event,
+    FormerAddress,
     Role,
     StaffAssignment,
     StructureItem,
@@ -26,12 +27,40 @@ from tournaments.models import (
 
 
 def _unique_slug(name: str, date) -> str:
-    base = slugify(f"{name}-{date:%Y-%m-%d}")[:70] or "torneo"
+    return _free_slug(slugify(f"{name}-{date:%Y-%m-%d}")[:70] or "torneo")
+
+
+def _free_slug(base: str, *, owner: int | None = None) -> str:
+    """`base`, or `base-2`, `base-3`...: the first address no other event holds, now or
+    as a former address (an old link keeps reaching the event it was made for). `owner`
+    may take back one of its own former addresses."""
     slug, n = base, 1
-    while Tournament.objects.filter(slug=slug).exists():
+    while (
+        Tournament.objects.filter(slug=slug).exclude(pk=owner).exists()
+        or FormerAddress.objects.filter(slug=slug).exclude(tournament_id=owner).exists()
+    ):
         n += 1
         slug = f"{base}-{n}"
     return slug
+
+
+def _address_follows_date(tournament: Tournament, old_date) -> None:
+    """An address made from the event's date moves with it ("sat-2026-11-21" becomes
+    "sat-2026-11-28"); the old address is kept as a former one and still leads here."""
+    old, new = f"{old_date:%Y-%m-%d}", f"{tournament.date:%Y-%m-%d}"
+    if old == new or old not in tournament.slug:
+        return
+    # The part before the date, the new date; a "-2" that only told two events apart goes.
+    stem = tournament.slug.rsplit(old, 1)[0]
+    slug = _free_slug(f"{stem}{new}", owner=tournament.pk)
+    if slug == tournament.slug:
+        return
+    FormerAddress.objects.filter(tournament=tournament, slug=slug).delete()
+    FormerAddress.objects.update_or_create(
+        slug=tournament.slug, defaults={"tournament": tournament}
+    )
+    tournament.slug = slug
+    tournament.save(update_fields=["slug"])
 
 
 @transaction.atomic
@@ -91,6 +120,8 @@ def tournament_update(
     for name, value in fields.items():
         setattr(locked, name, value)
     locked.save(update_fields=list(fields))
+    if "date" in fields:
+        _address_follows_date(locked, Tournament._meta.get_field("date").to_python(before["date"]))
     changed = {k: _jsonable(v) for k, v in fields.items() if before[k] != _jsonable(v)}
     if changed:
         event_log(
@@ -107,10 +138,13 @@ def tournament_update(
 def _undo_tournament_update(event: Event, actor, now: datetime) -> None:
     tournament = Tournament.objects.select_for_update().get(pk=event.tournament_id)
     before = logged_fields(event, "before", SETTINGS_FIELDS)
+    date = tournament.date
     for name, value in before.items():
         field = Tournament._meta.get_field(name)
         setattr(tournament, field.attname, field.to_python(value))  # attname: FKs by pk
     tournament.save(update_fields=list(before))
+    if "date" in before:
+        _address_follows_date(tournament, date)
 
 
 def _jsonable(value: Any) -> Any:

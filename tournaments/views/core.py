@@ -338,9 +338,13 @@ def bad_request(request, exception=None):
 
 
 def forbidden(request, exception=None):
-    return _error(
-        request, 403, _("Not allowed"), _("Your role in this tournament does not allow this page.")
-    )
+    match = getattr(request, "resolver_match", None)
+    if match is not None and "slug" in match.kwargs and request.path.startswith("/t/"):
+        text = _("Your role in this tournament does not allow this page.")
+    else:
+        # The room's pages (cash room, pit, staff, books) are reached by a room role.
+        text = _("Your role in the room does not allow this page.")
+    return _error(request, 403, _("Not allowed"), text)
 
 
 def not_found(request, exception=None):

@@ -88,7 +88,7 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
             if not fields:
                 messages.info(request, _("Nothing changed."))
                 return redirect("tournament_edit", slug)
-            ok, _updated = run(
+            ok, updated = run(
                 request,
                 setup_services.tournament_update,
                 tournament=Tournament.objects.get(pk=tournament.pk),
@@ -97,7 +97,8 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
             )
             if ok:
                 messages.success(request, _("Settings saved."))
-                return redirect("tournament_edit", slug)
+                # A new date moves the address with it.
+                return redirect("tournament_edit", updated.slug)
         else:
             messages.error(request, _("Check the fields marked below; nothing was saved."))
         # ModelForm validation wrote the rejected values onto the instance: reload it.
