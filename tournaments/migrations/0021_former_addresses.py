@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0019_money_written_once'),
+        ('tournaments', '0020_rebuy_sold_once'),
     ]
 
     operations = [
