@@ -25,6 +25,7 @@ urlpatterns: list = [
     path("cash/settings/", cash.room_settings, name="cash_room_settings"),
     path("cash/keep-apart/", cash.keep_apart, name="cash_keep_apart"),
     path("cash/lists/add/", cash.list_add, name="cash_list_add"),
+    path("cash/players/search/", cash.player_search, name="cash_player_search"),
     path("cash/lists/<int:pk>/remove/", cash.entry_remove, name="cash_entry_remove"),
     path("cash/lists/<int:pk>/answer/", cash.entry_answer, name="cash_entry_answer"),
     path("cash/lists/<int:pk>/no-answer/", cash.entry_no_answer, name="cash_entry_no_answer"),

@@ -227,6 +227,10 @@ MATRIX = {
     # its public screens and the players' phones (a bad link is not found).
     "cash_board": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_OK)),
     "cash_brush": ("get", row(OK, OK, OK, OK, OK)),
+    "cash_player_search": (
+        "get",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_OK),
+    ),
     "cash_phone": ("get", row(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
     "cash_phone_answer": ("post", row(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
     "cash_rake_report": (

@@ -45,3 +45,13 @@
   };
   document.addEventListener("DOMContentLoaded", connect);
 })();
+
+// The floor's board does not refresh under the hands of someone using it: while one of
+// its menus is open or a field has the focus, the refresh waits for the next push or poll.
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const board = document.getElementById("board");
+  if (!board || event.detail.elt !== board) return;
+  const active = document.activeElement;
+  const busy = board.querySelector("details.menu[open]") || (active && active !== document.body && board.contains(active) && active.matches("input, select, textarea"));
+  if (busy) event.preventDefault();
+});

@@ -19,3 +19,9 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     event.detail.isError = false;
   }
 });
+// A form (or its button) with data-confirm asks before it posts: closing a table,
+// removing a name from a list, seating out of list order.
+document.addEventListener("submit", (event) => {
+  const question = event.submitter?.dataset.confirm || event.target.dataset.confirm;
+  if (question && !window.confirm(question)) event.preventDefault();
+});

@@ -32,18 +32,38 @@ class CashGameForm(forms.ModelForm):
 
 
 class ListAddForm(forms.Form):
-    card = forms.CharField(label=_("Player card"), max_length=40, required=False)
-    first_name = forms.CharField(label=_("First name"), max_length=60, required=False)
-    last_name = forms.CharField(label=_("Last name"), max_length=60, required=False)
+    """A name at the list: a player the search found (`player`, among those `find` finds),
+    or, only when asked (`create`), a new record with a name and an optional card."""
+
+    find = forms.CharField(
+        label=_("Name, card or document"),
+        max_length=100,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "type": "search"}),
+    )
+    player = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     games = forms.ModelMultipleChoiceField(
-        label=_("Lists"), queryset=CashGame.objects.filter(active=True)
+        label=_("Lists"),
+        queryset=CashGame.objects.filter(active=True),
+        widget=forms.CheckboxSelectMultiple,
     )
     present = forms.BooleanField(label=_("The player is here in person"), required=False)
+    create = forms.BooleanField(label=_("New player: create his record"), required=False)
+    first_name = forms.CharField(label=_("First name"), max_length=60, required=False)
+    last_name = forms.CharField(label=_("Last name"), max_length=60, required=False)
+    card = forms.CharField(label=_("Player card"), max_length=40, required=False)
 
     def clean(self) -> dict:
         data = super().clean() or {}
-        if not data.get("card", "").strip() and not data.get("first_name", "").strip():
-            raise forms.ValidationError(_("Give the player's card or name."))
+        for name in ("find", "first_name", "last_name", "card"):
+            data[name] = (data.get(name) or "").strip()
+        if data.get("create"):
+            if not data["first_name"]:
+                raise forms.ValidationError(_("Give the new player's first name."))
+        elif not data.get("player") and not data["find"]:
+            raise forms.ValidationError(
+                _("Type a name, card or document, or tick New player to create a record.")
+            )
         return data
 
 

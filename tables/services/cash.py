@@ -14,7 +14,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -454,6 +454,33 @@ def find_or_create_player(*, card: str, first_name: str, last_name: str) -> Play
     if not first_name:
         raise CashRefused(reason=_("no player has this card; give a name"))
     return Player.objects.create(first_name=first_name, last_name=last_name, document_number=card)
+
+
+@transaction.atomic
+def list_add_new_player(
+    *,
+    actor: Any,
+    first_name: str,
+    last_name: str,
+    card: str,
+    games: list[CashGame],
+    present: bool,
+    now: datetime,
+) -> tuple[Player, list[WaitEntry]]:
+    """A player the room does not know yet, created when the floor asks for it, and his
+    place on the lists: one transaction, so a refused join leaves no record behind."""
+    if card and Player.objects.filter(document_number__iexact=card).exists():
+        raise CashRefused(reason=_("a player already holds this card: find him by it"))
+    try:
+        # Two tabs creating the same card at once: the card's unique constraint lets one
+        # through and the other is told, never answered with an error page.
+        with transaction.atomic():
+            player = Player.objects.create(
+                first_name=first_name, last_name=last_name, document_number=card
+            )
+    except IntegrityError:
+        raise CashRefused(reason=_("a player already holds this card: find him by it")) from None
+    return player, list_add(actor=actor, player=player, games=games, present=present, now=now)
 
 
 def _list(game: CashGame) -> list[WaitEntry]:

@@ -21,7 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from tables import events, forms, permissions
@@ -35,6 +35,7 @@ from tables.models import (
     RoomEvent,
     WaitEntry,
 )
+from tables.selectors import cash as selectors
 from tables.services import cash as services
 from tournaments.errors import DomainError
 from tournaments.forms import whole_number
@@ -180,51 +181,60 @@ def _board_context(*, public: bool) -> dict[str, Any]:
     for entry in WaitEntry.objects.select_related("player", "game").order_by("position", "id"):
         waiting[entry.game_id].append(entry)
     versions = {} if public else dict(PhoneLink.objects.values_list("player_id", "version"))
+    playing = {} if public else selectors.playing_at()
+    on_lists = {} if public else selectors.lists_of()
     rows = []
+    alerts = 0
     for game in games:
         settings = services.game_settings(game)
         game_tables = []
         for table in tables[game.pk]:
             taken = seats[table.pk]
+            seat_rows = []
+            for n in range(1, table.max_seats + 1):
+                seat = taken.get(n)
+                overdue = bool(seat and seat.sit_out_until and now > seat.sit_out_until)
+                releasable = bool(seat and _releasable(seat, len(waiting[game.pk]), settings, now))
+                seat_rows.append(
+                    {
+                        "number": n,
+                        "seat": seat,
+                        "name": public_name(seat.player, room.public_name_format) if seat else "",
+                        "away": bool(seat and seat.sit_out_until),
+                        "overdue": overdue,
+                        "overdue_minutes": _minutes(now - seat.sit_out_until) if overdue else 0,
+                        "button": n == table.button,
+                        "releasable": releasable,
+                        "alerts": int(overdue or releasable),  # one per seat to act on
+                    }
+                )
+            table_alerts = sum(s["alerts"] for s in seat_rows)
+            alerts += table_alerts
             game_tables.append(
-                {
-                    "table": table,
-                    "count": len(taken),
-                    "seats": [
-                        {
-                            "number": n,
-                            "seat": taken.get(n),
-                            "name": public_name(taken[n].player, room.public_name_format)
-                            if n in taken
-                            else "",
-                            "away": bool(taken[n].sit_out_until) if n in taken else False,
-                            "overdue": bool(
-                                n in taken
-                                and taken[n].sit_out_until
-                                and now > taken[n].sit_out_until
-                            ),
-                            "button": n == table.button,
-                            "releasable": n in taken
-                            and _releasable(taken[n], len(waiting[game.pk]), settings, now),
-                        }
-                        for n in range(1, table.max_seats + 1)
-                    ],
-                }
+                {"table": table, "count": len(taken), "seats": seat_rows, "alerts": table_alerts}
             )
         entries = []
         for k, entry in enumerate(waiting[game.pk], start=1):
             deadline = services.answer_deadline(entry)
+            overdue = bool(deadline and now > deadline and not entry.coming)
+            alerts += int(overdue)
             entries.append(
                 {
                     "position": k,
+                    "ahead": k - 1,
                     "entry": entry,
                     "name": public_name(entry.player, room.public_name_format),
                     "deadline": deadline,
                     "seconds_left": max(0, int((deadline - now).total_seconds()))
                     if deadline
                     else None,
-                    "overdue": bool(deadline and now > deadline and not entry.coming),
+                    "overdue": overdue,
                     "locked_out": bool(entry.locked_out_until and now < entry.locked_out_until),
+                    "waited": _minutes(now - entry.joined_at),
+                    "playing": playing.get(entry.player_id),
+                    "other_lists": [
+                        name for pk, name in on_lists.get(entry.player_id, []) if pk != game.pk
+                    ],
                     "phone": None
                     if public
                     else phone_token(entry.player, versions.get(entry.player_id, 0)),
@@ -236,11 +246,18 @@ def _board_context(*, public: bool) -> dict[str, Any]:
                 "settings": settings,
                 "tables": game_tables,
                 "waiting": entries,
+                # A list with no table running is an interest list: names for a game the
+                # house may open.
+                "interest": not game_tables,
                 "open_form": None if public else forms.OpenTableForm(game=game),
                 "suggest_open": len(entries) >= settings.open_table_suggest_at,
             }
         )
-    return {"rows": rows, "room": room, "now": now}
+    return {"rows": rows, "room": room, "now": now, "alerts": alerts}
+
+
+def _minutes(delta: Any) -> int:
+    return max(0, int(delta.total_seconds() // 60))
 
 
 def _log_rows(log: Any) -> list[tuple[RoomEvent, bool, str, str]]:
@@ -354,30 +371,77 @@ def keep_apart(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+def player_search(request: HttpRequest) -> HttpResponse:
+    """The players a name, card or document typed at the list finds, to choose one."""
+    _role(request, permissions.CASH)
+    query = request.GET.get("find", "")[:100]
+    found = selectors.player_search(query, user=request.user)
+    return render(
+        request, "tables/cash/_player_matches.html", {"found": found, "query": query.strip()}
+    )
+
+
+def _chosen_player(request: HttpRequest, data: dict[str, Any]) -> Player | None:
+    """The player a list join is for: the one chosen among those the search finds (a
+    foreign id: 404), or the holder of exactly the card typed. None, with the reason as a
+    message, when the typed words do not name one player."""
+    query = data["find"]
+    found = [f.player for f in selectors.player_search(query, user=request.user)]
+    if data["player"] is not None:
+        chosen = next((p for p in found if p.pk == data["player"]), None)
+        if chosen is None:
+            raise Http404
+        return chosen
+    exact = [p for p in found if p.document_number and p.document_number.lower() == query.lower()]
+    if len(exact) == 1:
+        return exact[0]
+    if not found:
+        messages.error(
+            request,
+            _("Nobody found for “%(query)s”: tick New player to create a record.")
+            % {"query": query},
+        )
+    else:
+        messages.error(
+            request,
+            ngettext(
+                "%(count)s player matches “%(query)s”: choose him in the search.",
+                "%(count)s players match “%(query)s”: choose one in the search.",
+                len(found),
+            )
+            % {"count": len(found), "query": query},
+        )
+    return None
+
+
+@login_required
 @require_POST
 def list_add(request: HttpRequest) -> HttpResponse:
+    """A name on the lists. The room's players are searched first; a new record is made
+    only when the floor asks for one, and only if the join is accepted."""
     _role(request, permissions.CASH)
     form = forms.ListAddForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
         return _back(request)
     data = form.cleaned_data
-    try:
-        player = services.find_or_create_player(
-            card=data["card"].strip(),
-            first_name=data["first_name"].strip(),
-            last_name=data["last_name"].strip(),
+    games, present = list(data["games"]), data["present"]
+    if data["create"]:
+        ok, result = _run(
+            request,
+            services.list_add_new_player,
+            first_name=data["first_name"],
+            last_name=data["last_name"],
+            card=data["card"],
+            games=games,
+            present=present,
         )
-    except DomainError as exc:
-        messages.error(request, str(exc))
-        return _back(request)
-    ok, _entries = _run(
-        request,
-        services.list_add,
-        player=player,
-        games=list(data["games"]),
-        present=data["present"],
-    )
+        player = result[0] if ok else None
+    else:
+        player = _chosen_player(request, data)
+        if player is None:
+            return _back(request)
+        ok, _entries = _run(request, services.list_add, player=player, games=games, present=present)
     if ok:
         messages.success(request, _("%(player)s is on the list.") % {"player": player})
     return _back(request)

@@ -43,9 +43,12 @@ def test_a_cash_evening_with_live_screens(daphne_url, browser):
     board.goto(f"{daphne_url}/room/cash/")
 
     for first in ("Anna", "Bruno", "Carla", "Dario"):
+        # New to the room: the search finds nobody, the floor asks for a new record.
+        board.click("[data-testid=new-player] summary")
+        board.check("#id_create")
         board.fill("#id_first_name", first)
         board.fill("#id_last_name", "Rossi")
-        board.select_option("#id_games", str(game.pk))
+        board.check(f"input[name=games][value='{game.pk}']")
         board.check("#id_present")
         board.click("[data-testid=list-add] button[type=submit]")
         board.wait_for_selector(f"text=Rossi {first} is on the list.")
@@ -59,7 +62,7 @@ def test_a_cash_evening_with_live_screens(daphne_url, browser):
     assert "number 3 on the list" in phone.text_content("[data-testid=my-lists]")
 
     # Table 4 opens from the list; Carla is not in the cash area and keeps her place.
-    board.click(f"[data-testid=game-{game.pk}] details summary")
+    board.click(f"[data-testid=game-{game.pk}] summary:text-is('Open a table from this list')")
     board.uncheck(f"[data-testid=game-{game.pk}] input[name=present][value='{carla.pk}']")
     board.fill(f"[data-testid=game-{game.pk}] input[name=number]", "4")
     board.click("text=Open: draw seats and the button")
@@ -90,6 +93,7 @@ def test_a_cash_evening_with_live_screens(daphne_url, browser):
     # The floor seats her from the list with the minimum buy-in.
     entry = WaitEntry.objects.get(player=carla)
     board.reload()
+    board.click(f"[data-testid=entry-menu-{entry.player_id}] summary")
     board.click(f"[data-testid=entry-{entry.player_id}] button:text-is('Seat')")
     board.wait_for_selector(f"text=sits at table 4 seat {free}")
     assert CashSeat.objects.get(player=carla).buy_in == 200
@@ -98,6 +102,7 @@ def test_a_cash_evening_with_live_screens(daphne_url, browser):
     )
 
     # The table closes: its four players are on top of the list, in card order.
+    board.once("dialog", lambda dialog: dialog.accept())  # "Close table 4?"
     board.click("[data-testid=close-4]")
     board.wait_for_selector("text=its players are on top of the list")
     brush.wait_for_function(

@@ -133,6 +133,7 @@ def test_desk_adds_a_present_player_to_several_lists(client, room_desk, game, ro
             "first_name": "Laura",
             "last_name": "Bianchi",
             "card": "C-77",
+            "create": "on",
             "games": [game.pk, other.pk],
             "present": "on",
         },
@@ -142,7 +143,7 @@ def test_desk_adds_a_present_player_to_several_lists(client, room_desk, game, ro
     assert names_on_list(game) == ["Laura"] and names_on_list(other) == ["Laura"]
     # Asked again by card: already on the list, nothing changes.
     response = client.post(
-        reverse("cash_list_add"), {"card": "C-77", "games": [game.pk], "present": "on"}, follow=True
+        reverse("cash_list_add"), {"find": "C-77", "games": [game.pk], "present": "on"}, follow=True
     )
     assert "already on this list" in response.content.decode()
     assert WaitEntry.objects.count() == 2
@@ -151,7 +152,9 @@ def test_desk_adds_a_present_player_to_several_lists(client, room_desk, game, ro
 def test_a_name_is_added_only_with_the_player_present(client, room_desk, game):
     client.force_login(room_desk)
     response = client.post(
-        reverse("cash_list_add"), {"first_name": "Carla", "games": [game.pk]}, follow=True
+        reverse("cash_list_add"),
+        {"first_name": "Carla", "create": "on", "games": [game.pk]},
+        follow=True,
     )
     assert "must be here in person" in response.content.decode()
     assert not WaitEntry.objects.exists()

@@ -1,0 +1,82 @@
+"""What the cash room's board reads about people: where a player already plays, which
+lists hold him, and the room's players a name, card or document typed at the list finds."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q
+
+from tables import permissions
+from tables.models import CashGame, CashSeat, WaitEntry
+from tournaments.models import Player
+
+
+@dataclass(frozen=True)
+class Playing:
+    """A player's seat in the room: which game, table and seat."""
+
+    game_id: int
+    game: str
+    table: int
+    seat: int
+
+
+@dataclass
+class Found:
+    """A player the list's search found, with what the brush needs before adding him."""
+
+    player: Player
+    playing: Playing | None = None
+    lists: list[str] = field(default_factory=list)
+
+
+def playing_at(player_ids: Iterable[int] | None = None) -> dict[int, Playing]:
+    """Where each seated player sits (a player sits in at most one seat of the room)."""
+    seats = CashSeat.objects.select_related("table__game")
+    if player_ids is not None:
+        seats = seats.filter(player_id__in=list(player_ids))
+    return {
+        s.player_id: Playing(s.table.game_id, str(s.table.game), s.table.number, s.number)
+        for s in seats
+    }
+
+
+def lists_of(player_ids: Iterable[int] | None = None) -> dict[int, list[tuple[int, str]]]:
+    """The lists each player is on: (game id, game) in the catalogue's order."""
+    games = {g.pk: str(g) for g in CashGame.objects.all()}
+    entries = WaitEntry.objects.order_by("game_id")
+    if player_ids is not None:
+        entries = entries.filter(player_id__in=list(player_ids))
+    found: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for player_id, game_id in entries.values_list("player_id", "game_id"):
+        found[player_id].append((game_id, games.get(game_id, "")))
+    return found
+
+
+def player_search(query: str, *, user: Any, limit: int = 10) -> list[Found]:
+    """The room's players for a name, card or document typed at the list: those the user
+    reaches (`permissions.players_for` with the cash room) whose names or card match every
+    word, and whoever holds exactly the card or document typed. Nobody for an empty query."""
+    words = query.split()[:5]
+    if not words:
+        return []
+    players = Player.objects.filter(merged_into__isnull=True, erased_at__isnull=True)
+    exact = players.filter(document_number__iexact=query.strip()).first()
+    matching = permissions.players_for(user, cash=True).filter(erased_at__isnull=True)
+    for word in words:
+        matching = matching.filter(
+            Q(last_name__icontains=word)
+            | Q(first_name__icontains=word)
+            | Q(nickname__icontains=word)
+            | Q(document_number__iexact=word)
+        )
+    found = list(matching.order_by("last_name", "first_name", "pk")[:limit])
+    if exact is not None and exact.pk not in {p.pk for p in found}:
+        found.insert(0, exact)
+    ids = [p.pk for p in found]
+    seats, lists = playing_at(ids), lists_of(ids)
+    return [Found(p, seats.get(p.pk), [name for _pk, name in lists.get(p.pk, [])]) for p in found]
