@@ -660,9 +660,10 @@ def test_short_buy_in_once_and_no_rathole_the_same_day(client, room_floor, room_
         follow=True,
     )
     assert "must come back with at least as much" in response.content.decode()
+    # Carla, above him on the list, is not here: seated out of order, with the reason.
     client.post(
         reverse("cash_entry_seat", args=[entry.pk]),
-        {"table": table.pk, "seat": free, "buy_in": 900},
+        {"table": table.pk, "seat": free, "buy_in": 900, "reason": "Carla is not here"},
     )
     assert CashSeat.objects.get(player=bruno).buy_in == 900
 
