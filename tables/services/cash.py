@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from tables.buttons import Positions, next_hand
 from tables.cash import absence, buyin, changes, closing, opening, rake, waitlist
@@ -847,9 +847,12 @@ def seat_player(
     jumped = _jumped(entry, table, now)
     if jumped and not reason:
         raise CashRefused(
-            reason=_(
+            reason=ngettext(
+                "%(names)s comes before %(player)s on the list: seat him first, or give "
+                "the reason to seat %(player)s out of order",
                 "%(names)s come before %(player)s on the list: seat them first, or give "
-                "the reason to seat him out of order"
+                "the reason to seat %(player)s out of order",
+                len(jumped),
             )
             % {"names": _names(jumped), "player": entry.player}
         )
