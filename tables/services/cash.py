@@ -940,7 +940,9 @@ def seat_move(
         posts = "bb"
     from_table, from_seat = table.number, seat.number
     seat.table, seat.number, seat.status, seat.request = to_table, to_seat, status, ""
-    seat.save()
+    # Two tabs giving the same seat at once: the seat's constraint refuses the second.
+    with once(CashRefused(reason=_("seat %(seat)s is taken") % {"seat": to_seat})):
+        seat.save()
     change.log(
         actor=actor,
         action="cash.move",

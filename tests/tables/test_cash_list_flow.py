@@ -328,3 +328,32 @@ def test_the_floor_skips_a_called_name_who_keeps_his_place(client, room_floor, n
     response = client.post(reverse("cash_entry_skip", args=[entry.pk]), follow=True)
     assert "Nobody else on the list can take the seat now." in response.content.decode()
     assert seat in services.free_seats(table)
+
+
+def test_a_seat_given_twice_at_once_is_refused_in_words(room_floor, nl, monkeypatch):
+    """Two tabs: both pass the free-seat check before either writes. The database's
+    constraint refuses the second write, and the floor reads why."""
+    anna, bruno, carla = listed(nl, ["Anna", "Bruno", "Carla"], room_floor)
+    table = opened(nl, 1, [anna, bruno], room_floor)
+    taken = table.seats.get(player=anna).number
+    monkeypatch.setattr(services, "_check_seat_free", lambda *args, **kwargs: None)
+    with pytest.raises(services.CashRefused, match="just taken by another action"):
+        services.seat_player(
+            actor=room_floor,
+            entry=WaitEntry.objects.get(player=carla),
+            table=table,
+            seat=taken,
+            buy_in=100,
+            now=NOW,
+        )
+    with pytest.raises(services.CashRefused, match=f"seat {taken} is taken"):
+        services.seat_move(
+            actor=room_floor,
+            seat=table.seats.get(player=bruno),
+            to_table=table,
+            to_seat=taken,
+            by_house=False,
+            now=NOW,
+        )
+    assert table.seats.get(number=taken).player == anna
+    assert WaitEntry.objects.filter(player=carla).exists()
