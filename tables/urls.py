@@ -30,6 +30,7 @@ urlpatterns: list = [
     path("cash/lists/<int:pk>/answer/", cash.entry_answer, name="cash_entry_answer"),
     path("cash/lists/<int:pk>/no-answer/", cash.entry_no_answer, name="cash_entry_no_answer"),
     path("cash/lists/<int:pk>/seat/", cash.entry_seat, name="cash_entry_seat"),
+    path("cash/lists/<int:pk>/skip/", cash.entry_skip, name="cash_entry_skip"),
     path("cash/games/<int:pk>/open/", cash.table_open, name="cash_table_open"),
     path("cash/tables/<int:pk>/call/", cash.table_call, name="cash_table_call"),
     path("cash/tables/<int:pk>/fill/", cash.table_fill, name="cash_table_fill"),

@@ -35,6 +35,9 @@ class CashSettings:
     gaming_day_start_minutes: int = 6 * 60  # §10.3, 06:00 [not in sources]
     level_down_moves: LevelDownMoves = "forbidden"  # §6.3
     answer_minutes: int = 15  # §6.4
+    # §6.4: once he answers "coming", the seat stays locked up for this long
+    # [not in sources]; then the floor may send his name to the bottom.
+    arrival_minutes: int = 15
     decline_lockout_minutes: int = 30  # §6.5
     declined_seat_to_bottom: bool = False  # §6.5 [not in sources]
     return_wait_minutes: int = 30  # §6.6

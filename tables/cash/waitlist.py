@@ -13,6 +13,7 @@ JoinRefusal = Literal[
     "not_present", "already_on_list", "seated_in_this_game", "level_down_not_allowed"
 ]
 CallResult = Literal["took_seat", "declined", "no_answer"]
+CallState = Literal["answering", "no_answer", "on_the_way", "not_arrived"]
 
 RULE_JOIN = f'{SRC} "Assegnazione e spostamento dei giocatori ai tavoli" 2'
 RULE_LEVEL_UP = f'{SRC} "Assegnazione e spostamento dei giocatori ai tavoli" 4'
@@ -158,6 +159,75 @@ def next_eligible(
 def answer_deadline(called_at: datetime, settings: CashSettings = DEFAULTS) -> datetime:
     """Return the last moment a called player may answer in time (§6.4, "entro 15 minuti")."""
     return called_at + timedelta(minutes=settings.answer_minutes)
+
+
+def arrival_deadline(answered_at: datetime, settings: CashSettings = DEFAULTS) -> datetime:
+    """Return the last moment a player who answered "coming" may reach his locked-up seat
+    (§6.4 lock-up; `arrival_minutes` [not in sources])."""
+    return answered_at + timedelta(minutes=settings.arrival_minutes)
+
+
+@dataclass(frozen=True)
+class CallStatus:
+    """Where a call stands at a moment: the window running and when it ends.
+
+    `overdue` says the floor may send the name to the bottom (§6.4)."""
+
+    state: CallState
+    deadline: datetime
+    overdue: bool
+    rule: str = RULE_ANSWER
+
+
+def call_status(
+    *, called_at: datetime, coming_at: datetime | None, now: datetime, settings: CashSettings
+) -> CallStatus:
+    """Tell where a call stands at `now`: waiting for the answer, or for the arrival of a
+    player who said he is coming; past its window, the name may go to the bottom (§6.4).
+    A window of N minutes is respected at exactly N."""
+    if coming_at is None:
+        deadline = answer_deadline(called_at, settings)
+        return CallStatus("no_answer" if now > deadline else "answering", deadline, now > deadline)
+    deadline = arrival_deadline(coming_at, settings)
+    return CallStatus("not_arrived" if now > deadline else "on_the_way", deadline, now > deadline)
+
+
+def names_passed_over(
+    waiting: Sequence[str],
+    player: str,
+    *,
+    at: datetime,
+    called: Collection[str] = (),
+    table_players: Collection[str] = (),
+    left_table_at: Mapping[str, datetime] | None = None,
+    declined_at: Mapping[str, datetime] | None = None,
+    keep_apart: Collection[tuple[str, str]] = (),
+    settings: CashSettings = DEFAULTS,
+) -> tuple[str, ...]:
+    """Return the names a seat given to `player` now would jump: those above him on the list
+    who are not being called and may take a seat at this table (§6.4, §7.2 list order).
+
+    A called `player` jumps nobody: the call procedure reached him. Names the procedure
+    passes over (kept apart, back too soon, locked out) are not jumped either.
+    """
+    if player in called or player not in waiting:
+        return ()
+    above = list(waiting)[: list(waiting).index(player)]
+    return tuple(
+        name
+        for name in above
+        if name not in called
+        and ineligible_reason(
+            name,
+            at=at,
+            table_players=table_players,
+            left_table_at=left_table_at or {},
+            declined_at=declined_at or {},
+            keep_apart=keep_apart,
+            settings=settings,
+        )
+        is None
+    )
 
 
 def call_for_seat(

@@ -77,6 +77,15 @@ class SeatFromListForm(forms.Form):
     )
     seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=10)
     buy_in = forms.IntegerField(label=_("Buy-in"), min_value=0, max_value=MAX_CHIPS)
+    reason = forms.CharField(
+        label=_("Reason to seat out of list order"), max_length=200, required=False
+    )
+    leaving_stack = forms.IntegerField(
+        label=_("Stake he leaves his other table with"),
+        min_value=0,
+        max_value=MAX_CHIPS,
+        required=False,
+    )
 
 
 class MoveForm(forms.Form):

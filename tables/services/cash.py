@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from tables.buttons import Positions, next_hand
 from tables.cash import absence, buyin, changes, closing, opening, rake, waitlist
@@ -160,6 +160,7 @@ ENTRY_FIELDS = (
     "called_table",
     "called_seat",
     "coming",
+    "coming_at",
     "locked_out_until",
     "from_closed_table",
 )
@@ -170,6 +171,7 @@ TIMES = {
     "sit_out_until",
     "joined_at",
     "called_at",
+    "coming_at",
     "locked_out_until",
     "closed_at",
 }
@@ -251,6 +253,7 @@ STATE_ACTIONS = (
     "cash.call",
     "cash.answer",
     "cash.no_answer",
+    "cash.skip",
     "cash.seat",
     "cash.move",
     "cash.request",
@@ -548,10 +551,14 @@ def _left_table_at(number: int, now: datetime) -> dict[str, datetime]:
     """Who left table `number` lately, and when (for the 30-minute return rule, §6.6)."""
     left: dict[str, datetime] = {}
     recent = RoomEvent.objects.filter(
-        action="cash.leave", undone_at__isnull=True, at__gte=now - timedelta(hours=12)
-    ).only("at", "data")
+        action__in=("cash.leave", "cash.seat"),
+        undone_at__isnull=True,
+        at__gte=now - timedelta(hours=12),
+    ).only("at", "action", "data")
     for event in recent:
-        if event.data.get("table") == number:
+        # A seat from another game's list leaves his table here (recorded in `left`).
+        where = event.data if event.action == "cash.leave" else (event.data.get("left") or {})
+        if where.get("table") == number:
             left[str(event.data["player"])] = max(
                 event.at, left.get(str(event.data["player"]), event.at)
             )
@@ -586,25 +593,10 @@ def list_call(*, actor: Any, table: CashTable, seat: int, now: datetime) -> Wait
     """Call the first eligible name on the game's list for a free seat (§6.4-§6.7)."""
     if seat not in free_seats(table):
         raise CashRefused(reason=_("seat %(seat)s is not free") % {"seat": seat})
-    game = table.game
-    change = _Change(game.pk)
-    entries = [e for e in _list(game) if e.called_at is None]
-    by_id = {str(e.player_id): e for e in entries}
-    at_table = [str(p) for p in table.seats.values_list("player_id", flat=True)]
-    name = waitlist.next_eligible(
-        [str(e.player_id) for e in entries],
-        at=now,
-        table_players=at_table,
-        left_table_at=_left_table_at(table.number, now),
-        keep_apart=keep_apart_pairs(),
-        declined_at=_declined_at(game, [e.player_id for e in entries], now),
-        settings=game_settings(game),
-    )
-    if name is None:
+    change = _Change(table.game_id)
+    entry = _call_next(table=table, seat=seat, now=now)
+    if entry is None:
         raise CashRefused(reason=_("nobody on the list can take this seat now"))
-    entry = by_id[name]
-    entry.called_at, entry.called_table, entry.called_seat = now, table.number, seat
-    entry.save(update_fields=["called_at", "called_table", "called_seat"])
     change.log(
         actor=actor,
         action="cash.call",
@@ -617,25 +609,89 @@ def list_call(*, actor: Any, table: CashTable, seat: int, now: datetime) -> Wait
     return entry
 
 
+def _call_next(
+    *, table: CashTable, seat: int, now: datetime, exclude: set[str] | None = None
+) -> WaitEntry | None:
+    """Call the first eligible uncalled name (not in `exclude`) for the seat; None if
+    nobody may take it now (§6.4-§6.7)."""
+    game = table.game
+    entries = [e for e in _list(game) if e.called_at is None]
+    by_id = {str(e.player_id): e for e in entries}
+    at_table = [str(p) for p in table.seats.values_list("player_id", flat=True)]
+    name = waitlist.next_eligible(
+        [str(e.player_id) for e in entries],
+        at=now,
+        exclude=exclude or (),
+        table_players=at_table,
+        left_table_at=_left_table_at(table.number, now),
+        keep_apart=keep_apart_pairs(),
+        declined_at=_declined_at(game, [e.player_id for e in entries], now),
+        settings=game_settings(game),
+    )
+    if name is None:
+        return None
+    entry = by_id[name]
+    entry.called_at, entry.called_table, entry.called_seat = now, table.number, seat
+    entry.save(update_fields=["called_at", "called_table", "called_seat"])
+    return entry
+
+
 def answer_deadline(entry: WaitEntry) -> datetime | None:
     if entry.called_at is None:
         return None
     return waitlist.answer_deadline(entry.called_at, game_settings(entry.game))
 
 
+def call_status(entry: WaitEntry, now: datetime) -> waitlist.CallStatus | None:
+    """Where the entry's call stands at `now` (its window and deadline), or None uncalled."""
+    if entry.called_at is None:
+        return None
+    coming_at = (entry.coming_at or entry.called_at) if entry.coming else None
+    return waitlist.call_status(
+        called_at=entry.called_at, coming_at=coming_at, now=now, settings=game_settings(entry.game)
+    )
+
+
+def _locked_entry(entry: WaitEntry) -> WaitEntry:
+    """The entry's row, locked: two tabs answering or seating the same name act one after
+    the other, and the second sees what the first did."""
+    locked = WaitEntry.objects.select_for_update().filter(pk=entry.pk).first()
+    if locked is None:
+        raise CashRefused(reason=_("this name is no longer on the list"))
+    locked.game, locked.player = entry.game, entry.player
+    return locked
+
+
+def _uncall(entry: WaitEntry) -> None:
+    entry.called_at = entry.called_table = entry.called_seat = None
+    entry.coming, entry.coming_at = False, None
+
+
 @transaction.atomic
 def list_answer(*, actor: Any, entry: WaitEntry, takes_seat: bool, now: datetime) -> WaitEntry:
-    """Record a called player's answer: coming (the seat is locked up) or declined (§6.5)."""
-    if entry.called_at is None:
+    """Record a called player's answer: coming (the seat is locked up for his arrival) or
+    declined (§6.5). An answer after the window is refused: the name goes down the list
+    (§6.4), which the floor confirms."""
+    entry = _locked_entry(entry)
+    status = call_status(entry, now)
+    if status is None:
         raise CashRefused(reason=_("this player has not been called"))
+    if takes_seat and entry.coming:
+        return entry  # the same "coming" twice (a double tap, two tabs) changes nothing
+    if not entry.coming and status.overdue:
+        raise CashRefused(
+            reason=_(
+                "the time to answer ran out at %(time)s; the floor moves the name down the list"
+            )
+            % {"time": timezone.localtime(status.deadline).strftime("%H:%M")}
+        )
     settings = game_settings(entry.game)
     change = _Change(entry.game_id)
     if takes_seat:
-        entry.coming = True
+        entry.coming, entry.coming_at = True, now
     else:
         entry.locked_out_until = now + timedelta(minutes=settings.decline_lockout_minutes)
-        entry.called_at = entry.called_table = entry.called_seat = None
-        entry.coming = False
+        _uncall(entry)
         if settings.declined_seat_to_bottom:
             entry.position = _bottom(entry.game)
     entry.save()
@@ -652,14 +708,19 @@ def list_answer(*, actor: Any, entry: WaitEntry, takes_seat: bool, now: datetime
 
 @transaction.atomic
 def list_no_answer(*, actor: Any, entry: WaitEntry, now: datetime) -> WaitEntry:
-    """Move a called name that did not answer in time to the bottom of the list (§6.4)."""
-    deadline = answer_deadline(entry)
-    if deadline is None or entry.coming:
+    """Move a called name to the bottom of the list (§6.4): he did not answer in time, or
+    said he was coming and did not reach the seat in time. The seat is free again."""
+    entry = _locked_entry(entry)
+    status = call_status(entry, now)
+    if status is None:
         raise CashRefused(reason=_("this player is not waiting for an answer"))
-    if now <= deadline:
+    if not status.overdue:
+        if status.state == "on_the_way":
+            raise CashRefused(reason=_("the time to reach the table has not run out yet"))
         raise CashRefused(reason=_("the time to answer has not run out yet"))
     change = _Change(entry.game_id)
-    entry.called_at = entry.called_table = entry.called_seat = None
+    table, seat = entry.called_table, entry.called_seat
+    _uncall(entry)
     entry.position = _bottom(entry.game)
     entry.save()
     change.log(
@@ -667,9 +728,48 @@ def list_no_answer(*, actor: Any, entry: WaitEntry, now: datetime) -> WaitEntry:
         action="cash.no_answer",
         now=now,
         player=entry.player_id,
+        name=str(entry.player),
+        game=str(entry.game),
+        table=table,
+        seat=seat,
+        state=status.state,
         rule=waitlist.RULE_ANSWER,
     )
     return entry
+
+
+@transaction.atomic
+def list_skip(*, actor: Any, entry: WaitEntry, now: datetime) -> WaitEntry | None:
+    """Pass a called name over for his seat: he keeps his place (§6.4, a name passed over
+    is not moved), and the seat is called for the next eligible name, who is returned
+    (None: nobody may take it now and the seat is free)."""
+    entry = _locked_entry(entry)
+    if entry.called_at is None or entry.called_table is None or entry.called_seat is None:
+        raise CashRefused(reason=_("this player is not waiting for an answer"))
+    table = CashTable.objects.filter(
+        game=entry.game, number=entry.called_table, status=CashTable.Status.OPEN
+    ).first()
+    number, seat = entry.called_table, entry.called_seat
+    change = _Change(entry.game_id)
+    skipped = entry.player_id
+    _uncall(entry)
+    entry.save()
+    following = None
+    if table is not None:
+        following = _call_next(table=table, seat=seat, now=now, exclude={str(skipped)})
+    change.log(
+        actor=actor,
+        action="cash.skip",
+        now=now,
+        player=skipped,
+        name=str(entry.player),
+        game=str(entry.game),
+        table=number,
+        seat=seat,
+        next=None if following is None else following.player_id,
+        rule=waitlist.RULE_ANSWER,
+    )
+    return following
 
 
 # --- seats ------------------------------------------------------------------------------
@@ -697,16 +797,67 @@ def _check_seat_free(table: CashTable, seat: int, *, for_player: int | None = No
         raise CashRefused(reason=_("seat %(seat)s is held for a called player") % {"seat": seat})
 
 
+def _jumped(entry: WaitEntry, table: CashTable, now: datetime) -> list[Player]:
+    """The players a seat given to `entry` at `table` now would jump on the list (§6.4)."""
+    entries = _list(entry.game)
+    jumped = waitlist.names_passed_over(
+        [str(e.player_id) for e in entries],
+        str(entry.player_id),
+        at=now,
+        called={str(e.player_id) for e in entries if e.called_at is not None},
+        table_players=[str(p) for p in table.seats.values_list("player_id", flat=True)],
+        left_table_at=_left_table_at(table.number, now),
+        declined_at=_declined_at(entry.game, [e.player_id for e in entries], now),
+        keep_apart=keep_apart_pairs(),
+        settings=game_settings(entry.game),
+    )
+    players = {str(e.player_id): e.player for e in entries}
+    return [players[name] for name in jumped]
+
+
+def _names(players: list[Player]) -> str:
+    return ", ".join(str(p) for p in players)
+
+
+def _where(seat: CashSeat) -> str:
+    return _("%(player)s at table %(table)s (%(game)s)") % {
+        "player": seat.player,
+        "table": seat.table.number,
+        "game": seat.table.game,
+    }
+
+
 @transaction.atomic
 def seat_player(
-    *, actor: Any, entry: WaitEntry, table: CashTable, seat: int, buy_in: int, now: datetime
+    *,
+    actor: Any,
+    entry: WaitEntry,
+    table: CashTable,
+    seat: int,
+    buy_in: int,
+    now: datetime,
+    reason: str = "",
+    leaving_stack: int | None = None,
 ) -> CashSeat:
-    """Seat a name from the list after the buy-in check (§6.4, §9.2, §10)."""
+    """Seat a name from the list after the buy-in check (§6.4, §9.2, §10).
+
+    Out of list order (names above him that may take this seat and are not being called)
+    the floor gives a `reason`, which is logged. A player who sits in another game leaves
+    it: `leaving_stack` is the stake he takes from that table, recorded as his cash-out
+    there (§10.3)."""
     game = table.game
     if entry.game_id != game.pk:
         raise CashRefused(reason=_("this table plays another game"))
+    entry = _locked_entry(entry)
     _check_seat_free(table, seat, for_player=entry.player_id)
     _check_not_kept_apart(entry.player_id, table)
+    old = CashSeat.objects.filter(player_id=entry.player_id).select_related("table__game").first()
+    if old is not None and old.table.game_id == game.pk:
+        raise CashRefused(reason=_("the player already sits in this game: move his seat instead"))
+    if old is not None and leaving_stack is None:
+        raise CashRefused(
+            reason=_("%(where)s: give the stake he leaves that table with") % {"where": _where(old)}
+        )
     kind: buyin.BuyInKind = "from_closed_table" if entry.from_closed_table else "new"
     decision = buyin.check_buy_in(
         game=_game_rules(game),
@@ -718,31 +869,61 @@ def seat_player(
     )
     if not decision.allowed:
         raise CashRefused(reason=BUY_IN_REFUSALS[decision.reason or "below_min_buy_in"])
-    old = CashSeat.objects.filter(player_id=entry.player_id).select_related("table").first()
+    # Asked last: a seat refused for the money or the seat itself needs no reason.
+    reason = reason.strip()
+    jumped = _jumped(entry, table, now)
+    if jumped and not reason:
+        raise CashRefused(
+            reason=ngettext(
+                "%(names)s comes before %(player)s on the list: seat him first, or give "
+                "the reason to seat %(player)s out of order",
+                "%(names)s come before %(player)s on the list: seat them first, or give "
+                "the reason to seat %(player)s out of order",
+                len(jumped),
+            )
+            % {"names": _names(jumped), "player": entry.player}
+        )
     games = {game.pk} | ({old.table.game_id} if old else set())
     change = _Change(*games)
+    left = None
     if old is not None:
-        old.delete()  # moving up to another game: his seat there is freed
-    new = CashSeat.objects.create(
-        table=table,
-        number=seat,
-        player_id=entry.player_id,
-        seated_at=now,
-        seated_order=_next_seated_order(game),
-        status=CashSeat.Status.FROM_CLOSED_TABLE
-        if entry.from_closed_table
-        else CashSeat.Status.NEW_PLAYER,
-        buy_in=decision.stack_after,
-    )
+        # Moving to another game (§6.3): he leaves his table there with his stake.
+        left = {
+            "game": old.table.game_id,
+            "label": str(old.table.game),
+            "table": old.table.number,
+            "seat": old.number,
+            "stack": leaving_stack,
+        }
+        CashOut.objects.create(
+            player_id=entry.player_id, game=old.table.game, stack=leaving_stack or 0, at=now
+        )
+        old.delete()
+    with once(CashRefused(reason=_("the seat or the player was just taken by another action"))):
+        new = CashSeat.objects.create(
+            table=table,
+            number=seat,
+            player_id=entry.player_id,
+            seated_at=now,
+            seated_order=_next_seated_order(game),
+            status=CashSeat.Status.FROM_CLOSED_TABLE
+            if entry.from_closed_table
+            else CashSeat.Status.NEW_PLAYER,
+            buy_in=decision.stack_after,
+        )
     entry.delete()
     change.log(
         actor=actor,
         action="cash.seat",
         now=now,
         player=entry.player_id,
+        name=str(entry.player),
+        game=str(game),
         table=table.number,
         seat=seat,
         buy_in=buy_in,
+        out_of_order={"jumped": [p.pk for p in jumped], "reason": reason} if jumped else None,
+        left=left,
         rule=decision.rule,
     )
     return new
@@ -786,7 +967,9 @@ def seat_move(
         posts = "bb"
     from_table, from_seat = table.number, seat.number
     seat.table, seat.number, seat.status, seat.request = to_table, to_seat, status, ""
-    seat.save()
+    # Two tabs giving the same seat at once: the seat's constraint refuses the second.
+    with once(CashRefused(reason=_("seat %(seat)s is taken") % {"seat": to_seat})):
+        seat.save()
     change.log(
         actor=actor,
         action="cash.move",
@@ -1050,6 +1233,20 @@ def table_open(
         raise CashRefused(reason=_("table %(table)s is already open") % {"table": number})
     entries = _list(game)
     names = [str(e.player_id) for e in entries]
+    listed = {e.player_id for e in entries}
+    playing = list(
+        CashSeat.objects.filter(player_id__in=set(present) & listed)
+        .select_related("player", "table__game")
+        .order_by("table__number", "number")
+    )
+    if playing:
+        raise CashRefused(
+            reason=_(
+                "already playing: %(where)s. Untick them, or seat them from the list with "
+                "the stake they leave their table with"
+            )
+            % {"where": "; ".join(_where(s) for s in playing)}
+        )
     seat_cards = list(range(1, game.max_seats + 1))
     rng.shuffle(seat_cards)
     deck = _deck(rng)
@@ -1069,25 +1266,31 @@ def table_open(
         keep_apart=pairs,
         settings=game_settings(game),
     )
-    table = CashTable.objects.create(
-        game=game,
-        number=number,
-        max_seats=game.max_seats,
-        opened_at=now,
-        button=result.positions.button,
-        sb=result.positions.sb,
-        bb=result.positions.bb,
-    )
+    # Two tabs opening at once, or a ticked player seated elsewhere meanwhile: the
+    # constraints refuse the second write, in words.
+    with once(CashRefused(reason=_("table %(table)s is already open") % {"table": number})):
+        table = CashTable.objects.create(
+            game=game,
+            number=number,
+            max_seats=game.max_seats,
+            opened_at=now,
+            button=result.positions.button,
+            sb=result.positions.sb,
+            bb=result.positions.bb,
+        )
     order = _next_seated_order(game)
     seat_of = {name: seat for seat, name in result.seats.items()}
-    for k, name in enumerate(result.seated):
-        CashSeat.objects.create(
-            table=table,
-            number=seat_of[name],
-            player_id=int(name),
-            seated_at=now,
-            seated_order=order + k,
-            status=CashSeat.Status.NEW_PLAYER,
+    with once(CashRefused(reason=_("a player of this draw just sat down elsewhere; open again"))):
+        CashSeat.objects.bulk_create(
+            CashSeat(
+                table=table,
+                number=seat_of[name],
+                player_id=int(name),
+                seated_at=now,
+                seated_order=order + k,
+                status=CashSeat.Status.NEW_PLAYER,
+            )
+            for k, name in enumerate(result.seated)
         )
     WaitEntry.objects.filter(game=game, player_id__in=[int(n) for n in result.seated]).delete()
     change.log(
@@ -1137,6 +1340,7 @@ def table_close(
                 "called_table": None,
                 "called_seat": None,
                 "coming": False,
+                "coming_at": None,
             },
         )
     change.log(

@@ -53,6 +53,7 @@ ACTION_LABELS = {
     "cash.call": gettext_lazy("Called for a seat"),
     "cash.answer": gettext_lazy("Answer to a call"),
     "cash.no_answer": gettext_lazy("No answer: to the bottom"),
+    "cash.skip": gettext_lazy("Passed over for a seat: keeps his place"),
     "cash.seat": gettext_lazy("Seated from the list"),
     "cash.move": gettext_lazy("Seat or table change"),
     "cash.request": gettext_lazy("Change request"),
@@ -181,6 +182,8 @@ def _board_context(*, public: bool) -> dict[str, Any]:
     for entry in WaitEntry.objects.select_related("player", "game").order_by("position", "id"):
         waiting[entry.game_id].append(entry)
     versions = {} if public else dict(PhoneLink.objects.values_list("player_id", "version"))
+    # Where each listed player plays now: a list of another game shows it, and opening a
+    # table does not tick him (cash-room.md §6.3: on several lists, seated in one game).
     playing = {} if public else selectors.playing_at()
     on_lists = {} if public else selectors.lists_of()
     rows = []
@@ -214,9 +217,11 @@ def _board_context(*, public: bool) -> dict[str, Any]:
                 {"table": table, "count": len(taken), "seats": seat_rows, "alerts": table_alerts}
             )
         entries = []
+        waiting_above = False
         for k, entry in enumerate(waiting[game.pk], start=1):
-            deadline = services.answer_deadline(entry)
-            overdue = bool(deadline and now > deadline and not entry.coming)
+            call = services.call_status(entry, now)
+            deadline = None if call is None else call.deadline
+            overdue = bool(call and call.overdue)
             alerts += int(overdue)
             entries.append(
                 {
@@ -228,7 +233,10 @@ def _board_context(*, public: bool) -> dict[str, Any]:
                     "seconds_left": max(0, int((deadline - now).total_seconds()))
                     if deadline
                     else None,
+                    "call": call,
                     "overdue": overdue,
+                    # Someone uncalled above him: seating him asks for a reason.
+                    "out_of_order": waiting_above and entry.called_at is None,
                     "locked_out": bool(entry.locked_out_until and now < entry.locked_out_until),
                     "waited": _minutes(now - entry.joined_at),
                     "playing": playing.get(entry.player_id),
@@ -240,6 +248,7 @@ def _board_context(*, public: bool) -> dict[str, Any]:
                     else phone_token(entry.player, versions.get(entry.player_id, 0)),
                 }
             )
+            waiting_above = waiting_above or entry.called_at is None
         rows.append(
             {
                 "game": game,
@@ -483,6 +492,27 @@ def entry_no_answer(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def entry_skip(request: HttpRequest, pk: int) -> HttpResponse:
+    """Pass a called name over for his seat: he keeps his place, the next name is called."""
+    _role(request, permissions.CASH)
+    entry = _entry(pk)
+    ok, following = _run(request, services.list_skip, entry=entry)
+    if ok:
+        message = _("%(player)s keeps his place on the list.") % {"player": entry.player}
+        if following is None:
+            message += " " + _("Nobody else on the list can take the seat now.")
+        else:
+            message += " " + _("%(player)s is called for table %(table)s seat %(seat)s.") % {
+                "player": following.player,
+                "table": following.called_table,
+                "seat": following.called_seat,
+            }
+        messages.success(request, message)
+    return _back(request)
+
+
+@login_required
+@require_POST
 def entry_seat(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
     form = forms.SeatFromListForm(request.POST)
@@ -497,6 +527,8 @@ def entry_seat(request: HttpRequest, pk: int) -> HttpResponse:
         table=data["table"],
         seat=data["seat"],
         buy_in=data["buy_in"],
+        reason=data["reason"],
+        leaving_stack=data["leaving_stack"],
     )
     if ok:
         messages.success(
@@ -899,13 +931,16 @@ def phone(request: HttpRequest, token: str) -> HttpResponse:
     lists = []
     for entry in WaitEntry.objects.filter(player=player).select_related("game"):
         ahead = WaitEntry.objects.filter(game=entry.game, position__lt=entry.position).count()
-        deadline = services.answer_deadline(entry)
+        call = services.call_status(entry, now)
+        deadline = None if call is None else call.deadline
         lists.append(
             {
                 "entry": entry,
                 "position": ahead + 1,
                 "deadline": deadline,
+                # To answer, or once he said he is coming, to reach the table.
                 "seconds_left": max(0, int((deadline - now).total_seconds())) if deadline else None,
+                "overdue": bool(call and call.overdue),
                 "minutes": services.game_settings(entry.game).answer_minutes,
             }
         )
