@@ -33,7 +33,9 @@ from tables.seating import SeatRef
 
 Game = Literal["holdem", "stud"]
 Format = Literal["full_ring", "short_handed"]
-BreakOrder = Literal["list", "random"]
+# "fewest": the table with the fewest players breaks first (the fewest moves), the list
+# breaking ties; "list": the TD's own order; "random": drawn (RP-19).
+BreakOrder = Literal["list", "random", "fewest"]
 FinalTableRule = Literal["tda_rp9", "tda2015_plus_one", "figp"]
 EventType = Literal["standard", "heads_up"]
 
@@ -75,6 +77,9 @@ class Table:
     accessible_seats: frozenset[int] = frozenset()
     # Players who may not be moved now (still in a hand, accessibility needs, TD hold).
     unmovable: frozenset[str] = frozenset()
+    # Players who need an accessible seat (TDA-9): a balancing move passes them over, and
+    # a break or a final table gives them accessible seats only.
+    needs_accessible: frozenset[str] = frozenset()
     # When each empty seat was vacated (any comparable: minutes, timestamps); stud only.
     vacated_at: Mapping[int, float] = field(default_factory=dict)
 
@@ -321,10 +326,21 @@ def plan_final_table(*, players_remaining: int, settings: RoomSettings) -> Final
 
 
 def break_sequence(tables: Sequence[Table], settings: RoomSettings) -> list[str]:
-    """Return the open tables in break order: the event's list, then highest number first."""
+    """Return the open tables in break order: the event's list, then highest number first;
+    with the "fewest" order, the fewest players first, the list breaking ties."""
     open_tables = [t for t in tables if t.count > 0]
     rank = _order(open_tables, settings.break_list)
+    if settings.break_order == "fewest":
+        counts = _counts(open_tables)
+        return sorted((t.table_id for t in open_tables), key=lambda tid: (counts[tid], rank[tid]))
     return sorted((t.table_id for t in open_tables), key=rank.__getitem__)
+
+
+def _fewest_first(tables: Sequence[Table], preferred: Sequence[str]) -> str:
+    """The table with the fewest players, the list order breaking ties: breaking it moves
+    the fewest players."""
+    fewest = min(map(_COUNT, tables))
+    return _first_in_order([t for t in tables if t.count == fewest], preferred)
 
 
 def check_break(
@@ -364,25 +380,73 @@ def check_break(
             first = _first_in_order(open_tables, settings.break_list)
             return BreakDecision(False, None, free_elsewhere(first), rules=rules)
         candidate = drawn_table
+    elif settings.break_order == "fewest":
+        candidate = _fewest_first(open_tables, settings.break_list)
     else:
         candidate = _first_in_order(open_tables, settings.break_list)
     free = free_elsewhere(candidate)
     if by_id[candidate].count > free:
         return BreakDecision(False, None, free, rules=rules)
     others = [t for t in open_tables if t.table_id != candidate]
-    cards = seat_cards_for_break(others, by_id[candidate].count, settings)
+    breaking = by_id[candidate]
+    needing = len(breaking.needs_accessible & set((breaking.seats or _EMPTY).values()))
+    cards = seat_cards_for_break(others, breaking.count, settings, accessible_needed=needing)
     return BreakDecision(True, candidate, free, seat_cards=tuple(cards), rules=rules)
 
 
 def seat_cards_for_break(
-    receiving: Sequence[Table], players: int, settings: RoomSettings
+    receiving: Sequence[Table],
+    players: int,
+    settings: RoomSettings,
+    *,
+    accessible_needed: int = 0,
 ) -> list[SeatRef]:
     """Choose exactly `players` seats at the receiving tables, filling the emptiest first so
     they end up balanced (tournament.md §9.3 [interpretation]).
 
     At a table the seats go in "worst position" order when its button is known (so broken
     players do not dodge blinds), else in seat order. The receiving tables have room.
+    `accessible_needed` of the cards are accessible seats (for the players of the breaking
+    table who need one, TDA-9); raises ValueError when the room has too few free.
     """
+    cards = _seat_cards(receiving, players, settings)
+    if not accessible_needed:
+        return cards
+    accessible = [c for c in cards if c.seat in _accessible_of(receiving, c.table)]
+    missing = accessible_needed - len(accessible)
+    if missing <= 0:
+        return cards
+    # Swap ordinary cards for free accessible seats, at the same table where there is one
+    # (the counts stay as balanced), else anywhere free.
+    taken = set(cards)
+    spare = [
+        SeatRef(t.table_id, s)
+        for t in receiving
+        for s in sorted(t.accessible_seats)
+        if s not in (t.seats or _EMPTY)
+        and s not in t.locked_seats
+        and SeatRef(t.table_id, s) not in taken
+    ]
+    ordinary = [c for c in reversed(cards) if c.seat not in _accessible_of(receiving, c.table)]
+    for _ in range(missing):
+        if not spare or not ordinary:
+            raise ValueError("not enough free accessible seats to break the table")
+        out = ordinary.pop(0)
+        same = [c for c in spare if c.table == out.table]
+        chosen = (same or spare)[0]
+        spare.remove(chosen)
+        cards[cards.index(out)] = chosen
+    return cards
+
+
+def _accessible_of(tables: Sequence[Table], table_id: str) -> frozenset[int]:
+    for t in tables:
+        if t.table_id == table_id:
+            return t.accessible_seats
+    return frozenset()
+
+
+def _seat_cards(receiving: Sequence[Table], players: int, settings: RoomSettings) -> list[SeatRef]:
     rank = _order(receiving, settings.balance_source_list)
     by_id = {t.table_id: t for t in receiving}
     # A table's seats in fill order are worked out when it first receives a card: a break
@@ -418,16 +482,32 @@ def distribute_seat_cards(
     cards: Mapping[str, str],
     seat_card_stack: Sequence[SeatRef],
     suit_order: Sequence[str] = DEFAULT_SUIT_ORDER,
+    accessible: Iterable[SeatRef] = (),
+    needs_accessible: Iterable[str] = (),
 ) -> SeatCardDraw:
     """Hand the seat cards out from the top, highest face-up card first (TDA-10b, §6.4).
 
     `cards` maps each player of the breaking table to his face-up card (distinct cards);
-    the stack holds at least as many seat cards as players.
+    the stack holds at least as many seat cards as players. The players in
+    `needs_accessible` take the `accessible` seat cards (the highest of them the top one),
+    the others the rest of the stack: an accessible seat is never drawn away (TDA-9).
     """
     if len(seat_card_stack) < len(cards):
         raise ValueError("fewer seat cards than players")
     order = rank_cards(cards, suit_order)
-    assignments = {player: seat_card_stack[index] for index, player in enumerate(order)}
+    needing = set(needs_accessible) & set(cards)
+    if not needing:
+        assignments = {player: seat_card_stack[index] for index, player in enumerate(order)}
+        return SeatCardDraw(distribution_order=tuple(order), assignments=assignments)
+    kept = set(accessible)
+    special = [c for c in seat_card_stack if c in kept]
+    if len(special) < len(needing):
+        raise ValueError("fewer accessible seat cards than players who need one")
+    special = special[: len(needing)]
+    ordinary = [c for c in seat_card_stack if c not in special]
+    assignments = {}
+    for player in order:
+        assignments[player] = (special if player in needing else ordinary).pop(0)
     return SeatCardDraw(distribution_order=tuple(order), assignments=assignments)
 
 
@@ -496,7 +576,12 @@ def _next_mover(
     assert table.last_hand is not None
     for seat in clockwise(table.last_hand.bb, table.max_seats):
         player = occupied.get(seat)
-        if player is not None and player not in table.unmovable and player not in moved:
+        if (
+            player is not None
+            and player not in table.unmovable
+            and player not in table.needs_accessible
+            and player not in moved
+        ):
             return seat, player
     return None
 

@@ -129,7 +129,8 @@ def initial_draw(
     """Seat every entry at random on as few tables as needed, counts differing by at most one.
 
     Tables open in their opening order; reserved seats are never drawn; players who need an
-    accessible seat get one first. Raises RoomFull when the room cannot hold them all.
+    accessible seat get one first. Raises RoomFull when the room cannot hold them all,
+    NoAccessibleSeat when the tables drawn have too few accessible seats.
     """
     ordered = sorted((t for t in tables if not t.taken), key=lambda t: (t.opening_order, t.number))
     capacity = [len(t.free_seats()) for t in ordered]
@@ -167,7 +168,8 @@ def initial_draw(
                 assignments[entry] = (table.number, seat)
                 break
         else:
-            others.append(entry)
+            # An accessible seat is a hard constraint (TDA-9): never an ordinary seat instead.
+            raise NoAccessibleSeat
     # Fill the tables in opening order (one pass over them, not one scan per player: a
     # 10,000-entry draw over 1,112 tables was quadratic here).
     pending = iter(t.number for t in chosen)
@@ -237,6 +239,13 @@ def even_out(
     usable = sorted(tables, key=lambda t: (t.opening_order, t.number))
     total = len(seated)
     if total == 0:
+        return ()
+    # A draw already within one seat over the tables in play stays as it is: the seat
+    # cards handed out are right, whatever the fewest tables would have been.
+    counts_in_play = [t.players for t in usable if t.players]
+    if max(counts_in_play) - min(counts_in_play) <= 1 and all(
+        t.players or not t.is_open for t in usable
+    ):
         return ()
     # The fewest tables that hold everyone: the fullest in play first, then opening order.
     in_play = sorted((t for t in usable if t.taken), key=lambda t: -t.players)

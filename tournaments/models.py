@@ -156,6 +156,17 @@ class Tournament(models.Model):
         choices=FinalTableRule.choices,
         default=FinalTableRule.TDA_RP9,
     )
+    # Which table breaks next (tournament.md §9.2): by default the one that moves the
+    # fewest players; the TD may follow his own list (the tables' break order).
+    break_rule = models.CharField(
+        _("which table breaks next"),
+        max_length=8,
+        choices=[
+            ("fewest", _("the table with the fewest players (the fewest moves)")),
+            ("list", _("my own order (the break order on the tables page)")),
+        ],
+        default="fewest",
+    )
     auto_apply_moves = models.BooleanField(
         _("apply balancing moves and table breaks without asking the floor"), default=False
     )

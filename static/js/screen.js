@@ -361,8 +361,39 @@
     board.replaceWith(fresh);
     if (window.htmx) window.htmx.process(fresh);
     renderMoves();
+    fitBoard();
     return true;
   }
+
+  // The seating board's pages hold what fits this screen: rows of one line each, in as
+  // many columns as are wide enough, down to the bottom of the screen. Measured here and
+  // asked of the server as the page size (`per`); a board that already fits whole is kept.
+  const BOARD_COLUMN_EM = 19;
+  function fitBoard() {
+    const board = document.getElementById("board");
+    const list = board && board.querySelector(".board-rows");
+    if (!list) return;
+    const first = list.querySelector("li");
+    if (!first) return;
+    const em = parseFloat(getComputedStyle(list).fontSize) || 16;
+    const rowHeight = first.getBoundingClientRect().height || em * 1.5;
+    const margin = Math.max(em, window.innerHeight * 0.03); // the sync dot in the corner
+    const room = window.innerHeight - list.getBoundingClientRect().top - margin;
+    const rows = Math.max(1, Math.floor(room / rowHeight));
+    const columns = Math.max(1, Math.floor(list.clientWidth / (BOARD_COLUMN_EM * em)));
+    const fit = Math.max(5, rows * columns);
+    const count = Number(board.dataset.count || 0);
+    const per = Number(board.dataset.per || 0);
+    list.style.setProperty("--board-rows", String(Math.max(1, Math.ceil(Math.min(count, fit) / columns))));
+    const whole = board.dataset.pages === "1" && count <= fit;
+    if (whole || per === fit || !window.htmx) return;
+    const page = per ? Math.floor(((Number(board.dataset.page) || 1) - 1) * per / fit) + 1 : 1;
+    window.htmx.ajax("GET", `?page=${page}&per=${fit}`, { target: board, swap: "outerHTML" });
+  }
+  window.addEventListener("resize", () => {
+    clearTimeout(fitBoard.timer);
+    fitBoard.timer = setTimeout(fitBoard, 300);
+  });
 
   // A table's tablet swaps in its list of seats when the push brings it (a push about
   // who sits where renders each named table's list once); true when it did.
@@ -566,6 +597,7 @@
   }
   document.addEventListener("htmx:afterSettle", () => {
     renderMoves();
+    fitBoard();
     // The console's panel brings a fresh state with it.
     const el = document.getElementById("clock-state");
     if (el) {
@@ -588,5 +620,6 @@
 
   readInitialState();
   setSync();
+  fitBoard();
   if (root.dataset.socket && !("noSocket" in root.dataset)) connect();
 })();

@@ -41,11 +41,14 @@ def room_settings(
     tournament: Tournament, tables: Sequence[Table | TableRow] = ()
 ) -> balancing.RoomSettings:
     """The tournament's room policy as the planner reads it (tournament.md §3)."""
-    # The break list follows each table's break order (set on the tables page).
+    # The break list follows each table's break order (set on the tables page); by
+    # default the table with the fewest players breaks first (the fewest moves), the
+    # list breaking ties.
     order = sorted(tables, key=lambda t: (t.break_order, -t.number))
     return balancing.RoomSettings(
         seats_per_table=tournament.seats_per_table,
         balance_max_diff=tournament.balance_max_diff,
+        break_order="list" if tournament.break_rule == "list" else "fewest",
         break_list=tuple(str(t.number) for t in order),
         final_table_rule=tournament.final_table_rule,  # type: ignore[arg-type]
         deal_in_exclusion=tournament.deal_in_exclusion,  # type: ignore[arg-type]
@@ -218,6 +221,9 @@ class Room:
     touched: set[int] = field(default_factory=set)
     # Entries moved and not yet seated: the planner never picks them (they are on the way).
     travelling: set[int] = field(default_factory=set)
+    # Seated entries whose player needs an accessible seat (TDA-9): a hard constraint of
+    # every draw and move.
+    needy: frozenset[int] = frozenset()
     _where: dict[int, tuple[int, int]] | None = None
 
     @property
@@ -251,7 +257,7 @@ class Room:
                 self.seats.pop(number, None)
                 self.by_number.pop(number, None)
                 continue
-            planned = _planned(table, self.seats[number], self.travelling)
+            planned = _planned(table, self.seats[number], self.travelling, self.needy)
             if planned is None:
                 self.by_number.pop(number, None)
             else:
@@ -266,6 +272,7 @@ def _planned(
     table: Table | TableRow,
     seats: dict[int, int],
     travelling: set[int] = frozenset(),  # type: ignore[assignment]
+    needy: frozenset[int] = frozenset(),
 ) -> balancing.Table | None:
     """A table as the pure planner sees it; None for a table not in play and empty."""
     if table.status != Table.Status.OPEN and not seats:
@@ -285,6 +292,18 @@ def _planned(
         unmovable=frozenset(str(entry) for entry in seats.values() if entry in travelling)
         if travelling
         else frozenset(),
+        needs_accessible=frozenset(str(entry) for entry in seats.values() if entry in needy)
+        if needy
+        else frozenset(),
+    )
+
+
+def _needy(seats: Any) -> frozenset[int]:
+    """The entries of these seats whose player needs an accessible seat (one query)."""
+    return frozenset(
+        seats.filter(entry__player__needs_accessible_seat=True)
+        .order_by()
+        .values_list("entry_id", flat=True)
     )
 
 
@@ -383,8 +402,9 @@ def _room_load(tournament: Tournament) -> Room:
     tables = RoomTables(rows)
     room = Room(tournament, tables, seats, room_settings(tournament, list(rows.values())))
     room.travelling = travelling
+    room.needy = _needy(Seat.objects.filter(table__tournament=tournament))
     for number, row in rows.items():
-        planned = _planned(row, seats[number], travelling)
+        planned = _planned(row, seats[number], travelling, room.needy)
         if planned is not None:
             room.by_number[number] = planned
     return room
@@ -446,6 +466,7 @@ def _settings_of(tournament: Tournament) -> tuple[Any, ...]:
     return (
         tournament.seats_per_table,
         tournament.balance_max_diff,
+        tournament.break_rule,
         tournament.final_table_rule,
         tournament.deal_in_exclusion,
         tournament.clock_status,
@@ -476,7 +497,8 @@ def _room_overview(tournament: Tournament) -> RoomOverview:
             read.add(row.number)
     if _not_started(tournament, rows.values()):
         return _overview_of(room_load(tournament), counts, waiting)
-    made_from = (_settings_of(tournament), table_values, counts)
+    needy = _needy(Seat.objects.filter(table__tournament=tournament))
+    made_from = (_settings_of(tournament), table_values, counts, needy)
     if made is not None and made.made_from == made_from:
         seats: dict[int, dict[int, int]] = {}
         travelling_ids: set[int] = set()
@@ -492,7 +514,7 @@ def _room_overview(tournament: Tournament) -> RoomOverview:
             table
             for number, row in rows.items()
             if (
-                table := _planned(row, seats[number], travelling_ids)
+                table := _planned(row, seats[number], travelling_ids, needy)
                 if number in seats
                 else _counted(row, counts[number])
             )
@@ -617,7 +639,10 @@ def even_out_moves(room: Room) -> tuple[draw.EvenMove, ...]:
     seed = f"{room.tournament.pk}:" + ",".join(
         f"{e}@{t}/{s}" for e, (t, s) in sorted(seated.items())
     )
-    movable = sorted((e for e in seated if e not in room.travelling), reverse=True)
+    # A player in an accessible seat keeps it (TDA-9).
+    movable = sorted(
+        (e for e in seated if e not in room.travelling and e not in room.needy), reverse=True
+    )
     try:
         return draw.even_out(states, seated, Random(seed), movable=movable)  # noqa: S311
     except draw.RoomFull:
@@ -1166,8 +1191,17 @@ def _break(
     cards = dict(
         zip((str(e) for e in players.values()), rng.sample(DECK, len(players)), strict=True)
     )
+    accessible = [
+        ref
+        for ref in decision.seat_cards
+        if ref.seat in room.tables.light(int(ref.table)).accessible_seats
+    ]
     draw = balancing.distribute_seat_cards(
-        cards=cards, seat_card_stack=stack, suit_order=room.settings.suit_order
+        cards=cards,
+        seat_card_stack=stack,
+        suit_order=room.settings.suit_order,
+        accessible=accessible,
+        needs_accessible=[str(e) for e in players.values() if e in room.needy],
     )
     where = room.entry_seat()
     moves = [(int(entry), int(ref.table), ref.seat, 0) for entry, ref in draw.assignments.items()]
@@ -1232,7 +1266,7 @@ def _final_table(
         raise errors.DomainError(
             _("Table %(table)s has too few free seats for the final table."), table=number
         )
-    seats = rng.sample(usable, len(entries))
+    seats = _final_seats(room, number, entries, usable, rng)
     others = [t for n, t in room.tables.items() if n != number and room.seats[n]]
     befores = {str(t.number): {"status": t.status, **_positions_data(t)} for t in [table, *others]}
     moves = [(entry, number, seat, 0) for entry, seat in zip(entries, seats, strict=True)]
@@ -1283,6 +1317,38 @@ def _final_table(
         tables=(number,),
     )
     return Applied("final_table", done, final_table=number, rules=(final.rule, drawn.rule))
+
+
+def _final_seats(
+    room: Room, number: int, entries: list[int], usable: list[int], rng: Random
+) -> list[int]:
+    """Each entry's seat at the final table, drawn at random, except that a player who
+    needs an accessible seat gets one (TDA-9): he keeps his own when it is one at this
+    table, else one is drawn among the free accessible seats."""
+    table = room.tables.light(number)
+    accessible = [s for s in usable if s in table.accessible_seats]
+    where = room.where
+    chosen: dict[int, int] = {}
+    needing = [e for e in entries if e in room.needy]
+    for entry in needing:
+        at, seat = where[entry]
+        if at == number and seat in accessible:
+            chosen[entry] = seat
+            accessible.remove(seat)
+    for entry in needing:
+        if entry in chosen:
+            continue
+        if not accessible:
+            raise errors.DomainError(
+                _("Table %(table)s has too few accessible seats for the final table."),
+                table=number,
+            )
+        chosen[entry] = accessible.pop(rng.randrange(len(accessible)))
+    rest = [s for s in usable if s not in chosen.values()]
+    others = [e for e in entries if e not in chosen]
+    drawn = rng.sample(rest, len(others))
+    chosen.update(zip(others, drawn, strict=True))
+    return [chosen[e] for e in entries]
 
 
 def _undo_moves(event: Event, actor, now: datetime) -> None:

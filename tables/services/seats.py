@@ -186,6 +186,8 @@ def seats_draw_all(
         )
     except draw.RoomFull:
         raise errors.RoomFull from None
+    except draw.NoAccessibleSeat:
+        raise errors.NoAccessibleSeat from None
     names = {pk: (last, first) for pk, _needs, last, first in unseated}
     _seats_insert(
         [

@@ -125,7 +125,7 @@ SECTIONS: list[tuple[Any, list[str]]] = [
     (gettext_lazy("Seating"), ["starting_stack", "seats_per_table", "deal_in_exclusion"]),
     (
         gettext_lazy("Balancing and the final table"),
-        ["balance_max_diff", "final_table_rule", "auto_apply_moves"],
+        ["balance_max_diff", "break_rule", "final_table_rule", "auto_apply_moves"],
     ),
     (gettext_lazy("Time calls"), ["time_call_profile"]),
     (
@@ -190,6 +190,7 @@ OPTIONAL_WITH_DEFAULT = (
     "same_hand_elimination_rule",
     "flight_stack_rule",
     "redraw_rule",
+    "break_rule",
     "time_call_profile",
     "bounty_format",
     "bounty_part_cents",

@@ -237,6 +237,19 @@ def _undo_merge(event: Event, actor, now: datetime) -> None:
     )
 
 
+def _accessible_seat(
+    tables: dict[int, Table], free: dict[int, list[int]], order: list[int], first: int
+) -> tuple[int, int]:
+    """A free accessible seat for a player who needs one, taken out of `free`: at table
+    `first` when it has one, else at the first table in `order` that has."""
+    for number in [first, *order]:
+        seats = [s for s in free[number] if s in tables[number].accessible_seats]
+        if seats:
+            free[number].remove(seats[-1])
+            return number, seats[-1]
+    raise errors.NoAccessibleSeat
+
+
 @transaction.atomic
 def day_redraw(
     *, tournament: Tournament, actor, now: datetime, rng: random.Random | None = None
@@ -250,9 +263,9 @@ def day_redraw(
         return seat_services.seats_draw_all(tournament=tournament, actor=actor, now=now, rng=rng)
     rng = rng or SYSTEM_RANDOM
     unseated = list(
-        tournament.entries.filter(status=Entry.Status.ACTIVE, seat__isnull=True).order_by(
-            "-chips", "number"
-        )
+        tournament.entries.filter(status=Entry.Status.ACTIVE, seat__isnull=True)
+        .select_related("player")
+        .order_by("-chips", "number")
     )
     if not unseated:
         return {}
@@ -277,8 +290,17 @@ def day_redraw(
         # Snake order: 1..n then n..1, so no table collects two of the biggest stacks.
         lap, pos = divmod(i, len(order))
         table_number = order[pos] if lap % 2 == 0 else order[-1 - pos]
+        if entry.player.needs_accessible_seat:
+            # A hard constraint (TDA-9): an accessible seat, at his turn's table when it
+            # has one free, else at the first table that has.
+            table_number, seat = _accessible_seat(by_number, free, order, table_number)
+            assignments[entry.pk] = (table_number, seat)
+            seat_services.seat_place(entry=entry, table=by_number[table_number], seat=seat, now=now)
+            continue
         if not free[table_number]:
             table_number = next(n for n in order if free[n])
+        # Ordinary players take accessible seats last.
+        free[table_number].sort(key=lambda s: s not in by_number[table_number].accessible_seats)
         seat = free[table_number].pop()
         seat_services.seat_place(entry=entry, table=by_number[table_number], seat=seat, now=now)
         assignments[entry.pk] = (table_number, seat)

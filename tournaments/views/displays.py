@@ -91,16 +91,25 @@ def public_clock(request: HttpRequest, slug: str) -> HttpResponse:
     return _clock_page(request, tournament, f"/ws/t/{tournament.slug}/")
 
 
+BOARD_PER_MIN, BOARD_PER_MAX = 5, 400
+
+
 def _seating(
     request: HttpRequest, tournament: Tournament, display: DisplayScreen, socket_url: str
 ) -> HttpResponse:
     page = whole_number(request.GET.get("page"), low=1, high=10**6) or 1
-    rows, pages, page, index = selectors.seating_board(tournament, page=page, with_entry=True)
+    # How many rows a page holds is measured by the screen itself (static/js/screen.js):
+    # what fits at its size, without a row cut off.
+    per = whole_number(request.GET.get("per"), low=BOARD_PER_MIN, high=BOARD_PER_MAX)
+    rows, pages, page, index = selectors.seating_board(
+        tournament, page=page, with_entry=True, **({"per_page": per} if per else {})
+    )
     context = {
         "tournament": tournament,
         "rows": rows,
         "page": page,
         "pages": pages,
+        "per": per or "",
         "next_page": page % pages + 1,
         "index": index,
         "recent_moves": selectors.recent_moves(tournament, timezone.now()),

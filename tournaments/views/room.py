@@ -32,6 +32,8 @@ TABLES_PER_PAGE = 100
 # Moves waiting for the player to sit: the first this many, with a "Show all" (after a
 # break of many tables, or a redraw, hundreds of players walk at once; each row is a form).
 WAITING_SHOWN = 50
+# Tables whose unknown button the plan asks for, seat by seat (the rest are named).
+NEEDS_BUTTON_SHOWN = 30
 
 
 def _room_context(tournament: Tournament, page: int = 1, *, all_waiting: bool = False) -> dict:
@@ -88,6 +90,18 @@ def _room_context(tournament: Tournament, page: int = 1, *, all_waiting: bool = 
         }
         for m in plan.moves
     ]
+    # The tables whose button the plan needs, each with its occupied seats: one tap on the
+    # seat with the button marks it from the plan itself.
+    asked = [int(t) for t in plan.needs_button[:NEEDS_BUTTON_SHOWN]]
+    occupied: dict[int, list[int]] = {number: [] for number in asked}
+    if asked:
+        for number, seat in (
+            Seat.objects.filter(table__tournament=tournament, table__number__in=asked)
+            .order_by("table__number", "number")
+            .values_list("table__number", "number")
+        ):
+            occupied[number].append(seat)
+    button_asks = [{"table": n, "seats": occupied[n]} for n in asked if len(occupied[n]) > 1]
     # Whom the room still waits for is counted with the tables' head counts.
     waiting = room.waiting
     pending: list[Seat] = []
@@ -105,6 +119,7 @@ def _room_context(tournament: Tournament, page: int = 1, *, all_waiting: bool = 
         "tables_page": page,
         "plan": plan,
         "moves": moves,
+        "button_asks": button_asks,
         "break_table": plan.break_table,
         "final_table": plan.final_table,
         "pending": pending,
@@ -216,6 +231,8 @@ def table_button(request: HttpRequest, slug: str, table: int) -> HttpResponse:
         )
         if ok:
             messages.success(request, _("Button on seat %(seat)s.") % {"seat": seat})
+    if request.POST.get("back") == "room":  # marked from the room's plan
+        return redirect("room", slug)
     return redirect("room_table", slug, table)
 
 
