@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0019_money_written_once'),
+        ('tournaments', '0021_former_addresses'),
     ]
 
     operations = [
