@@ -702,7 +702,9 @@ def _cash_targets() -> dict[str, Target]:
         "cash_table_fill": Target("post", room, {"seat": "seat"}, pk),
         "cash_table_close": Target("post", room, kwargs=pk),
         "cash_table_hand": Target("post", room, kwargs=pk),
-        "cash_table_rake": Target("post", room, {**_form_kinds(cash.RakeForm), "next": "text"}, pk),
+        "cash_table_rake": Target(
+            "post", room, {**_form_kinds(cash.RakeForm), "next": "text", "shift": "text"}, pk
+        ),
         "cash_tablet": Target("get", room, kwargs=pk),
         # A PIN unlock is a login: logged in no room log (as a password login is not).
         "cash_pin_unlock": Target(

@@ -387,6 +387,15 @@ class RakeRecord(models.Model):
     game = models.ForeignKey(CashGame, on_delete=models.PROTECT, related_name="rake")
     at = models.DateTimeField()
     hand = models.PositiveIntegerField(_("hand"), default=0)
+    # The dealer's account, and his name as it was then (kept if the account goes).
+    dealer_account = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("dealer"),
+    )
     dealer = models.CharField(_("dealer"), max_length=60, blank=True)
     shift = models.CharField(_("shift"), max_length=20, blank=True)
     flop_dealt = models.BooleanField(_("flop dealt"), default=True)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, Model, OuterRef, Q, QuerySet
 from django.http import Http404
@@ -100,6 +101,22 @@ def room_object(queryset: QuerySet[M], user: Any, roles: frozenset[str], **looku
     if found is None:
         raise Http404
     return found
+
+
+# Who deals a cash hand on the rake's record: the room's dealers, and the cash-room floor
+# that deals when short of dealers.
+DEALS_CASH = frozenset({RoomRole.DEALER, RoomRole.CASH})
+
+
+def staff_holding(roles: frozenset[str]) -> QuerySet[Any]:
+    """The active accounts holding one of the room roles `roles`, by name: the choice a
+    form offers when it asks for a person of the staff (a dealer), never a typed name."""
+    held = RoomStaff.objects.filter(user=OuterRef("pk"), role__in=list(roles))
+    return (
+        get_user_model()
+        .objects.filter(Exists(held), is_active=True)
+        .order_by("first_name", "last_name", "username")
+    )
 
 
 # --- events ----------------------------------------------------------------------------

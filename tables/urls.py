@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tables.views import cash, pit, staff
+from tables.views import cash, pit, rake, staff
 from tournaments.views import accounts
 
 urlpatterns: list = [
@@ -51,5 +51,5 @@ urlpatterns: list = [
     path(
         "cash/players/<int:player_id>/phone-link/", cash.phone_link_new, name="cash_phone_link_new"
     ),
-    path("cash/rake/", cash.rake_report, name="cash_rake_report"),
+    path("cash/rake/", rake.rake_report, name="cash_rake_report"),
 ]

@@ -238,9 +238,14 @@ MATRIX = {
         row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_OK, books=OK),
     ),
     "cash_tablet": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_OK)),
+    # The room's settings page: the manager's only.
+    "cash_room_settings": (
+        "get",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK),
+    ),
     **{
         name: ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=REDIRECT))
-        for name in ("cash_game_add", "cash_room_settings", "cash_keep_apart")
+        for name in ("cash_game_add", "cash_keep_apart")
     },
     **{
         name: ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_POST))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from tables.cash.shifts import Shift
+
 LevelDownMoves = Literal["forbidden", "allowed"]
 MainTableFeeding = Literal["on_request", "must_move"]
 CloseOrder = Literal["highest_first", "lowest_first"]
@@ -62,6 +64,7 @@ class CashSettings:
     button_straddle: Literal["allowed", "floor_approval"] = "allowed"  # in-hand.md §4.6
     table_languages: tuple[str, ...] = ("it", "en")  # §13
     public_name_format: PublicNameFormat = "nickname"  # §15 [not in sources]
+    shifts: tuple[Shift, ...] = ()  # §12.8, the room's own; none until it names them
 
 
 DEFAULTS = CashSettings()

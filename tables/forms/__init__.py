@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+from itertools import permutations
+from typing import Any
+
 from django import forms
+from django.utils.formats import time_format
 from django.utils.translation import gettext_lazy as _
 
+from tables import permissions
 from tables.cash.rake import Contribution
+from tables.cash.settings import DEFAULTS, CashSettings
+from tables.cash.shifts import Shift
 from tables.models import CashGame, CashRoom, CashSeat, CashTable, RoomRole
-from tables.services.cash import GAME_FIELDS
+from tables.services.cash import GAME_FIELDS, staff_name
 from tournaments.models import Player
 
 MAX_CHIPS = 10**9
@@ -133,13 +142,29 @@ class RakeForm(forms.Form):
         max_length=2000,
         required=False,
     )
+    # Never ticked in advance: a hand without a flop takes no rake (§12.2), and a box
+    # ticked before the hand rakes it by mistake when the dealer forgets to untick it.
     flop_dealt = forms.BooleanField(label=_("Flop dealt"), required=False)
-    dealer = forms.CharField(label=_("Dealer"), max_length=60, required=False)
-    shift = forms.CharField(label=_("Shift"), max_length=20, required=False)
+    dealer = forms.ModelChoiceField(
+        label=_("Dealer"),
+        queryset=permissions.staff_holding(permissions.DEALS_CASH),
+        required=False,
+        empty_label="—",
+    )
+    shift = forms.ChoiceField(label=_("Shift"), choices=[], required=False)
     # The hand the form was drawn for: the same form sent twice rakes the hand once.
     hand = forms.IntegerField(
         widget=forms.HiddenInput, min_value=1, max_value=MAX_CHIPS, required=False
     )
+
+    def __init__(self, *args: Any, shifts: tuple[Shift, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["dealer"].label_from_instance = staff_name
+        if shifts:
+            self.fields["shift"].choices = [(s.name, s.name) for s in shifts]
+            self.fields["shift"].required = True
+        else:
+            del self.fields["shift"]  # the room names no shifts: nothing to choose
 
     def clean_contributions(self) -> list[Contribution]:
         found: list[Contribution] = []
@@ -175,20 +200,234 @@ class RakeForm(forms.Form):
 
 
 class ShiftReportForm(forms.Form):
-    shift = forms.CharField(label=_("Shift"), max_length=20, required=False)
-    day = forms.DateField(label=_("Day"), required=False)
+    shift = forms.ChoiceField(label=_("Shift"), choices=[], required=False)
+    day = forms.DateField(
+        label=_("Gaming day"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("A gaming day runs from the time the room's day starts to the next."),
+    )
+
+    def __init__(self, *args: Any, shifts: list[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["shift"].choices = [("", _("Every shift"))] + [(s, s) for s in shifts]
 
 
-class CashRoomForm(forms.ModelForm):
-    class Meta:
-        model = CashRoom
-        fields = ["public_name_format", "answer_minutes"]
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+SUIT_ORDERS = [
+    ("".join(order), " > ".join(SUIT_SYMBOLS[s] for s in order)) for order in permutations("shdc")
+]
+YES_NO = {True: _("yes"), False: _("no")}
+SHIFT_LINE = re.compile(r"^(?P<name>.+?)\s+(?P<h>[01]?\d|2[0-3])[:.](?P<m>[0-5]\d)$")
+MAX_SHIFTS = 6
 
-    def clean_answer_minutes(self) -> int:
-        minutes = self.cleaned_data["answer_minutes"]
-        if not 1 <= minutes <= 120:
-            raise forms.ValidationError(_("Between 1 and 120 minutes."))
-        return minutes
+
+def _minutes(label: Any, low: int, high: int, **kwargs: Any) -> forms.IntegerField:
+    return forms.IntegerField(label=label, min_value=low, max_value=high, **kwargs)
+
+
+class CashRoomForm(forms.Form):
+    """Every room setting of cash-room.md §3 the app acts on, each starting at the
+    rulebook's default (per-game ones are the game's form). The time collection of the
+    rake (`rake_mode`) is not built, and the engine's and display-only settings
+    (`run_it_twice_min_pot`, `button_straddle`, `table_languages`, `absent_dealt_until_bb`)
+    change nothing the app does: none of them is offered."""
+
+    answer_minutes = _minutes(_("Minutes to answer a call"), 1, 120)
+    arrival_minutes = _minutes(_("Minutes to reach the table after answering"), 1, 120)
+    decline_lockout_minutes = _minutes(_("Minutes a declined seat keeps him off the lists"), 0, 240)
+    declined_seat_to_bottom = forms.BooleanField(
+        label=_("A declined seat sends him to the bottom of the list"), required=False
+    )
+    return_wait_minutes = _minutes(_("Minutes before he may sit again at a table he left"), 0, 240)
+    level_down_moves = forms.ChoiceField(
+        label=_("Moving down to lower blinds"),
+        choices=[("forbidden", _("never")), ("allowed", _("allowed"))],
+    )
+    open_table_suggest_at = _minutes(_("Names on a list that suggest opening a table"), 2, 50)
+    suit_order = forms.ChoiceField(label=_("Suit order for the button draw"), choices=SUIT_ORDERS)
+    main_table_feeding = forms.ChoiceField(
+        label=_("Feeding the main table"),
+        choices=[
+            ("on_request", _("the players who ask for it")),
+            ("must_move", _("must move: the house moves them")),
+        ],
+    )
+    seat_change_post_rule = forms.BooleanField(
+        label=_("A seat change past the button waits for the big blind or posts it"),
+        required=False,
+    )
+    close_order = forms.ChoiceField(
+        label=_("Order back on the list when a table closes"),
+        choices=[
+            ("highest_first", _("highest card first")),
+            ("lowest_first", _("lowest card first")),
+        ],
+    )
+    limit_min_buy_in_bb = _minutes(_("Smallest purchase in limit games, in big blinds"), 1, 200)
+    short_buy_ins_per_session = _minutes(_("Short buy-ins per session"), 0, 10)
+    rathole_rule = forms.BooleanField(
+        label=_("Coming back the same day, he brings at least the stake he left with"),
+        required=False,
+    )
+    gaming_day_start = forms.TimeField(
+        label=_("The gaming day starts at"), widget=forms.TimeInput(attrs={"type": "time"})
+    )
+    sit_out_minutes = _minutes(_("Minutes of a sit-out"), 1, 240)
+    sit_outs_per_day = _minutes(_("Sit-outs per player per day"), 0, 10)
+    max_away_full_table = _minutes(_("Players away at once at a full table"), 0, 10)
+    max_away_short_table = _minutes(_("Players away at once at a short table"), 0, 10)
+    unannounced_absence_minutes = _minutes(_("Minutes away without a word"), 1, 240)
+    release_after_markers = _minutes(
+        _("Missed-blind markers that free a seat when a list waits"),
+        1,
+        10,
+        required=False,
+    )
+    rake_rounding = forms.ChoiceField(
+        label=_("Rake rounding"),
+        choices=[
+            ("half_up", _("to the nearest euro, halves up")),
+            ("down", _("down")),
+            ("up", _("up")),
+        ],
+    )
+    no_flop_no_drop = forms.BooleanField(label=_("No flop, no drop"), required=False)
+    shifts = forms.CharField(
+        label=_("Dealer shifts"),
+        required=False,
+        max_length=400,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    public_name_format = forms.ChoiceField(
+        label=_("Names on the public board"), choices=CashRoom.NameFormat.choices
+    )
+
+    SECTIONS = [
+        (
+            _("Lists and calls"),
+            [
+                "answer_minutes",
+                "arrival_minutes",
+                "decline_lockout_minutes",
+                "declined_seat_to_bottom",
+                "return_wait_minutes",
+                "level_down_moves",
+                "open_table_suggest_at",
+            ],
+        ),
+        (
+            _("Tables"),
+            ["suit_order", "main_table_feeding", "seat_change_post_rule", "close_order"],
+        ),
+        (
+            _("Buy-in"),
+            [
+                "limit_min_buy_in_bb",
+                "short_buy_ins_per_session",
+                "rathole_rule",
+                "gaming_day_start",
+            ],
+        ),
+        (
+            _("Absence"),
+            [
+                "sit_out_minutes",
+                "sit_outs_per_day",
+                "max_away_full_table",
+                "max_away_short_table",
+                "unannounced_absence_minutes",
+                "release_after_markers",
+            ],
+        ),
+        (_("Rake"), ["rake_rounding", "no_flop_no_drop", "shifts"]),
+        (_("Screens"), ["public_name_format"]),
+    ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        defaults = self.as_fields(DEFAULTS, public_name_format=CashRoom.NameFormat.FIRST_NAME)
+        for name, field in self.fields.items():
+            field.help_text = _("Rulebook: %(default)s") % {
+                "default": self._shown(field, defaults[name])
+            }
+        self.fields["release_after_markers"].help_text = _(
+            "Empty: markers never free a seat. Rulebook: %(default)s"
+        ) % {"default": DEFAULTS.release_after_markers}
+        self.fields["shifts"].help_text = _(
+            "One a line: its name and the time it starts, e.g. “Day 14:00”. A shift runs "
+            "until the next one starts. The rulebook names none."
+        )
+
+    def sections(self) -> list[tuple[Any, list[forms.BoundField]]]:
+        """The fields by topic, as the settings page shows them."""
+        return [(title, [self[name] for name in names]) for title, names in self.SECTIONS]
+
+    @staticmethod
+    def _shown(field: forms.Field, value: Any) -> str:
+        if isinstance(field, forms.BooleanField):
+            return str(YES_NO[bool(value)])
+        if isinstance(field, forms.ChoiceField):
+            return str(dict(field.choices).get(value, value))
+        if isinstance(value, dt.time):
+            return time_format(value, "H:i")
+        return str(value)
+
+    @staticmethod
+    def as_fields(settings: CashSettings, *, public_name_format: str) -> dict[str, Any]:
+        """The form's values for these settings."""
+        start = settings.gaming_day_start_minutes
+        return {
+            **{
+                name: getattr(settings, name)
+                for name in CashRoomForm.base_fields
+                if hasattr(settings, name)
+            },
+            "suit_order": "".join(settings.suit_order),
+            "gaming_day_start": dt.time(start // 60, start % 60),
+            "shifts": "\n".join(
+                f"{s.name} {s.start_minutes // 60:02d}:{s.start_minutes % 60:02d}"
+                for s in settings.shifts
+            ),
+            "public_name_format": public_name_format,
+        }
+
+    def clean_shifts(self) -> tuple[Shift, ...]:
+        found: list[Shift] = []
+        for number, line in enumerate(self.cleaned_data["shifts"].splitlines(), start=1):
+            line = " ".join(line.split())
+            if not line:
+                continue
+            match = SHIFT_LINE.match(line)
+            if match is None or len(match["name"]) > 20:
+                raise forms.ValidationError(
+                    _(
+                        "Line %(line)s: write the shift's name (at most 20 letters), then the "
+                        "time it starts, e.g. Night 22:00."
+                    ),
+                    params={"line": number},
+                )
+            shift = Shift(match["name"], int(match["h"]) * 60 + int(match["m"]))
+            if any(s.name.lower() == shift.name.lower() for s in found):
+                raise forms.ValidationError(
+                    _("Two shifts are named %(name)s."), params={"name": shift.name}
+                )
+            if any(s.start_minutes == shift.start_minutes for s in found):
+                raise forms.ValidationError(
+                    _("Two shifts start at %(time)s."), params={"time": line.split()[-1]}
+                )
+            found.append(shift)
+        if len(found) > MAX_SHIFTS:
+            raise forms.ValidationError(_("At most %(n)s shifts."), params={"n": MAX_SHIFTS})
+        return tuple(sorted(found, key=lambda s: s.start_minutes))
+
+    def values(self) -> dict[str, Any]:
+        """The settings by their names in `CashSettings`, as the service saves them."""
+        data = dict(self.cleaned_data)
+        start = data.pop("gaming_day_start")
+        data["gaming_day_start_minutes"] = start.hour * 60 + start.minute
+        data["suit_order"] = tuple(data["suit_order"])
+        return data
 
 
 class KeepApartForm(forms.Form):

@@ -22,7 +22,8 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from tables.buttons import Positions, next_hand
 from tables.cash import absence, buyin, changes, closing, opening, rake, waitlist
-from tables.cash.settings import CashSettings
+from tables.cash.settings import DEFAULTS, CashSettings
+from tables.cash.shifts import Shift
 from tables.events import room_event_log, undoes
 from tables.models import (
     CashGame,
@@ -112,6 +113,8 @@ def room_settings() -> CashSettings:
     values = {k: v for k, v in (room.overrides or {}).items() if k in known}
     if "suit_order" in values:
         values["suit_order"] = tuple(values["suit_order"])
+    if "shifts" in values:
+        values["shifts"] = tuple(Shift(name, start) for name, start in values["shifts"])
     return replace(CashSettings(**values), answer_minutes=room.answer_minutes)
 
 
@@ -349,13 +352,34 @@ def game_save(
 
 
 @transaction.atomic
-def room_settings_save(
-    *, actor: Any, public_name_format: str, answer_minutes: int, now: datetime
-) -> CashRoom:
-    """Change the room's public name format and call window (the TD's, §3)."""
+def _stored(value: Any) -> Any:
+    """A setting as the room's row keeps it (JSON): tuples as lists, a shift as its pair."""
+    if isinstance(value, tuple):
+        return [_stored(v) for v in value]
+    if isinstance(value, Shift):
+        return [value.name, value.start_minutes]
+    return value
+
+
+def room_settings_save(*, actor: Any, values: dict[str, Any], now: datetime) -> CashRoom:
+    """Change the room's settings (the manager's, §3). `values` holds settings of
+    `CashSettings` by name, checked by the form; one left at the rulebook's default is kept
+    as no override, so the room follows the rulebook where it has not chosen otherwise."""
     room = cash_room()
-    before = {"public_name_format": room.public_name_format, "answer_minutes": room.answer_minutes}
-    room.public_name_format, room.answer_minutes = public_name_format, answer_minutes
+    before = {
+        "public_name_format": room.public_name_format,
+        "answer_minutes": room.answer_minutes,
+        "overrides": dict(room.overrides or {}),
+    }
+    overrides = dict(room.overrides or {})
+    for key, value in values.items():
+        if key in {"public_name_format", "answer_minutes"}:
+            setattr(room, key, value)
+        elif value == getattr(DEFAULTS, key):
+            overrides.pop(key, None)
+        else:
+            overrides[key] = _stored(value)
+    room.overrides = overrides
     room.save()
     room_event_log(actor=actor, action="cash.settings", data={"before_room": before}, now=now)
     broadcast_cash("cash.settings")
@@ -1391,13 +1415,17 @@ def rake_record(
     table: CashTable,
     pot: int,
     flop_dealt: bool,
-    dealer: str,
+    dealer: Any,
     shift: str,
     now: datetime,
     contributions: list[rake.Contribution] | None = None,
     hand: int | None = None,
 ) -> RakeRecord:
     """Record one hand's rake: from the contributions through the pots, or from the total.
+
+    `dealer` is a staff account (the form offers those who may deal) or None; the record
+    keeps the account and the name it had then. `shift` is one of the room's shifts, or
+    empty when the room names none.
 
     `hand` is the hand the form was drawn for (the next one of the table then): a hand is
     raked once, so the same form sent twice (a double tap, a retry, two tablets) records
@@ -1412,6 +1440,9 @@ def rake_record(
         raise CashRefused(reason=_("no such hand at this table yet"))
     hand = last + 1
     settings = game_settings(table.game)
+    shift = shift.strip()
+    if shift and shift not in {s.name for s in settings.shifts}:
+        raise CashRefused(reason=_("the room has no such shift"))
     if contributions:
         result = rake.compute_rake(
             contributions=contributions, flop_dealt=flop_dealt, settings=settings
@@ -1428,8 +1459,9 @@ def rake_record(
             game=table.game,
             at=now,
             hand=hand,
-            dealer=dealer.strip(),
-            shift=shift.strip(),
+            dealer_account=dealer or None,
+            dealer=staff_name(dealer) if dealer else "",
+            shift=shift,
             flop_dealt=flop_dealt,
             pot=pot,
             rake=taken,
@@ -1456,6 +1488,11 @@ def _raked_already(table: CashTable, hand: int) -> DomainError:
         _("The rake of hand %(hand)s at table %(table)s is already recorded.")
         % {"hand": hand, "table": table.number}
     )
+
+
+def staff_name(user: Any) -> str:
+    """How a staff account is named on reports: its full name, else its username."""
+    return (user.get_full_name() or user.get_username())[:60]
 
 
 def next_rake_hand(table: CashTable) -> int:

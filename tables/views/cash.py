@@ -7,7 +7,6 @@ with a message; a refusal is a message and changes nothing. Screens refresh with
 
 from __future__ import annotations
 
-import csv
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -15,7 +14,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.db.models import Count, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -25,13 +23,12 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from tables import events, forms, permissions
-from tables.cash import absence
+from tables.cash import absence, shifts
 from tables.models import (
     CashGame,
     CashSeat,
     CashTable,
     PhoneLink,
-    RakeRecord,
     RoomEvent,
     WaitEntry,
 )
@@ -319,7 +316,6 @@ def cash_board(request: HttpRequest) -> HttpResponse:
         is_td=not held.isdisjoint(permissions.MANAGER),
         is_floor=not held.isdisjoint(permissions.CASH),
         game_form=forms.CashGameForm(),
-        room_form=forms.CashRoomForm(instance=services.cash_room()),
         keep_apart_form=forms.KeepApartForm(),
         list_form=forms.ListAddForm(),
         log=RoomEvent.objects.filter(action__startswith="cash.")
@@ -349,17 +345,27 @@ def game_add(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def room_settings(request: HttpRequest) -> HttpResponse:
+    """The room's settings page (the manager's): every setting of cash-room.md §3 the app
+    acts on, each with the rulebook's default beside it."""
     _role(request, permissions.MANAGER)
-    form = forms.CashRoomForm(request.POST)
-    if not form.is_valid():
-        _form_errors(request, form)
-        return _back(request)
-    ok, _room = _run(request, services.room_settings_save, **form.cleaned_data)
-    if ok:
-        messages.success(request, _("Room settings saved."))
-    return _back(request)
+    room = services.cash_room()
+    if request.method == "POST":
+        form = forms.CashRoomForm(request.POST)
+        if form.is_valid():
+            ok, _room = _run(request, services.room_settings_save, values=form.values())
+            if ok:
+                messages.success(request, _("Room settings saved."))
+                return redirect("cash_room_settings")
+        else:
+            messages.error(request, _("Nothing was saved: correct the settings marked below."))
+    else:
+        form = forms.CashRoomForm(
+            initial=forms.CashRoomForm.as_fields(
+                services.room_settings(), public_name_format=room.public_name_format
+            )
+        )
+    return render(request, "tables/cash/settings.html", {"form": form})
 
 
 @login_required
@@ -644,7 +650,7 @@ def table_close(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_rake(request: HttpRequest, pk: int) -> HttpResponse:
     _tablet(request, pk)
-    form = forms.RakeForm(request.POST)
+    form = forms.RakeForm(request.POST, shifts=services.room_settings().shifts)
     if not form.is_valid():
         _form_errors(request, form)
         if request.POST.get("next") == "tablet":
@@ -659,7 +665,7 @@ def table_rake(request: HttpRequest, pk: int) -> HttpResponse:
         contributions=data["contributions"] or None,
         flop_dealt=data["flop_dealt"],
         dealer=data["dealer"],
-        shift=data["shift"],
+        shift=data.get("shift") or "",
         hand=data["hand"],
     )
     if ok:
@@ -821,7 +827,21 @@ def phone_link_new(request: HttpRequest, player_id: int) -> HttpResponse:
     return _back(request)
 
 
-# --- the dealer tablet and the rake report ------------------------------------------------
+# --- the dealer tablet ------------------------------------------------
+
+
+def _rake_form(request: HttpRequest, table: CashTable, now: Any) -> forms.RakeForm:
+    """A hand's rake form: the shift running now, and the dealer at this tablet when he
+    is one the form offers."""
+    settings = services.room_settings()
+    local = timezone.localtime(now)
+    running = shifts.shift_at(local.hour * 60 + local.minute, settings.shifts)
+    initial: dict[str, Any] = {"hand": services.next_rake_hand(table)}
+    if running is not None:
+        initial["shift"] = running.name
+    if permissions.staff_holding(permissions.DEALS_CASH).filter(pk=request.user.pk).exists():
+        initial["dealer"] = request.user.pk
+    return forms.RakeForm(initial=initial, shifts=settings.shifts)
 
 
 @login_required
@@ -846,66 +866,11 @@ def cash_tablet(request: HttpRequest, pk: int) -> HttpResponse:
         "pin_session": permissions.is_pin_session(request.session),
         "rows": rows,
         "rake": table.rake.all()[:10],
-        "rake_form": forms.RakeForm(
-            initial={"flop_dealt": True, "hand": services.next_rake_hand(table)}
-        ),
+        "rake_form": _rake_form(request, table, now),
     }
     if request.htmx:
         return render(request, "tables/cash/tablet.html#tablet", context)
     return render(request, "tables/cash/tablet.html", context)
-
-
-@login_required
-def rake_report(request: HttpRequest) -> HttpResponse:
-    """Rake by table, game and dealer for a shift and/or day (§12.8)."""
-    _role(request, permissions.RAKE)
-    form = forms.ShiftReportForm(request.GET or None)
-    records = RakeRecord.objects.all()
-    if form.is_bound and form.is_valid():
-        if form.cleaned_data["shift"]:
-            records = records.filter(shift=form.cleaned_data["shift"])
-        if form.cleaned_data["day"]:
-            records = records.filter(at__date=form.cleaned_data["day"])
-    elif form.is_bound:
-        _form_errors(request, form)
-
-    def group(*keys: str) -> list[dict[str, Any]]:
-        return list(
-            records.values(*keys)
-            .annotate(rake_total=Sum("rake"), hands=Count("id"), pots=Sum("pot"))
-            .order_by(*keys)
-        )
-
-    games = {g.pk: str(g) for g in CashGame.objects.all()}
-    by_game = [{**row, "label": games.get(row["game"], "?")} for row in group("game")]
-    context = {
-        "form": form,
-        "by_table": group("table__number"),
-        "by_game": by_game,
-        "by_dealer": group("dealer"),
-        "total": records.aggregate(rake_total=Sum("rake"), hands=Count("id")),
-    }
-    if request.GET.get("format") == "csv":
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="rake.csv"'
-        writer = csv.writer(response)
-        writer.writerow(["time", "table", "game", "hand", "dealer", "shift", "flop", "pot", "rake"])
-        for r in records.select_related("table", "game").order_by("at", "id"):
-            writer.writerow(
-                [
-                    r.at.isoformat(),
-                    r.table.number,
-                    str(r.game),
-                    r.hand,
-                    r.dealer,
-                    r.shift,
-                    int(r.flop_dealt),
-                    r.pot,
-                    r.rake,
-                ]
-            )
-        return response
-    return render(request, "tables/cash/rake_report.html", context)
 
 
 # --- public screens ---------------------------------------------------------------------

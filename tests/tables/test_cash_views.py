@@ -383,35 +383,6 @@ def test_sit_out_and_markers_on_the_tablet(client, room_floor, room_desk, game):
     assert "sit-out of today is used" in response.content.decode()
 
 
-def test_rake_per_hand_and_shift_report(client, room_floor, room_desk, room_td, game):
-    players = listed(game, ["Anna", "Bruno"], room_desk)
-    table = services.table_open(
-        actor=room_floor,
-        game=game,
-        number=6,
-        present={p.pk for p in players},
-        now=NOW,
-        rng=random.Random(7),
-    )
-    client.force_login(room_floor)
-    client.post(
-        reverse("cash_table_rake", args=[table.pk]),
-        {"pot": 130, "flop_dealt": "on", "dealer": "Mara", "shift": "night"},
-    )
-    client.post(
-        reverse("cash_table_rake", args=[table.pk]), {"pot": 40, "dealer": "Mara", "shift": "night"}
-    )
-    client.post(
-        reverse("cash_table_rake", args=[table.pk]),
-        {"pot": 1300, "flop_dealt": "on", "dealer": "Leo", "shift": "night"},
-    )
-    assert list(RakeRecord.objects.order_by("hand").values_list("rake", flat=True)) == [7, 0, 30]
-    client.force_login(room_td)
-    html = client.get(reverse("cash_rake_report"), {"shift": "night"}).content.decode()
-    assert "Total rake €37 over 3 hands" in html
-    assert "Mara" in html and "Leo" in html and "Table 6" in html
-
-
 @pytest.mark.parametrize(
     ("who", "url", "allowed"),
     [
@@ -467,47 +438,6 @@ def test_the_books_cannot_seat_move_or_undo(client, room_desk, room_books, room_
     assert CashSeat.objects.count() == 2
 
 
-def test_the_td_sets_initials_on_the_public_board_and_can_undo_it(client, room_td, room_desk, game):
-    listed(game, ["Anna"], room_desk)
-    client.force_login(room_td)
-    client.post(
-        reverse("cash_room_settings"), {"public_name_format": "initials", "answer_minutes": 10}
-    )
-    assert "A.R." in client.get(reverse("cash_brush")).content.decode()
-    event = RoomEvent.objects.get(action="cash.settings")
-    client.post(reverse("cash_undo", args=[event.pk]))
-    assert services.cash_room().public_name_format == "first_name"
-
-
-def test_only_the_td_changes_the_room_settings(client, room_floor):
-    client.force_login(room_floor)
-    response = client.post(
-        reverse("cash_room_settings"), {"public_name_format": "initials", "answer_minutes": 10}
-    )
-    assert response.status_code == 403
-    assert services.cash_room().public_name_format == "first_name"
-
-
-def test_rake_report_exports_csv(client, room_floor, room_desk, game):
-    players = listed(game, ["Anna", "Bruno"], room_desk)
-    table = services.table_open(
-        actor=room_floor,
-        game=game,
-        number=8,
-        present={p.pk for p in players},
-        now=NOW,
-        rng=random.Random(4),
-    )
-    services.rake_record(
-        actor=room_floor, table=table, pot=200, flop_dealt=True, dealer="Mara", shift="day", now=NOW
-    )
-    client.force_login(room_floor)
-    response = client.get(reverse("cash_rake_report"), {"format": "csv"})
-    lines = response.content.decode().strip().splitlines()
-    assert response["Content-Type"].startswith("text/csv")
-    assert lines[0].startswith("time,table,game") and lines[1].endswith(",Mara,day,1,200,10")
-
-
 def test_a_closed_nights_rake_changes_no_more(
     client, room_floor, room_desk, room_books, game, tournament
 ):
@@ -523,12 +453,12 @@ def test_a_closed_nights_rake_changes_no_more(
         rng=random.Random(4),
     )
     services.rake_record(
-        actor=room_floor, table=table, pot=200, flop_dealt=True, dealer="Mara", shift="day", now=NOW
+        actor=room_floor, table=table, pot=200, flop_dealt=True, dealer=None, shift="", now=NOW
     )
     night = timezone.localdate(NOW)
     books.night_close(night=night, actor=room_books, now=NOW)
     client.force_login(room_floor)
-    hand = {"pot": 400, "flop_dealt": "on", "dealer": "Mara", "shift": "day"}
+    hand = {"pot": 400, "flop_dealt": "on"}
     response = client.post(reverse("cash_table_rake", args=[table.pk]), hand, follow=True)
     assert f"The books of {night.isoformat()} are closed" in response.content.decode()
     logged = RoomEvent.objects.get(action="cash.rake")
