@@ -17,14 +17,14 @@ pytestmark = pytest.mark.django_db
 
 def pko(td, **fields):
     # A €100+15 PKO: 50 to the prize pool, 50 to the bounty, 15 fee.
-    return make_tournament(
-        td,
-        bounty_format="progressive",
-        bounty_part_cents=5000,
-        buy_in_prize=50,
-        buy_in_fee=15,
+    values = {
+        "bounty_format": "progressive",
+        "bounty_part_cents": 5000,
+        "buy_in_prize": 50,
+        "buy_in_fee": 15,
         **fields,
-    )
+    }
+    return make_tournament(td, **values)
 
 
 def fill(tournament, td, n):
@@ -65,3 +65,101 @@ def test_undoing_a_bust_whose_bounty_was_awarded_is_refused_naming_the_award(td)
     costa.refresh_from_db()
     assert costa.status == Entry.Status.ACTIVE
     assert fs.bounty_board(tournament)["in_play"] == 3 * 5000
+
+
+def _sell(tournament, user, method="cash"):
+    return entry_services.entry_register(
+        tournament=tournament, player=make_player(), actor=user, now=NOW, payment_method=method
+    ).entry
+
+
+def test_the_seat_card_and_the_receipt_say_the_whole_buy_in_with_its_parts(client, td):
+    from django.urls import reverse
+
+    from tournaments import bookprint
+
+    tournament = pko(td)
+    entry = _sell(tournament, td)
+    client.force_login(td)
+    page = client.get(reverse("seat_card", args=[tournament.slug, entry.number])).content.decode()
+    assert "Paid 115.00 EUR" in page
+    parts = page.split('data-testid="paid-parts"')[1].split("</p>")[0]
+    assert "Prize pool 50.00" in parts and "Fee 15.00" in parts and "Bounty 50.00" in parts
+
+    printed = {}
+
+    def keep(title, blocks, **kwargs):
+        printed["blocks"] = blocks
+        return b"%PDF"
+
+    from unittest import mock
+
+    with mock.patch.object(bookprint.pdf, "render", keep):
+        bookprint.receipt_pdf(tournament, entry, size="receipt", now=NOW)
+    texts = [b.text for b in printed["blocks"] if b.kind == "text"]
+    assert "Total 115.00 EUR" in texts
+    rows = next(b.rows for b in printed["blocks"] if b.kind == "table")
+    assert [r[1] for r in rows] == ["115.00", "50.00", "50.00", "15.00"]
+    # In Italian, as the TD reads it.
+    from django.utils import translation
+
+    with translation.override("it"):
+        page = client.get(
+            reverse("seat_card", args=[tournament.slug, entry.number]),
+            HTTP_ACCEPT_LANGUAGE="it",
+        ).content.decode()
+    assert "Pagato 115,00 EUR" in page
+
+
+def test_a_count_of_the_till_mid_night_matches_the_books_bounties_included(td):
+    from tournaments.services import books
+
+    tournament = pko(td, progressive_cash_percent=50)
+    a, b, c, d = (_sell(tournament, td, m) for m in ("cash", "cash", "card", "cash"))
+    bust(tournament, td, b)
+    fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    report = books.event_books(tournament)
+    result = report["books"]
+    # 4 x 115 taken; 25 of b's bounty handed to a in cash (the other 25 rides on a's head).
+    assert result.taken == 460
+    assert result.bounties_paid == 25
+    assert result.drawer == 435
+    assert report["allocation"].bounties_held == 175
+    assert result.balances, (result.drawer, result.accounted)
+    assert report["bounty_money"] == {
+        "taken": 20000,
+        "paid": 2500,
+        "to_prize_pool": 0,
+        "held": 17500,
+    }
+
+
+def test_a_refunded_pko_buy_in_gives_the_bounty_part_back_too(td):
+    from tournaments.services import books
+
+    tournament = pko(td)
+    _sell(tournament, td)
+    sold = _sell(tournament, td)
+    refund = books.sale_void(
+        tournament=tournament, entry=sold, reason="wrong event", actor=td, now=NOW
+    )
+    assert (refund.amount, refund.bounty_cents) == (65, 5000)
+    result = books.event_books(tournament)["books"]
+    assert (result.taken, result.refunds, result.drawer) == (230, 115, 115)
+    assert result.balances, (result.drawer, result.accounted)
+
+
+def test_half_a_bounty_in_cents_keeps_the_books_exact(td):
+    """A 25.00 PKO bounty halves to 12.50 in cash: the books carry the cents."""
+    from decimal import Decimal
+
+    from tournaments.services import books
+
+    tournament = pko(td, bounty_part_cents=2500, bounty_unit_cents=50)
+    a, b, _c = (_sell(tournament, td) for _ in range(3))
+    bust(tournament, td, b)
+    fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    result = books.event_books(tournament)["books"]
+    assert result.bounties_paid == Decimal("12.50")
+    assert result.drawer == Decimal("257.50")
+    assert result.balances
