@@ -78,7 +78,7 @@ class Allocation:
         return self.prize_pool - self.prizes_paid
 
     @property
-    def accounted(self) -> int:
+    def accounted(self) -> Amount:
         """What the drawer should hold: the house's, the taxman's and the players' money,
         less what the house itself put into the pool (added money and overlay)."""
         return (
