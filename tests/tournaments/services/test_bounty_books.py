@@ -163,3 +163,85 @@ def test_half_a_bounty_in_cents_keeps_the_books_exact(td):
     assert result.bounties_paid == Decimal("12.50")
     assert result.drawer == Decimal("257.50")
     assert result.balances
+
+
+def _agree(tournament):
+    """The bounty figures and the books tell one story."""
+    from tournaments.services import books
+
+    tournament.refresh_from_db()
+    entries = list(tournament.entries.exclude(status=Entry.Status.VOIDED))
+    settled = set(
+        BountyAward.objects.filter(
+            tournament=tournament, voided=False, own_bounty=False
+        ).values_list("eliminated_id", flat=True)
+    )
+    in_play = sum(fs.bounty_of(e, tournament) for e in entries if e.status == "active")
+    pending = sum(
+        fs.bounty_of(e, tournament) for e in entries if e.status != "active" and e.pk not in settled
+    )
+    money = books.bounty_money(tournament)
+    board = fs.bounty_board(tournament)
+    assert board["in_play"] == in_play
+    # Held: what rides on the heads still in, what waits for its winner, and what went
+    # to the prize pool; nothing else, never less.
+    assert money["held"] == in_play + pending + money["to_prize_pool"], (money, in_play, pending)
+    report = books.event_books(tournament)
+    assert report["books"].bounties_paid * 100 == money["paid"]
+    assert report["books"].balances, (report["books"].drawer, report["books"].accounted)
+
+
+def test_bounty_figures_and_books_agree_whatever_busts_awards_payments_and_undos(td):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    step = st.one_of(
+        st.tuples(st.just("sell"), st.sampled_from(["cash", "card"])),
+        st.tuples(st.just("bust"), st.integers(0, 20)),
+        st.tuples(st.just("award"), st.integers(0, 20), st.lists(st.integers(0, 20), max_size=3)),
+        st.tuples(st.just("undo"), st.integers(0, 30)),
+    )
+
+    @settings(
+        max_examples=30,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(st.lists(step, min_size=1, max_size=14), st.sampled_from([1000, 2500, 5000]))
+    def run(steps, part):
+        tournament = pko(td, bounty_part_cents=part, bounty_unit_cents=50)
+        for _ in range(3):
+            _sell(tournament, td)
+        for op in steps:
+            everyone = list(tournament.entries.order_by("number"))
+            active = [e for e in everyone if e.status == "active"]
+            out = [e for e in everyone if e.status == "eliminated"]
+            try:
+                if op[0] == "sell":
+                    _sell(tournament, td, op[1])
+                elif op[0] == "bust" and len(active) > 2:
+                    bust(tournament, td, active[op[1] % len(active)])
+                elif op[0] == "award" and out and active:
+                    winners = [active[i % len(active)] for i in [op[1], *op[2]]]
+                    fs.bounty_award_record(
+                        tournament=tournament,
+                        eliminated=out[op[1] % len(out)],
+                        portions=[list(dict.fromkeys(winners))],
+                        actor=td,
+                        now=NOW,
+                    )
+                elif op[0] == "undo":
+                    standing = list(
+                        tournament.events.filter(
+                            action__in=["entry.eliminate", "bounty.award"],
+                            undone_at__isnull=True,
+                        ).order_by("pk")
+                    )
+                    if standing:
+                        event = standing[op[1] % len(standing)]
+                        event_undo(event_id=event.pk, tournament=tournament, actor=td, now=NOW)
+            except errors.DomainError:
+                pass  # a refusal changes nothing; the figures must still agree
+            _agree(tournament)
+
+    run()
