@@ -180,6 +180,7 @@ MATRIX = {
     "player_move": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     "room_table": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "table_button": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
+    "floor_bust": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "table_hand": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     "table_status": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     "table_renumber": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
@@ -192,6 +193,7 @@ MATRIX = {
     # No login: a screen's secret link, the public clock and the seat finder.
     "screen": ("get", row(OK, OK, OK, OK, OK)),
     "tablet_hand": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
+    "tablet_bust": ("get", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
     "public_clock": ("get", row(OK, OK, OK, OK, OK)),
     "seat_finder": ("get", row(OK, OK, OK, OK, OK)),
     # The front door, the lobby and the room dashboard (issue 16, items 7-8).
@@ -324,6 +326,7 @@ PUBLIC = {
     "health",
     "screen",
     "tablet_hand",
+    "tablet_bust",
     "tablet_counts",
     "public_clock",
     "seat_finder",

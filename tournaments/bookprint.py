@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import cashbook, pdf
 from tournaments.models import Entry, PaymentMethod, Tournament
+from tournaments.templatetags.money_cents import cents as cents_text
 
 
 def kind_labels() -> dict[str, str]:
@@ -55,6 +56,9 @@ def _lines(result: cashbook.Books, allocation: cashbook.Allocation, rake: int = 
         [_("Prizes paid"), -allocation.prizes_paid],
         [_("Deals (in prizes)"), allocation.deals],
     ]
+    if allocation.bounties_held or result.bounties_paid:
+        where.append([_("Bounties paid"), -result.bounties_paid])
+        where.append([_("Bounties still held for the players"), allocation.bounties_held])
     if rake:
         where.append([_("Cash room rake"), rake])
     return [
@@ -82,7 +86,7 @@ def _refunds(refunds: list) -> list:
         [
             timezone.localtime(r.at).strftime("%H:%M"),
             str(r.entry.player),
-            r.amount,
+            cashbook.from_cents(r.amount * 100 + r.bounty_cents),
             method_label(r.payment_method),
             r.reason,
             r.by.get_username() if r.by else "—",
@@ -145,18 +149,33 @@ def _made(now: datetime) -> str:
 def receipt_pdf(tournament: Tournament, entry: Entry, *, size: str, now: datetime) -> bytes:
     """A receipt for every sale on an entry: the buy-in and each rebuy and add-on."""
     labels = kind_labels()
+    split = entry.paid_split()
+    method = method_label(entry.payment_method)
+    # The buy-in with its parts, so the receipt adds up to what the player handed over.
     rows: list[list[object]] = [
-        [labels.get(entry.kind, entry.kind), entry.paid, method_label(entry.payment_method)]
+        [labels.get(entry.kind, entry.kind), cents_text(split["total"]), method],
+        ["  " + _("Prize pool"), cents_text(split["prize"]), ""],
     ]
+    if split["bounty"]:
+        rows.append(["  " + _("Bounty"), cents_text(split["bounty"]), ""])
+    rows.append(["  " + _("Fee"), cents_text(split["fee"]), ""])
+    total = split["total"]
     for purchase in entry.purchases.filter(voided=False).order_by("created_at"):
-        rows.append([labels[purchase.kind], purchase.price, method_label(purchase.payment_method)])
+        rows.append(
+            [
+                labels[purchase.kind],
+                cents_text(purchase.price * 100),
+                method_label(purchase.payment_method),
+            ]
+        )
+        total += purchase.price * 100
     blocks = [
         pdf.text(str(entry.player)),
         pdf.text(_("Receipt %(number)s") % {"number": f"{tournament.pk}-{entry.number:04d}"}),
         pdf.table([_("Sale"), _("Amount"), _("Method")], rows),
         pdf.text(
             _("Total %(amount)s %(currency)s")
-            % {"amount": sum(int(str(r[1])) for r in rows), "currency": tournament.currency}
+            % {"amount": cents_text(total), "currency": tournament.currency}
         ),
     ]
     return pdf.render(tournament.name, blocks, size=size, footer=_made(now))

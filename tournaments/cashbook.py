@@ -12,11 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 METHODS: tuple[str, ...] = ("cash", "card", "voucher")
 # A correction to a closed night fixes a miscount: beyond this, either way (in the books'
 # whole currency units), it is a typing slip, not a correction.
 CORRECTION_MAX = 100_000
+
+# The books count in whole currency units; a bounty part or a bounty paid may carry cents
+# (a PKO's half of 25 is 12.50), and then the figure is a Decimal with two places.
+Amount = int | Decimal
+
+
+def from_cents(cents: int) -> Amount:
+    """An amount kept in cents, in the books' units: whole when it is."""
+    if cents % 100 == 0:
+        return cents // 100
+    return Decimal(cents).scaleb(-2)
 
 
 @dataclass(frozen=True)
@@ -24,7 +36,7 @@ class Sale:
     kind: str  # "entry" | "reentry" | "rebuy" | "addon"
     method: str
     clerk: str
-    amount: int
+    amount: Amount
     voided: bool = False
 
 
@@ -32,10 +44,10 @@ class Sale:
 class Payment:
     """Money out (a refund or a prize) or a correction (signed: positive is money in)."""
 
-    kind: str  # "refund" | "prize" | "correction" | "rake"
+    kind: str  # "refund" | "prize" | "bounty" | "correction" | "rake"
     method: str
     clerk: str
-    amount: int
+    amount: Amount
 
 
 @dataclass(frozen=True)
@@ -51,6 +63,9 @@ class Allocation:
     guarantee: int = 0
     prizes_paid: int = 0
     deals: int = 0
+    # A bounty event's bounty parts sold less the bounties paid out: the players' money
+    # still in the drawer for their heads (or added to the prize pool, not paid yet).
+    bounties_held: Amount = 0
 
     def __add__(self, other: Allocation) -> Allocation:
         return Allocation(
@@ -63,7 +78,7 @@ class Allocation:
         return self.prize_pool - self.prizes_paid
 
     @property
-    def accounted(self) -> int:
+    def accounted(self) -> Amount:
         """What the drawer should hold: the house's, the taxman's and the players' money,
         less what the house itself put into the pool (added money and overlay)."""
         return (
@@ -71,6 +86,7 @@ class Allocation:
             + self.house_share
             + self.taxes
             + self.held_for_players
+            + self.bounties_held
             - self.added_money
             - self.overlay
         )
@@ -78,40 +94,41 @@ class Allocation:
 
 @dataclass
 class MethodLine:
-    taken: int = 0
-    given_back: int = 0
-    corrections: int = 0
+    taken: Amount = 0
+    given_back: Amount = 0
+    corrections: Amount = 0
 
     @property
-    def net(self) -> int:
+    def net(self) -> Amount:
         return self.taken - self.given_back + self.corrections
 
 
 @dataclass
 class ClerkLine:
     sales: int = 0
-    taken: int = 0
+    taken: Amount = 0
     voids: int = 0
-    refunded: int = 0
+    refunded: Amount = 0
 
 
 @dataclass
 class Books:
     counts: dict[str, int] = field(default_factory=dict)
-    amounts: dict[str, int] = field(default_factory=dict)
+    amounts: dict[str, Amount] = field(default_factory=dict)
     by_method: dict[str, MethodLine] = field(default_factory=dict)
     by_clerk: dict[str, ClerkLine] = field(default_factory=dict)
-    taken: int = 0
-    voided: int = 0
-    refunds: int = 0
-    prizes_paid: int = 0
-    corrections: int = 0
-    rake: int = 0
-    drawer: int = 0
-    accounted: int = 0
+    taken: Amount = 0
+    voided: Amount = 0
+    refunds: Amount = 0
+    prizes_paid: Amount = 0
+    bounties_paid: Amount = 0
+    corrections: Amount = 0
+    rake: Amount = 0
+    drawer: Amount = 0
+    accounted: Amount = 0
 
     @property
-    def difference(self) -> int:
+    def difference(self) -> Amount:
         return self.drawer - self.accounted
 
     @property
@@ -153,9 +170,13 @@ def books(
             if payment.kind == "refund":
                 result.refunds += payment.amount
                 result.by_clerk.setdefault(payment.clerk, ClerkLine()).refunded += payment.amount
+            elif payment.kind == "bounty":
+                result.bounties_paid += payment.amount
             else:
                 result.prizes_paid += payment.amount
-    result.drawer = result.taken + result.rake - result.refunds - result.prizes_paid
+    result.drawer = (
+        result.taken + result.rake - result.refunds - result.prizes_paid - result.bounties_paid
+    )
     result.drawer += result.corrections
     result.accounted = allocation.accounted + result.rake
     return result

@@ -525,7 +525,10 @@ class Entry(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     chips = models.PositiveIntegerField(help_text="chips issued with the buy-in")
     chips_removed = models.PositiveIntegerField(default=0)
+    # What the buy-in took: `paid` the prize part and fee (whole units), and the bounty
+    # part in cents (formats.md §5.1), kept as sold whatever the settings become later.
     paid = models.PositiveIntegerField(default=0)
+    paid_bounty_cents = models.PositiveIntegerField(default=0)
     place = models.PositiveIntegerField(null=True, blank=True)
     # A place shared with others in one hand runs from `place` to `place_last` (§15.2).
     place_last = models.PositiveIntegerField(null=True, blank=True)
@@ -588,6 +591,22 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.number} {self.player}"
+
+    @property
+    def paid_cents(self) -> int:
+        """The whole buy-in paid, bounty part included, in cents."""
+        return self.paid * 100 + self.paid_bounty_cents
+
+    def paid_split(self) -> dict[str, int]:
+        """What the buy-in paid into each part, in cents: prize pool, bounty, fee, total
+        (formats.md §5.1). The fee is the event's, the prize part what is left of `paid`."""
+        fee = min(self.tournament.buy_in_fee, self.paid) * 100
+        return {
+            "prize": self.paid * 100 - fee,
+            "bounty": self.paid_bounty_cents,
+            "fee": fee,
+            "total": self.paid_cents,
+        }
 
 
 class EntryTally(models.Model):
@@ -657,6 +676,8 @@ class CashRefund(models.Model):
         Purchase, on_delete=models.CASCADE, null=True, blank=True, related_name="refunds"
     )
     amount = models.PositiveIntegerField(_("amount"))
+    # The bounty part given back with a buy-in's refund, in cents (beside `amount`).
+    bounty_cents = models.PositiveIntegerField(default=0)
     payment_method = models.CharField(
         _("payment method"), max_length=8, choices=PaymentMethod.choices, default="cash"
     )

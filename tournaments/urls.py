@@ -4,6 +4,7 @@ from tournaments.views import (
     accounts,
     backup,
     books,
+    busts,
     clock,
     core,
     desk,
@@ -89,6 +90,7 @@ urlpatterns = [
     path("<slug:slug>/room/move/", room.player_move, name="player_move"),
     path("<slug:slug>/room/tables/<int:table>/", room.room_table, name="room_table"),
     path("<slug:slug>/room/tables/<int:table>/button/", room.table_button, name="table_button"),
+    path("<slug:slug>/room/tables/<int:table>/bust/", busts.floor_bust, name="floor_bust"),
     path("<slug:slug>/room/tables/<int:table>/hand/", room.table_hand, name="table_hand"),
     path("<slug:slug>/room/tables/<int:table>/status/", room.table_status, name="table_status"),
     path(
@@ -112,6 +114,7 @@ urlpatterns = [
 display_urlpatterns = [
     path("s/<uuid:token>/", displays.screen, name="screen"),
     path("s/<uuid:token>/hand/", displays.tablet_hand, name="tablet_hand"),
+    path("s/<uuid:token>/bust/", busts.tablet_bust, name="tablet_bust"),
     path("p/<slug:slug>/", displays.public_clock, name="public_clock"),
     path("p/<slug:slug>/find/", displays.seat_finder, name="seat_finder"),
     path("p/<slug:slug>/structure/", front.public_structure, name="public_structure"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
@@ -101,7 +102,9 @@ def _allocation(tournament: Tournament) -> cashbook.Allocation:
     counted = tournament.entries.exclude(status=Entry.Status.VOIDED).exclude(
         kind=Entry.Kind.CARRIED
     )
-    prizes = counted.aggregate(paid=Sum("prize"), deals=Sum("deal_amount"))
+    prizes = counted.aggregate(
+        paid=Sum("prize"), deals=Sum("deal_amount"), bounty_parts=Sum("paid_bounty_cents")
+    )
     is_flight = tournament.parent_id is not None
     return cashbook.Allocation(
         fees=counted.count() * tournament.buy_in_fee,
@@ -113,7 +116,19 @@ def _allocation(tournament: Tournament) -> cashbook.Allocation:
         guarantee=tournament.guarantee,
         prizes_paid=prizes["paid"] or 0,
         deals=prizes["deals"] or 0,
+        bounties_held=cashbook.from_cents(
+            (prizes["bounty_parts"] or 0) - _bounties_paid([tournament])
+        ),
     )
+
+
+def _bounties_paid(tournaments: list[Tournament]) -> int:
+    """The bounty cash handed to players (awards, draws, the winner's own), in cents; a
+    bounty added to the prize pool is not paid out yet."""
+    total = BountyAward.objects.filter(
+        tournament__in=tournaments, voided=False, to_prize_pool=False
+    ).aggregate(total=Sum("cash_cents"))["total"]
+    return int(total or 0)
 
 
 def _sales(tournaments: list[Tournament]) -> list[cashbook.Sale]:
@@ -128,7 +143,7 @@ def _sales(tournaments: list[Tournament]) -> list[cashbook.Sale]:
             kind=entry.kind,
             method=PaymentMethod.VOUCHER if entry.pk in by_ticket else entry.payment_method,
             clerk=_who(entry.clerk),
-            amount=entry.paid,
+            amount=cashbook.from_cents(entry.paid_cents),
             voided=entry.status == Entry.Status.VOIDED,
         )
         for entry in Entry.objects.filter(tournament__in=tournaments, paid__gt=0).select_related(
@@ -152,9 +167,14 @@ def _sales(tournaments: list[Tournament]) -> list[cashbook.Sale]:
 
 def _payments(tournaments: list[Tournament]) -> list[cashbook.Payment]:
     payments = [
-        cashbook.Payment("refund", r.payment_method, _who(r.by), r.amount)
+        cashbook.Payment(
+            "refund", r.payment_method, _who(r.by), cashbook.from_cents(refund_cents(r))
+        )
         for r in CashRefund.objects.filter(tournament__in=tournaments).select_related("by")
     ]
+    bounties = _bounties_paid(tournaments)
+    if bounties:
+        payments.append(cashbook.Payment("bounty", "cash", "—", cashbook.from_cents(bounties)))
     paid = (
         Entry.objects.filter(tournament__in=tournaments, prize__gt=0)
         .exclude(status=Entry.Status.VOIDED)
@@ -165,6 +185,11 @@ def _payments(tournaments: list[Tournament]) -> list[cashbook.Payment]:
     return payments
 
 
+def refund_cents(refund: CashRefund) -> int:
+    """What a refund gave back, bounty part included, in cents."""
+    return refund.amount * 100 + refund.bounty_cents
+
+
 def bounty_money(tournament: Tournament) -> dict[str, int] | None:
     """A bounty event's bounty money, in cents, beside the books (formats.md §5): the
     bounty parts of the buy-ins taken at the desk, the bounties paid to players, those
@@ -172,9 +197,14 @@ def bounty_money(tournament: Tournament) -> dict[str, int] | None:
     bounties. (The buy-in's prize part and fee are the books' own figures.)"""
     if tournament.bounty_format == "none":
         return None
-    taken = formats.bounty_pools(tournament).bounty_pool
-    awards = BountyAward.objects.filter(tournament=tournament, voided=False)
-    paid = awards.filter(to_prize_pool=False).aggregate(total=Sum("cash_cents"))["total"] or 0
+    # What the desk took for bounties, as each buy-in was sold (refunded ones left out).
+    taken = (
+        tournament.entries.exclude(status=Entry.Status.VOIDED).aggregate(
+            total=Sum("paid_bounty_cents")
+        )["total"]
+        or 0
+    )
+    paid = _bounties_paid([tournament])
     to_pool = formats.bounties_to_prize_pool(tournament)
     return {"taken": taken, "paid": paid, "to_prize_pool": to_pool, "held": taken - paid - to_pool}
 
@@ -297,6 +327,7 @@ def sale_void(
     ).exists():
         raise already
     amount = purchase.price if purchase is not None else entry.paid
+    bounty_cents = 0 if purchase is not None else entry.paid_bounty_cents
     still_sold = not purchase.voided if purchase is not None else entry.status != "voided"
     if still_sold:
         if purchase is not None:
@@ -322,6 +353,7 @@ def sale_void(
             entry=entry,
             purchase=purchase,
             amount=amount,
+            bounty_cents=bounty_cents,
             payment_method=getattr(target, "payment_method", "cash"),
             reason=reason,
             by=clerk(actor),
@@ -337,6 +369,7 @@ def sale_void(
             "purchase": purchase.pk if purchase is not None else None,
             "name": str(entry.player),
             "amount": amount,
+            "bounty_cents": bounty_cents,
             "reason": reason,
         },
         now=now,
@@ -385,18 +418,30 @@ def night_close(*, night: date, actor, now: datetime) -> NightClose:
     return closed
 
 
+def _stored(value: Any) -> Any:
+    """A figure as JSON keeps it: whole units as a number, cents as exact text."""
+    if isinstance(value, dict):
+        return {k: _stored(v) for k, v in value.items()}
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else str(value)
+    return value
+
+
 def _totals(result: cashbook.Books) -> dict[str, Any]:
-    return {
-        "taken": result.taken,
-        "refunds": result.refunds,
-        "prizes_paid": result.prizes_paid,
-        "rake": result.rake,
-        "corrections": result.corrections,
-        "drawer": result.drawer,
-        "accounted": result.accounted,
-        "difference": result.difference,
-        "by_method": {m: asdict(line) for m, line in result.by_method.items()},
-    }
+    return _stored(
+        {
+            "taken": result.taken,
+            "refunds": result.refunds,
+            "prizes_paid": result.prizes_paid,
+            "bounties_paid": result.bounties_paid,
+            "rake": result.rake,
+            "corrections": result.corrections,
+            "drawer": result.drawer,
+            "accounted": result.accounted,
+            "difference": result.difference,
+            "by_method": {m: asdict(line) for m, line in result.by_method.items()},
+        }
+    )
 
 
 @transaction.atomic

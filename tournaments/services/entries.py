@@ -234,6 +234,7 @@ def _register(
             kind=Entry.Kind.REENTRY if entries else Entry.Kind.ENTRY,
             chips=tournament.starting_stack,
             paid=tournament.buy_in_total,
+            paid_bounty_cents=format_services.buy_in_split(tournament)["bounty"],
             created_at=now,
             payment_method=payment_method,
             clerk=books.clerk(actor),

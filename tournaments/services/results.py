@@ -13,14 +13,15 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
 from tables.services import seats as seat_services
 from tables.services.room import auto_apply
 from tournaments import errors, payouts, placements, prepared, realtime, selectors
-from tournaments.events import event_log, logged_id, logged_ids, scoped, undoes
-from tournaments.models import Deal, Entry, Event, Tournament
+from tournaments.events import action_label, event_log, logged_id, logged_ids, scoped, undoes
+from tournaments.models import BountyAward, Deal, Entry, Event, Tournament
 from tournaments.prepared import NO_ID, Prepared
 from tournaments.services import locks
 
@@ -393,6 +394,31 @@ def eliminations_record(
         return settlement
 
 
+def _refuse_if_bounty_settled(entry: Entry) -> None:
+    """A bust whose bounty was awarded, drawn or sent to the prize pool stays until that
+    is undone: back in play with his bounty paid out, the player's bounty would count
+    twice on the board and never in the books."""
+    award = (
+        BountyAward.objects.filter(eliminated=entry, voided=False, own_bounty=False)
+        .select_related("event")
+        .first()
+    )
+    if award is None:
+        return
+    if award.event is None:
+        raise errors.CannotUndo(
+            reason=_("the bounty of %(player)s is settled") % {"player": entry.player}
+        )
+    raise errors.CannotUndo(
+        reason=_("the bounty of %(player)s is settled: undo “%(action)s” (%(time)s) first")
+        % {
+            "player": entry.player,
+            "action": action_label(award.event),
+            "time": timezone.localtime(award.event.at).strftime("%H:%M"),
+        }
+    )
+
+
 @undoes("entry.eliminate")
 def _undo_eliminate(event: Event, actor, now: datetime) -> None:
     ids = logged_ids(event, "entries") if "entries" in event.data else [logged_id(event, "entry")]
@@ -412,6 +438,7 @@ def _undo_eliminate(event: Event, actor, now: datetime) -> None:
         ).exists()
         if later:
             raise errors.CannotUndo(reason=_("undo the later eliminations first"))
+        _refuse_if_bounty_settled(entry)
         before = (event.data.get("before") or {}).get(str(pk))
         if before:
             if not isinstance(before, dict) or not set(before) <= {*_SNAPSHOT, "ended_at"}:

@@ -18,7 +18,7 @@ def test_the_seat_card_has_the_amount_the_receipt_and_a_qr(client, tournament, t
     ).entry
     client.force_login(td)
     page = client.get(reverse("seat_card", args=[tournament.slug, entry.number])).content.decode()
-    assert "Paid 120 EUR" in page
+    assert "Paid 120.00 EUR" in page
     assert f"Receipt {tournament.pk}-0001" in page
     assert "<svg" in page.split('data-testid="seat-card-qr"')[1]
     assert "css/receipt" in page  # the 80 mm page, for this page only
