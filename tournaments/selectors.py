@@ -1415,6 +1415,8 @@ def public_seat_search(tournament: Tournament, query: str, *, limit: int = 10) -
     tables = dict(Table.objects.filter(pk__in={r[1] for r in found}).values_list("pk", "number"))
     return [
         {
+            # The entry lets the phone follow its player's pushes (they name the entry).
+            "entry": entry,
             "name": str(entries[entry].player),
             "table": tables[table],
             "seat": number,

@@ -437,6 +437,8 @@
       }
       if (message.type === "pong") return onPong(message);
       if (message.type === "clock") return accept(message, false);
+      // Every other push, as it came: a phone follows its player's (static/js/phone.js).
+      document.dispatchEvent(new CustomEvent("torneo:push", { detail: message }));
       if (message.type === "error") {
         document.dispatchEvent(new CustomEvent("torneo:error", { detail: message }));
         return;

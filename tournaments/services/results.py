@@ -385,6 +385,17 @@ def eliminations_record(
                 "type": "elimination",
                 "names": [str(entries[pk].player) for pk in ids],
                 "players_left": settlement.remaining_after,
+                # Each player's finishing place and prize (and the winner's, when one is
+                # left): a phone following one of them shows it without asking.
+                "out": [
+                    {"entry": pk, "place": entries[pk].place, "prize": entries[pk].prize}
+                    for pk in ids
+                ]
+                + (
+                    [{"entry": winner.pk, "place": 1, "prize": winner.prize, "winner": True}]
+                    if settlement.winner is not None
+                    else []
+                ),
             },
             tables=tuple(sorted({seat[0] for seat in freed.values()})),
         )
@@ -396,6 +407,7 @@ def eliminations_record(
 @undoes("entry.eliminate")
 def _undo_eliminate(event: Event, actor, now: datetime) -> None:
     ids = logged_ids(event, "entries") if "entries" in event.data else [logged_id(event, "entry")]
+    back: list[dict[str, int]] = []
     for pk in ids:
         entry = scoped(Entry, event).select_for_update().get(pk=pk)
         if entry.status != Entry.Status.ELIMINATED:
@@ -426,6 +438,7 @@ def _undo_eliminate(event: Event, actor, now: datetime) -> None:
         if seat:
             table = Table.objects.get(tournament_id=entry.tournament_id, number=seat[0])
             seat_services.seat_place(entry=entry, table=table, seat=seat[1], now=now)
+            back.append({"entry": pk, "table": seat[0], "seat": seat[1]})
     for pk, before in (event.data.get("regrouped") or {}).items():
         # Players reported earlier in the same hand-for-hand hand get their places back.
         entry = scoped(Entry, event).select_for_update().get(pk=int(pk))
@@ -438,7 +451,8 @@ def _undo_eliminate(event: Event, actor, now: datetime) -> None:
             place=winner["place"], prize=winner["prize"]
         )
         Tournament.objects.filter(pk=event.tournament_id).update(status=Tournament.Status.RUNNING)
-    realtime.broadcast(event.tournament_id, {"type": "figures"})
+    # The players back in their seats: a phone following one of them shows the seat again.
+    realtime.broadcast(event.tournament_id, {"type": "figures", "back": back})
 
 
 # --- Payout table ---------------------------------------------------------------------
