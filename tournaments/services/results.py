@@ -22,6 +22,7 @@ from tournaments import errors, payouts, placements, prepared, realtime, selecto
 from tournaments.events import event_log, logged_id, logged_ids, scoped, undoes
 from tournaments.models import Deal, Entry, Event, Tournament
 from tournaments.prepared import NO_ID, Prepared
+from tournaments.services import clock as clock_services
 from tournaments.services import locks
 
 
@@ -400,7 +401,18 @@ def eliminations_record(
             tables=tuple(sorted({seat[0] for seat in freed.values()})),
         )
         if settlement.winner is None:
+            if tournament.h4h_active:
+                # The bubble may have burst in this hand: hand-for-hand ends by itself.
+                clock_services.h4h_bubble_burst(
+                    tournament=tournament,
+                    tables=[table for table, _seat in freed.values()],
+                    actor=actor,
+                    now=now,
+                )
             auto_apply(tournament=tournament, actor=actor, now=now)
+        else:
+            # The winner is decided: every clock says the tournament is finished.
+            clock_services.clock_republish(tournament=tournament, now=now)
         return settlement
 
 
@@ -451,6 +463,10 @@ def _undo_eliminate(event: Event, actor, now: datetime) -> None:
             place=winner["place"], prize=winner["prize"]
         )
         Tournament.objects.filter(pk=event.tournament_id).update(status=Tournament.Status.RUNNING)
+        # The clocks count again from where they are (they said finished).
+        clock_services.clock_republish(
+            tournament=Tournament.objects.get(pk=event.tournament_id), now=now
+        )
     # The players back in their seats: a phone following one of them shows the seat again.
     realtime.broadcast(event.tournament_id, {"type": "figures", "back": back})
 
