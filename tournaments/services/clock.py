@@ -260,6 +260,8 @@ def clock_republish(*, tournament: Tournament, now: datetime) -> None:
     decided: the clock says finished) or runs again (that bust undone). A new version, so
     a boundary's announcement scheduled before does nothing."""
     locked = locks.tournament_for_update(tournament)
+    if locked.clock_status == clock.ClockStatus.RUNNING and locked.clock_started_at is None:
+        return  # no start to count from (a row written by hand): nothing for the screens
     locked.clock_version += 1
     locked.save(update_fields=["clock_version"])
     _publish(locked, now)

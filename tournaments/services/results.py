@@ -19,7 +19,7 @@ from tables.models import Seat, Table
 from tables.services import seats as seat_services
 from tables.services.room import auto_apply
 from tournaments import errors, payouts, placements, prepared, realtime, selectors
-from tournaments.events import event_log, logged_id, logged_ids, scoped, undoes
+from tournaments.events import event_log, event_undo, logged_id, logged_ids, scoped, undoes
 from tournaments.models import Deal, Entry, Event, Tournament
 from tournaments.prepared import NO_ID, Prepared
 from tournaments.services import clock as clock_services
@@ -467,6 +467,20 @@ def _undo_eliminate(event: Event, actor, now: datetime) -> None:
         clock_services.clock_republish(
             tournament=Tournament.objects.get(pk=event.tournament_id), now=now
         )
+    # Hand-for-hand that this bust ended (the bubble burst) is back on with it.
+    burst = (
+        Event.objects.filter(
+            tournament_id=event.tournament_id,
+            action="h4h.stop",
+            undone_at__isnull=True,
+            pk__gt=event.pk,
+            data__bubble_burst=True,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if burst is not None:
+        event_undo(event_id=burst.pk, tournament=burst.tournament, actor=actor, now=now)
     # The players back in their seats: a phone following one of them shows the seat again.
     realtime.broadcast(event.tournament_id, {"type": "figures", "back": back})
 
