@@ -48,20 +48,39 @@ def _break(minutes: int, color_up: int | None = None) -> ItemSpec:
     return ItemSpec(kind="break", minutes=minutes, color_up=color_up)
 
 
-_CLUB = (
-    *_levels([(100, 200), (200, 400), (300, 600), (400, 800), (500, 1000)], minutes=20),
-    _break(10),
-    *_levels([(600, 1200), (800, 1600), (1000, 2000), (1500, 3000)], minutes=20),
-    # From here every amount is a multiple of 500: the 100s leave play.
-    _break(15, color_up=100),
-    *_levels([(2000, 4000), (2500, 5000), (3000, 6000), (4000, 8000)], minutes=20),
-    _break(10, color_up=500),
-    *_levels(
-        [(5000, 10000), (6000, 12000), (8000, 16000), (10000, 20000), (15000, 30000)],
-        minutes=20,
-    ),
-    *_levels([(20000, 40000), (25000, 50000), (30000, 60000)], minutes=20),
-)
+def _club(ante_mode: str = "none") -> tuple[ItemSpec, ...]:
+    """The club structure; with a big-blind ante, the same blinds and breaks."""
+    return (
+        *_levels(
+            [(100, 200), (200, 400), (300, 600), (400, 800), (500, 1000)],
+            minutes=20,
+            ante_mode=ante_mode,
+        ),
+        _break(10),
+        *_levels(
+            [(600, 1200), (800, 1600), (1000, 2000), (1500, 3000)],
+            minutes=20,
+            ante_mode=ante_mode,
+        ),
+        # From here every amount is a multiple of 500: the 100s leave play.
+        _break(15, color_up=100),
+        *_levels(
+            [(2000, 4000), (2500, 5000), (3000, 6000), (4000, 8000)],
+            minutes=20,
+            ante_mode=ante_mode,
+        ),
+        _break(10, color_up=500),
+        *_levels(
+            [(5000, 10000), (6000, 12000), (8000, 16000), (10000, 20000), (15000, 30000)],
+            minutes=20,
+            ante_mode=ante_mode,
+        ),
+        *_levels([(20000, 40000), (25000, 50000), (30000, 60000)], minutes=20, ante_mode=ante_mode),
+    )
+
+
+_CLUB = _club()
+_CLUB_BBA = _club("big_blind_ante")
 
 _DEEP = (
     *_levels(
@@ -118,6 +137,14 @@ PRESETS: dict[str, Preset] = {
             starting_stack=30000,
             denominations=(100, 500, 1000, 5000, 25000),
             items=_CLUB,
+        ),
+        Preset(
+            key="club_bba",
+            name=_("Club, big-blind ante (20-minute levels)"),
+            description=_("The club structure with a big-blind ante equal to the big blind."),
+            starting_stack=30000,
+            denominations=(100, 500, 1000, 5000, 25000),
+            items=_CLUB_BBA,
         ),
         Preset(
             key="deep",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import threading
@@ -146,9 +147,17 @@ def clock_view_for(
         clock.validate_structure(structure)
     except ValueError:
         return None
-    return clock.clock_view(
+    view = clock.clock_view(
         structure, clock_state(tournament), now, late_registration=late_registration(tournament)
     )
+    if tournament.status == Tournament.Status.FINISHED and view.status is not (
+        clock.ClockStatus.NOT_STARTED
+    ):
+        # The winner is decided: the clock is over, whatever time its level had left.
+        view = dataclasses.replace(
+            view, status=clock.ClockStatus.FINISHED, ends_at=None, time_left=timedelta(0)
+        )
+    return view
 
 
 def clock_spot(
@@ -1426,6 +1435,8 @@ def public_seat_search(tournament: Tournament, query: str, *, limit: int = 10) -
     tables = dict(Table.objects.filter(pk__in={r[1] for r in found}).values_list("pk", "number"))
     return [
         {
+            # The entry lets the phone follow its player's pushes (they name the entry).
+            "entry": entry,
             "name": str(entries[entry].player),
             "table": tables[table],
             "seat": number,

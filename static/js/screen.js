@@ -49,6 +49,7 @@
     let status = state.status;
     let index = state.index || 0;
     let left = (state.remaining_seconds || 0) * 1000;
+    if (status === "finished") return { status, index, left: 0 }; // the winner is decided
     if (status === "scheduled" && state.starts_at) {
       const startsAt = Date.parse(state.starts_at);
       if (now < startsAt) return { status, index, left: startsAt - now, startsIn: true };
@@ -183,6 +184,15 @@
       : `${label("Ante")} ${level.ante}`;
   }
 
+  function showBanner(text) {
+    const banner = document.querySelector("[data-banner]");
+    if (!banner || !text) return;
+    banner.textContent = text;
+    banner.hidden = false;
+    clearTimeout(clock.bannerTimer);
+    clock.bannerTimer = setTimeout(() => (banner.hidden = true), 20000);
+  }
+
   function announce(item, index) {
     // Once per level: the screen's own count and the server's announcement (Celery) both
     // come at the boundary.
@@ -294,6 +304,8 @@
     if (changed) clock.announcedIndex = null; // a TD's change is not a boundary
     // A table tablet redraws its hand-for-hand and final-hands buttons on each change.
     if (changed && !initial) document.body.dispatchEvent(new CustomEvent("torneo:seats"));
+    // The bubble burst in hand-for-hand: it is over and the clock runs again.
+    if (changed && !initial && payload.notice === "bubble_burst") showBanner(label("BubbleBurst"));
     if (payload.announce) {
       announce((payload.items || [])[payload.announce.index] || {}, payload.announce.index);
     }
@@ -468,6 +480,8 @@
       }
       if (message.type === "pong") return onPong(message);
       if (message.type === "clock") return accept(message, false);
+      // Every other push, as it came: a phone follows its player's (static/js/phone.js).
+      document.dispatchEvent(new CustomEvent("torneo:push", { detail: message }));
       if (message.type === "error") {
         document.dispatchEvent(new CustomEvent("torneo:error", { detail: message }));
         return;

@@ -25,3 +25,15 @@ document.addEventListener("submit", (event) => {
   const question = event.submitter?.dataset.confirm || event.target.dataset.confirm;
   if (question && !window.confirm(question)) event.preventDefault();
 });
+// The structure editor: choosing a big-blind ante fills that level's ante with its big
+// blind (TDA), which the TD may then edit; another mode with no ante clears it.
+document.addEventListener("change", (event) => {
+  const select = event.target;
+  if (!select.matches(".structure select[name=ante_mode]")) return;
+  const row = select.closest("tr");
+  const ante = row && row.querySelector("input[name=ante]");
+  const bigBlind = row && row.querySelector("input[name=big_blind]");
+  if (!ante || !bigBlind) return;
+  if (select.value === "big_blind_ante") ante.value = bigBlind.value;
+  else if (select.value === "none") ante.value = "0";
+});

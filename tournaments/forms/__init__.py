@@ -334,6 +334,8 @@ class LevelRowForm(forms.Form):
         if data.get("minutes") == 0:
             self.add_error("minutes", _("A level lasts at least one minute."))
         ante = data.get("ante") or 0
+        if not ante and data.get("ante_mode") == AnteMode.BIG_BLIND_ANTE and bb:
+            ante = bb  # a big-blind ante left blank is the big blind (TDA)
         data["ante"] = ante
         if ante and data.get("ante_mode") == AnteMode.NONE:
             self.add_error("ante_mode", _("Choose who pays the ante."))

@@ -32,7 +32,7 @@ def bounty_parts_sold(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0019_money_written_once"),
+        ("tournaments", "0022_break_rule_fewest_moves"),
     ]
 
     operations = [

@@ -15,13 +15,13 @@ waiting in Redis is lost when Redis restarts.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
@@ -117,13 +117,20 @@ CLOCK_FIELDS = (
 
 
 def _publish(
-    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
+    tournament: Tournament,
+    now: datetime,
+    *,
+    structure: list[clock.Item] | None = None,
+    notice: str | None = None,
 ) -> None:
-    """Broadcast the clock after commit and schedule the next boundary's announcement."""
+    """Broadcast the clock after commit and schedule the next boundary's announcement.
+    `notice`: what the screens announce with this change (a banner), once."""
     if structure is None:
         structure = selectors.clock_structure(tournament)  # read once for both
     # A clock change leaves the structure as it was: the screens keep the levels they hold.
     payload = selectors.clock_payload(tournament, now, structure=structure, with_items=False)
+    if notice:
+        payload["notice"] = notice
     realtime.broadcast(tournament.pk, payload)
     _schedule_announcement(tournament, now, structure=structure)
 
@@ -151,6 +158,8 @@ def _next_announcement(
     tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
 ) -> tuple[int, datetime] | None:
     """The structure item that begins next and when, for a clock that moves by itself."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return None  # the winner is decided: no level begins
     if structure is None:
         structure = selectors.clock_structure(tournament)
     state = selectors.clock_state(tournament)
@@ -243,6 +252,19 @@ def clock_start(
         operation=lambda s, st: clock.start(s, st, now=now, at=at),
         data={"at": at.isoformat() if at else None},
     )
+
+
+@transaction.atomic
+def clock_republish(*, tournament: Tournament, now: datetime) -> None:
+    """Tell the screens the clock anew after the tournament finished (its winner is
+    decided: the clock says finished) or runs again (that bust undone). A new version, so
+    a boundary's announcement scheduled before does nothing."""
+    locked = locks.tournament_for_update(tournament)
+    if locked.clock_status == clock.ClockStatus.RUNNING and locked.clock_started_at is None:
+        return  # no start to count from (a row written by hand): nothing for the screens
+    locked.clock_version += 1
+    locked.save(update_fields=["clock_version"])
+    _publish(locked, now)
 
 
 @transaction.atomic
@@ -551,8 +573,12 @@ def _floor_change(
         data={**data, "before": before, "version": locked.clock_version},
         now=now,
     )
-    _publish(locked, now)
+    _publish(locked, now, notice=BUBBLE_BURST if data.get("bubble_burst") else None)
     return locked
+
+
+# The notice a clock push carries when the bubble bursts in hand-for-hand.
+BUBBLE_BURST = "bubble_burst"
 
 
 @transaction.atomic
@@ -566,7 +592,9 @@ def h4h_start(*, tournament: Tournament, actor, now: datetime) -> Tournament:
         state = _pause_if_running(structure, locked, now)
         _store(locked, state)
         locked.h4h_active, locked.h4h_hands, locked.h4h_tables_done = True, 0, []
-        return {}
+        # Started on the bubble, it ends by itself when the bubble bursts; started in the
+        # money (a TD's choice), it runs until he stops it.
+        return {"in_the_money": _in_the_money(locked)}
 
     return _floor_change(
         tournament=tournament, actor=actor, now=now, action="h4h.start", apply=apply
@@ -588,8 +616,66 @@ def h4h_stop(*, tournament: Tournament, actor, now: datetime) -> Tournament:
     )
 
 
+def _h4h_over(locked: Tournament, structure, now: datetime) -> dict[str, Any]:
+    """The bubble has burst and the hand is over at every table: hand-for-hand ends and
+    the clock runs again (§14: it is played only until the field is in the money)."""
+    state = selectors.clock_state(locked)
+    if clock.clock_view(structure, state, now).status is clock.ClockStatus.PAUSED:
+        state = clock.resume(structure, state, now=now)
+        _store(locked, state)
+    locked.h4h_active, locked.h4h_tables_done = False, []
+    return {"hands": locked.h4h_hands, "bubble_burst": True}
+
+
+def _in_the_money(locked: Tournament) -> bool:
+    return selectors.money_reached(locked)
+
+
+def _bubble_burst(locked: Tournament) -> bool:
+    """Whether hand-for-hand was started before the money and the field is in it now."""
+    if not _in_the_money(locked):
+        return False
+    start = (
+        Event.objects.filter(tournament=locked, action="h4h.start", undone_at__isnull=True)
+        .order_by("-pk")
+        .values_list("data", flat=True)
+        .first()
+    )
+    return not (start or {}).get("in_the_money")
+
+
+@transaction.atomic
+def h4h_bubble_burst(
+    *, tournament: Tournament, tables: Iterable[int], actor, now: datetime
+) -> Tournament | None:
+    """End hand-for-hand by itself once the bubble has burst in a hand played at `tables`
+    (their busts were just recorded, so that hand is over there), unless another table is
+    still playing it: players out in that hand there share it (§14.2), and the last
+    table's "hand done" ends hand-for-hand instead (`_h4h_deal`). None when it stays on."""
+    locked = locks.tournament_for_update(tournament)
+    if not locked.h4h_active or not _bubble_burst(locked):
+        return None
+    others = set(_tables_in_play(locked)) - set(locked.h4h_tables_done) - set(tables)
+    # A table with one player left plays no hand.
+    if (
+        Table.objects.filter(tournament=locked, number__in=others)
+        .annotate(players=Count("seats"))
+        .filter(players__gt=1)
+        .exists()
+    ):
+        return None
+
+    def apply(locked: Tournament, structure) -> dict[str, Any]:
+        return _h4h_over(locked, structure, now)
+
+    return _floor_change(tournament=locked, actor=actor, now=now, action="h4h.stop", apply=apply)
+
+
 def _h4h_deal(locked: Tournament, structure, now: datetime) -> dict[str, Any]:
-    """Signal the next hand: charge the hand just played, clear the done marks."""
+    """Signal the next hand: charge the hand just played, clear the done marks; or, when
+    the bubble burst in the hand just played, end hand-for-hand instead."""
+    if _bubble_burst(locked):
+        return _h4h_over(locked, structure, now)
     state = _pause_if_running(structure, locked, now)
     try:
         state, start = clock.hand_for_hand_hand_start(structure, state, now=now)

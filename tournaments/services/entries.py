@@ -278,6 +278,8 @@ def _register(
                 "table": seat.table,
                 "seat": seat.seat,
                 "dealt_in": seat.dealt_in,
+                # A phone that followed his last entry follows this one (same player).
+                "bounty": selectors.entry_bounty(tournament, entry),
             },
             tables=(seat.table,),
         )

@@ -318,8 +318,16 @@ def bounty_award_record(
         {
             "type": "bounty",
             "eliminated": str(eliminated.player),
+            "eliminated_entry": eliminated.pk,
+            # Each winner's bounty on his head after it (a phone following him shows it).
             "awards": [
-                {"name": str(line["entry"].player), "cash": line["cash"], "head": line["head"]}
+                {
+                    "entry": line["entry"].pk,
+                    "name": str(line["entry"].player),
+                    "cash": line["cash"],
+                    "head": line["head"],
+                    "bounty": selectors.bounty_shown(tournament, line["entry"].bounty_cents),
+                }
                 for line in preview.lines
             ],
         },

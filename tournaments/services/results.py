@@ -20,9 +20,18 @@ from tables.models import Seat, Table
 from tables.services import seats as seat_services
 from tables.services.room import auto_apply
 from tournaments import errors, payouts, placements, prepared, realtime, selectors
-from tournaments.events import action_label, event_log, logged_id, logged_ids, scoped, undoes
+from tournaments.events import (
+    action_label,
+    event_log,
+    event_undo,
+    logged_id,
+    logged_ids,
+    scoped,
+    undoes,
+)
 from tournaments.models import BountyAward, Deal, Entry, Event, Tournament
 from tournaments.prepared import NO_ID, Prepared
+from tournaments.services import clock as clock_services
 from tournaments.services import locks
 
 
@@ -386,11 +395,33 @@ def eliminations_record(
                 "type": "elimination",
                 "names": [str(entries[pk].player) for pk in ids],
                 "players_left": settlement.remaining_after,
+                # Each player's finishing place and prize (and the winner's, when one is
+                # left): a phone following one of them shows it without asking.
+                "out": [
+                    {"entry": pk, "place": entries[pk].place, "prize": entries[pk].prize}
+                    for pk in ids
+                ]
+                + (
+                    [{"entry": winner.pk, "place": 1, "prize": winner.prize, "winner": True}]
+                    if settlement.winner is not None
+                    else []
+                ),
             },
             tables=tuple(sorted({seat[0] for seat in freed.values()})),
         )
         if settlement.winner is None:
+            if tournament.h4h_active:
+                # The bubble may have burst in this hand: hand-for-hand ends by itself.
+                clock_services.h4h_bubble_burst(
+                    tournament=tournament,
+                    tables=[table for table, _seat in freed.values()],
+                    actor=actor,
+                    now=now,
+                )
             auto_apply(tournament=tournament, actor=actor, now=now)
+        else:
+            # The winner is decided: every clock says the tournament is finished.
+            clock_services.clock_republish(tournament=tournament, now=now)
         return settlement
 
 
@@ -422,6 +453,7 @@ def _refuse_if_bounty_settled(entry: Entry) -> None:
 @undoes("entry.eliminate")
 def _undo_eliminate(event: Event, actor, now: datetime) -> None:
     ids = logged_ids(event, "entries") if "entries" in event.data else [logged_id(event, "entry")]
+    back: list[dict[str, int]] = []
     for pk in ids:
         entry = scoped(Entry, event).select_for_update().get(pk=pk)
         if entry.status != Entry.Status.ELIMINATED:
@@ -453,6 +485,7 @@ def _undo_eliminate(event: Event, actor, now: datetime) -> None:
         if seat:
             table = Table.objects.get(tournament_id=entry.tournament_id, number=seat[0])
             seat_services.seat_place(entry=entry, table=table, seat=seat[1], now=now)
+            back.append({"entry": pk, "table": seat[0], "seat": seat[1]})
     for pk, before in (event.data.get("regrouped") or {}).items():
         # Players reported earlier in the same hand-for-hand hand get their places back.
         entry = scoped(Entry, event).select_for_update().get(pk=int(pk))
@@ -465,7 +498,26 @@ def _undo_eliminate(event: Event, actor, now: datetime) -> None:
             place=winner["place"], prize=winner["prize"]
         )
         Tournament.objects.filter(pk=event.tournament_id).update(status=Tournament.Status.RUNNING)
-    realtime.broadcast(event.tournament_id, {"type": "figures"})
+        # The clocks count again from where they are (they said finished).
+        clock_services.clock_republish(
+            tournament=Tournament.objects.get(pk=event.tournament_id), now=now
+        )
+    # Hand-for-hand that this bust ended (the bubble burst) is back on with it.
+    burst = (
+        Event.objects.filter(
+            tournament_id=event.tournament_id,
+            action="h4h.stop",
+            undone_at__isnull=True,
+            pk__gt=event.pk,
+            data__bubble_burst=True,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if burst is not None:
+        event_undo(event_id=burst.pk, tournament=burst.tournament, actor=actor, now=now)
+    # The players back in their seats: a phone following one of them shows the seat again.
+    realtime.broadcast(event.tournament_id, {"type": "figures", "back": back})
 
 
 # --- Payout table ---------------------------------------------------------------------

@@ -459,6 +459,17 @@ def penalty_hand(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def chips_page(request: HttpRequest, slug: str) -> HttpResponse:
+    return _chips_page(request, slug)
+
+
+def _chips_page(
+    request: HttpRequest,
+    slug: str,
+    *,
+    typed: list[dict[str, str]] | None = None,
+) -> HttpResponse:
+    """The chips page; `typed`: the chip set as the TD typed it, shown again when it was
+    refused (not the set saved before)."""
     tournament, role = _get(request, slug, permissions.STAFF)
     query = forms.ColorUpPreviewForm(request.GET)
     query.is_valid()  # a junk table or chip reads as none chosen
@@ -479,6 +490,19 @@ def chips_page(request: HttpRequest, slug: str) -> HttpResponse:
         except DomainError as exc:
             messages.error(request, str(exc))
     next_break = tournament.items.filter(kind="break", color_up__isnull=False).first()
+    chip_rows = (
+        typed
+        if typed is not None
+        else [
+            {
+                "value": d.value,
+                "colour": d.colour,
+                "count": d.in_starting_stack,
+                "retired": d.retired,
+            }
+            for d in denominations
+        ]
+    )
     return render(
         request,
         "money/chips.html",
@@ -486,9 +510,10 @@ def chips_page(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "role": role,
             "denominations": denominations,
+            "chip_rows": chip_rows,
             "plan": plan,
             "held": held,
-            "blank_rows": range(len(denominations), min(len(denominations) + 4, MAX_CHIPS)),
+            "blank_rows": range(len(chip_rows), min(len(chip_rows) + 4, MAX_CHIPS)),
             "tables": list(tournament.tables.exclude(status=Table.Status.CLOSED)),
             "table": table,
             "seats": seats,
@@ -513,8 +538,19 @@ def chips_page(request: HttpRequest, slug: str) -> HttpResponse:
 def chipset(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = _get(request, slug, permissions.TD)
     form = forms.ChipRowsForm(request.POST, rows=MAX_CHIPS)
+    # What was typed, row by row (the rows left blank dropped): shown again on a refusal,
+    # so the TD corrects the one wrong figure instead of typing the set again.
+    typed = [
+        {
+            "value": str(request.POST.get(f"value_{i}", ""))[:12],
+            "colour": str(request.POST.get(f"colour_{i}", ""))[:30],
+            "count": str(request.POST.get(f"count_{i}", ""))[:12],
+        }
+        for i in range(MAX_CHIPS)
+    ]
+    typed = [row for row in typed if any(v.strip() for v in row.values())]
     if _refused(request, form):
-        return redirect("chips", slug)
+        return _chips_page(request, slug, typed=typed)
     specs = [
         chip_services.DenominationSpec(value=value, colour=colour, in_starting_stack=count)
         for value, colour, count in form.rows_given()
@@ -526,8 +562,9 @@ def chipset(request: HttpRequest, slug: str) -> HttpResponse:
         actor=request.user,
         denominations=specs,
     )
-    if ok:
-        messages.success(request, _("Chip set saved."))
+    if not ok:
+        return _chips_page(request, slug, typed=typed)
+    messages.success(request, _("Chip set saved."))
     return redirect("chips", slug)
 
 

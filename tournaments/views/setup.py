@@ -212,6 +212,27 @@ def _new_break() -> dict[str, str]:
     }
 
 
+FILLED = ("ante_mode", "minutes")
+
+
+def _fill_down(rows: list[dict[str, str]], arg: str) -> list[dict[str, str]]:
+    """Copy one row's ante mode or minutes to every level below it ("field:row"). A
+    big-blind ante filled down brings its amount with it: the ante is each level's big
+    blind (the TD may then edit it)."""
+    field, _sep, at = arg.partition(":")
+    index = int(at) if _is_number(at) else -1
+    if field not in FILLED or not 0 <= index < len(rows):
+        return rows
+    value = rows[index][field]
+    for row in rows[index + 1 :]:
+        if row["kind"] == StructureItem.Kind.BREAK:
+            continue
+        row[field] = value
+        if field == "ante_mode":
+            row["ante"] = row["big_blind"] if value == AnteMode.BIG_BLIND_ANTE else "0"
+    return rows
+
+
 def _apply_op(request: HttpRequest, rows: list[dict[str, str]], op: str) -> list[dict[str, str]]:
     """Edit the rows in memory (nothing is saved until the TD presses Save)."""
     verb, _sep, arg = op.partition(":")
@@ -226,6 +247,8 @@ def _apply_op(request: HttpRequest, rows: list[dict[str, str]], op: str) -> list
         rows[index - 1], rows[index] = rows[index], rows[index - 1]
     elif verb == "down" and 0 <= index < len(rows) - 1:
         rows[index], rows[index + 1] = rows[index + 1], rows[index]
+    elif verb == "fill":
+        rows = _fill_down(rows, arg)
     elif verb == "preset":
         key = request.POST.get("preset", "")
         if key in presets.PRESETS:
