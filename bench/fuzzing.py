@@ -429,7 +429,15 @@ def targets() -> dict[str, Target]:
         "chipset": Target(
             "post",
             TD,
-            {"value_{i}": "value", "colour_{i}": "text", "count_{i}": "int"},
+            {
+                "value_{i}": "value",
+                "colour_{i}": "text",
+                "count_{i}": "int",
+                # The chips page's own fields, shown again with a refused set.
+                "held_{entry}": "chips_int",
+                "removed": "int",
+                "table": "table",
+            },
             {"slug": "slug"},
             base=_chipset_base,
         ),
@@ -499,7 +507,13 @@ def targets() -> dict[str, Target]:
         ),
         "room_table": Target("get", FLOOR, kwargs={"slug": "slug", "table": "table"}),
         "table_button": Target(
-            "post", FLOOR, {"button": "seat"}, {"slug": "slug", "table": "table"}
+            "post",
+            FLOOR,
+            {"button": "seat", "back": "choice:room|"},
+            {"slug": "slug", "table": "table"},
+        ),
+        "floor_bust": Target(
+            "post", FLOOR, {"out": "seat", "won": "seat"}, {"slug": "slug", "table": "table"}
         ),
         "table_hand": Target("post", FLOOR, kwargs={"slug": "slug", "table": "table"}),
         "table_status": Target(
@@ -540,7 +554,8 @@ def targets() -> dict[str, Target]:
             base=lambda w: {"name": "Bar", "kind": "table", "table_number": "2"},
         ),
         "screen_revoke": Target("post", TD, kwargs={"slug": "slug", "screen_id": "screen"}),
-        "screen": Target("get", PUBLIC, {"page": "int"}, {"token": "token"}),
+        "screen": Target("get", PUBLIC, {"page": "int", "per": "int"}, {"token": "token"}),
+        "tablet_bust": Target("post", PUBLIC, {"out": "seat", "won": "seat"}, {"token": "token"}),
         "tablet_hand": Target(
             "post",
             PUBLIC,
@@ -696,6 +711,8 @@ def _cash_targets() -> dict[str, Target]:
         "cash_entry_remove": Target("post", room, kwargs=pk),
         "cash_entry_answer": Target("post", room, {"takes_seat": "choice:yes|no"}, pk),
         "cash_entry_no_answer": Target("post", room, kwargs=pk),
+        "cash_entry_skip": Target("post", room, kwargs=pk),
+        "cash_player_search": Target("get", room, {"find": "name"}),
         "cash_entry_seat": Target("post", room, _form_kinds(cash.SeatFromListForm), pk),
         "cash_table_open": Target("post", room, {"number": "int", "present": "int"}, pk),
         "cash_table_call": Target("post", room, {"seat": "seat"}, pk),

@@ -238,12 +238,7 @@ def test_a_player_seated_in_another_game_leaves_it_with_his_stake(client, room_f
 
 @pytest.fixture
 def one_minute(manager):
-    services.room_settings_save(
-        actor=manager,
-        public_name_format=services.cash_room().public_name_format,
-        answer_minutes=1,
-        now=NOW,
-    )
+    services.room_settings_save(actor=manager, values={"answer_minutes": 1}, now=NOW)
 
 
 def _called(nl, floor):

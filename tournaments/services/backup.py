@@ -107,6 +107,7 @@ from tournaments.models import (
     EntryTally,
     Envelope,
     Event,
+    FormerAddress,
     IdCheck,
     League,
     NightClose,
@@ -177,7 +178,11 @@ EXCLUDED_MODELS: dict[type[models.Model], str] = {
     EntryTally: "the database keeps it from the entries themselves, as they are imported",
 }
 
-# The cash room (issue 19): room-level rows, not part of any tournament.
+# An event's old addresses belong to the room that served them: an imported event takes a
+# new address of its own, and its old one here may be another event's by then.
+EXCLUDED_MODELS[FormerAddress] = "the room's redirects from old addresses, not the event"
+
+# The cash room: room-level rows, not part of any tournament.
 EXCLUDED_MODELS.update(
     dict.fromkeys(
         (

@@ -365,6 +365,7 @@ def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if entry is None:
         raise Http404
     seat = getattr(entry, "seat", None)  # None when the entry holds no seat
+    entry.tournament = tournament  # the card's split of what he paid reads its buy-in
     finder = request.build_absolute_uri(reverse("seat_finder", args=[tournament.slug]))
     return render(
         request,
