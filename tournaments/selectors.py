@@ -280,7 +280,8 @@ def player_duplicates(
         rows = _SAME_NAME.rows(one=one, one_prefix=one + " ", other=other, other_prefix=other + " ")
         same = [pk for pk, named, surname in rows if (fold(named), fold(surname)) in wanted]
         reached = _desk_reach(user, tournament, same)
-        same = [pk for pk in same if pk in reached and pk not in found]
+        # A common name's namesakes are many: the first few say enough to ask.
+        same = [pk for pk in same if pk in reached and pk not in found][:10]
         if same:
             found.update(
                 (player.pk, player)
