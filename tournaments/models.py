@@ -462,6 +462,14 @@ class Player(models.Model):
             # A document number as typed at the desk, case aside (`document_number__iexact`
             # compares the upper cases): found at once, not by reading every player.
             models.Index(Upper("document_number"), name="player_document_upper"),
+            # The desk's duplicate check looks a new player's two names up among the whole
+            # room's players, by equality or a prefix (a nickname follows): the pattern
+            # operators let PostgreSQL's LIKE 'x%' use the index too.
+            models.Index(
+                fields=["search_name"],
+                name="player_search_name",
+                opclasses=["varchar_pattern_ops"],
+            ),
         ]
         constraints = [
             models.UniqueConstraint(

@@ -206,28 +206,23 @@ def registration_open(tournament: Tournament, now: datetime) -> bool:
     return bool(view and view.late_registration_open)
 
 
-def _active_here(tournament_id: Any) -> QuerySet[Player]:
-    return Player.objects.filter(
-        entries__tournament_id=tournament_id, entries__status=Entry.Status.ACTIVE
-    ).order_by()
-
-
-# The players here whose folded name is one of two, or begins with one of them and a
-# space (a nickname follows): read for every new player the desk adds, compiled once. The
-# prefixes are values (not `startswith` strings), so the statement keeps their places:
-# the database escapes them for LIKE itself.
-_SAME_NAME_HERE = Prepared(
-    lambda tournament_id, one, one_prefix, other, other_prefix: (
-        _active_here(tournament_id)
+# The players whose folded name (`search_name`: last, first, nickname) is one of two, or
+# begins with one of them and a space (a nickname follows): read for every new player the
+# desk adds, compiled once, found through the column's index. The prefixes are values (not
+# `startswith` strings), so the statement keeps their places: the database escapes them
+# for LIKE itself.
+_SAME_NAME = Prepared(
+    lambda one, one_prefix, other, other_prefix: (
+        Player.objects.filter(merged_into__isnull=True, erased_at__isnull=True)
         .filter(
             Q(search_name=one)
             | Q(search_name__startswith=Value(one_prefix))
             | Q(search_name=other)
             | Q(search_name__startswith=Value(other_prefix))
         )
+        .order_by()
         .values_list("id", "first_name", "last_name")
     ),
-    tournament_id=NO_ID,
     one="-prepared one-",
     one_prefix="-prepared one prefix-",
     other="-prepared other-",
@@ -235,38 +230,65 @@ _SAME_NAME_HERE = Prepared(
 )
 
 
+def _desk_reach(user, tournament: Tournament, candidates: list[int]) -> set[int]:
+    """Which of `candidates` the user's desk may be shown by name: players of his own
+    events (entered there, added at their desks, or holding a seat ticket to one of them,
+    as his search finds them) and the players of this event's leagues, whose names the
+    standings show; every one for the room's manager."""
+    if not candidates or room_permissions.is_manager(user):
+        return set(candidates)
+    mine = set(room_permissions.events_for(user, STAFF_ROLES).values_list("pk", flat=True))
+    mine.add(tournament.pk)
+    mine |= set(Tournament.objects.filter(leagues__events=tournament).values_list("pk", flat=True))
+    entered = Entry.objects.filter(player_id__in=candidates, tournament_id__in=mine)
+    added = Event.objects.filter(tournament_id__in=mine, action="player.create").annotate(
+        player_id=Cast(KeyTextTransform("player", "data"), BigIntegerField())
+    )
+    ticketed = SeatTicket.objects.filter(player_id__in=candidates, target_id__in=mine, voided=False)
+    return {
+        *entered.values_list("player_id", flat=True),
+        *added.filter(player_id__in=candidates).values_list("player_id", flat=True),
+        *ticketed.values_list("player_id", flat=True),
+    }
+
+
 def player_duplicates(
-    tournament: Tournament, *, first_name: str, last_name: str, document_number: str = ""
+    tournament: Tournament,
+    *,
+    user,
+    first_name: str,
+    last_name: str,
+    document_number: str = "",
 ) -> list[Player]:
-    """Players a new one may be (issue 13, item 8): the same document number, or the same
-    name (either order, ignoring case and accents) as a player with an active entry here."""
+    """Players a new one may be, the rule of the room's duplicates (`roster.duplicates`):
+    whoever holds the same document number (the desk finds him by it anyway), and the
+    players the user's desk reaches (`_desk_reach`) with the same two names in either
+    order, case, accents and spacing aside, playing, out or never entered."""
     first, last = fold(first_name), fold(last_name)
     wanted = {(first, last), (last, first)}
     found: dict[int, Player] = {}
-    if document_number.strip():
-        for player in Player.objects.filter(document_number__iexact=document_number.strip())[:10]:
-            found[player.pk] = player
-    # Names only, unsorted, of the few players here whose folded names (`search_name`:
-    # last, first, nickname) begin with the two names in either order; the exact pair is
-    # checked here. A desk adds players to a field of thousands: reading and folding all
-    # their names cost more than the rest of the registration.
+    document = document_number.strip()
+    if document:
+        for player in Player.objects.select_related("merged_into").filter(
+            document_number__iexact=document
+        )[:10]:
+            # A merged-away record keeps its document: the desk is shown whom it became.
+            kept = player.merged_into or player
+            found[kept.pk] = kept
     if first and last:
         one, other = f"{last} {first}", f"{first} {last}"
-        rows = _SAME_NAME_HERE.rows(
-            tournament_id=tournament.pk,
-            one=one,
-            one_prefix=one + " ",
-            other=other,
-            other_prefix=other + " ",
-        )
-    else:
-        rows = _active_here(tournament.pk).values_list("id", "first_name", "last_name")
-    same = [pk for pk, named, surname in rows if (fold(named), fold(surname)) in wanted]
-    if same:
-        for player in Player.objects.filter(pk__in=same).only(
-            "id", "first_name", "last_name", "document_number"
-        ):
-            found.setdefault(player.pk, player)
+        rows = _SAME_NAME.rows(one=one, one_prefix=one + " ", other=other, other_prefix=other + " ")
+        same = [pk for pk, named, surname in rows if (fold(named), fold(surname)) in wanted]
+        reached = _desk_reach(user, tournament, same)
+        # A common name's namesakes are many: the first few say enough to ask.
+        same = [pk for pk in same if pk in reached and pk not in found][:10]
+        if same:
+            found.update(
+                (player.pk, player)
+                for player in Player.objects.filter(pk__in=same).only(
+                    "id", "first_name", "last_name", "document_number"
+                )
+            )
     return list(found.values())
 
 

@@ -211,9 +211,11 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Check the player's details."))
         return redirect("desk", slug)
+    paid_by = books_forms.PaymentForm(request.POST).method()
     if request.POST.get("different_person") != "1":
         duplicates = selectors.player_duplicates(
             tournament,
+            user=request.user,
             first_name=form.cleaned_data["first_name"],
             last_name=form.cleaned_data["last_name"],
             document_number=form.cleaned_data["document_number"],
@@ -229,6 +231,7 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
                     tournament, duplicates, revealed=form.cleaned_data["document_number"]
                 ),
                 register="register" in request.POST,
+                paid_by=paid_by,
             )
     if "register" in request.POST:
         # One transaction: a refused entry keeps no player row (issue 12, item 8).
@@ -237,7 +240,7 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
             entry_services.player_create_and_register,
             tournament=tournament,
             actor=request.user,
-            payment_method=books_forms.PaymentForm(request.POST).method(),
+            payment_method=paid_by,
             **form.cleaned_data,
         )
         return _registered(request, tournament, registration if ok else None)
