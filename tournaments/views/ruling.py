@@ -326,7 +326,7 @@ def dealer_tablet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if s.number <= ruling_labels.MAX_SEATS
     }
     if request.method == "GET":
-        # Stacks are not tracked by the app: the dealer counts them (none is guessed).
+        # Stacks come from the last count when there is one; the dealer checks them.
         values = _default_values(tournament, str(number))
         context = _dealer_context(request, tournament, table, values=values, seated=seated)
         return _render_dealer(request, context)
