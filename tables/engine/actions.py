@@ -27,7 +27,8 @@ class Action:
     `declare` carries the words ("raise 8000", "pot", "1400"). `forfeit` on a fold is the
     undercall chips a player leaves in the pot when the TD lets him fold (TDA-51b). For a push,
     `declared_after_chips` says the words followed the chips, and `unclear` that the floor could
-    not tell what was said (R-ACT-5).
+    not tell what was said (R-ACT-5). `second_motion` lists the chips a player brought
+    forward after going back to his stack (a raise in two motions, R-ACT-12).
     """
 
     seat: int
@@ -40,6 +41,7 @@ class Action:
     forfeit: int = 0
     declared_after_chips: bool = False  # the words came after the chips (R-ACT-5)
     unclear: bool = False  # the app flags the declaration as unclear (TDA-40a: TD decides)
+    second_motion: tuple[int, ...] = ()  # chips of a second forward motion (R-ACT-12)
 
     def __post_init__(self) -> None:
         check_amount(self.seat, "seat", positive=True)
@@ -56,6 +58,10 @@ class Action:
         check_amount(self.forfeit, "forfeited chips")
         if self.kind == "chips" and not self.chips:
             raise InvalidAmount("a chip push needs at least one chip")
+        for chip in self.second_motion:
+            check_amount(chip, "chip value", positive=True)
+        if self.second_motion and self.kind != "chips":
+            raise InvalidAmount("a second motion follows a chip push")
         if self.kind in ("bet", "raise") and self.to is None:
             raise InvalidAmount(f"{self.kind} needs a 'to' amount")
 
@@ -73,6 +79,7 @@ class Action:
             forfeit=data.get("forfeit") or 0,
             declared_after_chips=bool(data.get("declared_after_chips")),
             unclear=bool(data.get("unclear")),
+            second_motion=tuple(data.get("second_motion") or ()),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -92,6 +99,8 @@ class Action:
             out["declared_after_chips"] = True
         if self.unclear:
             out["unclear"] = True
+        if self.second_motion:
+            out["second_motion"] = list(self.second_motion)
         return out
 
 

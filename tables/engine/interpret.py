@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from .actions import Action
@@ -201,7 +201,30 @@ def _meets_half(view: BettingView, total: int, settings: EngineSettings) -> bool
     return 2 * over >= increment  # TDA-43a: 50% or more must complete
 
 
+def _two_motions(view: BettingView, action: Action, settings: EngineSettings) -> Resolution:
+    """A push in two motions (R-ACT-12): "raise" said (or an amount stated) before the first
+    motion covers both; otherwise the action is what the first motion brought, words only
+    after it change nothing (R-ACT-5, TDA-40a), and the second motion's chips go back."""
+    pushed = sum(action.chips) + sum(action.second_motion)
+    if pushed > view.stack:
+        raise InvalidAmount(f"pushed {pushed} but has only {view.stack} behind")
+    said_first = not action.declared_after_chips and (
+        action.declared in ("raise", "bet") or action.declared_to is not None
+    )
+    if said_first or (action.declared is None and view.bound_to_raise):
+        both = replace(action, chips=action.chips + action.second_motion, second_motion=())
+        return _chips(view, both, settings)
+    first = _chips(view, replace(action, second_motion=()), settings)
+    return replace(
+        first,
+        rules=("R-ACT-12", "TDA-56", "R-ACT-5", "TDA-40a", *first.rules),
+        note="string raise: only the first motion counts; the second motion's chips go back",
+    )
+
+
 def _chips(view: BettingView, action: Action, settings: EngineSettings) -> Resolution:
+    if action.second_motion:
+        return _two_motions(view, action, settings)
     pushed = sum(action.chips)
     if pushed > view.stack:
         raise InvalidAmount(f"pushed {pushed} but has only {view.stack} behind")

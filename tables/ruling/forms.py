@@ -87,6 +87,11 @@ def action_from_form(data: Any) -> Action:
     chips = parse_chips(data.get("chips"))
     if kind == "chips" and not chips:
         raise InputError(_("Write the chips pushed forward, e.g. 1000 500 500."))
+    second_motion = parse_chips(data.get("second_motion"))
+    if second_motion and kind != "chips":
+        raise InputError(
+            _("A second motion back to the stack follows chips pushed: choose “chips pushed”.")
+        )
     words = (data.get("words") or "").strip() or None
     if kind == "declare" and not words:
         raise InputError(_("Write the player's words, e.g. “raise 8000”."))
@@ -103,6 +108,7 @@ def action_from_form(data: Any) -> Action:
         forfeit=parse_amount(data.get("forfeit"), _("the forfeited chips")) or 0,
         declared_after_chips=bool(data.get("declared_after_chips")) and kind == "chips",
         unclear=bool(data.get("unclear")),
+        second_motion=second_motion,
     )
 
 

@@ -52,6 +52,11 @@ def describe_entry(entry: dict[str, Any]) -> str:
         parts.append(_("to %(amount)s") % {"amount": entry["to"]})
     if entry.get("chips"):
         parts.append("[" + " ".join(str(c) for c in entry["chips"]) + "]")
+    if entry.get("second_motion"):
+        parts.append(
+            _("then back to the stack: %(chips)s")
+            % {"chips": "[" + " ".join(str(c) for c in entry["second_motion"]) + "]"}
+        )
     if entry.get("declared"):
         parts.append(str(DECLARED_LABELS.get(entry["declared"], entry["declared"])))
     if entry.get("declared_to") is not None:
@@ -142,6 +147,7 @@ class HandView:
     result_missing: str
     game: str
     steps: list[Step]
+    what_next: str = ""
 
 
 def pot_name(index: int) -> str:
@@ -157,6 +163,64 @@ def _winners(result: engine.HandResult) -> list[tuple[str, tuple[int, ...]]]:
         else:
             out.append((pot_name(index), award.winners))
     return out
+
+
+def _who(seat: int, names: dict[str, str]) -> str:
+    name = names.get(str(seat), "")
+    if name:
+        return _("seat %(seat)s (%(name)s)") % {"seat": seat, "name": name}
+    return _("seat %(seat)s") % {"seat": seat}
+
+
+def _last_step(hand: Hand, names: dict[str, str]) -> str:
+    """The last action ruled, in a sentence (a string raise says what went back)."""
+    if not hand.log or hand.log[-1].get("type", "action") != "action" or not hand.rulings:
+        return ""
+    entry, ruling = hand.log[-1], hand.rulings[-1]
+    who = _who(ruling.seat, names)
+    if not ruling.accepted and "R-ACT-12" in ruling.rules:
+        return _("The second motion of %(who)s is not an action: its chips go back.") % {"who": who}
+    if not ruling.accepted:
+        return _("That is not an action for %(who)s.") % {"who": who}
+    if ruling.act is None:
+        return ""
+    if "R-ACT-12" in ruling.rules and entry.get("second_motion"):
+        return _(
+            "Only the first motion counts: %(who)s, %(action)s; the %(chips)s of the second "
+            "motion go back to his stack."
+        ) % {"who": who, "action": describe_ruling(ruling), "chips": sum(entry["second_motion"])}
+    return _("The ruling: %(who)s, %(action)s.") % {"who": who, "action": describe_ruling(ruling)}
+
+
+def _what_next(
+    hand: Hand, names: dict[str, str], result: engine.HandResult | None, missing: str
+) -> str:
+    """What happens now at the table, in plain sentences."""
+    sentences = [_last_step(hand, names)]
+    nxt = hand.next_to_act
+    if nxt is not None:
+        who = _who(nxt, names)
+        to_call, min_raise = hand.to_call(), hand.min_raise_to()
+        if to_call and min_raise is not None:
+            text = _(
+                "Next to act: %(who)s, %(call)s to call; or fold, or raise to at least %(raise)s."
+            )
+        elif to_call:
+            text = _("Next to act: %(who)s, %(call)s to call, or fold; he may not raise.")
+        elif min_raise is not None:
+            text = _("Next to act: %(who)s: check, or bet at least %(raise)s.")
+        else:
+            text = _("Next to act: %(who)s: check.")
+        sentences.append(text % {"who": who, "call": to_call, "raise": min_raise})
+    elif result is not None:
+        for pot, seats in _winners(result):
+            winners = ", ".join(_who(s, names) for s in seats)
+            sentences.append(_("%(pot)s goes to %(winners)s.") % {"pot": pot, "winners": winners})
+    elif missing:
+        sentences.append(
+            _("The betting is over: enter the board and the hole cards still in to award the pots.")
+        )
+    return " ".join(s[:1].upper() + s[1:] for s in sentences if s)
 
 
 def hand_view(hand: Hand, names: dict[str, str]) -> HandView:
@@ -204,4 +268,5 @@ def hand_view(hand: Hand, names: dict[str, str]) -> HandView:
         result_missing=missing,
         game=hand.setup.game,
         steps=steps(hand),
+        what_next=_what_next(hand, names, result, missing),
     )

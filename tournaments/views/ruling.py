@@ -24,13 +24,13 @@ from tables import permissions as room_permissions
 from tables.engine import EngineError, Hand
 from tables.engine.phh import export_phh
 from tables.engine.pots import clockwise_from
-from tables.models import Ruling, Seat, Table
+from tables.models import Ruling, Table
 from tables.ruling import forms as ruling_forms
 from tables.ruling import labels as ruling_labels
 from tables.ruling import presentation as ruling_presentation
 from tables.services import rulings as ruling_services
-from tournaments import permissions, selectors
-from tournaments.models import Tournament
+from tournaments import clock, permissions, selectors
+from tournaments.models import ChipCount, Tournament
 from tournaments.views.core import run
 
 _GAMES = {"nlhe": ("NL", "holdem"), "plo": ("PL", "omaha"), "lhe": ("L", "holdem")}
@@ -42,35 +42,46 @@ def _floor(request: HttpRequest, slug: str) -> Tournament:
 
 
 def _default_values(tournament: Tournament, table_number: str | None) -> dict[str, str]:
-    """The setup form prefilled from the tournament: game, the level now, a table's players."""
+    """The setup form prefilled from the tournament and the table in dispute: game, the
+    level in play (at a break, the one just played), the table's button, its players and
+    their last counted stacks, so the floor retypes nothing."""
     game, variant = _GAMES.get(tournament.game, ("NL", "holdem"))
     values = {"game": game, "variant": variant, "street": "preflop", "button": "1"}
-    view = selectors.clock_view_for(tournament, timezone.now())
-    level = view.level if view is not None else None
+    structure = selectors.clock_structure(tournament)
+    view = selectors.clock_view_for(tournament, timezone.now(), structure=structure)
+    level = clock.last_level_at(structure, view.index) if view is not None else None
     if level is None:
-        first = tournament.items.filter(kind="level").first()
-        if first is not None:
-            values.update(
-                sb=str(first.small_blind),
-                bb=str(first.big_blind),
-                ante=str(first.ante or ""),
-                ante_mode=_ANTE_MODES.get(first.ante_mode, "none"),
-            )
-    else:
+        level = next((item for item in structure if isinstance(item, clock.Level)), None)
+    if level is not None:
         values.update(
             sb=str(level.small_blind),
             bb=str(level.big_blind),
             ante=str(level.ante or ""),
-            ante_mode=_ANTE_MODES.get(str(getattr(level.ante_mode, "value", "none")), "none"),
+            ante_mode=_ANTE_MODES.get(str(level.ante_mode.value), "none"),
         )
-    if table_number and table_number.isascii() and table_number.isdigit():
-        values["table"] = table_number
-        seats = Seat.objects.filter(
-            table__tournament=tournament, table__number=int(table_number)
-        ).select_related("entry__player")
-        for seat in seats:
-            if seat.number <= ruling_labels.MAX_SEATS:
-                values[f"name_{seat.number}"] = str(seat.entry.player)
+    if not (table_number and table_number.isascii() and table_number.isdigit()):
+        return values
+    values["table"] = table_number
+    table = tournament.tables.filter(number=int(table_number)).first()
+    if table is None:
+        return values
+    seats = [
+        s
+        for s in table.seats.select_related("entry__player").order_by("number")
+        if s.number <= ruling_labels.MAX_SEATS
+    ]
+    counts: dict[int, int] = {}
+    for count in ChipCount.objects.filter(entry__in=[s.entry_id for s in seats]).order_by("day"):
+        counts[count.entry_id] = count.chips  # the latest day's count wins
+    for seat in seats:
+        values[f"name_{seat.number}"] = str(seat.entry.player)
+        if seat.entry_id in counts:
+            values[f"stack_{seat.number}"] = str(counts[seat.entry_id])
+            values["counted"] = "1"
+    if table.button is not None and table.button <= ruling_labels.MAX_SEATS:
+        values["button"] = str(table.button)
+    elif seats:
+        values["button"] = str(seats[0].number)
     return values
 
 
@@ -315,7 +326,7 @@ def dealer_tablet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if s.number <= ruling_labels.MAX_SEATS
     }
     if request.method == "GET":
-        # Stacks are not tracked by the app: the dealer counts them (none is guessed).
+        # Stacks come from the last count when there is one; the dealer checks them.
         values = _default_values(tournament, str(number))
         context = _dealer_context(request, tournament, table, values=values, seated=seated)
         return _render_dealer(request, context)
