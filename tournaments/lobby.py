@@ -85,6 +85,7 @@ def front_page(now: datetime, *, recent_days: int = 7) -> dict[str, list[EventCa
     since = today - timedelta(days=recent_days)
     found = list(
         Tournament.objects.filter(date__gte=since)
+        .select_related("target_event")
         .prefetch_related("items")
         .order_by("date", "name")[:200]
     )
@@ -108,6 +109,7 @@ def running_events(now: datetime, tournaments=None) -> list[EventCard]:
         tournaments = Tournament.objects.all()
     found = list(
         tournaments.exclude(status=Tournament.Status.FINISHED)
+        .select_related("target_event")
         .prefetch_related("items")
         .order_by("date", "name")
     )

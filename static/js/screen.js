@@ -357,7 +357,45 @@
     document.querySelectorAll("#figures").forEach((el) => {
       el.innerHTML = figures; // rendered by the server's template, as the page is
     });
+    fitFigures();
     return true;
+  }
+
+  // The clock's side column keeps its QR codes whole at the foot; the figures above take
+  // the rest. What does not fit leaves whole, least needed first, rather than be cut.
+  // A bounty event keeps its bounty list longest: the prizes are on the payouts sheet.
+  const FIGURES_DROPPED = [
+    ".knockouts",
+    ".leaders-title, .chip-leaders",
+    ".payouts li:nth-child(n+4)",
+    ".payouts",
+    ".bounties",
+  ];
+  function fitFigures() {
+    document.querySelectorAll(".clock-screen #figures").forEach((box) => {
+      box.querySelectorAll("[data-dropped]").forEach((el) => {
+        el.hidden = false;
+        delete el.dataset.dropped;
+      });
+      const over = () => box.scrollHeight > box.clientHeight + 1;
+      const show = (selector, shown) =>
+        box.querySelectorAll(selector).forEach((el) => {
+          el.hidden = !shown;
+          if (shown) delete el.dataset.dropped;
+          else el.dataset.dropped = "";
+        });
+      const dropped = [];
+      for (const selector of FIGURES_DROPPED) {
+        if (!over()) break;
+        show(selector, false);
+        dropped.push(selector);
+      }
+      // Whatever fits again once a bigger block has gone comes back, most needed first.
+      for (const selector of dropped.reverse()) {
+        show(selector, true);
+        if (over()) show(selector, false);
+      }
+    });
   }
 
   // A one-page seating board takes the board the push brings (the same for every board);
@@ -404,7 +442,10 @@
   }
   window.addEventListener("resize", () => {
     clearTimeout(fitBoard.timer);
-    fitBoard.timer = setTimeout(fitBoard, 300);
+    fitBoard.timer = setTimeout(() => {
+      fitBoard();
+      fitFigures();
+    }, 300);
   });
 
   // A table's tablet swaps in its list of seats when the push brings it (a push about
@@ -612,6 +653,7 @@
   document.addEventListener("htmx:afterSettle", () => {
     renderMoves();
     fitBoard();
+    fitFigures();
     // The console's panel brings a fresh state with it.
     const el = document.getElementById("clock-state");
     if (el) {
@@ -635,5 +677,6 @@
   readInitialState();
   setSync();
   fitBoard();
+  fitFigures();
   if (root.dataset.socket && !("noSocket" in root.dataset)) connect();
 })();

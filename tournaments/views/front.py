@@ -25,6 +25,7 @@ from tournaments.services import sharing
 from tournaments.views.core import run
 
 LOBBY_SECONDS = 20  # each running event's clock stays on the lobby screen this long
+LOBBY_UPCOMING = 6  # upcoming events listed on the lobby screen
 
 
 @functools.lru_cache(maxsize=256)
@@ -56,7 +57,14 @@ def lobby_screen(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     cards = lobby.running_events(now)
     index = whole_number(request.GET.get("i"), low=0, high=10**6) or 0
-    context: dict = {"cards": cards, "seconds": LOBBY_SECONDS, "hide_login": True}
+    # Upcoming events under the clock, or alone when nothing is running.
+    upcoming = lobby.front_page(now)["upcoming"][:LOBBY_UPCOMING]
+    context: dict = {
+        "cards": cards,
+        "upcoming": upcoming,
+        "seconds": LOBBY_SECONDS,
+        "hide_login": True,
+    }
     if cards:
         index %= len(cards)
         tournament = cards[index].tournament

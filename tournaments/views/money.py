@@ -23,7 +23,15 @@ from django.views.decorators.http import require_POST
 from tables.models import Seat, Table
 from tournaments import forms, penalties, permissions, reports, selectors
 from tournaments.errors import DomainError
-from tournaments.models import ChipAdjustment, ChipCount, Entry, Penalty, Role, Tournament
+from tournaments.models import (
+    ChipAdjustment,
+    ChipCount,
+    Entry,
+    Penalty,
+    Role,
+    SeatTicket,
+    Tournament,
+)
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results
 from tournaments.services import formats as format_services
@@ -872,6 +880,17 @@ def public_results(request: HttpRequest, slug: str) -> HttpResponse:
     keys, pager = _results_window(request, selectors.finished_keys(tournament, one_per_player=True))
     finished = selectors.finished_entries(tournament, keys)
     rows = [{"place": reports._place(e), "name": str(e.player), "prize": e.prize} for e in finished]
+    satellite = None
+    if tournament.prize_type == "seats":
+        # A satellite's prizes are seats in its target event (and the leftover in cash).
+        satellite = format_services.satellite_figures(tournament, timezone.now())
+        seats = set(
+            tournament.tickets.filter(voided=False, kind=SeatTicket.Kind.SEAT).values_list(
+                "player_id", flat=True
+            )
+        )
+        for row, entry in zip(rows, finished, strict=True):
+            row["seat"] = entry.player_id in seats
     if tournament.bounty_format != "none":
         # Prize and bounty money separately and in total, in cents (formats.md §12), for
         # the same live entries.
@@ -894,6 +913,7 @@ def public_results(request: HttpRequest, slug: str) -> HttpResponse:
             "results_pager": pager,
             # The pool alone: the payout table and the players left are not shown here.
             "prize_pool": selectors.prize_pool(tournament).prize_pool,
+            "satellite": satellite,
             "hide_login": True,
             "now": timezone.now(),
         },
