@@ -62,7 +62,7 @@ def test_enter_registers_the_single_hit_and_the_focus_comes_back_to_search(live_
     # The seat card: amount paid, receipt number, QR code, one 80 mm page.
     entry = Entry.objects.get(player__last_name="Blu")
     page.goto(f"{live_server.url}/t/{tournament.slug}/entries/{entry.number}/seat/")
-    assert "Paid 120 EUR" in page.inner_text("[data-testid=paid]")
+    assert "Paid 120.00 EUR" in page.inner_text("[data-testid=paid]")
     assert re.search(r"Receipt \d+-0002", page.inner_text("[data-testid=receipt]"))
     assert page.locator("[data-testid=seat-card-qr] svg").count() == 1
     pdf = page.pdf(prefer_css_page_size=True)
