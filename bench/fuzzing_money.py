@@ -86,11 +86,12 @@ def _event(money: MoneyWorld, night: date, **fields: Any):
         items=[spec(kind="level", small_blind=100, big_blind=200, minutes=20)],
         now=now,
     )
+    # Seats for every round of a long run: the shared sales event sells in each of them.
     layout_services.tables_add(
         tournament=tournament,
         actor=money.td,
         first=1,
-        last=2,
+        last=30,
         max_seats=9,
         accessible_seats=[],
         reserved_seats=[],
