@@ -91,7 +91,7 @@ def test_lists_on_a_real_evening(daphne_url, browser, locale, tmp_path):
     # 1. The Omaha opening form says where Anna plays and leaves her unticked.
     game = f"[data-testid=game-{plo.pk}]"
     assert words["plays"] in board.text_content(f"{game} [data-testid=playing-{anna.pk}]")
-    board.click(f"{game} details summary")
+    board.click(f"{game} details:has(input[name=number]) > summary")
     assert not board.is_checked(f"{game} input[name=present][value='{anna.pk}']")
     assert board.is_checked(f"{game} input[name=present][value='{carla.pk}']")
     # Ticked anyway: a message on the board, nothing opened.
@@ -101,7 +101,7 @@ def test_lists_on_a_real_evening(daphne_url, browser, locale, tmp_path):
     board.wait_for_selector(f"text={words['refused']}")
     assert not CashTable.objects.filter(number=2).exists()
     # With the form's own ticks it opens.
-    board.click(f"{game} details summary")
+    board.click(f"{game} details:has(input[name=number]) > summary")
     board.fill(f"{game} input[name=number]", "2")
     board.click(f"{game} button:has-text('{words['open']}')")
     board.wait_for_selector(f"text={words['opened']}")
@@ -112,11 +112,15 @@ def test_lists_on_a_real_evening(daphne_url, browser, locale, tmp_path):
     table = CashTable.objects.get(number=2)
     free = [s for s in range(1, 10) if not table.seats.filter(number=s).exists()]
     board.reload()
+    board.on("dialog", lambda dialog: dialog.accept())  # "names are ahead of him: seat him?"
+    menu = f"[data-testid=entry-menu-{elena.pk}] > summary"
     row = f"[data-testid=entry-{elena.pk}] form[action$='/seat/']"
+    board.click(menu)
     board.fill(f"{row} input[name=seat]", str(free[0]))
     board.click(f"{row} button:text-is('{words['seat']}')")
     board.wait_for_selector(f"text={words['order']}")
     assert not CashSeat.objects.filter(player=elena).exists()
+    board.click(menu)
     board.fill(f"{row} input[name=seat]", str(free[0]))
     board.fill(f"{row} input[name=reason]", "Anna and Dario at dinner")
     board.click(f"{row} button:text-is('{words['seat']}')")
