@@ -38,3 +38,17 @@ def test_every_marked_string_has_an_italian_translation(tmp_path):
     fuzzy = [e.msgid for e in catalogue.fuzzy_entries()]
     assert missing == [], f"{len(missing)} strings have no Italian translation: {missing[:20]}"
     assert fuzzy == [], f"{len(fuzzy)} Italian translations are marked fuzzy: {fuzzy[:20]}"
+
+
+def test_djangos_password_messages_we_show_read_in_italian():
+    """The staff accounts page shows Django's password checks: Django 6 changed their
+    wording and its own Italian catalogue has not caught up, so ours carries it."""
+    from django.contrib.auth.password_validation import validate_password
+    from django.core.exceptions import ValidationError
+    from django.utils import translation
+
+    with translation.override("it"), pytest.raises(ValidationError) as refused:
+        validate_password("")
+    assert refused.value.messages == [
+        "Questa password è troppo corta. Deve contenere almeno 8 caratteri."
+    ]
