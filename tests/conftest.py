@@ -67,6 +67,15 @@ def make_user(username: str, *, staff: bool = False):
     )
 
 
+def make_room_user(username: str, role: str):
+    """An account holding one room role (tables.models.RoomRole)."""
+    from tables.models import RoomStaff
+
+    user = make_user(username)
+    RoomStaff.objects.create(user=user, role=role)
+    return user
+
+
 def make_manager(user=None):
     """The room's manager: creates events, runs the room (and is TD of every event)."""
     from tables.models import RoomRole, RoomStaff

@@ -15,9 +15,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from tables.models import RoomRole, RoomStaff, WaitEntry
+from tables.models import RoomRole, WaitEntry
 from tables.services import cash as services
-from tests.conftest import NOW, make_cash_game, make_player, make_user
+from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -25,16 +25,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def manager(db):
-    user = make_user("cashmanager")
-    RoomStaff.objects.create(user=user, role=RoomRole.MANAGER)
-    return user
+    return make_room_user("cashmanager", RoomRole.MANAGER)
 
 
 @pytest.fixture
 def brush(db):
-    user = make_user("cashbrush")
-    RoomStaff.objects.create(user=user, role=RoomRole.CASH)
-    return user
+    return make_room_user("cashbrush", RoomRole.CASH)
 
 
 @pytest.fixture

@@ -10,26 +10,22 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from tables.models import CashOut, CashSeat, CashTable, RoomEvent, RoomRole, RoomStaff, WaitEntry
+from tables.models import CashOut, CashSeat, CashTable, RoomEvent, RoomRole, WaitEntry
 from tables.services import cash as services
 from tables.views.cash import phone_token
-from tests.conftest import NOW, make_cash_game, make_player, make_user
+from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def manager(db):
-    user = make_user("flowmanager")
-    RoomStaff.objects.create(user=user, role=RoomRole.MANAGER)
-    return user
+    return make_room_user("flowmanager", RoomRole.MANAGER)
 
 
 @pytest.fixture
 def room_floor(db):
-    user = make_user("flowfloor")
-    RoomStaff.objects.create(user=user, role=RoomRole.CASH)
-    return user
+    return make_room_user("flowfloor", RoomRole.CASH)
 
 
 @pytest.fixture

@@ -16,23 +16,19 @@ from tables.models import CashRoom, RoomRole, RoomStaff
 from tables.services import cash as services
 from tables.services import staff as staff_services
 from tables.views.cash import phone_token
-from tests.conftest import NOW, make_cash_game, make_player, make_user
+from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_user
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def manager(db):
-    user = make_user("roommanager")
-    RoomStaff.objects.create(user=user, role=RoomRole.MANAGER)
-    return user
+    return make_room_user("roommanager", RoomRole.MANAGER)
 
 
 @pytest.fixture
 def cash_floor(db):
-    user = make_user("cashfloor")
-    RoomStaff.objects.create(user=user, role=RoomRole.CASH)
-    return user
+    return make_room_user("cashfloor", RoomRole.CASH)
 
 
 def _log_row(html: str, words: str) -> str:

@@ -19,12 +19,11 @@ from tables.models import (
     RakeRecord,
     RoomEvent,
     RoomRole,
-    RoomStaff,
     WaitEntry,
 )
 from tables.services import cash as services
 from tables.views.cash import PHONE_SALT, phone_token
-from tests.conftest import NOW, make_cash_game, make_player, make_user
+from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 from tournaments.services import books
 
 pytestmark = pytest.mark.django_db
@@ -32,32 +31,24 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def room_td(db):
-    user = make_user("roomtd")
-    RoomStaff.objects.create(user=user, role=RoomRole.MANAGER)
-    return user
+    return make_room_user("roomtd", RoomRole.MANAGER)
 
 
 @pytest.fixture
 def room_floor(db):
-    user = make_user("roomfloor")
-    RoomStaff.objects.create(user=user, role=RoomRole.CASH)
-    return user
+    return make_room_user("roomfloor", RoomRole.CASH)
 
 
 @pytest.fixture
 def room_desk(db):
     """A second person of the cash-room floor, who puts names on the lists."""
-    user = make_user("roomdesk")
-    RoomStaff.objects.create(user=user, role=RoomRole.CASH)
-    return user
+    return make_room_user("roomdesk", RoomRole.CASH)
 
 
 @pytest.fixture
 def room_books(db):
     """The cashier: counts the rake, never works the tables."""
-    user = make_user("roombooks")
-    RoomStaff.objects.create(user=user, role=RoomRole.BOOKS)
-    return user
+    return make_room_user("roombooks", RoomRole.BOOKS)
 
 
 @pytest.fixture

@@ -10,9 +10,15 @@ import pytest
 from django.urls import reverse
 
 from tables.events import room_event_undo
-from tables.models import CashSeat, CashTable, RoomEvent, RoomRole, RoomStaff, Ruling, WaitEntry
+from tables.models import CashSeat, CashTable, RoomEvent, RoomRole, Ruling, WaitEntry
 from tables.services import cash as cash_services
-from tests.conftest import NOW, make_cash_game, make_player, make_tournament, make_user
+from tests.conftest import (
+    NOW,
+    make_cash_game,
+    make_player,
+    make_room_user,
+    make_tournament,
+)
 from tournaments import names
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import CashRefund, Event, Penalty, TimeCall
@@ -32,9 +38,7 @@ HIS_WORDS = ("Zebedeo", "Quaglietti", "Quaglieti", "Lo Zebra", "ZQ998877")
 
 @pytest.fixture
 def cash_td(db):
-    user = make_user("cashtd")
-    RoomStaff.objects.create(user=user, role=RoomRole.MANAGER)
-    return user
+    return make_room_user("cashtd", RoomRole.MANAGER)
 
 
 @pytest.fixture

@@ -13,9 +13,15 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 
-from tables.models import CashGame, CashSeat, CashTable, RakeRecord, RoomRole, RoomStaff
+from tables.models import CashGame, CashSeat, CashTable, RakeRecord, RoomRole
 from tables.services import cash
-from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
+from tests.conftest import (
+    NOW,
+    make_manager,
+    make_player,
+    make_room_user,
+    make_tournament,
+)
 from tournaments import errors
 from tournaments.events import event_undo
 from tournaments.models import (
@@ -272,9 +278,7 @@ def test_a_satellites_seats_are_awarded_once(td):
 
 @pytest.fixture
 def room_floor(db):
-    user = make_user("roomfloor")
-    RoomStaff.objects.create(user=user, role=RoomRole.CASH)
-    return user
+    return make_room_user("roomfloor", RoomRole.CASH)
 
 
 @pytest.fixture

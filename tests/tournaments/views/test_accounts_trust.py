@@ -22,13 +22,14 @@ from django.test import Client
 from django.urls import reverse
 
 from config.asgi import application
-from tables.models import CashSeat, RoomEvent, RoomRole, RoomStaff, Table, WaitEntry
+from tables.models import CashSeat, RoomEvent, RoomRole, Table, WaitEntry
 from tables.services import cash as cash_services
 from tests.conftest import (
     NOW,
     make_cash_game,
     make_manager,
     make_player,
+    make_room_user,
     make_tournament,
     make_user,
 )
@@ -64,9 +65,7 @@ def events(td, tournament, manager):
 
 
 def _dealer(username="gigi"):
-    user = make_user(username)
-    RoomStaff.objects.create(user=user, role=RoomRole.DEALER)
-    return user
+    return make_room_user(username, RoomRole.DEALER)
 
 
 def _unlock(client, url, username, pin, ip="10.0.0.9"):

@@ -10,8 +10,8 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from tables.models import CashGame, CashTable, RakeRecord, RoomEvent, RoomRole, RoomStaff
-from tests.conftest import NOW, make_player, make_tournament, make_user
+from tables.models import CashGame, CashTable, RakeRecord, RoomEvent, RoomRole
+from tests.conftest import NOW, make_player, make_room_user, make_tournament, make_user
 from tournaments import cashbook, events
 from tournaments.errors import DomainError
 from tournaments.models import CashCorrection, CashRefund, Event, NightClose
@@ -24,9 +24,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def cashier(db):
     """The room's cashier: keeps the night's books, runs no event."""
-    user = make_user("cashier")
-    RoomStaff.objects.create(user=user, role=RoomRole.BOOKS)
-    return user
+    return make_room_user("cashier", RoomRole.BOOKS)
 
 
 def sell(tournament, clerk, method="cash"):
