@@ -158,7 +158,7 @@ def frozen_clock(request):
     moved there and ticks on (a test that needs time to pass moves it explicitly, with
     `time_machine.travel` or this fixture's traveller).
 
-    Browser and production tests keep the machine's clock: their servers run in other
+    Browser, production and bench tests keep the machine's clock: their servers run in other
     threads and processes next to a real Chromium whose own clock cannot be moved. CI runs
     the suite under `faketime` a year ahead to prove that none of them depends on the date.
     """
@@ -166,7 +166,10 @@ def frozen_clock(request):
     uses_db = item.get_closest_marker("django_db") is not None or not _DB_FIXTURES.isdisjoint(
         request.fixturenames
     )
-    if not uses_db or "browser" in item.keywords or "production" in item.path.parts:
+    # Tests whose server runs in another process (production, bench) keep the machine's
+    # clock too: a session made here at a moved clock would have expired by the server's.
+    parts = item.path.parts
+    if not uses_db or "browser" in item.keywords or "production" in parts or "bench" in parts:
         yield None
         return
     with time_machine.travel(NOW, tick=True) as traveller:

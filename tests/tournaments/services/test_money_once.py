@@ -388,6 +388,7 @@ def all_at_once(jobs: list[Callable[[], object]]) -> list[str]:
 @pytest.mark.skipif(not settings.USING_POSTGRES, reason="needs PostgreSQL (DATABASE_URL)")
 @pytest.mark.django_db(transaction=True)
 def test_two_tabs_closing_the_night_at_once_close_it_once_in_words(td):
+    make_manager(td)  # the night's books are the room's
     tournament = make_tournament(td)
     sell(tournament, td)
     refused = all_at_once(
