@@ -321,8 +321,7 @@ def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
         # The user's events named by their ids, not joined: the database then knows how
         # many entries they hold (its statistics per event). Joined, it guessed an
         # average event's few hundred and gathered a 10,000-entry field at every
-        # keystroke, in name order only after (EXPLAIN ANALYZE: 15.9 ms at 10,000 entries,
-        # 1.4 ms at 1,000).
+        # keystroke, in name order only after.
         mine = list(room_permissions.events_for(user, STAFF_ROLES).values_list("pk", flat=True))
         entered = Entry.objects.filter(player_id=OuterRef("pk"), tournament_id__in=mine)
         added = (
@@ -409,7 +408,8 @@ def _per_family(build: Callable[[Any, bool], QuerySet[Any]]) -> dict[bool, Prepa
 
 def _entry_figures(tournament_id: Any, family: bool) -> QuerySet[Any]:
     # The entries as the database keeps them summed (EntryTally, one row a tournament):
-    # at 10,000 entries, summing every entry here cost the clock screen 5 ms a figure.
+    # at 10,000 entries, summing every entry here would slow every figure of the clock
+    # screen.
     mine = Q(tournament_id=tournament_id)
     where = _family_where(tournament_id, "tournament", family)
     return (
@@ -561,7 +561,7 @@ _ENTRY_BY_NUMBER = Prepared(
 
 
 # The same with the seat the entry holds and its table: the seat card the desk prints
-# after every registration (issue 15, item 8).
+# after every registration.
 _ENTRY_WITH_SEAT_BY_NUMBER = Prepared(
     lambda tournament_id, number: Entry.objects.select_related("player", "seat__table").filter(
         tournament_id=tournament_id, number=number
@@ -899,7 +899,7 @@ def results(tournament: Tournament) -> list[Entry]:
 
     playing = {e.player_id for e in entries if e.status == Entry.Status.ACTIVE}
     for e in entries:
-        # An earlier entry of a player who re-entered: he is still playing (issue 13).
+        # An earlier entry of a player who re-entered: he is still playing.
         e.playing_again = e.status != Entry.Status.ACTIVE and e.player_id in playing  # type: ignore[attr-defined]
 
     def key(e: Entry):
@@ -1123,7 +1123,7 @@ def screen_reads(
 
 def chip_leaders(tournament: Tournament, *, top: int = CHIP_LEADERS) -> list[dict[str, Any]]:
     """The biggest stacks of the players still in, by today's last counts (bags or the
-    counts taken at the tables, issue 16 item 1)."""
+    counts taken at the tables)."""
     if top == CHIP_LEADERS:
         rows = _CHIP_LEADERS.rows(tournament_id=tournament.pk, day=tournament.day)
     else:
@@ -1324,11 +1324,6 @@ def seating_page(
         tournament, page=page, per_page=per_page, with_entry=with_entry
     )
     return rows, pages
-
-
-def seating_index(tournament: Tournament, *, per_page: int = 120) -> list[dict[str, Any]]:
-    """Which surnames each page of the seating board holds (`seating_board`)."""
-    return seating_board(tournament, page=1, per_page=per_page)[3]
 
 
 MOVE_ACTIONS = ("seat.move", "room.balance", "room.break", "room.final_table")

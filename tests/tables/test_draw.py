@@ -1,4 +1,4 @@
-"""The start-of-event draw spreads the players evenly over the fewest tables (issue 13, 3)."""
+"""The start-of-event draw spreads the players evenly over the fewest tables."""
 
 from __future__ import annotations
 

@@ -468,7 +468,7 @@ class CloneForm(forms.Form):
 
 def person_name(value: str) -> str:
     """A name as people read it: NFC, no invisible or bidi-control characters, spaces
-    collapsed, and at least one letter (issue 12, item 8)."""
+    collapsed, and at least one letter."""
     text = unicodedata.normalize("NFC", value)
     text = "".join(ch for ch in text if unicodedata.category(ch) not in {"Cf", "Cc", "Co", "Cs"})
     text = " ".join(text.split())
@@ -581,6 +581,16 @@ class EnvelopesForm(forms.Form):
 #
 # Several of these forms carry one field per player, seat or chip (``stack_12``,
 # ``held_3``): the view passes the numbers the page showed and the form makes the fields.
+
+
+def all_errors(form: forms.Form) -> str:
+    """Every complaint of a form on one line, each with its field's label."""
+    return " ".join(
+        f"{form.fields[name].label}: {' '.join(errors)}"
+        if name in form.fields
+        else " ".join(errors)
+        for name, errors in form.errors.items()
+    )
 
 
 def first_error(form: forms.Form) -> str:

@@ -300,8 +300,8 @@ def eliminations_record(
             announcement_hand=announcement_hand,
             # The last player left wins (003 Art.7.5): only a lone survivor is ever named,
             # so the others are read only when one is left besides those out now (reading
-            # every player at 10,000 entries cost a bust ~450 ms), and their query is
-            # built only then too (built for nothing, it cost every bust 0.26 ms of CPU).
+            # every player at 10,000 entries would slow every bust), and their query is
+            # built only then too (built for nothing, it would cost every bust CPU).
             other_players=[
                 str(pk)
                 for pk in tournament.entries.filter(status=Entry.Status.ACTIVE)

@@ -11,12 +11,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from config.views import run
 from tables.models import Seat, Table
 from tournaments import permissions
 from tournaments.models import DisplayScreen, Tournament
 from tournaments.services import busts as bust_services
 from tournaments.services import formats as format_services
-from tournaments.views.core import run
 
 
 def _seat_numbers(values: list[str]) -> list[int] | None:

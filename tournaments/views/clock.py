@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.views import run
 from tables.models import Table
 from tournaments import events, permissions, selectors, timecalls
 from tournaments.controls import CONTROLS, control_action
@@ -19,7 +20,6 @@ from tournaments.forms import whole_number
 from tournaments.models import CONSOLE_ACTIONS, DisplayScreen, Tournament
 from tournaments.services import screens as screen_services
 from tournaments.services import timecalls as timecall_services
-from tournaments.views.core import run
 
 
 def _console_context(request: HttpRequest, tournament: Tournament) -> dict:

@@ -823,7 +823,7 @@ def test_clone_form_suggests_next_week(td_client, tournament):
 
 
 def test_cloning_needs_the_right_to_create_a_tournament(client, tournament):
-    """Issue 12, item 8: a TD of this event who may not create events may not clone it."""
+    """A TD of this event who may not create events may not clone it."""
     from tests.conftest import make_user
     from tournaments.models import Role, StaffAssignment, Tournament
 
