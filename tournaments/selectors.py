@@ -135,21 +135,34 @@ def late_registration(tournament: Tournament) -> clock.LateRegistration | None:
     )
 
 
-def clock_view_for(
-    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
-) -> clock.ClockView | None:
-    """The clock at `now`, or None while the tournament has no structure to run.
+@dataclasses.dataclass(frozen=True)
+class ClockRead:
+    """The clock as one change or one page reads it, built once: the structure, the state
+    the row holds and the view at `now` (None while there is no structure to run)."""
 
-    `structure`: the tournament's clock_structure when the caller has already read it."""
+    structure: list[clock.Item]
+    state: clock.ClockState
+    view: clock.ClockView | None
+
+
+def clock_read(
+    tournament: Tournament,
+    now: datetime,
+    *,
+    structure: list[clock.Item] | None = None,
+    state: clock.ClockState | None = None,
+) -> ClockRead:
+    """The clock at `now`. `structure`, `state`: what the caller has already read or made
+    (a change passes the state it has just stored)."""
     if structure is None:
         structure = clock_structure(tournament)
+    if state is None:
+        state = clock_state(tournament)
     try:
         clock.validate_structure(structure)
     except ValueError:
-        return None
-    view = clock.clock_view(
-        structure, clock_state(tournament), now, late_registration=late_registration(tournament)
-    )
+        return ClockRead(structure, state, None)
+    view = clock.clock_view(structure, state, now, late_registration=late_registration(tournament))
     if tournament.status == Tournament.Status.FINISHED and view.status is not (
         clock.ClockStatus.NOT_STARTED
     ):
@@ -157,7 +170,16 @@ def clock_view_for(
         view = dataclasses.replace(
             view, status=clock.ClockStatus.FINISHED, ends_at=None, time_left=timedelta(0)
         )
-    return view
+    return ClockRead(structure, state, view)
+
+
+def clock_view_for(
+    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
+) -> clock.ClockView | None:
+    """The clock at `now`, or None while the tournament has no structure to run.
+
+    `structure`: the tournament's clock_structure when the caller has already read it."""
+    return clock_read(tournament, now, structure=structure).view
 
 
 def clock_spot(
@@ -998,6 +1020,7 @@ def clock_payload(
     now: datetime,
     *,
     structure: list[clock.Item] | None = None,
+    read: ClockRead | None = None,
     with_items: bool = True,
 ) -> dict[str, Any]:
     """The clock message screens count down from, with hand-for-hand and end of day.
@@ -1007,10 +1030,11 @@ def clock_payload(
     structure; a clock change (`with_items=False`) sends only its key (`structure`), which
     a screen compares with the levels it holds and asks for the state again when they
     differ (it missed a change of the structure): four-fifths of the bytes of every push.
+    `read`: the clock as the caller has already read it (`clock_read`).
     """
-    if structure is None:
-        structure = clock_structure(tournament)
-    view = clock_view_for(tournament, now, structure=structure)
+    if read is None:
+        read = clock_read(tournament, now, structure=structure)
+    structure, view = read.structure, read.view
     if view is None:
         payload: dict[str, Any] = {
             "type": "clock",
