@@ -439,7 +439,12 @@ def _undo_bounty_or_refuse(entry: Entry, actor, now: datetime) -> None:
     if award is None:
         return
     part = award.event
-    with_bust = part is not None and part.action == "bounty.award" and part.data.get("with_bust")
+    with_bust = (
+        part is not None
+        and part.action == "bounty.award"
+        and isinstance(part.data, dict)
+        and part.data.get("with_bust") is True
+    )
     if with_bust and not part.undoable and part.undone_at is None:
         undo_with(part, actor, now)
         return
