@@ -515,6 +515,9 @@ def targets() -> dict[str, Target]:
         "floor_bust": Target(
             "post", FLOOR, {"out": "seat", "won": "seat"}, {"slug": "slug", "table": "table"}
         ),
+        "dealer_bust": Target(
+            "post", FLOOR, {"out": "seat", "won": "seat"}, {"slug": "slug", "number": "table"}
+        ),
         "table_hand": Target("post", FLOOR, kwargs={"slug": "slug", "table": "table"}),
         "table_status": Target(
             "post", FLOOR, {"status": "choice:open|closed"}, {"slug": "slug", "table": "table"}

@@ -124,6 +124,7 @@ MATRIX = {
     "ruling_detail": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ruling_phh": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "dealer_tablet": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "dealer_bust": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     # Money: TD for payouts, deals and flights; floor for eliminations,
     # penalties, colour-ups and bags; the desk may read; results are public.
     "money": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),

@@ -65,6 +65,20 @@ class Tournament(models.Model):
     added_money = models.PositiveIntegerField(_("added money"), default=0)
     starting_stack = models.PositiveIntegerField(_("starting stack"), default=30000)
     seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), default=9)
+    # The field the TD expects: the room plans the tables that seat it and draws every
+    # registration over them from the first, so the field is balanced within one seat at
+    # every moment and the start moves nobody (tournament.md §6.1). Empty: tables open
+    # one at a time as they fill.
+    expected_entries = models.PositiveIntegerField(
+        _("expected players"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Empty: tables open one at a time as they fill. Given: the room plans the tables "
+            "that seat them and draws every registration over those, balanced within one "
+            "seat, so no seat card changes before the first hand."
+        ),
+    )
     late_registration_level = models.PositiveSmallIntegerField(
         _("late registration until the end of level"), null=True, blank=True
     )

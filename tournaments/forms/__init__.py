@@ -122,7 +122,10 @@ SECTIONS: list[tuple[Any, list[str]]] = [
         gettext_lazy("Places and days"),
         ["same_hand_elimination_rule", "flight_stack_rule", "redraw_rule"],
     ),
-    (gettext_lazy("Seating"), ["starting_stack", "seats_per_table", "deal_in_exclusion"]),
+    (
+        gettext_lazy("Seating"),
+        ["starting_stack", "seats_per_table", "expected_entries", "deal_in_exclusion"],
+    ),
     (
         gettext_lazy("Balancing and the final table"),
         ["balance_max_diff", "break_rule", "final_table_rule", "auto_apply_moves"],
@@ -180,6 +183,7 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "seat_value_cents": (1, MAX_MONEY * 100),
     "leftover_unit_cents": (1, MAX_MONEY * 100),
     "guaranteed_seats": (0, 10000),
+    "expected_entries": (2, 100000),
 }
 
 

@@ -624,6 +624,7 @@ PAYLOAD_KEY_SHAPES: dict[str, Check] = {
     "envelopes": _list_of(_text(20)),
     "envelope": _text(20),
     "value": _optional(_whole()),
+    "with_bust": lambda v: v is True,
 }
 
 ACTION_SHAPES: dict[str, dict[str, Check]] = {

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_http_methods
 from config.views import run
 from tables.models import Table
 from tables.services import layout as layout_services
+from tables.services import seats as seat_services
 from tournaments import permissions, presets
 from tournaments.forms import (
     BreakRowForm,
@@ -378,6 +379,7 @@ def _tables_context(tournament: Tournament, form: TablesAddForm) -> dict[str, An
         "tables": tables,
         "form": form,
         "seat_total": sum(t.max_seats for t in tables if t.status != Table.Status.CLOSED),
+        "planned": seat_services.tables_planned(tournament),
     }
 
 
