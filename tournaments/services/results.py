@@ -207,6 +207,15 @@ def places_make_room(
     return ids
 
 
+@dataclass(frozen=True)
+class _Hand:
+    """The hand the busts happened in: from the clock in hand-for-hand (§14.2)."""
+
+    h4h_hand: list[int] | None
+    hand_for_hand: bool
+    announcement_hand: bool
+
+
 @transaction.atomic
 def eliminations_record(
     *,
@@ -229,201 +238,264 @@ def eliminations_record(
     hand (§14.2), and players another table already reported out in the same hand are
     settled again together with these (their places and prizes may change; undo restores
     them). `hand_for_hand`/`announcement_hand` force the flags outside that state.
+
+    Four steps: lock and check, settle (the pure rules), write, then log and publish.
     """
-    reads: list = []
-    joined: list = []
-    if len(busts) == 1:
-        # A lone bust, the floor's usual: the row lock, the entry's lock and the field's
-        # figures go to the database in one trip (prepared.ahead), in that order, so the
-        # entry and the figures are read under the lock as they were one after another.
-        # What the lock finds changed is read again (the figures of a tournament that
-        # became a flight meanwhile).
-        reads = [
-            locks.read_of(tournament),
-            (_LONE_ENTRY_LOCKED, {"pk": busts[0].entry.pk, "tournament_id": tournament.pk}),
-        ]
-        joined = [selectors.elimination_figure_reads(tournament)]
-    with prepared.ahead(reads, joined):
+    with prepared.ahead(*_lone_bust_reads(tournament, busts)):
         tournament = locks.tournament_for_update(tournament)
-        h4h_hand = _h4h_hand(tournament)
-        if h4h_hand is not None:
-            if h4h_hand[1] == 0:
-                announcement_hand = True
-            else:
-                hand_for_hand = True
-        if not busts:
-            raise errors.DomainError(_("Choose at least one player who is out."))
-        ids = [b.entry.pk for b in busts]
-        if len(set(ids)) != len(ids):
-            raise errors.DomainError(_("A player is listed twice."))
-        if len(ids) == 1:  # a lone bust, the floor's usual: its lock compiled once
-            locked = _LONE_ENTRY_LOCKED.instances(pk=ids[0], tournament_id=tournament.pk)
-        else:
-            locked = Entry.objects.select_for_update().select_related("player")
-            locked = locked.filter(pk__in=ids, tournament=tournament)
-        entries = {e.pk: e for e in locked}
-        for bust in busts:
-            entry = entries.get(bust.entry.pk)
-            if entry is None or entry.status != Entry.Status.ACTIVE:
-                raise errors.NotPlaying(player=str(bust.entry.player))
-            if bust.start_stack < 0:
-                raise errors.DomainError(_("A stack cannot be negative."))
+        hand = _bust_hand(tournament, hand_for_hand, announcement_hand)
+        entries = _locked_busts(tournament, busts)
         # The field and its prizes as they stand before these bust-outs, in one read.
         active, amounts, deal_stands = selectors.elimination_figures(tournament)
-        held_seats = _held_seats(entries) if len(ids) == 1 else _held_seats_read(ids)
-        seats = {entry_id: table for entry_id, (table, _number) in held_seats.items()}
-        earlier = _earlier_in_hand(tournament, h4h_hand)
-        prizes = dict(enumerate(amounts, start=1))
-        settlement = placements.settle_eliminations(
-            remaining_before_hand=active + len(earlier),
-            eliminated=[
-                placements.Elimination(
-                    player=str(entry.pk),
-                    table=table,
-                    start_stack=stack,
-                    reason=placements.EliminationReason(entry.elimination_reason),
-                )
-                for entry, stack, table in earlier
-            ]
-            + [
-                placements.Elimination(
-                    player=str(b.entry.pk),
-                    table=str(seats.get(b.entry.pk, "-")),
-                    start_stack=b.start_stack,
-                    reason=placements.EliminationReason(b.reason),
-                )
-                for b in busts
-            ],
-            prizes=prizes,
-            paid_places=len(amounts),
-            rule=placements.SameHandRule(tournament.same_hand_elimination_rule),
-            hand_for_hand=hand_for_hand,
-            announcement_hand=announcement_hand,
-            # The last player left wins (003 Art.7.5): only a lone survivor is ever named,
-            # so the others are read only when one is left besides those out now (reading
-            # every player at 10,000 entries would slow every bust), and their query is
-            # built only then too (built for nothing, it would cost every bust CPU).
-            other_players=[
-                str(pk)
-                for pk in tournament.entries.filter(status=Entry.Status.ACTIVE)
-                .exclude(pk__in=ids)
-                .values_list("pk", flat=True)
-            ]
-            if active - len(entries) == 1 and _field_closed(tournament, now)
-            else (),
+        held_seats = _held_seats(entries) if len(entries) == 1 else _held_seats_read(list(entries))
+        earlier = _earlier_in_hand(tournament, hand.h4h_hand)
+        settlement = _settle(
+            tournament, now, busts, entries, held_seats, earlier, hand, active, amounts
         )
         deal = _active_deal(tournament) if deal_stands else None
-        dealt = {int(s["entry"]): int(s["amount"]) for s in deal.shares} if deal else {}
-        # The euros an equal split leaves over go one each to the group's players, larger
-        # starting stack first, so the prizes always add up to the pool [house choice].
-        extra: dict[str, int] = {}
-        for group in settlement.groups:
-            for player in group.players[: group.undivided]:
-                extra[player] = 1
-        before = {str(pk): _snapshot(e) for pk, e in entries.items()}
-        freed: dict[str, list[int]] = {}
-        stacks = {b.entry.pk: b.start_stack for b in busts}
-        reasons = {b.entry.pk: placements.EliminationReason(b.reason) for b in busts}
-        # Their seats are free (read above with the tables they are at): one statement for
-        # all. It, their rows (locked above) and the log's row go with the COMMIT, in its
-        # trip to the database (prepared.save_later): none of them answers anything read.
-        prepared.delete_later(Seat.objects.filter(entry_id__in=list(held_seats)))
-        for pk, entry in entries.items():
-            if pk in held_seats:
-                freed[str(pk)] = list(held_seats[pk])
-            places = settlement.place_of(str(pk))
-            entry.status = Entry.Status.ELIMINATED
-            entry.ended_at = now
-            entry.elimination_reason = reasons[pk]
-            entry.disqualified = str(pk) in settlement.disqualified
-            entry.place = places[0] if places else None
-            entry.place_last = places[-1] if len(places) > 1 else None
-            entry.prize = dealt.get(pk, settlement.payout.get(str(pk), 0) + extra.get(str(pk), 0))
-            if reasons[pk] in placements.CHIPS_REMOVED_REASONS:
-                # FIGP §87d/§87e: his chips leave play rather than going to anyone.
-                entry.chips_removed += stacks[pk]
-            prepared.save_later(entry, _SNAPSHOT)
-        regrouped: dict[str, dict] = {}
-        for entry, _stack, _table in earlier:
-            regrouped[str(entry.pk)] = _snapshot(entry)
-            places = settlement.place_of(str(entry.pk))
-            entry.place = places[0] if places else None
-            entry.place_last = places[-1] if len(places) > 1 else None
-            entry.prize = dealt.get(
-                entry.pk, settlement.payout.get(str(entry.pk), 0) + extra.get(str(entry.pk), 0)
-            )
-            entry.save(update_fields=["place", "place_last", "prize"])
-        winner_before = None
-        if settlement.winner is not None:
-            winner = tournament.entries.get(pk=int(settlement.winner))
-            winner_before = {"entry": winner.pk, **_snapshot(winner)}
-            winner.place = 1
-            winner.prize = (
-                dealt[winner.pk] + deal.left_to_play_for
-                if deal and winner.pk in dealt
-                else (amounts[0] if amounts else 0)
-            )
-            winner.save(update_fields=["place", "prize"])
-            tournament.status = Tournament.Status.FINISHED
-            tournament.save(update_fields=["status"])
+        data, winner = _write_busts(
+            tournament, now, busts, entries, held_seats, earlier, settlement, amounts, deal
+        )
+        data.update(
+            needs_td_confirmation=settlement.needs_td_confirmation,
+            confirmation_reasons=list(settlement.confirmation_reasons),
+            hand_for_hand=hand.hand_for_hand or hand.announcement_hand,
+            h4h_hand=hand.h4h_hand,
+        )
         event_log(
             later=True,
             tournament=tournament,
             actor=actor,
             action="entry.eliminate",
-            data={
-                "entries": ids,
-                "names": [str(entries[pk].player) for pk in ids],
-                "before": before,
-                "seats": freed,
-                "places": {str(pk): [entries[pk].place, entries[pk].place_last] for pk in ids},
-                "prizes": {str(pk): entries[pk].prize for pk in ids},
-                "winner": winner_before,
-                "needs_td_confirmation": settlement.needs_td_confirmation,
-                "confirmation_reasons": list(settlement.confirmation_reasons),
-                "hand_for_hand": hand_for_hand or announcement_hand,
-                "h4h_hand": h4h_hand,
-                "stacks": {str(b.entry.pk): b.start_stack for b in busts},
-                "tables": {str(b.entry.pk): seats.get(b.entry.pk) for b in busts},
-                "regrouped": regrouped,
-                "regrouped_names": [str(entry.player) for entry, _s, _t in earlier],
-            },
+            data=data,
             now=now,
         )
         realtime.broadcast(
             tournament.pk,
-            {
-                "type": "elimination",
-                "names": [str(entries[pk].player) for pk in ids],
-                "players_left": settlement.remaining_after,
-                # Each player's finishing place and prize (and the winner's, when one is
-                # left): a phone following one of them shows it without asking.
-                "out": [
-                    {"entry": pk, "place": entries[pk].place, "prize": entries[pk].prize}
-                    for pk in ids
-                ]
-                + (
-                    [{"entry": winner.pk, "place": 1, "prize": winner.prize, "winner": True}]
-                    if settlement.winner is not None
-                    else []
-                ),
-            },
-            tables=tuple(sorted({seat[0] for seat in freed.values()})),
+            elimination_push(data, settlement.remaining_after, winner),
+            tables=tuple(sorted({seat[0] for seat in data["seats"].values()})),
         )
-        if settlement.winner is None:
-            if tournament.h4h_active:
-                # The bubble may have burst in this hand: hand-for-hand ends by itself.
-                clock_services.h4h_bubble_burst(
-                    tournament=tournament,
-                    tables=[table for table, _seat in freed.values()],
-                    actor=actor,
-                    now=now,
-                )
-            auto_apply(tournament=tournament, actor=actor, now=now)
-        else:
-            # The winner is decided: every clock says the tournament is finished.
-            clock_services.clock_republish(tournament=tournament, now=now)
+        _after_busts(tournament, actor, now, data, settlement)
         return settlement
+
+
+def _lone_bust_reads(tournament: Tournament, busts: Sequence[Bust]) -> tuple[list, list]:
+    """What `prepared.ahead` sends with the row lock. A lone bust, the floor's usual: the
+    row lock, the entry's lock and the field's figures go to the database in one trip, in
+    that order, so the entry and the figures are read under the lock as they were one
+    after another. What the lock finds changed is read again (the figures of a tournament
+    that became a flight meanwhile)."""
+    if len(busts) != 1:
+        return [], []
+    reads = [
+        locks.read_of(tournament),
+        (_LONE_ENTRY_LOCKED, {"pk": busts[0].entry.pk, "tournament_id": tournament.pk}),
+    ]
+    return reads, [selectors.elimination_figure_reads(tournament)]
+
+
+def _bust_hand(tournament: Tournament, hand_for_hand: bool, announcement_hand: bool) -> _Hand:
+    h4h_hand = _h4h_hand(tournament)
+    if h4h_hand is not None:
+        if h4h_hand[1] == 0:
+            announcement_hand = True
+        else:
+            hand_for_hand = True
+    return _Hand(h4h_hand, hand_for_hand, announcement_hand)
+
+
+def _locked_busts(tournament: Tournament, busts: Sequence[Bust]) -> dict[int, Entry]:
+    """The busted entries, locked, each checked to be playing: a refusal changes nothing."""
+    if not busts:
+        raise errors.DomainError(_("Choose at least one player who is out."))
+    ids = [b.entry.pk for b in busts]
+    if len(set(ids)) != len(ids):
+        raise errors.DomainError(_("A player is listed twice."))
+    if len(ids) == 1:  # a lone bust, the floor's usual: its lock compiled once
+        locked = _LONE_ENTRY_LOCKED.instances(pk=ids[0], tournament_id=tournament.pk)
+    else:
+        locked = Entry.objects.select_for_update().select_related("player")
+        locked = locked.filter(pk__in=ids, tournament=tournament)
+    entries = {e.pk: e for e in locked}
+    for bust in busts:
+        entry = entries.get(bust.entry.pk)
+        if entry is None or entry.status != Entry.Status.ACTIVE:
+            raise errors.NotPlaying(player=str(bust.entry.player))
+        if bust.start_stack < 0:
+            raise errors.DomainError(_("A stack cannot be negative."))
+    return entries
+
+
+def _settle(
+    tournament: Tournament,
+    now: datetime,
+    busts: Sequence[Bust],
+    entries: dict[int, Entry],
+    held_seats: dict[int, tuple[int, int]],
+    earlier: list,
+    hand: _Hand,
+    active: int,
+    amounts: list[int],
+) -> placements.Settlement:
+    """Places and prizes of the players out in this hand, by the pure rules."""
+    tables = {entry_id: table for entry_id, (table, _number) in held_seats.items()}
+    return placements.settle_eliminations(
+        remaining_before_hand=active + len(earlier),
+        eliminated=[
+            placements.Elimination(
+                player=str(entry.pk),
+                table=table,
+                start_stack=stack,
+                reason=placements.EliminationReason(entry.elimination_reason),
+            )
+            for entry, stack, table in earlier
+        ]
+        + [
+            placements.Elimination(
+                player=str(b.entry.pk),
+                table=str(tables.get(b.entry.pk, "-")),
+                start_stack=b.start_stack,
+                reason=placements.EliminationReason(b.reason),
+            )
+            for b in busts
+        ],
+        prizes=dict(enumerate(amounts, start=1)),
+        paid_places=len(amounts),
+        rule=placements.SameHandRule(tournament.same_hand_elimination_rule),
+        hand_for_hand=hand.hand_for_hand,
+        announcement_hand=hand.announcement_hand,
+        # The last player left wins (003 Art.7.5): only a lone survivor is ever named,
+        # so the others are read only when one is left besides those out now (reading
+        # every player at 10,000 entries would slow every bust), and their query is
+        # built only then too.
+        other_players=[
+            str(pk)
+            for pk in tournament.entries.filter(status=Entry.Status.ACTIVE)
+            .exclude(pk__in=list(entries))
+            .values_list("pk", flat=True)
+        ]
+        if active - len(entries) == 1 and _field_closed(tournament, now)
+        else (),
+    )
+
+
+def _write_busts(
+    tournament: Tournament,
+    now: datetime,
+    busts: Sequence[Bust],
+    entries: dict[int, Entry],
+    held_seats: dict[int, tuple[int, int]],
+    earlier: list,
+    settlement: placements.Settlement,
+    amounts: list[int],
+    deal: Deal | None,
+) -> tuple[dict[str, Any], Entry | None]:
+    """Write the settlement: the busted entries, their seats freed, the players out earlier
+    in the hand regrouped, the winner. Returns the log row's data and the winner."""
+    dealt = {int(s["entry"]): int(s["amount"]) for s in deal.shares} if deal else {}
+    # The euros an equal split leaves over go one each to the group's players, larger
+    # starting stack first, so the prizes always add up to the pool [house choice].
+    extra: dict[str, int] = {}
+    for group in settlement.groups:
+        for player in group.players[: group.undivided]:
+            extra[player] = 1
+
+    def place(entry: Entry) -> None:
+        places = settlement.place_of(str(entry.pk))
+        entry.place = places[0] if places else None
+        entry.place_last = places[-1] if len(places) > 1 else None
+        entry.prize = dealt.get(
+            entry.pk, settlement.payout.get(str(entry.pk), 0) + extra.get(str(entry.pk), 0)
+        )
+
+    ids = [b.entry.pk for b in busts]
+    before = {str(pk): _snapshot(e) for pk, e in entries.items()}
+    stacks = {b.entry.pk: b.start_stack for b in busts}
+    reasons = {b.entry.pk: placements.EliminationReason(b.reason) for b in busts}
+    # Their seats are free (read above with the tables they are at): one statement for
+    # all. It, their rows (locked above) and the log's row go with the COMMIT, in its
+    # trip to the database (prepared.save_later): none of them answers anything read.
+    prepared.delete_later(Seat.objects.filter(entry_id__in=list(held_seats)))
+    for pk, entry in entries.items():
+        entry.status = Entry.Status.ELIMINATED
+        entry.ended_at = now
+        entry.elimination_reason = reasons[pk]
+        entry.disqualified = str(pk) in settlement.disqualified
+        place(entry)
+        if reasons[pk] in placements.CHIPS_REMOVED_REASONS:
+            # FIGP §87d/§87e: his chips leave play rather than going to anyone.
+            entry.chips_removed += stacks[pk]
+        prepared.save_later(entry, _SNAPSHOT)
+    regrouped: dict[str, dict] = {}
+    for entry, _stack, _table in earlier:
+        regrouped[str(entry.pk)] = _snapshot(entry)
+        place(entry)
+        entry.save(update_fields=["place", "place_last", "prize"])
+    winner = winner_before = None
+    if settlement.winner is not None:
+        winner = tournament.entries.get(pk=int(settlement.winner))
+        winner_before = {"entry": winner.pk, **_snapshot(winner)}
+        winner.place = 1
+        winner.prize = (
+            dealt[winner.pk] + deal.left_to_play_for
+            if deal and winner.pk in dealt
+            else (amounts[0] if amounts else 0)
+        )
+        winner.save(update_fields=["place", "prize"])
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+    tables = {entry_id: table for entry_id, (table, _number) in held_seats.items()}
+    data = {
+        "entries": ids,
+        "names": [str(entries[pk].player) for pk in ids],
+        "before": before,
+        "seats": {str(pk): list(seat) for pk, seat in held_seats.items()},
+        "places": {str(pk): [entries[pk].place, entries[pk].place_last] for pk in ids},
+        "prizes": {str(pk): entries[pk].prize for pk in ids},
+        "winner": winner_before,
+        "stacks": {str(pk): stacks[pk] for pk in ids},
+        "tables": {str(pk): tables.get(pk) for pk in ids},
+        "regrouped": regrouped,
+        "regrouped_names": [str(entry.player) for entry, _s, _t in earlier],
+    }
+    return data, winner
+
+
+def elimination_push(
+    data: dict[str, Any], players_left: int, winner: Entry | None
+) -> dict[str, Any]:
+    """What the screens are told of a logged bust (its log row's data): the names, and each
+    player's finishing place and prize (and the winner's, when one is left), so a phone
+    following one of them shows it without asking."""
+    out: list[dict[str, Any]] = [
+        {"entry": pk, "place": data["places"][str(pk)][0], "prize": data["prizes"][str(pk)]}
+        for pk in data["entries"]
+    ]
+    if winner is not None:
+        out.append({"entry": winner.pk, "place": 1, "prize": winner.prize, "winner": True})
+    return {"type": "elimination", "names": data["names"], "players_left": players_left, "out": out}
+
+
+def _after_busts(
+    tournament: Tournament,
+    actor,
+    now: datetime,
+    data: dict[str, Any],
+    settlement: placements.Settlement,
+) -> None:
+    """What follows a bust: the clocks say finished at the winner; otherwise the bubble may
+    have burst in this hand (hand-for-hand ends by itself) and the room rebalances."""
+    if settlement.winner is not None:
+        clock_services.clock_republish(tournament=tournament, now=now)
+        return
+    if tournament.h4h_active:
+        clock_services.h4h_bubble_burst(
+            tournament=tournament,
+            tables=[table for table, _seat in data["seats"].values()],
+            actor=actor,
+            now=now,
+        )
+    auto_apply(tournament=tournament, actor=actor, now=now)
 
 
 def _undo_bounty_or_refuse(entry: Entry, actor, now: datetime) -> None:
