@@ -2,6 +2,8 @@ import importlib
 import pkgutil
 
 from django.apps import AppConfig
+from django.db.models import fields
+from django.utils.translation import gettext_lazy
 
 # Service modules register their undo handlers when imported: import every module of both
 # service packages at start-up so any logged action can be undone from the log, whichever
@@ -26,3 +28,7 @@ class TournamentsConfig(AppConfig):
         for module in service_modules():
             importlib.import_module(module)
         importlib.import_module("tournaments.signals")  # sockets follow roles and logouts
+        # Every select's blank choice (model choices, foreign keys): Django 6.1's new label
+        # has no Italian in Django's own catalogue yet, so the label comes from ours. Django
+        # reads this module attribute each time a form field is built.
+        fields.BLANK_CHOICE_LABEL = gettext_lazy("- Select an option -")

@@ -64,7 +64,7 @@ def _lines(result: cashbook.Books, allocation: cashbook.Allocation, rake: int = 
     return [
         pdf.heading(_("Sales")),
         pdf.table([_("Kind"), _("Count"), _("Amount")], sold),
-        pdf.text(_("Voided sales: %(amount)s") % {"amount": result.voided}),
+        pdf.text(_("Voided sales: %(amount)s") % {"amount": pdf.shown(result.voided)}),
         pdf.heading(_("By payment method")),
         pdf.table([_("Method"), _("Taken"), _("Given back"), _("Corrections"), _("Net")], methods),
         pdf.heading(_("By desk clerk")),
@@ -105,7 +105,7 @@ def event_pdf(report: dict[str, Any], *, size: str, now: datetime) -> bytes:
     blocks.append(pdf.sign(_("Signature of the tournament director")))
     title = _("Cash report · %(name)s · %(date)s") % {
         "name": tournament.name,
-        "date": tournament.date.isoformat(),
+        "date": pdf.shown(tournament.date),
     }
     return pdf.render(title, blocks, size=size, footer=_made(now))
 
@@ -138,12 +138,12 @@ def night_pdf(report: dict[str, Any], *, size: str, now: datetime) -> bytes:
     if report["closed"]:
         blocks.append(pdf.text(_("The night is closed.")))
     blocks.append(pdf.sign(_("Signature of the tournament director")))
-    title = _("Books of the night · %(date)s") % {"date": report["night"].isoformat()}
+    title = _("Books of the night · %(date)s") % {"date": pdf.shown(report["night"])}
     return pdf.render(title, blocks, size=size, footer=_made(now))
 
 
 def _made(now: datetime) -> str:
-    return _("made %(when)s") % {"when": timezone.localtime(now).strftime("%Y-%m-%d %H:%M")}
+    return _("made %(when)s") % {"when": pdf.shown(now)}
 
 
 def receipt_pdf(tournament: Tournament, entry: Entry, *, size: str, now: datetime) -> bytes:
@@ -189,13 +189,15 @@ def payout_pdf(tournament: Tournament, entry: Entry, *, size: str, now: datetime
         else (f"{entry.place}-{entry.place_last}")
     )
     blocks = [
-        pdf.big(f"{entry.prize} {tournament.currency}"),
+        pdf.big(f"{pdf.shown(entry.prize)} {tournament.currency}"),
         pdf.text(str(entry.player)),
         pdf.text(_("Place %(place)s") % {"place": place or "—"}),
         pdf.text(_("Entry #%(number)s") % {"number": entry.number}),
     ]
     if entry.deal_amount is not None:
-        blocks.append(pdf.text(_("By a deal: %(amount)s") % {"amount": entry.deal_amount}))
+        blocks.append(
+            pdf.text(_("By a deal: %(amount)s") % {"amount": pdf.shown(entry.deal_amount)})
+        )
     blocks += [
         pdf.sign(_("Received by the player")),
         pdf.sign(_("Paid by (staff)")),

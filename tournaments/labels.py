@@ -136,7 +136,8 @@ def event_details(
     elif action == "penalty.give":
         parts.append(str(penalty_kind(data.get("kind", ""))))
         if data.get("hands"):
-            parts.append(str(_("%(n)s hands") % {"n": data["hands"]}))
+            hands = data["hands"]
+            parts.append(ngettext("%(n)s hand", "%(n)s hands", hands) % {"n": hands})
         if data.get("offence"):
             parts.append(data["offence"])
     elif action == "chips.remove":
@@ -151,7 +152,8 @@ def event_details(
     elif action == "chips.leftovers":
         parts.append(str(_("%(n)s chips removed from play") % {"n": data.get("removed_value")}))
     elif action == "clock.adjust":
-        parts.append(str(_("%(n)s seconds") % {"n": data.get("seconds")}))
+        seconds = data.get("seconds") or 0
+        parts.append(ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds})
     elif action == "entry.eliminate":
         places = data.get("places") or {}
         shown = [

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
 from xml.sax.saxutils import escape
+
+from django.utils import timezone
+from django.utils.formats import date_format, number_format
 
 SIZES = ("a4", "receipt")
 RECEIPT_MM = 80
@@ -21,6 +26,22 @@ class Block:
     text: str = ""
     head: list[str] = field(default_factory=list)
     rows: list[list[object]] = field(default_factory=list)
+
+
+def shown(value: object) -> str:
+    """A value as the active language writes it on paper, as the pages do: an amount
+    561.00 -> "561,00" in Italian, a date "07/12/2026", a count 1234 -> "1.234"."""
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else str(value)
+    if isinstance(value, datetime):
+        return date_format(timezone.localtime(value), "SHORT_DATETIME_FORMAT")
+    if isinstance(value, date):
+        return date_format(value, "SHORT_DATE_FORMAT")
+    if isinstance(value, Decimal | float):
+        return number_format(value, 2, use_l10n=True, force_grouping=True)
+    if isinstance(value, int):
+        return number_format(value, use_l10n=True, force_grouping=True)
+    return str(value)
 
 
 def heading(text: str) -> Block:
@@ -89,7 +110,7 @@ def render(title: str, blocks: list[Block], *, size: str = "a4", footer: str = "
             story.append(PageBreak())
         elif block.kind == "table":
             cells = [
-                [Paragraph(escape(str(c)), normal) for c in row]
+                [Paragraph(escape(shown(c)), normal) for c in row]
                 for row in [block.head, *block.rows]
             ]
             grid = PdfTable(cells, repeatRows=1 if block.head else 0)

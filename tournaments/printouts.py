@@ -80,10 +80,10 @@ def _structure(tournament: Tournament) -> list[pdf.Block]:
     ]
     head = [_("Level"), _("Blinds"), _("Ante"), _("Minutes"), _("Starts"), _("Colour-up"), ""]
     buy_in = _("Buy-in %(prize)s + %(fee)s %(currency)s · starting stack %(stack)s") % {
-        "prize": tournament.buy_in_prize,
-        "fee": tournament.buy_in_fee,
+        "prize": pdf.shown(tournament.buy_in_prize),
+        "fee": pdf.shown(tournament.buy_in_fee),
         "currency": tournament.currency,
-        "stack": tournament.starting_stack,
+        "stack": pdf.shown(tournament.starting_stack),
     }
     return [pdf.text(buy_in), pdf.table(head, rows)]
 
@@ -209,5 +209,5 @@ def printout(tournament: Tournament, document: str, size: str, now: datetime) ->
     """One printout as PDF bytes; `document` in DOCUMENTS, `size` in pdf.SIZES."""
     blocks = document_blocks(tournament, document, size, now)
     title = f"{tournament.name} · {document_titles()[document]}"
-    made = timezone.localtime(now).strftime("%Y-%m-%d %H:%M")
+    made = pdf.shown(now)
     return pdf.render(title, blocks, size=size, footer=f"{tournament.name} · {made}")

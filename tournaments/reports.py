@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import labels, selectors
+from tournaments import labels, pdf, selectors
 from tournaments.models import BountyAward, ChipCount, Entry, Penalty, Tournament
 from tournaments.services.formats import results_with_bounties
 
@@ -245,9 +245,9 @@ def _totals(tournament: Tournament) -> str:
     return _(
         "Entries: %(entries)s · Prize pool: %(pool)s %(currency)s · Prizes: %(paid)s %(currency)s"
     ) % {
-        "entries": selectors.buy_ins(tournament),
-        "pool": pool,
-        "paid": paid,
+        "entries": pdf.shown(selectors.buy_ins(tournament)),
+        "pool": pdf.shown(pool),
+        "paid": pdf.shown(paid),
         "currency": tournament.currency,
     }
 
@@ -262,12 +262,13 @@ def as_pdf(tournament: Tournament, title: str, table: Table, *, now=None) -> byt
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
     from reportlab.platypus import Table as PdfTable
 
-    made = text(now or timezone.now())
+    # On paper in the reader's language (the CSV keeps text(): one format for machines).
+    made = pdf.shown(now or timezone.now())
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(buffer, pagesize=A4, title=f"{tournament.name}: {title}")
     styles = getSampleStyleSheet()
     head, rows = table
-    grid = PdfTable([head, *([text(cell) for cell in row] for row in rows)], repeatRows=1)
+    grid = PdfTable([head, *([pdf.shown(cell) for cell in row] for row in rows)], repeatRows=1)
     grid.setStyle(
         [
             ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
@@ -275,9 +276,7 @@ def as_pdf(tournament: Tournament, title: str, table: Table, *, now=None) -> byt
             ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.whitesmoke]),
         ]
     )
-    where = " · ".join(
-        part for part in (tournament.venue, tournament.date.strftime("%Y-%m-%d")) if part
-    )
+    where = " · ".join(part for part in (tournament.venue, pdf.shown(tournament.date)) if part)
 
     def footer(canvas, document) -> None:
         canvas.saveState()

@@ -103,11 +103,11 @@
       "[data-level]",
       item.break ? label("Break") : `${label("Level")} ${item.number || ""}`.trim(),
     );
-    set("[data-blinds]", item.break ? "" : `${item.small_blind} / ${item.big_blind}`);
+    set("[data-blinds]", item.break ? "" : blinds(item));
     set("[data-ante]", !item.break && item.ante ? anteText(item) : "");
     const next = items.slice(pos.index + 1).find((i) => !i.break);
     const nextText = next
-      ? `${next.small_blind} / ${next.big_blind}${next.ante ? ` · ${anteText(next)}` : ""}`
+      ? `${blinds(next)}${next.ante ? ` · ${anteText(next)}` : ""}`
       : "–";
     // A break says what comes after it: the level, its blinds and ante.
     set(
@@ -178,10 +178,27 @@
     return pos;
   }
 
+  // Chips as the page's language writes them, as the server does (1.000 in Italian,
+  // 1,000 in English; "always": Italian would leave four-digit numbers ungrouped).
+  let wholeFormat = null;
+  function whole(n) {
+    if (!wholeFormat) {
+      wholeFormat = new Intl.NumberFormat(document.documentElement.lang || "it", {
+        maximumFractionDigits: 0,
+        useGrouping: "always",
+      });
+    }
+    return wholeFormat.format(n);
+  }
+
+  function blinds(level) {
+    return `${whole(level.small_blind)} / ${whole(level.big_blind)}`;
+  }
+
   function anteText(level) {
     return level.ante_mode === "big_blind_ante"
-      ? `${label("BbAnte")} ${level.ante}`
-      : `${label("Ante")} ${level.ante}`;
+      ? `${label("BbAnte")} ${whole(level.ante)}`
+      : `${label("Ante")} ${whole(level.ante)}`;
   }
 
   function showBanner(text) {
@@ -205,7 +222,7 @@
         ? index === (clock.state || {}).addon_break_index
           ? `${label("BreakNow")} · ${label("AddonNow")}`
           : label("BreakNow")
-        : `${label("NewLevel")}: ${item.small_blind} / ${item.big_blind}${item.ante ? ` (${item.ante})` : ""}`;
+        : `${label("NewLevel")}: ${blinds(item)}${item.ante ? ` (${whole(item.ante)})` : ""}`;
       banner.hidden = false;
       clearTimeout(clock.bannerTimer);
       clock.bannerTimer = setTimeout(() => (banner.hidden = true), 20000);

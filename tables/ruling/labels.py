@@ -172,6 +172,78 @@ SETTING_LABELS: dict[str, Any] = {
     "mississippi_first_to_act": gettext_lazy("Mississippi straddle: first to act"),
 }
 
+# Every choice of those settings in words (the engine's values are codes): setting -> value.
+SETTING_OPTION_LABELS: dict[str, dict[str, Any]] = {
+    "verbal_vs_chips": {
+        "first_action": gettext_lazy("Whichever comes first stands (TDA)"),
+        "verbal_prevails": gettext_lazy("The spoken declaration prevails"),
+    },
+    "fifty_percent_rule": {
+        "ge_half_of_increment": gettext_lazy("Half the last raise or more must complete (TDA)"),
+        "gt_half_of_min_raise": gettext_lazy("More than half the minimum raise (FIGP)"),
+    },
+    "undercall_mode": {
+        "tda": gettext_lazy("Full call heads-up or facing the opening bet (TDA)"),
+        "always_full_call": gettext_lazy("Always made up to a full call (FIGP)"),
+        "complete_or_forfeit": gettext_lazy("Complete the call or forfeit the chips"),
+    },
+    "nl_reopen_threshold": {
+        "full": gettext_lazy("Only a full raise reopens (TDA)"),
+        "half": gettext_lazy("Half a raise or more reopens"),
+    },
+    "oot_mode": {
+        "tda": gettext_lazy("Binding unless a bet or raise comes first (TDA)"),
+        "figp": gettext_lazy("A check or call before it reduces it (FIGP)"),
+        "code003": gettext_lazy("Binding only if the others check or fold"),
+    },
+    "showdown_order": {
+        "tda_last_round": gettext_lazy("Last aggressor of the last round (TDA)"),
+        "last_aggressor_any_street": gettext_lazy("Last aggressor of any round"),
+    },
+    "hilo_identical_scoop": {
+        "precise": gettext_lazy("The whole pot split as evenly as possible"),
+        "per_half": gettext_lazy("Each half split on its own"),
+    },
+    "hilo_odd_chip": {
+        "to_high": gettext_lazy("To the high hand"),
+        "by_position": gettext_lazy("By position"),
+    },
+    "limit_headsup_uncapped": {
+        "event_heads_up": gettext_lazy("Only when the event is heads-up (TDA)"),
+        "round_starts_headsup": gettext_lazy("When a round starts with two players"),
+        "before_third_raise": gettext_lazy("When two are left before the third raise"),
+    },
+    "limit_short_allin_raise": {
+        "allin_plus_bet": gettext_lazy("The all-in plus one bet"),
+        "treat_as_full_bet": gettext_lazy("The all-in counts as a full bet"),
+    },
+    "nl_pot_declaration": {
+        "binds_min_bet": gettext_lazy("Binds the player to the minimum bet (TDA)"),
+        "not_binding": gettext_lazy("Not binding"),
+    },
+    "time_expiry": {
+        "tda": gettext_lazy("Dead hand facing a bet, otherwise check (TDA)"),
+        "always_fold": gettext_lazy("Always a fold"),
+    },
+    "ambiguous_verbal_amount": {
+        "largest_below_pot": gettext_lazy("The largest amount below the pot (TDA)"),
+        "smallest": gettext_lazy("The smallest amount it can mean"),
+    },
+    "substantial_action": {
+        "tda": gettext_lazy("As the TDA defines it"),
+        "figp": gettext_lazy("As the FIGP defines it"),
+    },
+    "mississippi_first_to_act": {
+        "utg": gettext_lazy("The player left of the big blind"),
+        "sb": gettext_lazy("The small blind"),
+    },
+}
+
+
+def setting_option_label(setting: str, value: str) -> str:
+    """Return one choice of an engine setting in words (the value itself if unknown)."""
+    return str(SETTING_OPTION_LABELS.get(setting, {}).get(value, value))
+
 
 class InputError(ValueError):
     """What the floor typed cannot be read; the message is in the user's language."""
@@ -188,7 +260,10 @@ def engine_error_message(exc: EngineError) -> str:
             % {"options": "; ".join(str(DECISION_OPTIONS.get(o, o)) for o in options)}
         )
     if exc.rules:
-        parts.append(_("Rules: %(rules)s.") % {"rules": ", ".join(exc.rules)})
+        from tables.ruling.citations import citations  # it reads this module's titles
+
+        titles = ", ".join(c.title for c in citations(exc.rules))
+        parts.append(_("Rules: %(rules)s.") % {"rules": titles})
     return " ".join(parts)
 
 

@@ -46,9 +46,9 @@ def test_floor_rules_on_an_undercall_and_saves_it(live_server, page):
     page.select_option("#act-kind", "chips")
     page.fill("#act-chips", "500")
     page.click("text=Rule on it")
-    page.locator(".ruling-steps li:nth-child(2) .rule").first.wait_for()
+    page.locator(".ruling-steps li:nth-child(2) .cite").first.wait_for()
     step = page.inner_text(".ruling-steps li:nth-child(2)")
-    assert "R-CALL-3" in step and "call 2000" in step
+    assert "Undercalls" in step and "call 2000" in step  # R-CALL-3, cited by its title
     assert "Seat 3" in page.inner_text(".ruling-next")
     if os.environ.get("RULING_SCREENSHOT"):
         page.screenshot(path=os.environ["RULING_SCREENSHOT"], full_page=True)

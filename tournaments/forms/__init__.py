@@ -12,8 +12,9 @@ from typing import Any
 
 from django import forms
 from django.core import validators
+from django.utils.formats import number_format
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from tournaments.models import (
     AnteMode,
@@ -68,6 +69,60 @@ class WholeNumberField(forms.IntegerField):
         if number is None:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return number
+
+
+def money_to_cents(value: object) -> int | None:
+    """An amount typed in currency units ("15", "12,50", "12.50", "1.500" in Italian) in
+    whole cents, or None if it is not one (negative, more than two decimals, not a number)."""
+    text = str(value).strip().replace(" ", "") if value is not None else ""
+    if "," in text and "." in text:
+        decimal_mark = "," if text.rindex(",") > text.rindex(".") else "."
+    elif "," in text:
+        decimal_mark = ","
+    elif "." in text and get_language() == "it" and len(text.rsplit(".", 1)[1]) == 3:
+        decimal_mark = ","  # "1.500" is a thousand five hundred to an Italian
+    else:
+        decimal_mark = "."
+    grouping = "." if decimal_mark == "," else ","
+    whole, _mark, fraction = text.replace(grouping, "").partition(decimal_mark)
+    if not whole or len(whole) > 12 or len(fraction) > 2:
+        return None
+    if not (whole + fraction).isascii() or not (whole + fraction).isdigit():
+        return None
+    return int(whole) * 100 + int(fraction.ljust(2, "0"))
+
+
+class MoneyInCentsField(forms.Field):
+    """An amount the TD types in currency units, like the buy-in, kept in cents (a bounty
+    of 15 or 12,50 EUR is stored 1500 or 1250)."""
+
+    widget = forms.TextInput(attrs={"inputmode": "decimal", "size": 10})
+    default_error_messages = {
+        "invalid": gettext_lazy("Write an amount such as 15 or 12,50."),
+    }
+
+    def __init__(self, *, min_value: Any = None, max_value: Any = None, **kwargs: Any) -> None:
+        # The model's integer bounds are in cents: the form sets its own (TournamentForm).
+        super().__init__(**kwargs)
+        self.min_value, self.max_value = min_value, max_value
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            places = 2 if value % 100 else 0
+            return number_format(Decimal(value) / 100, places, use_l10n=True)
+        return value
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        cents = money_to_cents(value)
+        if cents is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return cents
+
+
+# The amounts kept in cents that the setup form takes in currency units.
+CENTS_FIELDS = ("bounty_part_cents", "bounty_unit_cents", "seat_value_cents", "leftover_unit_cents")
 
 
 SECTIONS: list[tuple[Any, list[str]]] = [
@@ -223,7 +278,17 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = [name for _title, names in SECTIONS for name in names]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        field_classes = dict.fromkeys(CENTS_FIELDS, MoneyInCentsField)
+        labels = {
+            "bounty_part_cents": gettext_lazy("buy-in: bounty part"),
+            "bounty_unit_cents": gettext_lazy("bounties are paid in units of"),
+            "seat_value_cents": gettext_lazy("seat value"),
+            "leftover_unit_cents": gettext_lazy("leftover unit"),
+        }
         help_texts = {
+            "bounty_part_cents": gettext_lazy(
+                "The part that pays the bounties, e.g. 15 of 100+15."
+            ),
             "buy_in_prize": gettext_lazy(
                 "The part that goes into the prize pool, e.g. 50 of 50+10."
             ),
@@ -243,7 +308,8 @@ class TournamentForm(forms.ModelForm):
                 validators.MinValueValidator(low),
                 validators.MaxValueValidator(high),
             ]
-            field.widget.attrs.update(min=low, max=high)
+            if name not in CENTS_FIELDS:  # bounds in cents mean nothing to a text input
+                field.widget.attrs.update(min=low, max=high)
         for name in ("house_percent", "tax_percent"):
             self.fields[name].validators = [
                 validators.MinValueValidator(0),

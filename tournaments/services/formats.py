@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tables.models import Seat
 from tournaments import bounties, placements, realtime, satellites, selectors
@@ -815,7 +816,11 @@ def satellite_award(
         raise DomainError(_("This event is not a satellite with a seat value."))
     if figures["remaining"] > figures["seats"]:
         raise DomainError(
-            _("%(count)s players must still go out before the seats are awarded.")
+            ngettext(
+                "%(count)s player must still go out before the seats are awarded.",
+                "%(count)s players must still go out before the seats are awarded.",
+                figures["players_to_seats"],
+            )
             % {"count": figures["players_to_seats"]}
         )
     awarded = DomainError(_("The seats are already awarded."))

@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from tables.ruling.citations import citations
 from tournaments import labels
 
 register = template.Library()
@@ -35,6 +38,20 @@ def deal_method(code: str) -> Any:
 @register.filter
 def violation(v: Any) -> str:
     return labels.violation(v.code, v.table_id, v.detail)
+
+
+@register.filter
+def cite(codes: Any) -> SafeString:
+    """Render rule codes (a list, or a comma-separated string) as their short titles, each
+    with the rule's text shown on hover or on a tap (the span takes the focus)."""
+    if not codes:
+        return SafeString("")
+    return format_html_join(
+        ", ",
+        '<span class="cite" tabindex="0" data-rule="{}"><span class="cite-title">{}</span>'
+        '<span class="cite-text" role="tooltip">{}</span></span>',
+        ((c.code, c.title, c.hint) for c in citations(codes)),
+    )
 
 
 # The staff navigation: the same links on every staff page for a role,

@@ -289,7 +289,15 @@ def _undo_preview(event) -> list[str]:
         if move.get("from") and move.get("to")
     ]
     if event.action == "seats.draw":
-        lines.append(_("%(n)s players lose the seats they drew.") % {"n": data.get("seated", 0)})
+        seated = data.get("seated", 0)
+        lines.append(
+            ngettext(
+                "%(n)s player loses the seat he drew.",
+                "%(n)s players lose the seats they drew.",
+                seated,
+            )
+            % {"n": seated}
+        )
     return lines
 
 

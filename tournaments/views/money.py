@@ -18,6 +18,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from config.views import run
@@ -798,7 +799,13 @@ def flights_merge(request: HttpRequest, slug: str) -> HttpResponse:
     ok, merged = run(request, days.flights_merge, event=tournament, actor=request.user)
     if ok:
         messages.success(
-            request, _("%(n)s players go through to the next day.") % {"n": len(merged.carried)}
+            request,
+            ngettext(
+                "%(n)s player goes through to the next day.",
+                "%(n)s players go through to the next day.",
+                len(merged.carried),
+            )
+            % {"n": len(merged.carried)},
         )
     return redirect("days", slug)
 

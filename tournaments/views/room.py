@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from config.views import run
@@ -85,7 +86,7 @@ def _room_context(tournament: Tournament, page: int = 1, *, all_waiting: bool = 
             "to_table": m.to_table,
             "to_seat": m.to_seat,
             "dealt_in": m.dealt_in_from,
-            "rules": ", ".join(m.rules),
+            "rules": m.rules,
             "alert": m.floor_alert,
         }
         for m in plan.moves
@@ -176,7 +177,13 @@ def room_buttons(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _floor(request, slug)
     ok, drawn = run(request, room_services.buttons_draw, tournament=tournament, actor=request.user)
     if ok:
-        messages.success(request, _("Button drawn at %(count)s tables.") % {"count": len(drawn)})
+        messages.success(
+            request,
+            ngettext(
+                "Button drawn at %(count)s table.", "Button drawn at %(count)s tables.", len(drawn)
+            )
+            % {"count": len(drawn)},
+        )
     return redirect("room", slug)
 
 

@@ -95,7 +95,7 @@ def _context(tournament: Tournament, request: HttpRequest, **extra: Any) -> dict
             (
                 name,
                 ruling_labels.SETTING_LABELS.get(name, name),
-                choices,
+                [(c, ruling_labels.setting_option_label(name, c)) for c in choices or ()],
                 (extra.get("values") or {}).get(f"setting_{name}", default),
             )
             for name, choices, default in ruling_forms.setting_choices()

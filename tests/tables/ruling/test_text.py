@@ -78,4 +78,6 @@ def test_every_engine_error_has_its_own_message():
 
 def test_error_message_cites_the_rules():
     exc = engine.IllegalAction("no", rules=("R-FLOW-9",))
-    assert ruling_labels.engine_error_message(exc).endswith("Rules: R-FLOW-9.")
+    assert ruling_labels.engine_error_message(exc).endswith(
+        "Rules: All-in and folded players are skipped."
+    )

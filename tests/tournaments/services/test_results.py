@@ -171,7 +171,7 @@ def test_pdf_reports_carry_venue_date_totals_page_numbers_and_when_made(tourname
     client.force_login(td)
     pdf = client.get(reverse("report", args=[tournament.slug, "results", "pdf"])).content
     text = _pdf_text(pdf)
-    assert "Casino di Sanremo" in text and "2026-11-21" in text
+    assert "Casino di Sanremo" in text and "21/11/2026" in text
     assert "Entries: 3" in text and "Prize pool: 300" in text
     assert "Page 1" in text and "made " in text
 

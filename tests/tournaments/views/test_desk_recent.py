@@ -57,13 +57,13 @@ def test_the_latest_entries_follow_registrations_bust_outs_and_undo(client, tour
     # Out: still listed, with no seat.
     entry_services.entry_eliminate(tournament=tournament, entry=first, actor=td, now=NOW)
     assert _rows(client, tournament)[1] == ["1", "Riva Ada", "—", "—"]
-    assert _figures(client, tournament) == "2 entries, 1 players left"
+    assert _figures(client, tournament) == "2 entries, 1 player left"
 
     # A registration undone is no longer an entry.
     event = Event.objects.get(action="entry.register", data__entry=second.pk)
     event_undo(event_id=event.pk, tournament=tournament, actor=td, now=NOW)
     assert [row[0] for row in _rows(client, tournament)] == ["1"]
-    assert _figures(client, tournament) == "1 entries, 0 players left"
+    assert _figures(client, tournament) == "1 entry, 0 players left"
 
     # A rename shows on the next page.
     first.player.last_name = "Rivetti"

@@ -69,7 +69,7 @@ def test_the_td_chooses_the_format_when_creating_the_event(client, td):
             "final_table_rule": Tournament._meta.get_field("final_table_rule").get_default(),
             "deal_in_exclusion": Tournament._meta.get_field("deal_in_exclusion").get_default(),
             "bounty_format": "progressive",
-            "bounty_part_cents": 2000,
+            "bounty_part_cents": "20",
         },
     )
     assert response.status_code == 302, response.content.decode()[:3000]
