@@ -1,6 +1,6 @@
 """`bench balance`: the balancing planner and the apply service at a 10,000-player room.
 
-Three figures (issue "Speed", item 2):
+Three figures:
 - plan_one_ms_median: the pure plan (`tables.balancing.plan_room`) of a balanced room of
   `tables` full tables right after one elimination, median over many eliminations;
 - full_rebalance_ms: a badly skewed room (a block of short tables, halted) planned and

@@ -68,17 +68,13 @@ GOAL_RATIO = 1.5
 # of twenty changes then held the whole p99 (the top 1% of 20,000 receipts is 200 of one
 # change's 1,000). And the server's pooled database connections serve the changes in
 # turn (up to DB_POOL_MAX, 8): a PostgreSQL backend's first run of a statement fills its
-# caches and compiles the tally's trigger function (migration 0017). Measured with
-# --phases and each commit's backend: three backends in turn committed the first three
-# timed eliminations after 25, 20 and 18 ms, and every later one after 13-15 ms. One
+# caches and compiles the tally's trigger function (migration 0017). With --phases
+# each backend's first commit is seen to be slower than every later one. One
 # change per pooled connection, then, before the steady state is timed.
 WARMUP = 8
-# Timed changes a run. A p99 over twenty changes (20,000 receipts) is the tail of the
-# slowest one or two, on either side: four runs of the same code within half an hour
-# gave ratios of 0.87, 1.49, 1.60 and 2.17 for eliminations on Redis, the verdict going
-# by which side drew a slow change. Six runs of a hundred changes gave 1.31-1.51, four
-# of them 1.31-1.34 (issue 15's closing note, session 26), for about forty seconds more
-# a run.
+# Timed changes a run. A p99 over twenty changes is the tail of the slowest one or two,
+# on either side, so the verdict would go by which side drew a slow change; a hundred
+# changes make the ratio steady, for about forty seconds more a run.
 CHANGES = 100
 KINDS = ("clock", "elimination", "move")
 SEATS = 9

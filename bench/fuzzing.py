@@ -1,4 +1,4 @@
-"""Bad input, fuzzed: every route and every WebSocket message (issue 7 item 6).
+"""Bad input, fuzzed: every route and every WebSocket message.
 
 Shared by the CI sample (tests/fuzz/) and `manage.py bench fuzz`. Each case sends one
 request (or a few socket frames) with junk and near-valid values to a realistic world and
@@ -515,6 +515,9 @@ def targets() -> dict[str, Target]:
         "floor_bust": Target(
             "post", FLOOR, {"out": "seat", "won": "seat"}, {"slug": "slug", "table": "table"}
         ),
+        "dealer_bust": Target(
+            "post", FLOOR, {"out": "seat", "won": "seat"}, {"slug": "slug", "number": "table"}
+        ),
         "table_hand": Target("post", FLOOR, kwargs={"slug": "slug", "table": "table"}),
         "table_status": Target(
             "post", FLOOR, {"status": "choice:open|closed"}, {"slug": "slug", "table": "table"}
@@ -578,7 +581,7 @@ def targets() -> dict[str, Target]:
     }
 
 
-# --- The front door, the lobby, the room dashboard, the books (issue 16, items 4-8) -----
+# --- The front door, the lobby, the room dashboard, the books -----
 
 
 def _books_targets() -> dict[str, Target]:
@@ -624,7 +627,7 @@ def _books_targets() -> dict[str, Target]:
     }
 
 
-# --- Players and leagues (issue 16) ---------------------------------------------------
+# --- Players and leagues ---------------------------------------------------
 
 
 def _people_targets() -> dict[str, Target]:
@@ -668,7 +671,7 @@ def _people_targets() -> dict[str, Target]:
     }
 
 
-# --- The pit (issue 18): room-level, the room's TD and floor --------------------------
+# --- The pit: room-level, the room's TD and floor --------------------------
 
 
 def _pit_targets() -> dict[str, Target]:
@@ -687,7 +690,7 @@ def _pit_targets() -> dict[str, Target]:
     }
 
 
-# --- The cash room (issue 19): room-level routes; the world's TD is also the room's TD --
+# --- The cash room: room-level routes; the world's TD is also the room's TD --
 
 
 def _cash_targets() -> dict[str, Target]:
@@ -1336,7 +1339,7 @@ JUNK = (
     "²",
     "٣",
     # Digits of other scripts and other numerals: str.isdigit() or int() take many of them
-    # (issue 12, item 9); every number the app reads must be ASCII digits.
+    # Every number the app reads must be ASCII digits.
     "۳",  # Extended Arabic-Indic
     "०१",  # Devanagari
     "৩",  # Bengali
@@ -1797,7 +1800,7 @@ ANSWERS = {"ok", "error", "pong"}
 class WsCase:
     socket: str
     frames: list[tuple[str, Any]]  # ("json", obj) | ("text", str) | ("bytes", bytes)
-    # What happens to the socket's user once it is open (issue 12, item 9): "" nothing,
+    # What happens to the socket's user once it is open: "" nothing,
     # "desk" his role becomes desk, "removed" he leaves the staff, "logout" his session
     # ends. From then on no message may change anything (closing the socket is fine).
     change: str = ""

@@ -1,4 +1,4 @@
-"""Crafted backups, fuzzed (issue 12, item 9): the import, then every read and every undo.
+"""Crafted backups, fuzzed: the import, then every read and every undo.
 
 The world's tournament is exported once; each case changes one place of that document --
 an id (a row's, a foreign key, one inside a JSON field or an event's payload, a payload's

@@ -8,7 +8,7 @@ Both events are built first. Each page is asked `--samples` times through Django
 client in this process (the view, its queries, its template: what the server spends),
 after one warm-up request, in rounds of one request of each page at each size; p50 and
 p95 per page and size are reported, with the growth 10,000 / 1,000.
-Goals (issue 15 item 6): p95 <= 150 ms on PostgreSQL, growth <= 1.5x.
+Goals: p95 <= 150 ms on PostgreSQL, growth <= 1.5x.
 """
 
 from __future__ import annotations

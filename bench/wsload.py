@@ -367,9 +367,7 @@ async def run_clients(
     bare_sent: list[tuple[int, float]] = []
     # This process stands in for a thousand browsers, each of which would collect its own
     # garbage. Left to itself, its collector paused it wherever it fell, inside a change
-    # being timed on either side as well: 117 collections in one run (connecting
-    # included), thirteen of 4-26 ms and one of 112 ms (`bench fanout --kind elimination
-    # --layer redis`, issue 15 item 4); one such pause inside a change holds up its
+    # being timed on either side as well; one such pause inside a change holds up its
     # thousand receipts, the top 1% of a hundred changes' receipts. What stands when
     # every socket is open lives to the end: frozen out of the collector's sight; and it
     # runs between changes (in the settling pause before the next is timed), never
@@ -411,7 +409,7 @@ async def run_clients(
                 # message ("... is out.") and so takes it out of the cookie. The bench opens
                 # no page: it drops the message itself. Left there, the messages piled up in
                 # the cookie, then in the session, and every post signed them all again
-                # (over 10 ms of the server's time after 28 posts, profiled), as no floor's
+                # (more of the server's time at every post), as no floor's
                 # post does.
                 browser.cookies.pop("messages", None)
                 if error:

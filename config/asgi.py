@@ -43,11 +43,11 @@ application = ProtocolTypeRouter(
 
 # What is loaded now lives as long as the process: frozen out of the garbage collector's
 # sight, a full collection no longer walks all of Django's own objects. A big page (the
-# room at 10,000 entries) set one off every few requests: 80 ms each, 3 ms frozen.
+# room at 10,000 entries) set one off every few requests, each walking every object.
 gc.collect()
 gc.freeze()
 # What comes later (a thousand screens' sockets) the collector walks on every full
-# collection: ~80 ms at 1,000 sockets, which with the default thresholds fell inside one
-# push in twenty (`bench fanout`). Young collections stay as they are (cheap, frequent);
+# collection, which with the default thresholds fell inside one push in twenty (`bench
+# fanout`). Young collections stay as they are (cheap, frequent);
 # full ones come after 1,000 middle-aged ones instead of 10.
 gc.set_threshold(700, 10, 1000)

@@ -1,9 +1,8 @@
 """Who is logged in, read in the same trip to the database as the login session.
 
 Every staff request read its login session, then (once the session named its user) the
-user: two trips to the database one after the other before the view began (1.6 ms of an
-elimination's first screen on this 2-core machine, `manage.py bench fanout --phases`,
-issue 15 item 4). This process remembers whose each session was when it last read it
+user: two trips to the database one after the other before the view began (`manage.py bench
+fanout --phases`). This process remembers whose each session was when it last read it
 (config/sessions.py, `whose`), so the next request of that session reads the session and
 that user together (tournaments/prepared.py, `ahead`: one trip on PostgreSQL). The guess
 only chooses what is read: the user is still the one the session names, checked as

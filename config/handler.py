@@ -5,9 +5,8 @@ as sync code even in their async mode). Django's ASGIHandler builds an async cha
 a sync middleware innermost, a request went event loop -> thread (the middleware) ->
 event loop (the URL resolver) -> the same thread (the view) -> event loop -> thread (the
 middleware's responses) -> event loop. Each hop is a hand-over between threads: a
-wake-up, and a wait for the GIL while the other thread holds it. Measured on the server
-(`manage.py bench fanout`, each elimination's phases timed): the first SQL statement of
-a request came 7.2 ms after it arrived, 2 ms with this handler.
+wake-up, and a wait for the GIL while the other thread holds it. `manage.py bench fanout --phases`
+shows the delay before a request's first SQL statement (figures in bench/RESULTS.md).
 
 Here the chain is built sync, as under WSGI, and the request enters it once: one hop
 into the request's thread and one back. An async view (the health check) still works:
@@ -20,10 +19,7 @@ started at its end to shut the first down (`py-spy` on `bench fanout --kind move
 ThreadPoolExecutor and a "join" thread per form posted). Here the context is given an
 executor kept from an earlier request (asgiref's `executor=`, made for this): still one
 thread for all of a request's sync code, never two requests at once in one thread, no
-thread started once the server has as many as requests come at once. A move posted
-reached its thread 0.8-0.9 ms after it arrived against 1.1, and its first screen's
-socket was written 10.3-12.4 ms after it against 13.0-13.1 (`bench fanout --kind move
---layer memory --phases --changes 40`, two runs each, issue 15 item 4).
+thread started once the server has as many as requests come at once.
 """
 
 from __future__ import annotations

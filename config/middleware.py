@@ -80,8 +80,9 @@ class TabletOnly:
 
     # Whatever the table: leaving, the language, unlocking (anew: the PIN is asked again).
     ANYWHERE = frozenset({"logout", "set_language", "pin_unlock", "cash_pin_unlock"})
-    # A tournament table's tablet: its page, whose htmx posts go to the same address.
-    TOURNAMENT = frozenset({"dealer_tablet"})
+    # A tournament table's tablet: its page, whose htmx posts go to the same address, and
+    # its bust dialog.
+    TOURNAMENT = frozenset({"dealer_tablet", "dealer_bust"})
     # A cash table's tablet: its page and the table's hand and rake (by the table's key);
     # its seats' buttons, checked against the table by the view (by the seat's key).
     CASH_TABLE = frozenset({"cash_tablet", "cash_table_hand", "cash_table_rake"})

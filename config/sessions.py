@@ -1,6 +1,6 @@
 """The session store (SESSION_ENGINE): Django's database store, with its one read on
-every request compiled once (tournaments/prepared.py): 0.7 ms of CPU a request through
-the ORM, 0.25 ms so (issue 15 item 8). Writes, keys, expiry and the async methods are
+every request compiled once (tournaments/prepared.py) instead of built by the ORM every
+time. Writes, keys, expiry and the async methods are
 Django's own.
 
 It remembers whose each session was when this process last read it (`whose`), so that

@@ -157,7 +157,7 @@ INSTALLED_APPS = [
     "bench",
 ]
 # Daphne's app only turns `manage.py runserver` into its ASGI server (WebSockets too), and
-# importing it starts Twisted: 0.4 s more for every process that sets Django up, a
+# importing it starts Twisted: a slower start for every process that sets Django up, a
 # server restarted under a room of screens among them (`bench reconnect`). The servers
 # run daphne (./bin/run) or uvicorn (./bin/serve) by themselves; runserver gets it here.
 if sys.argv[1:2] == ["runserver"]:

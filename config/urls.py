@@ -21,7 +21,7 @@ urlpatterns = [
     path("staff/accounts/", accounts.staff_accounts, name="staff_accounts"),
     path("t/", include("tournaments.urls")),
     path("room/", include("tables.urls")),
-    path("", include("tournaments.people_urls")),  # players and leagues (issue 16)
+    path("", include("tournaments.people_urls")),  # players and leagues
     *display_urlpatterns,
 ]
 

@@ -7,7 +7,7 @@ database; the services record what was drawn.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
 
@@ -68,11 +68,30 @@ class NoAccessibleSeat(Exception):
     """The player needs an accessible seat and none is free."""
 
 
-def choose_table(loads: Sequence[TableLoad], rng: Random) -> tuple[int, bool]:
-    """Pick the table for one entry: among open tables with a free seat, one with the
-    fewest players (drawn among equals); when all are full, the next table in the opening
-    order opens (tournament.md §5.3, §6.1). Returns (table number, opened)."""
-    open_tables = [t for t in loads if t.is_open and t.free > 0]
+def planned_tables(loads: Sequence[TableLoad], expected: int) -> frozenset[int]:
+    """The tables the room plans for an expected field: the fewest that seat it, those
+    already open first, then the others in their opening order (tournament.md §6.1).
+    Drawing every registration over them from the first keeps the field within one seat
+    at every moment, so the start moves nobody."""
+    ordered = sorted(loads, key=lambda t: (not t.is_open, t.opening_order, t.number))
+    planned: list[int] = []
+    room = 0
+    for table in ordered:
+        if room >= expected:
+            break
+        planned.append(table.number)
+        room += table.free + table.players
+    return frozenset(planned)
+
+
+def choose_table(
+    loads: Sequence[TableLoad], rng: Random, *, planned: Collection[int] = ()
+) -> tuple[int, bool]:
+    """Pick the table for one entry: among open tables with a free seat, and the tables
+    `planned` for the expected field, one with the fewest players (drawn among equals);
+    when all are full, the next table in the opening order opens (tournament.md §5.3,
+    §6.1). Returns (table number, opened)."""
+    open_tables = [t for t in loads if (t.is_open or t.number in planned) and t.free > 0]
     if not open_tables:
         closed = sorted(
             (t for t in loads if not t.is_open and t.free > 0),
@@ -83,13 +102,18 @@ def choose_table(loads: Sequence[TableLoad], rng: Random) -> tuple[int, bool]:
         return closed[0].number, True
     fewest = min(t.players for t in open_tables)
     candidates = [t for t in open_tables if t.players == fewest]
-    return candidates[rng.randrange(len(candidates))].number, False
+    chosen = candidates[rng.randrange(len(candidates))]
+    return chosen.number, not chosen.is_open
 
 
 def choose_seat(
-    tables: Sequence[TableState], rng: Random, *, accessible_needed: bool = False
+    tables: Sequence[TableState],
+    rng: Random,
+    *,
+    accessible_needed: bool = False,
+    planned: Collection[int] = (),
 ) -> SeatChoice:
-    """Pick a table (fewest players) and a random free seat at it."""
+    """Pick a table (fewest players, `planned` ones counted open) and a random free seat."""
     by_number = {t.number: t for t in tables}
     loads = [
         TableLoad(
@@ -102,7 +126,7 @@ def choose_seat(
         for t in tables
     ]
     try:
-        number, opened = choose_table(loads, rng)
+        number, opened = choose_table(loads, rng, planned=planned)
     except RoomFull:
         if accessible_needed and any(t.free_seats() for t in tables):
             raise NoAccessibleSeat from None

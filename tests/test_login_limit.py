@@ -1,5 +1,5 @@
 """Staff logins are limited per username and address, per username and per address;
-nobody else notices (issue 12, item 4)."""
+nobody else notices."""
 
 from __future__ import annotations
 
@@ -202,7 +202,7 @@ def test_forty_parallel_guesses_are_not_all_tried_postgres(staff):
 @pytest.mark.django_db
 def test_a_cache_that_is_down_lets_people_log_in_rather_than_fail(client):
     """The limits live in Redis: while Redis restarts, a login is checked (no 500) and the
-    limits fail open, logged (issue 12, item 2: a Redis restart never takes the site down)."""
+    limits fail open, logged (a Redis restart never takes the site down)."""
     from django.test import override_settings
 
     make_user("floor-down")

@@ -72,7 +72,7 @@ MATRIX = {
         "get",
         row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK),
     ),
-    # Backup (issue 7): the TD downloads; who may create tournaments may upload.
+    # Backup: the TD downloads; who may create tournaments may upload.
     "tournament_import": (
         "get",
         row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK),
@@ -89,7 +89,7 @@ MATRIX = {
     ),
     "event_log": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "event_row": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
-    # The sample action is older than a few minutes: the undo first asks (issue 13, 8).
+    # The sample action is older than a few minutes: the undo first asks.
     "event_undo": ("post", row(LOGIN, FORBIDDEN, OK, REDIRECT, OK)),
     "desk": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "desk_search": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
@@ -99,7 +99,7 @@ MATRIX = {
     "purchase": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "seat_card": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
     "eliminate": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
-    # Issue 16: the player list (all staff; the floor enters table counts; exports as
+    # The player list (all staff; the floor enters table counts; exports as
     # the list), the room's players (the TD of an event: his events' players), leagues
     # (who may create tournaments) and their public standings.
     "player_list": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
@@ -124,7 +124,8 @@ MATRIX = {
     "ruling_detail": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ruling_phh": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "dealer_tablet": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
-    # Money (issue 6): TD for payouts, deals and flights; floor for eliminations,
+    "dealer_bust": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    # Money: TD for payouts, deals and flights; floor for eliminations,
     # penalties, colour-ups and bags; the desk may read; results are public.
     "money": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "payouts_generate": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
@@ -196,7 +197,7 @@ MATRIX = {
     "tablet_bust": ("get", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
     "public_clock": ("get", row(OK, OK, OK, OK, OK)),
     "seat_finder": ("get", row(OK, OK, OK, OK, OK)),
-    # The front door, the lobby and the room dashboard (issue 16, items 7-8).
+    # The front door, the lobby and the room dashboard.
     "front_page": ("get", row(OK, OK, OK, OK, OK)),
     "lobby_screen": ("get", row(OK, OK, OK, OK, OK)),
     "public_structure": ("get", row(OK, OK, OK, OK, OK)),

@@ -152,7 +152,7 @@ def test_a_registration_sends_the_lock_and_what_it_reads_under_it_in_one_trip(to
     """Every desk of an event queues on its row lock: a registration sends the lock, the
     night's books, the last entry number, the places out, the player's entries and the
     tables' loads in one trip, reads none of them again, and still draws the next number
-    and a free seat (issue 15, item 8)."""
+    and a free seat."""
     if not settings.USING_POSTGRES:
         pytest.skip("needs PostgreSQL (DATABASE_URL)")
     anna = _register(tournament, td, "Anna", "Verdi")

@@ -1,4 +1,4 @@
-"""Staff screens show words, never codes; one navigation on every staff page (issue 13, 7)."""
+"""Staff screens show words, never codes; one navigation on every staff page."""
 
 from __future__ import annotations
 

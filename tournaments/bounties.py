@@ -44,27 +44,6 @@ class DealBountyHandling(StrEnum):
     INCLUDED = "included"  # APT-MB
 
 
-class PayoutTiming(StrEnum):
-    """Setting `bounty_payout_timing` (§6.1): when the cage pays, never how much."""
-
-    AT_ELIMINATION = "at_elimination"
-    AT_END = "at_end"
-
-
-class DrawTiming(StrEnum):
-    """Setting `mystery_draw_timing` (§10.7)."""
-
-    IMMEDIATE = "immediate"
-    BATCHED = "batched"
-
-
-class DrawMethod(StrEnum):
-    """Setting `mystery_draw_method` (§10.8)."""
-
-    PHYSICAL = "physical"
-    ELECTRONIC = "electronic"
-
-
 class EventEnd(StrEnum):
     WINNER = "winner"
     DEAL = "deal"

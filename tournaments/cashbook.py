@@ -1,4 +1,4 @@
-"""The books of the night, as pure arithmetic (issue 16, item 4). No Django, no clock.
+"""The books of the night, as pure arithmetic. No Django, no clock.
 
 Money taken at the desk (sales: entries, re-entries, rebuys, add-ons, each with its
 payment method and clerk) less money given back (refunds of voided sales, prizes paid)

@@ -40,11 +40,6 @@ def chip_value(chips: ChipSet) -> int:
     return sum(denomination * count for denomination, count in chips.items())
 
 
-def chip_count(chips: ChipSet) -> int:
-    """Return how many physical chips a chip set holds."""
-    return sum(chips.values())
-
-
 def normalise(chips: ChipSet) -> dict[int, int]:
     """Return a chip set as a sorted dict with zero counts dropped.
 

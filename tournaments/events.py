@@ -335,6 +335,15 @@ def event_undo(*, event_id: int, tournament: Tournament, actor: Any, now: dateti
     return undo
 
 
+def undo_with(event: Event, actor: Any, now: datetime) -> None:
+    """Reverse an action logged as a part of another (not undoable on its own), as part of
+    that one's undo. Call inside the transaction of the undo that takes it with it."""
+    _UNDO[event.action](event, actor, now)
+    event.undone_at = now
+    event.undone_by = actor if actor is not None and actor.is_authenticated else None
+    event.save(update_fields=["undone_at", "undone_by"])
+
+
 ACTION_LABELS = {
     "tournament.create": gettext_lazy("Tournament created"),
     "tournament.update": gettext_lazy("Settings changed"),

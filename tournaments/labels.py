@@ -1,6 +1,6 @@
 """Words for the codes the rules and the models use, in the user's language.
 
-Staff and players read words, never internal codes (issue 13, item 7): every code a
+Staff and players read words, never internal codes: every code a
 screen or a report shows goes through one of these maps. Unknown codes come back as
 they are, so a new code shows up (and is caught by the tests) rather than vanishing.
 """

@@ -1,4 +1,4 @@
-"""League points and standings (issue 16, item 3): pure rules, no Django.
+"""League points and standings: pure rules, no Django.
 
 A league's formula turns one player's result in one event into points:
 

@@ -1,4 +1,4 @@
-"""The front door, the room dashboard and the lobby screen (issue 16, items 7 and 8).
+"""The front door, the room dashboard and the lobby screen.
 
 Read only: what the public front page lists (today's and upcoming events, running
 clocks, results) and what the TD's room dashboard shows of every running event (level,

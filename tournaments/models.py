@@ -65,6 +65,20 @@ class Tournament(models.Model):
     added_money = models.PositiveIntegerField(_("added money"), default=0)
     starting_stack = models.PositiveIntegerField(_("starting stack"), default=30000)
     seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), default=9)
+    # The field the TD expects: the room plans the tables that seat it and draws every
+    # registration over them from the first, so the field is balanced within one seat at
+    # every moment and the start moves nobody (tournament.md §6.1). Empty: tables open
+    # one at a time as they fill.
+    expected_entries = models.PositiveIntegerField(
+        _("expected players"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Empty: tables open one at a time as they fill. Given: the room plans the tables "
+            "that seat them and draws every registration over those, balanced within one "
+            "seat, so no seat card changes before the first hand."
+        ),
+    )
     late_registration_level = models.PositiveSmallIntegerField(
         _("late registration until the end of level"), null=True, blank=True
     )
@@ -318,7 +332,7 @@ class Tournament(models.Model):
     min_paid_applies_to_satellites = models.BooleanField(
         _("pay at least 10% of entrants in the satellite"), default=False
     )
-    # The clock screens' sounds (issue 13): the TD picks one for each moment.
+    # The clock screens' sounds: the TD picks one for each moment.
     SOUNDS = [
         ("chime", _("Chime")),
         ("beep", _("Beep")),
@@ -438,7 +452,7 @@ class Player(models.Model):
     document_number = models.CharField(_("document number"), max_length=40, blank=True)
     nationality = models.CharField(_("nationality"), max_length=60, blank=True)
     needs_accessible_seat = models.BooleanField(_("needs an accessible seat"), default=False)
-    # The room's regulars (issue 16, item 2): what the TD knows of a player beyond the desk.
+    # The room's regulars: what the TD knows of a player beyond the desk.
     nickname = models.CharField(_("nickname"), max_length=60, blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
     email = models.EmailField(_("email"), max_length=120, blank=True)
@@ -490,7 +504,7 @@ class Player(models.Model):
 
 
 class PaymentMethod(models.TextChoices):
-    """How a sale was paid at the desk (issue 16, item 4: the books of the night)."""
+    """How a sale was paid at the desk (the books of the night)."""
 
     CASH = "cash", _("Cash")
     CARD = "card", _("Card")
@@ -498,7 +512,7 @@ class PaymentMethod(models.TextChoices):
 
 
 class PlayerPhoto(models.Model):
-    """A player's optional photo (issue 16), apart from the player so that no list of
+    """A player's optional photo, apart from the player so that no list of
     players reads its bytes. Checked by its first bytes (JPEG, PNG or WebP) and kept small;
     no image library: it is shown as uploaded."""
 
@@ -549,7 +563,7 @@ class Entry(models.Model):
     bounty_cents = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
-    # The books (issue 16, item 4): how the buy-in was paid and who sold it.
+    # The books: how the buy-in was paid and who sold it.
     payment_method = models.CharField(
         _("payment method"), max_length=8, choices=PaymentMethod.choices, default="cash"
     )
@@ -621,8 +635,8 @@ class EntryTally(models.Model):
     """A tournament's entries summed, as the screens' figures count them: kept by the
     database itself (triggers on every insert, change and delete of an entry, migration
     0017), so every write, undo, import and bulk update keeps it right. The clock screen
-    and the money pages read one row here instead of summing every entry (issue 15,
-    item 6: 10,000 of them on every figure).
+    and the money pages read one row here instead of summing every entry (10,000 of
+    them on every figure in a big event).
 
     A voided entry counts nowhere; `buy_ins` leaves out the stacks carried over from a
     flight (no money paid). No row: the tournament has no entry yet (all zero)."""
@@ -1009,7 +1023,7 @@ class Penalty(models.Model):
 
 class ChipCount(models.Model):
     """A stack counted: bagged at the end of a playing day, or counted at its table during
-    play (`table` set: the floor's or the tablet's count, issue 16 item 1). The day's last
+    play (`table` set: the floor's or the tablet's count). The day's last
     count is the one kept."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chip_counts")
@@ -1187,7 +1201,7 @@ class SeatTicket(models.Model):
 
 
 class League(models.Model):
-    """A season's series of events and how their results make points (issue 16, item 3);
+    """A season's series of events and how their results make points;
     the formula's math is `tournaments.leagues` (pure)."""
 
     class Formula(models.TextChoices):

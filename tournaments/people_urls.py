@@ -1,4 +1,4 @@
-"""Room-level pages of issue 16: the room's players and leagues (the TD of any event, a
+"""Room-level pages: the room's players and leagues (the TD of any event, a
 superuser), and the public league standings (no login)."""
 
 from django.urls import path

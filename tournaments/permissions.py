@@ -48,7 +48,7 @@ def _manager_role(user) -> str | None:
 
 
 # A role, and an account still active, compiled once (tournaments/prepared.py): a staff
-# socket asks both again for every command it sends (issue 12, item 3).
+# socket asks both again for every command it sends.
 _ROLE = Prepared(
     lambda tournament_id, user_id: (
         StaffAssignment.objects.filter(tournament_id=tournament_id, user_id=user_id)

@@ -4,12 +4,9 @@ PostgreSQL plans each query from its statistics of the tables, which autovacuum 
 about a minute after a tenth of a table has changed. A database analyzed while nearly
 empty (a new room, a room whose old events were deleted) that then takes a 10,000-entry
 draw or the import of a big event can be planned, until then, as if its entries and
-seats were a few rows: nested loops over whole-table scans. Seen once while measuring
-(issue 15, `bench balance` right after a `VACUUM ANALYZE` of the nearly empty bench
-database): the apply service's p50 was 1.3-1.6 s instead of 75 ms, and one query of the
-bench's own setup took 10 s, until autovacuum came round. A later session could not
-make it happen again; this is the guard against it, at the cost of one ANALYZE after a
-big write.
+seats were a few rows: nested loops over whole-table scans, many times slower until
+autovacuum comes round. This is the guard against it, at the cost of one ANALYZE after
+a big write.
 
 So a service that writes many rows at once asks for the tables it wrote to be analyzed
 when its transaction commits: after the commit, so no lock of the event is held while

@@ -4,7 +4,7 @@ Django compiles a queryset to SQL every time it is evaluated. For the tournament
 (85 columns) that costs several times what PostgreSQL spends answering it, and every
 staff page reads that row, and every write re-reads it under its lock: about a third
 of a desk's registration cycle was compiling the same few statements again
-(`manage.py bench registration_load`, issue 15 item 8).
+(`manage.py bench registration_load`).
 
 A `Prepared` builds its queryset once per database connection alias and vendor, with
 stand-in values, finds those stand-ins among the compiled parameters, and from then on
@@ -16,7 +16,7 @@ annotations as attributes and the `select_related` models attached) or as plain 
 How the ORM turns a row into instances (which columns go to which model, the
 converters) is worked out once too, with the SQL: through `raw()` it was worked out
 again on every call, and for the tournament's 85 columns that cost twice the statement
-itself (`manage.py bench fanout --phases`, issue 15 item 4).
+itself (`manage.py bench fanout --phases`).
 
 Only for querysets whose SQL does not depend on the values (no `__in` lists, no None
 comparisons): a stand-in the compiled parameters do not hold is refused at first use.
@@ -24,9 +24,8 @@ comparisons): a stand-in the compiled parameters do not hold is refused at first
 On PostgreSQL (unless DB_PREPARE=0, settings.PREPARE_HOT_READS) these statements, and
 only these, are bound on the server and prepared on each connection at their first run:
 from then on that connection runs them without planning them again. The push's figures
-read was planned afresh at every push; prepared, an elimination's push read and
-rendered its fragments in 2.8 ms against 5.5 (in-process, back to back, issue 15 item
-4). Every other statement stays bound on the client, as Django binds it: a statement
+read was planned afresh at every push; prepared, it is planned once a connection.
+Every other statement stays bound on the client, as Django binds it: a statement
 bound on the server takes at most 65,535 parameters, and the ORM's deletes and bulk
 inserts of a big field carry more.
 """
@@ -244,7 +243,7 @@ def one_row_each(
     one-row subqueries). Each read's row comes back as its own `rows()` would give it.
 
     A push after an elimination reads the field's figures in four such statements; each
-    trip cost about 0.3 ms on PostgreSQL before its first screen heard of the change."""
+    trip delays the moment its first screen hears of the change."""
     sql, params, widths = _joined(reads, using)
     ready = _AHEAD.get()
     found = ready.pop(_joined_key(reads, using), None) if ready else None

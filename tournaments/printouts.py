@@ -1,4 +1,4 @@
-"""What the floor prints and hands out (issue 16, item 5): the structure sheet, seating
+"""What the floor prints and hands out: the structure sheet, seating
 by table (the tables' stickers), the seat list by name, move slips and break slips, and
 the final-table draw; A4 or receipt width, in the user's language (gettext). Read only.
 """

@@ -37,7 +37,7 @@ class Limit:
 
     # A limit fails open: while the cache (Redis) is down or restarting, nothing is counted
     # and nobody is refused -- a Redis restart must not take logins or the seat finder
-    # down (issue 12, item 2). Each such miss is logged.
+    # down. Each such miss is logged.
 
     def count(self, ident: str, *, now: float | None = None) -> int:
         try:
@@ -123,10 +123,9 @@ def _is_trusted(address: str, proxies) -> bool:
 
 SEAT_SEARCH = Limit("seat-search", limit=20, window=60)
 # The desk's player search, per staff account: a desk at full speed searches as it types
-# (about a name every two seconds), a script reading players through it is stopped
-# (issue 12, item 5).
+# (about a name every two seconds), a script reading players through it is stopped.
 PLAYER_SEARCH = Limit("player-search", limit=120, window=60)
-# Staff logins (issue 12, item 4). Every attempt is counted, atomically, BEFORE the password
+# Staff logins. Every attempt is counted, atomically, BEFORE the password
 # is checked, so a burst of parallel guesses cannot all be tried; a good login gives its
 # attempt back. A name is locked first for the address guessing it (the pair), so an
 # attacker elsewhere does not lock the person out; the name's own limit, over every

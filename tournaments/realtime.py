@@ -78,7 +78,7 @@ def _blocking(call: Callable[[], Awaitable[T]]) -> T:
 # its fragments for those seconds, and fetches them, as a screen does for any fragment a
 # push leaves out. Before this, an elimination at a table with no tablet asked about
 # that table every time; kept a second, a room without tablets still asked at one push in
-# two (0.5-1.1 ms of an elimination's median on Redis, `bench fanout --phases`).
+# two (`bench fanout --phases`).
 HEARD_FOR = 5.0
 UNHEARD_FOR = 5.0
 
@@ -330,7 +330,7 @@ def with_fragments(
         logger.warning("could not render the screens' fragments", exc_info=True)
         return payload
     # Only the tables with a tablet listening: most rooms have none, and a list asked
-    # for nothing still cost a push the ORM's work of a query (0.4 ms).
+    # for nothing still cost a push the ORM's work of a query.
     tablets = [n for n in tables if table_group(tournament_id, n) in heard]
     if tablets:
         try:
@@ -424,7 +424,7 @@ def session_group(session_key: str) -> str:
 
 def close_user_sockets(user_id: int) -> None:
     """Close every socket the person has open (after commit): their screens reconnect and
-    are authorised afresh with the role they hold now (issue 12, item 3)."""
+    are authorised afresh with the role they hold now."""
     payload = {"type": "close", "reason": "rights"}
     transaction.on_commit(lambda: _send(user_group(user_id), payload))
 
@@ -435,7 +435,7 @@ def close_session_sockets(session_key: str) -> None:
     transaction.on_commit(lambda: _send(session_group(session_key), payload))
 
 
-# --- the cash room (issue 19): one room-wide group, no tournament -------------------------
+# --- the cash room: one room-wide group, no tournament -------------------------
 
 CASH_GROUP = "cash.room"
 

@@ -116,8 +116,8 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "satellite.award": (("tickets.[]", SeatTicket),),
     "ticket.redeem": (("ticket", SeatTicket), ("entry", Entry)),
     "staff.remove": (),
-    "chips.count": (),  # keyed by entry numbers, which an import keeps (issue 16)
-    # The books (issue 16): the refund's and correction's own ids are history, not links.
+    "chips.count": (),  # keyed by entry numbers, which an import keeps
+    # The books: the refund's and correction's own ids are history, not links.
     "books.refund": (("entry", Entry), ("purchase", Purchase)),
     "books.close": (),
     "books.correction": (),

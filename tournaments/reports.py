@@ -188,9 +188,9 @@ NUMBER_FORMATS = {Decimal: "0.00", dt.datetime: "yyyy-mm-dd hh:mm"}
 def as_xlsx(title: str, table: Table) -> bytes:
     """The table as an XLSX workbook with typed cells: whole numbers, money with two
     decimals, times in the event's zone. Text stays text, whatever it starts with: a name
-    typed as "=HYPERLINK(...)" is a string cell, never a formula (issue 12, item 7)."""
+    typed as "=HYPERLINK(...)" is a string cell, never a formula."""
     # openpyxl is loaded when a workbook is asked for, as reportlab is for a PDF: the URL
-    # map imports this module, and a restarted server answered its first request 0.2 s
+    # map imports this module, and a restarted server would answer its first request
     # later for it.
     from openpyxl import Workbook
     from openpyxl.styles import Font

@@ -1,4 +1,4 @@
-"""Read-only queries for issue 16: the player list of an event, the room's players (who
+"""Read-only queries: the player list of an event, the room's players (who
 may see whom, duplicates, history, a data export) and league standings. Views and
 exports read here; nothing writes."""
 

@@ -44,13 +44,6 @@ class SeatAwardKind(StrEnum):
     CASH = "cash"
 
 
-class SatelliteDeals(StrEnum):
-    """Setting `satellite_deals` (§11.11)."""
-
-    NOT_ALLOWED = "not_allowed"
-    TD_APPROVED = "td_approved"
-
-
 class SatelliteStatus(StrEnum):
     IN_PROGRESS = "in_progress"
     CASH_BUBBLE = "cash_bubble"

@@ -135,21 +135,34 @@ def late_registration(tournament: Tournament) -> clock.LateRegistration | None:
     )
 
 
-def clock_view_for(
-    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
-) -> clock.ClockView | None:
-    """The clock at `now`, or None while the tournament has no structure to run.
+@dataclasses.dataclass(frozen=True)
+class ClockRead:
+    """The clock as one change or one page reads it, built once: the structure, the state
+    the row holds and the view at `now` (None while there is no structure to run)."""
 
-    `structure`: the tournament's clock_structure when the caller has already read it."""
+    structure: list[clock.Item]
+    state: clock.ClockState
+    view: clock.ClockView | None
+
+
+def clock_read(
+    tournament: Tournament,
+    now: datetime,
+    *,
+    structure: list[clock.Item] | None = None,
+    state: clock.ClockState | None = None,
+) -> ClockRead:
+    """The clock at `now`. `structure`, `state`: what the caller has already read or made
+    (a change passes the state it has just stored)."""
     if structure is None:
         structure = clock_structure(tournament)
+    if state is None:
+        state = clock_state(tournament)
     try:
         clock.validate_structure(structure)
     except ValueError:
-        return None
-    view = clock.clock_view(
-        structure, clock_state(tournament), now, late_registration=late_registration(tournament)
-    )
+        return ClockRead(structure, state, None)
+    view = clock.clock_view(structure, state, now, late_registration=late_registration(tournament))
     if tournament.status == Tournament.Status.FINISHED and view.status is not (
         clock.ClockStatus.NOT_STARTED
     ):
@@ -157,7 +170,16 @@ def clock_view_for(
         view = dataclasses.replace(
             view, status=clock.ClockStatus.FINISHED, ends_at=None, time_left=timedelta(0)
         )
-    return view
+    return ClockRead(structure, state, view)
+
+
+def clock_view_for(
+    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
+) -> clock.ClockView | None:
+    """The clock at `now`, or None while the tournament has no structure to run.
+
+    `structure`: the tournament's clock_structure when the caller has already read it."""
+    return clock_read(tournament, now, structure=structure).view
 
 
 def clock_spot(
@@ -321,8 +343,7 @@ def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
         # The user's events named by their ids, not joined: the database then knows how
         # many entries they hold (its statistics per event). Joined, it guessed an
         # average event's few hundred and gathered a 10,000-entry field at every
-        # keystroke, in name order only after (EXPLAIN ANALYZE: 15.9 ms at 10,000 entries,
-        # 1.4 ms at 1,000).
+        # keystroke, in name order only after.
         mine = list(room_permissions.events_for(user, STAFF_ROLES).values_list("pk", flat=True))
         entered = Entry.objects.filter(player_id=OuterRef("pk"), tournament_id__in=mine)
         added = (
@@ -409,7 +430,8 @@ def _per_family(build: Callable[[Any, bool], QuerySet[Any]]) -> dict[bool, Prepa
 
 def _entry_figures(tournament_id: Any, family: bool) -> QuerySet[Any]:
     # The entries as the database keeps them summed (EntryTally, one row a tournament):
-    # at 10,000 entries, summing every entry here cost the clock screen 5 ms a figure.
+    # at 10,000 entries, summing every entry here would slow every figure of the clock
+    # screen.
     mine = Q(tournament_id=tournament_id)
     where = _family_where(tournament_id, "tournament", family)
     return (
@@ -561,7 +583,7 @@ _ENTRY_BY_NUMBER = Prepared(
 
 
 # The same with the seat the entry holds and its table: the seat card the desk prints
-# after every registration (issue 15, item 8).
+# after every registration.
 _ENTRY_WITH_SEAT_BY_NUMBER = Prepared(
     lambda tournament_id, number: Entry.objects.select_related("player", "seat__table").filter(
         tournament_id=tournament_id, number=number
@@ -899,7 +921,7 @@ def results(tournament: Tournament) -> list[Entry]:
 
     playing = {e.player_id for e in entries if e.status == Entry.Status.ACTIVE}
     for e in entries:
-        # An earlier entry of a player who re-entered: he is still playing (issue 13).
+        # An earlier entry of a player who re-entered: he is still playing.
         e.playing_again = e.status != Entry.Status.ACTIVE and e.player_id in playing  # type: ignore[attr-defined]
 
     def key(e: Entry):
@@ -998,6 +1020,7 @@ def clock_payload(
     now: datetime,
     *,
     structure: list[clock.Item] | None = None,
+    read: ClockRead | None = None,
     with_items: bool = True,
 ) -> dict[str, Any]:
     """The clock message screens count down from, with hand-for-hand and end of day.
@@ -1007,10 +1030,11 @@ def clock_payload(
     structure; a clock change (`with_items=False`) sends only its key (`structure`), which
     a screen compares with the levels it holds and asks for the state again when they
     differ (it missed a change of the structure): four-fifths of the bytes of every push.
+    `read`: the clock as the caller has already read it (`clock_read`).
     """
-    if structure is None:
-        structure = clock_structure(tournament)
-    view = clock_view_for(tournament, now, structure=structure)
+    if read is None:
+        read = clock_read(tournament, now, structure=structure)
+    structure, view = read.structure, read.view
     if view is None:
         payload: dict[str, Any] = {
             "type": "clock",
@@ -1123,7 +1147,7 @@ def screen_reads(
 
 def chip_leaders(tournament: Tournament, *, top: int = CHIP_LEADERS) -> list[dict[str, Any]]:
     """The biggest stacks of the players still in, by today's last counts (bags or the
-    counts taken at the tables, issue 16 item 1)."""
+    counts taken at the tables)."""
     if top == CHIP_LEADERS:
         rows = _CHIP_LEADERS.rows(tournament_id=tournament.pk, day=tournament.day)
     else:
@@ -1324,11 +1348,6 @@ def seating_page(
         tournament, page=page, per_page=per_page, with_entry=with_entry
     )
     return rows, pages
-
-
-def seating_index(tournament: Tournament, *, per_page: int = 120) -> list[dict[str, Any]]:
-    """Which surnames each page of the seating board holds (`seating_board`)."""
-    return seating_board(tournament, page=1, per_page=per_page)[3]
 
 
 MOVE_ACTIONS = ("seat.move", "room.balance", "room.break", "room.final_table")

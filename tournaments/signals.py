@@ -1,4 +1,4 @@
-"""A socket's rights follow the person (issue 12, item 3): when a role is given, changed or
+"""A socket's rights follow the person: when a role is given, changed or
 taken away, or a session logs out, the sockets opened with the old rights are closed.
 
 Signals rather than calls in the services, so that every path that changes a role (the

@@ -47,6 +47,7 @@ urlpatterns = [
     path("<slug:slug>/ruling/<int:ruling_id>/", ruling.ruling_detail, name="ruling_detail"),
     path("<slug:slug>/ruling/<int:ruling_id>/phh/", ruling.ruling_phh, name="ruling_phh"),
     path("<slug:slug>/tables/<int:number>/dealer/", ruling.dealer_tablet, name="dealer_tablet"),
+    path("<slug:slug>/tables/<int:number>/dealer/bust/", busts.dealer_bust, name="dealer_bust"),
     path("<slug:slug>/money/", money.money, name="money"),
     path("<slug:slug>/money/generate/", money.payouts_generate, name="payouts_generate"),
     path("<slug:slug>/money/payouts/", money.payouts_edit, name="payouts_edit"),

@@ -1,4 +1,4 @@
-// The desk by keyboard (issue 13, item 9): Enter in the search registers the single player
+// The desk by keyboard: Enter in the search registers the single player
 // found (or re-enters him, or opens his seat card when he plays). The focus stays in the
 // search; after a registration the seat card page puts it back in its own search box.
 (function () {

@@ -425,6 +425,24 @@ _TAKEN = Prepared(
 )
 
 
+def _planned(tournament: Tournament, loads: list[draw.TableLoad]) -> frozenset[int]:
+    """The tables planned for the field the TD expects, until the clock starts: after it,
+    a late entry sits where the room plays (a table broken since is no gap to fill)."""
+    expected = tournament.expected_entries
+    if not expected or tournament.clock_status not in {"not_started", "scheduled"}:
+        return frozenset()
+    return draw.planned_tables(loads, expected)
+
+
+def tables_planned(tournament: Tournament) -> list[int]:
+    """The numbers of the tables planned for the expected field (none without one), as
+    the tables page shows them."""
+    if not tournament.expected_entries:
+        return []
+    loads = [load for _row, load in _table_loads(tournament)]
+    return sorted(draw.planned_tables(loads, tournament.expected_entries))
+
+
 def _choose(
     tournament: Tournament, rng: Random, accessible_needed: bool, excluded: set[int]
 ) -> tuple[int, draw.SeatChoice] | None:
@@ -432,7 +450,8 @@ def _choose(
     drawable seat after all (try again without it)."""
     if accessible_needed:
         states = [t for t in table_states(tournament) if t.number not in excluded]
-        choice = draw.choose_seat(states, rng, accessible_needed=True)
+        planned = _planned(tournament, [load for _row, load in _table_loads(tournament)])
+        choice = draw.choose_seat(states, rng, accessible_needed=True, planned=planned)
         table_id = Table.objects.values_list("pk", flat=True).get(
             tournament=tournament, number=choice.table
         )
@@ -440,7 +459,8 @@ def _choose(
     loaded = _table_loads(tournament)
     rows = {load.number: row for row, load in loaded}
     loads = [load for _row, load in loaded if load.number not in excluded]
-    number, opened = draw.choose_table(loads, rng)
+    planned = _planned(tournament, [load for _row, load in loaded])
+    number, opened = draw.choose_table(loads, rng, planned=planned)
     row = _table_row(rows[number])
     state = draw.TableState(
         number=number,
@@ -464,8 +484,9 @@ def seat_assign(
     rng: Random = SYSTEM_RANDOM,
     dealt_in: str = Seat.DealtIn.NEXT_HAND,
 ) -> SeatResult:
-    """Draw a seat for an entry: fewest-players table, random free seat; open the next
-    table when all are full. Retries when another desk took the seat first.
+    """Draw a seat for an entry: fewest-players table, random free seat; before the start,
+    the tables planned for the expected field count as open; open the next table when all
+    are full. Retries when another desk took the seat first.
 
     Call inside a transaction holding the tournament row lock.
     """

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
+from config.views import form_errors, run
 from tables import events, forms, permissions
 from tables.cash import absence, shifts
 from tables.models import (
@@ -123,20 +124,6 @@ def _link_refused(request: HttpRequest, refused: _LinkRefused) -> HttpResponse:
 
 def _role(request: HttpRequest, roles: frozenset[str]) -> frozenset[str]:
     return permissions.require_room_role(request.user, roles)
-
-
-def _run(request: HttpRequest, service: Callable[..., Any], **kwargs: Any) -> tuple[bool, Any]:
-    try:
-        return True, service(actor=request.user, now=timezone.now(), **kwargs)
-    except DomainError as exc:
-        messages.error(request, str(exc))
-        return False, None
-
-
-def _form_errors(request: HttpRequest, form: Any) -> None:
-    for errors in form.errors.values():
-        for error in errors:
-            messages.error(request, error)
 
 
 def _back(request: HttpRequest) -> HttpResponse:
@@ -335,10 +322,10 @@ def game_add(request: HttpRequest) -> HttpResponse:
     _role(request, permissions.MANAGER)
     form = forms.CashGameForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return _back(request)
     values = {f: form.cleaned_data[f] for f in forms.CashGameForm.Meta.fields}
-    ok, game = _run(request, services.game_save, game=None, values=values)
+    ok, game = run(request, services.game_save, actor=request.user, game=None, values=values)
     if ok:
         messages.success(request, _("Game %(game)s added.") % {"game": game})
     return _back(request)
@@ -353,7 +340,9 @@ def room_settings(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = forms.CashRoomForm(request.POST)
         if form.is_valid():
-            ok, _room = _run(request, services.room_settings_save, values=form.values())
+            ok, _room = run(
+                request, services.room_settings_save, actor=request.user, values=form.values()
+            )
             if ok:
                 messages.success(request, _("Room settings saved."))
                 return redirect("cash_room_settings")
@@ -374,11 +363,16 @@ def keep_apart(request: HttpRequest) -> HttpResponse:
     _role(request, permissions.MANAGER)
     form = forms.KeepApartForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return _back(request)
     data = form.cleaned_data
-    ok, _pair = _run(
-        request, services.keep_apart_add, a=data["card_a"], b=data["card_b"], reason=data["reason"]
+    ok, _pair = run(
+        request,
+        services.keep_apart_add,
+        actor=request.user,
+        a=data["card_a"],
+        b=data["card_b"],
+        reason=data["reason"],
     )
     if ok:
         messages.success(request, _("The two players will not sit at the same table."))
@@ -437,14 +431,15 @@ def list_add(request: HttpRequest) -> HttpResponse:
     _role(request, permissions.CASH)
     form = forms.ListAddForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return _back(request)
     data = form.cleaned_data
     games, present = list(data["games"]), data["present"]
     if data["create"]:
-        ok, result = _run(
+        ok, result = run(
             request,
             services.list_add_new_player,
+            actor=request.user,
             first_name=data["first_name"],
             last_name=data["last_name"],
             card=data["card"],
@@ -456,7 +451,14 @@ def list_add(request: HttpRequest) -> HttpResponse:
         player = _chosen_player(request, data)
         if player is None:
             return _back(request)
-        ok, _entries = _run(request, services.list_add, player=player, games=games, present=present)
+        ok, _entries = run(
+            request,
+            services.list_add,
+            actor=request.user,
+            player=player,
+            games=games,
+            present=present,
+        )
     if ok:
         messages.success(request, _("%(player)s is on the list.") % {"player": player})
     return _back(request)
@@ -470,7 +472,7 @@ def _entry(pk: int) -> WaitEntry:
 @require_POST
 def entry_remove(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
-    _run(request, services.list_remove, entry=_entry(pk))
+    run(request, services.list_remove, actor=request.user, entry=_entry(pk))
     return _back(request)
 
 
@@ -480,10 +482,14 @@ def entry_answer(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
     form = forms.AnswerForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return _back(request)
-    _run(
-        request, services.list_answer, entry=_entry(pk), takes_seat=form.cleaned_data["takes_seat"]
+    run(
+        request,
+        services.list_answer,
+        actor=request.user,
+        entry=_entry(pk),
+        takes_seat=form.cleaned_data["takes_seat"],
     )
     return _back(request)
 
@@ -492,7 +498,7 @@ def entry_answer(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def entry_no_answer(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
-    _run(request, services.list_no_answer, entry=_entry(pk))
+    run(request, services.list_no_answer, actor=request.user, entry=_entry(pk))
     return _back(request)
 
 
@@ -502,7 +508,7 @@ def entry_skip(request: HttpRequest, pk: int) -> HttpResponse:
     """Pass a called name over for his seat: he keeps his place, the next name is called."""
     _role(request, permissions.CASH)
     entry = _entry(pk)
-    ok, following = _run(request, services.list_skip, entry=entry)
+    ok, following = run(request, services.list_skip, actor=request.user, entry=entry)
     if ok:
         message = _("%(player)s keeps his place on the list.") % {"player": entry.player}
         if following is None:
@@ -523,12 +529,13 @@ def entry_seat(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
     form = forms.SeatFromListForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return _back(request)
     data = form.cleaned_data
-    ok, seat = _run(
+    ok, seat = run(
         request,
         services.seat_player,
+        actor=request.user,
         entry=_entry(pk),
         table=data["table"],
         seat=data["seat"],
@@ -557,10 +564,14 @@ def table_call(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
     form = forms.SeatNumberForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return _back(request)
-    ok, entry = _run(
-        request, services.list_call, table=_open_table(pk), seat=form.cleaned_data["seat"]
+    ok, entry = run(
+        request,
+        services.list_call,
+        actor=request.user,
+        table=_open_table(pk),
+        seat=form.cleaned_data["seat"],
     )
     if ok:
         messages.success(
@@ -577,10 +588,14 @@ def table_fill(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
     form = forms.SeatNumberForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return _back(request)
-    ok, result = _run(
-        request, services.seat_fill, table=_open_table(pk), seat=form.cleaned_data["seat"]
+    ok, result = run(
+        request,
+        services.seat_fill,
+        actor=request.user,
+        table=_open_table(pk),
+        seat=form.cleaned_data["seat"],
     )
     if ok:
         moved, left = result
@@ -604,11 +619,12 @@ def table_open(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(CashGame, pk=pk)
     form = forms.OpenTableForm(request.POST, game=game)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return _back(request)
-    ok, table = _run(
+    ok, table = run(
         request,
         services.table_open,
+        actor=request.user,
         game=game,
         number=form.cleaned_data["number"],
         present={p.pk for p in form.cleaned_data["present"]},
@@ -626,7 +642,7 @@ def table_open(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_hand(request: HttpRequest, pk: int) -> HttpResponse:
     _tablet(request, pk)
-    ok, table = _run(request, services.table_hand_done, table=_open_table(pk))
+    ok, table = run(request, services.table_hand_done, actor=request.user, table=_open_table(pk))
     if ok:
         messages.success(
             request,
@@ -640,7 +656,7 @@ def table_hand(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_close(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
-    ok, _order = _run(request, services.table_close, table=_open_table(pk))
+    ok, _order = run(request, services.table_close, actor=request.user, table=_open_table(pk))
     if ok:
         messages.success(request, _("The table is closed; its players are on top of the list."))
     return _back(request)
@@ -652,14 +668,15 @@ def table_rake(request: HttpRequest, pk: int) -> HttpResponse:
     _tablet(request, pk)
     form = forms.RakeForm(request.POST, shifts=services.room_settings().shifts)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         if request.POST.get("next") == "tablet":
             return redirect("cash_tablet", pk)
         return _back(request)
     data = form.cleaned_data
-    ok, record = _run(
+    ok, record = run(
         request,
         services.rake_record,
+        actor=request.user,
         table=_open_table(pk),
         pot=data["pot"] or 0,
         contributions=data["contributions"] or None,
@@ -707,12 +724,13 @@ def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
     form = forms.MoveForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return _back(request)
     data = form.cleaned_data
-    ok, result = _run(
+    ok, result = run(
         request,
         services.seat_move,
+        actor=request.user,
         seat=_seat(pk),
         to_table=data["table"],
         to_seat=data["seat"],
@@ -737,9 +755,15 @@ def seat_request(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
     form = forms.RequestForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return _back(request)
-    _run(request, services.seat_request, seat=_seat(pk), kind=form.cleaned_data["request"])
+    run(
+        request,
+        services.seat_request,
+        actor=request.user,
+        seat=_seat(pk),
+        kind=form.cleaned_data["request"],
+    )
     return _back(request)
 
 
@@ -747,7 +771,7 @@ def _seat_action(service: Callable[..., Any]) -> Callable[[HttpRequest, int], Ht
     @login_required
     @require_POST
     def view(request: HttpRequest, pk: int) -> HttpResponse:
-        ok, result = _run(request, service, seat=_tablet_seat(request, pk))
+        ok, result = run(request, service, actor=request.user, seat=_tablet_seat(request, pk))
         if ok and service is services.marker_add and result.seat_released:
             messages.warning(
                 request,
@@ -774,9 +798,15 @@ def seat_leave(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
     form = forms.LeaveForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return _back(request)
-    _run(request, services.seat_leave, seat=_seat(pk), stack=form.cleaned_data["stack"])
+    run(
+        request,
+        services.seat_leave,
+        actor=request.user,
+        seat=_seat(pk),
+        stack=form.cleaned_data["stack"],
+    )
     return _back(request)
 
 
@@ -786,9 +816,11 @@ def seat_buy(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
     form = forms.BuyForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return _back(request)
-    ok, seat = _run(request, services.seat_buy, seat=_seat(pk), **form.cleaned_data)
+    ok, seat = run(
+        request, services.seat_buy, actor=request.user, seat=_seat(pk), **form.cleaned_data
+    )
     if ok:
         messages.success(
             request,
@@ -805,7 +837,7 @@ def cash_undo(request: HttpRequest, event_id: int) -> HttpResponse:
     event = RoomEvent.objects.filter(pk=event_id, action__startswith="cash.").first()
     if event is None:
         raise Http404
-    ok, _undo = _run(request, events.room_event_undo, event_id=event.pk)
+    ok, _undo = run(request, events.room_event_undo, actor=request.user, event_id=event.pk)
     if ok:
         messages.success(request, _("Undone."))
     return _back(request)
@@ -817,7 +849,7 @@ def phone_link_new(request: HttpRequest, player_id: int) -> HttpResponse:
     """A new phone link for a player of the cash room: the old one stops working at once."""
     _role(request, permissions.CASH)
     player = permissions.player_for(request.user, player_id, cash=True)
-    ok, _version = _run(request, services.phone_link_new, player=player)
+    ok, _version = run(request, services.phone_link_new, actor=request.user, player=player)
     if ok:
         messages.success(
             request,
@@ -945,5 +977,5 @@ def phone_answer(request: HttpRequest, token: str, pk: int) -> HttpResponse:
         except DomainError as exc:
             messages.error(request, str(exc))
     else:
-        _form_errors(request, form)
+        form_errors(request, form)
     return redirect("cash_phone", token)

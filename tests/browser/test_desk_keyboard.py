@@ -1,4 +1,4 @@
-"""The desk is fast by keyboard and the seat card fits an 80 mm receipt (issue 13, 9)."""
+"""The desk is fast by keyboard and the seat card fits an 80 mm receipt."""
 
 from __future__ import annotations
 

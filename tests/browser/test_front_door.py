@@ -1,4 +1,4 @@
-"""The front door in Chromium (issue 16, items 7-8): an anonymous visitor in Italian sees
+"""The front door in Chromium: an anonymous visitor in Italian sees
 the running event's clock and the next event with its buy-in; the TD's room dashboard
 shows the running event with its alerts. FRONT_SCREENSHOT=dir saves both pages."""
 

@@ -1,5 +1,5 @@
-"""A night at the tables, in real Chromium, once in English and once in Italian (issue 13,
-item 10): the desk registers 30 players by keyboard, the TV, the seating board, two table
+"""A night at the tables, in real Chromium, once in English and once in Italian: the desk
+registers 30 players by keyboard, the TV, the seating board, two table
 tablets and a phone are open, the TD starts the clock from the console, a rebuy and an
 add-on are sold at their windows, two players bust in one hand, one re-enters, and the
 money adds up. Every screen is checked within 2 s of the action, without a reload.

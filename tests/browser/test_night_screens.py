@@ -1,4 +1,4 @@
-"""Screens stay live through an event night (issue 13, items 1, 2 and 4), in real Chromium:
+"""Screens stay live through an event night, in real Chromium:
 a tablet after "Hand dealt", the seating board's row on a move, the TD console's
 hand-for-hand tables, the clock's add-on break.
 
@@ -228,7 +228,7 @@ def test_the_staff_navigation_fits_one_row_at_1366(daphne_url, browser, language
 
 
 def test_the_clock_screens_figures_come_with_the_push_not_by_asking_again(daphne_url, browser):
-    """Issue 15, item 4: a registration reaches the clock screen with its figures rendered
+    """A registration reaches the clock screen with its figures rendered
     once on the server; the screen fetches nothing (a thousand screens, no thousand renders)."""
     td = make_user("td-figures", staff=True)
     tournament = make_tournament(td)
@@ -253,7 +253,7 @@ def test_the_clock_screens_figures_come_with_the_push_not_by_asking_again(daphne
 
 
 def test_a_move_brings_the_seats_of_its_tables_and_no_tablet_asks_again(daphne_url, browser):
-    """Issue 15, item 4: a push about some tables names them and brings their seat lists,
+    """A push about some tables names them and brings their seat lists,
     rendered once; the tablet the player comes to shows him without asking the server, and
     the room's other tablets ask nothing (1,112 tables, not 1,112 renders per move), nor
     does a clock screen, whose figures a move does not change."""

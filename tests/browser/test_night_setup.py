@@ -1,5 +1,5 @@
 """The night begins before the first player: the TD creates the event, its structure, its
-tables and the TV through the pages, in English and in Italian (issue 13, item 10). The
+tables and the TV through the pages, in English and in Italian. The
 night itself is played in test_night.py.
 """
 

@@ -1,4 +1,4 @@
-"""The player list filters as the TD types, and the profile opens from a row (issue 16)."""
+"""The player list filters as the TD types, and the profile opens from a row."""
 
 from __future__ import annotations
 

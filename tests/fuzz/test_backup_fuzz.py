@@ -1,4 +1,4 @@
-"""Crafted backups, fuzzed (issue 12, item 9): a sample of `bench fuzz`'s backup cases.
+"""Crafted backups, fuzzed: a sample of `bench fuzz`'s backup cases.
 
 Each case uploads the world's export with one place changed (an id of any JSON type, a
 dict key, junk in a JSON field or a payload, a clock state); a refused file writes nothing,

@@ -1,4 +1,4 @@
-"""Bad input, fuzzed (issue 7 item 6): every route, a sample of cases each.
+"""Bad input, fuzzed: every route, a sample of cases each.
 
 `manage.py bench fuzz --cases 10000` runs the same harness (tournaments/fuzzing.py) at
 length. Each case: never a 500, a refused input writes nothing, an accepted one writes the

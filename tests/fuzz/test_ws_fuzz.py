@@ -1,4 +1,4 @@
-"""Bad input on the room's socket, fuzzed (issue 7 item 6): every message type and junk,
+"""Bad input on the room's socket, fuzzed: every message type and junk,
 on the public socket, staff consoles and screens. The socket never crashes and keeps
 answering a ping; a refused message changes nothing; errors are in the user's language.
 """
@@ -122,7 +122,7 @@ CONTROL_FRAMES = [
 
 @pytest.mark.parametrize("change", fuzzing.ROLE_CHANGES)
 def test_a_socket_loses_its_rights_with_the_role(world, change):
-    """Issue 12, items 3 and 9: the TD's socket, opened before his role changed, his
+    """The TD's socket, opened before his role changed, his
     removal or his logout, changes nothing more (a refusal or a closed socket)."""
     catalog = fuzzing.Catalog()
     with fuzzing.quiet():

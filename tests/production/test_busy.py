@@ -1,7 +1,7 @@
 """A server whose database connections are all busy says so (503, in words, with a
 Retry-After) and keeps serving; it never answers with the error page.
 
-Found under load (issue 15, item 8): twenty desks logging in at once on a slow server
+Found under load: twenty desks logging in at once on a slow server
 each held one of the pool's connections while its password was hashed; the requests that
 waited longer than the pool's timeout for a connection got a 500.
 """

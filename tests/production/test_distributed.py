@@ -1,4 +1,4 @@
-"""Production mode across processes, and its faults (issue 7 items 2-3, issue 3 item 9).
+"""Production mode across processes, and its faults.
 
 Two uvicorn servers share a private Redis and the pytest PostgreSQL database; screens
 are WebSocket clients that reconnect as the screen's JavaScript does; the TD logs in
@@ -84,7 +84,7 @@ def test_a_change_on_one_server_reaches_the_other_and_the_worker_announces_to_bo
 
 
 def test_kill_9_a_server_mid_level_and_restart_it_the_clock_is_right(cluster, room, td_on_a):
-    """Issue 3 item 9: after a restart the clock shows the same time left (state from the
+    """After a restart the clock shows the same time left (state from the
     database), to the second."""
     slug = room["tournament"].slug
     (on_b,) = screens(cluster, room, "b")

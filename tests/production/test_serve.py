@@ -1,4 +1,4 @@
-"""./bin/serve itself, with a running clock, through a Redis restart (issue 12 item 2).
+"""./bin/serve itself, with a running clock, through a Redis restart.
 
 A Redis restart used to crash the Celery worker while it restored its unacknowledged ETA
 tasks, and ./bin/serve then stopped uvicorn and beat too: the whole room went dark. Now each

@@ -1,4 +1,4 @@
-"""The start-of-event draw spreads the players evenly over the fewest tables (issue 13, 3)."""
+"""The start-of-event draw spreads the players evenly over the fewest tables."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from random import Random
 
 import pytest
 
-from tables.draw import TableState, even_out
+from tables.draw import TableLoad, TableState, choose_table, even_out, planned_tables
 
 
 def _room(layout: dict[int, int], *, tables: int, seats: int = 9):
@@ -62,3 +62,68 @@ def test_only_the_movable_players_move_the_latest_first():
     states, seated = _room({1: 9, 2: 7}, tables=2)
     planned = even_out(states, seated, Random(1), movable=[9, 8, 7])
     assert [m.player for m in planned] == [9]
+
+
+def _loads(counts: dict[int, int], *, tables: int, seats: int = 9, opened=frozenset({1})):
+    return [
+        TableLoad(
+            number=n,
+            players=counts.get(n, 0),
+            free=seats - counts.get(n, 0),
+            is_open=n in opened,
+            opening_order=n,
+        )
+        for n in range(1, tables + 1)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("expected", "tables", "opened", "seats", "planned"),
+    [
+        (40, 8, 1, 9, {1, 2, 3, 4, 5}),  # ceil(40 / 9)
+        (45, 8, 1, 9, {1, 2, 3, 4, 5}),
+        (46, 8, 1, 9, {1, 2, 3, 4, 5, 6}),
+        (9, 8, 1, 9, {1}),
+        (20, 8, 0, 10, {1, 2}),
+        (100, 3, 1, 9, {1, 2, 3}),  # the room holds fewer: every table it has
+    ],
+)
+def test_the_room_plans_the_fewest_tables_that_seat_the_expected_field(
+    expected, tables, opened, seats, planned
+):
+    loads = _loads({}, tables=tables, seats=seats, opened=set(range(1, opened + 1)))
+    assert planned_tables(loads, expected) == planned
+
+
+def test_a_table_the_td_opened_is_planned_first():
+    loads = _loads({}, tables=6, opened={5})
+    assert planned_tables(loads, 18) == {5, 1}
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_registrations_over_the_planned_tables_stay_within_one_seat_at_every_moment(seed):
+    rng = Random(seed)
+    counts: dict[int, int] = {}
+    opened: set[int] = {1}
+    for _ in range(40):
+        loads = _loads(counts, tables=8, opened=opened)
+        planned = planned_tables(loads, 40)
+        number, opened_now = choose_table(loads, rng, planned=planned)
+        assert opened_now == (number not in opened)
+        opened.add(number)
+        counts[number] = counts.get(number, 0) + 1
+        in_plan = [counts.get(n, 0) for n in range(1, 6)]
+        assert max(in_plan) - min(in_plan) <= 1
+        assert set(counts) <= {1, 2, 3, 4, 5}
+    assert sorted(counts.values()) == [8, 8, 8, 8, 8]
+
+
+def test_without_a_plan_the_tables_open_one_at_a_time_as_they_fill():
+    rng = Random(1)
+    counts: dict[int, int] = {}
+    opened: set[int] = {1}
+    for _ in range(40):
+        number, _opened = choose_table(_loads(counts, tables=8, opened=opened), rng)
+        opened.add(number)
+        counts[number] = counts.get(number, 0) + 1
+    assert sorted(counts.values(), reverse=True) == [9, 9, 9, 9, 4]

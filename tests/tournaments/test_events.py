@@ -1,4 +1,4 @@
-"""An undo reaches only its own tournament (issue 12, item 1a): a log row whose payload
+"""An undo reaches only its own tournament: a log row whose payload
 names another tournament's rows, ids of the wrong type or fields its service never logs
 (as a crafted backup can) is refused, and nothing anywhere changes."""
 

@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.conftest import NOW, make_player
+from tournaments import selectors
 from tournaments.models import Event
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
@@ -45,6 +46,32 @@ def test_a_clock_pause_from_the_console_reads_the_structure_once(client, tournam
     structure_reads = [s for s in sql if 'FROM "tournaments_structureitem"' in s]
     assert len(sql) <= 10, "\n".join(sql)
     assert len(structure_reads) <= 2
+    tournament.refresh_from_db()
+    assert tournament.clock_status == "paused"
+
+
+def test_a_clock_pause_builds_its_clock_once_for_the_push_and_the_console(
+    client, tournament, td, monkeypatch
+):
+    """The pause, its push and the console's answer share one state, one view and one
+    payload: the pure clock is asked for a view once more only to catch up a boundary."""
+    clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
+    built = {"state": 0, "read": 0, "payload": 0}
+
+    def counted(name, real):
+        def call(*args, **kwargs):
+            built[name] += 1
+            return real(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(selectors, "clock_state", counted("state", selectors.clock_state))
+    monkeypatch.setattr(selectors, "clock_read", counted("read", selectors.clock_read))
+    monkeypatch.setattr(selectors, "clock_payload", counted("payload", selectors.clock_payload))
+    client.force_login(td)
+    response = client.post(reverse("clock_control", args=[tournament.slug, "pause"]), **HX)
+    assert response.status_code == 200
+    assert built == {"state": 1, "read": 1, "payload": 1}
     tournament.refresh_from_db()
     assert tournament.clock_status == "paused"
 

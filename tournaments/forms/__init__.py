@@ -122,7 +122,10 @@ SECTIONS: list[tuple[Any, list[str]]] = [
         gettext_lazy("Places and days"),
         ["same_hand_elimination_rule", "flight_stack_rule", "redraw_rule"],
     ),
-    (gettext_lazy("Seating"), ["starting_stack", "seats_per_table", "deal_in_exclusion"]),
+    (
+        gettext_lazy("Seating"),
+        ["starting_stack", "seats_per_table", "expected_entries", "deal_in_exclusion"],
+    ),
     (
         gettext_lazy("Balancing and the final table"),
         ["balance_max_diff", "break_rule", "final_table_rule", "auto_apply_moves"],
@@ -180,6 +183,7 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "seat_value_cents": (1, MAX_MONEY * 100),
     "leftover_unit_cents": (1, MAX_MONEY * 100),
     "guaranteed_seats": (0, 10000),
+    "expected_entries": (2, 100000),
 }
 
 
@@ -468,7 +472,7 @@ class CloneForm(forms.Form):
 
 def person_name(value: str) -> str:
     """A name as people read it: NFC, no invisible or bidi-control characters, spaces
-    collapsed, and at least one letter (issue 12, item 8)."""
+    collapsed, and at least one letter."""
     text = unicodedata.normalize("NFC", value)
     text = "".join(ch for ch in text if unicodedata.category(ch) not in {"Cf", "Cc", "Co", "Cs"})
     text = " ".join(text.split())
@@ -581,6 +585,16 @@ class EnvelopesForm(forms.Form):
 #
 # Several of these forms carry one field per player, seat or chip (``stack_12``,
 # ``held_3``): the view passes the numbers the page showed and the form makes the fields.
+
+
+def all_errors(form: forms.Form) -> str:
+    """Every complaint of a form on one line, each with its field's label."""
+    return " ".join(
+        f"{form.fields[name].label}: {' '.join(errors)}"
+        if name in form.fields
+        else " ".join(errors)
+        for name, errors in form.errors.items()
+    )
 
 
 def first_error(form: forms.Form) -> str:

@@ -1,4 +1,4 @@
-"""Forms of the books, the printouts and the staff accounts (issue 16, items 4-6)."""
+"""Forms of the books, the printouts and the staff accounts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Forms of issue 16: the player list, table chip counts, the room's players, leagues."""
+"""Forms of the player list, table chip counts, the room's players, leagues."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ class TableCountForm(forms.Form):
 
 
 class ProfileForm(forms.ModelForm):
-    """The profile; the document is never shown in full (issue 16, item 2): the field
+    """The profile; the document is never shown in full: the field
     starts empty and a number typed replaces the one held."""
 
     document_number = forms.CharField(

@@ -1,4 +1,4 @@
-"""Backup: a whole tournament to one JSON document, and back on any instance (issue 7).
+"""Backup: a whole tournament to one JSON document, and back on any instance.
 
 The document (`FORMAT`, `VERSION`)::
 
@@ -48,7 +48,7 @@ Decisions, in the order an import meets them:
   every JSON field holds what the services write there (`JSON_SHAPES`), every payload key
   the log, the boards, the results and the undos read holds what they expect
   (`PAYLOAD_KEY_SHAPES`, `ACTION_SHAPES`), and the clock is in a state it knows, its banked
-  time finite and at most a year (issue 12, item 1b). One
+  time finite and at most a year. One
   "tournament.import" row is added to the imported event's log.
 """
 
@@ -200,7 +200,7 @@ EXCLUDED_MODELS.update(
     )
 )
 
-# The books of the night (issue 16): money records stay where the money moved.
+# The books of the night: money records stay where the money moved.
 EXCLUDED_MODELS.update(
     dict.fromkeys(
         (CashRefund, NightClose, CashCorrection),
@@ -208,7 +208,7 @@ EXCLUDED_MODELS.update(
     )
 )
 EXCLUDED_MODELS[StaffPin] = "a staff account's tablet PIN (a secret), not part of any tournament"
-# Issue 16: a league spans a season's events; the standings are computed from results.
+# A league spans a season's events; the standings are computed from results.
 EXCLUDED_MODELS[League] = (
     "a league groups several events (room level); its points come from results"
 )
@@ -624,6 +624,7 @@ PAYLOAD_KEY_SHAPES: dict[str, Check] = {
     "envelopes": _list_of(_text(20)),
     "envelope": _text(20),
     "value": _optional(_whole()),
+    "with_bust": lambda v: v is True,
 }
 
 ACTION_SHAPES: dict[str, dict[str, Check]] = {

@@ -1,4 +1,4 @@
-"""The books of the night (issue 16, item 4): the cash report per event and per night,
+"""The books of the night: the cash report per event and per night,
 voids and refunds with their reason and who, closing the night, and corrections after.
 
 A night is a date: the events played on it and the cash room's rake taken on it. Once

@@ -81,6 +81,7 @@ def table_bust(
                     portions=[winners],
                     actor=actor,
                     now=now,
+                    with_bust=True,
                 )
             )
     return BustRecorded(settlement=settlement, out=out, awards=awards)

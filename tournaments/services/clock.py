@@ -14,6 +14,7 @@ waiting in Redis is lost when Redis restarts.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
@@ -116,27 +117,40 @@ CLOCK_FIELDS = (
 )
 
 
+@dataclasses.dataclass(frozen=True)
+class ClockChange:
+    """What a clock change leaves, read once: the row as written, the clock read from the
+    state just stored, and the payload the screens were sent (with the structure's items,
+    which the push leaves out). The console renders from it."""
+
+    tournament: Tournament
+    read: selectors.ClockRead
+    payload: dict[str, Any]
+
+
 def _publish(
     tournament: Tournament,
     now: datetime,
     *,
-    structure: list[clock.Item] | None = None,
+    read: selectors.ClockRead | None = None,
     notice: str | None = None,
-) -> None:
+) -> ClockChange:
     """Broadcast the clock after commit and schedule the next boundary's announcement.
     `notice`: what the screens announce with this change (a banner), once."""
-    if structure is None:
-        structure = selectors.clock_structure(tournament)  # read once for both
+    if read is None:
+        read = selectors.clock_read(tournament, now)
+    payload = selectors.clock_payload(tournament, now, read=read)
     # A clock change leaves the structure as it was: the screens keep the levels they hold.
-    payload = selectors.clock_payload(tournament, now, structure=structure, with_items=False)
+    push = {key: value for key, value in payload.items() if key != "items"}
     if notice:
-        payload["notice"] = notice
-    realtime.broadcast(tournament.pk, payload)
-    _schedule_announcement(tournament, now, structure=structure)
+        push["notice"] = notice
+    realtime.broadcast(tournament.pk, push)
+    _schedule_announcement(tournament, now, read=read)
+    return ClockChange(tournament=tournament, read=read, payload=payload)
 
 
 def _schedule_announcement(
-    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
+    tournament: Tournament, now: datetime, *, read: selectors.ClockRead | None = None
 ) -> None:
     """Enqueue the task for the next level boundary, when a broker can hold it.
 
@@ -145,7 +159,7 @@ def _schedule_announcement(
     """
     if not scheduling.can_wait():
         return
-    coming = _next_announcement(tournament, now, structure=structure)
+    coming = _next_announcement(tournament, now, read=read)
     if coming is None:
         return
     index, boundary = coming
@@ -155,21 +169,22 @@ def _schedule_announcement(
 
 
 def _next_announcement(
-    tournament: Tournament, now: datetime, *, structure: list[clock.Item] | None = None
+    tournament: Tournament, now: datetime, *, read: selectors.ClockRead | None = None
 ) -> tuple[int, datetime] | None:
     """The structure item that begins next and when, for a clock that moves by itself."""
     if tournament.status == Tournament.Status.FINISHED:
         return None  # the winner is decided: no level begins
-    if structure is None:
-        structure = selectors.clock_structure(tournament)
-    state = selectors.clock_state(tournament)
+    if read is None:
+        read = selectors.clock_read(tournament, now)
+    structure, state, view = read.structure, read.state, read.view
+    if view is None:
+        return None
     try:
         boundary = clock.next_boundary(structure, state, now)
     except (clock.ClockError, ValueError, IndexError):
         return None
     if boundary is None:
         return None
-    view = clock.clock_view(structure, state, now)
     index = state.index if view.status is clock.ClockStatus.SCHEDULED else view.index + 1
     if index >= len(structure):
         return None  # the last item ends the structure: no level begins
@@ -182,18 +197,28 @@ def _change(
     actor,
     now: datetime,
     action: str,
-    operation: Callable[[list[clock.Item], clock.ClockState], clock.ClockState],
+    operation: Callable[
+        [list[clock.Item], clock.ClockState], clock.ClockState | tuple[str, clock.ClockState]
+    ],
     data: dict[str, Any] | None = None,
-) -> Tournament:
+) -> ClockChange:
+    """Lock, read the clock once, apply `operation` to it, store, log, publish. An
+    operation that decides which action it is (the space bar's toggle) returns the action
+    with the new state."""
     locked = locks.tournament_for_update(tournament)
     structure = _structure(locked)
+    state = selectors.clock_state(locked)
     # A boundary passed with nobody to announce it (no broker) is logged before the change.
-    _catch_up_locked(locked, structure, now)
+    _catch_up_locked(locked, structure, state, now)
     before = _snapshot(locked)
     try:
-        state = operation(structure, selectors.clock_state(locked))
+        result = operation(structure, state)
     except (clock.ClockError, ValueError) as exc:
         raise _refusal(exc) from None
+    if isinstance(result, tuple):
+        action, state = result
+    else:
+        state = result
     _store(locked, state)
     event_log(
         tournament=locked,
@@ -202,16 +227,15 @@ def _change(
         data={**(data or {}), "before": before, "version": state.version},
         now=now,
     )
-    _publish(locked, now, structure=structure)
-    # One pass per change: the caller (a view's response) reuses what was read here.
-    locked.clock_structure_read = structure
-    return locked
+    read = selectors.clock_read(locked, now, structure=structure, state=state)
+    return _publish(locked, now, read=read)
 
 
-def _catch_up_locked(tournament: Tournament, structure: list[clock.Item], now: datetime) -> None:
+def _catch_up_locked(
+    tournament: Tournament, structure: list[clock.Item], state: clock.ClockState, now: datetime
+) -> None:
     """`clock_catch_up` for a row already locked and read: a query only when a boundary
     really went unannounced."""
-    state = selectors.clock_state(tournament)
     try:
         view = clock.clock_view(structure, state, now)
     except (clock.ClockError, ValueError, IndexError):
@@ -237,7 +261,7 @@ def _catch_up_locked(tournament: Tournament, structure: list[clock.Item], now: d
 @transaction.atomic
 def clock_start(
     *, tournament: Tournament, actor, now: datetime, at: datetime | None = None
-) -> Tournament:
+) -> ClockChange:
     """Start the clock now, or at `at` (the screens count down to the start).
 
     The first start evens out the draw first (§6.1): no table starts short."""
@@ -268,7 +292,7 @@ def clock_republish(*, tournament: Tournament, now: datetime) -> None:
 
 
 @transaction.atomic
-def clock_pause(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+def clock_pause(*, tournament: Tournament, actor, now: datetime) -> ClockChange:
     """Stop the running clock, banking the time played in the level."""
     return _change(
         tournament=tournament,
@@ -280,7 +304,7 @@ def clock_pause(*, tournament: Tournament, actor, now: datetime) -> Tournament:
 
 
 @transaction.atomic
-def clock_resume(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+def clock_resume(*, tournament: Tournament, actor, now: datetime) -> ClockChange:
     """Restart a paused clock where it stopped."""
     return _change(
         tournament=tournament,
@@ -292,19 +316,24 @@ def clock_resume(*, tournament: Tournament, actor, now: datetime) -> Tournament:
 
 
 @transaction.atomic
-def clock_toggle(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+def clock_toggle(*, tournament: Tournament, actor, now: datetime) -> ClockChange:
     """Pause a running clock or resume a paused one (the console's space bar)."""
-    status = clock.clock_view(_structure(tournament), selectors.clock_state(tournament), now).status
-    if status is clock.ClockStatus.RUNNING:
-        return clock_pause(tournament=tournament, actor=actor, now=now)
-    return clock_resume(tournament=tournament, actor=actor, now=now)
+
+    def toggled(
+        structure: list[clock.Item], state: clock.ClockState
+    ) -> tuple[str, clock.ClockState]:
+        if clock.clock_view(structure, state, now).status is clock.ClockStatus.RUNNING:
+            return "clock.pause", clock.pause(structure, state, now=now)
+        return "clock.resume", clock.resume(structure, state, now=now)
+
+    return _change(tournament=tournament, actor=actor, now=now, action="", operation=toggled)
 
 
 MAX_ADJUST_SECONDS = 4 * 3600
 
 
 @transaction.atomic
-def clock_adjust(*, tournament: Tournament, actor, seconds: int, now: datetime) -> Tournament:
+def clock_adjust(*, tournament: Tournament, actor, seconds: int, now: datetime) -> ClockChange:
     """Add `seconds` to the time left in the level (negative takes time off)."""
     if not seconds or abs(seconds) > MAX_ADJUST_SECONDS:
         raise ClockRefused(reason=_("give a number of seconds to add or take off"))
@@ -319,7 +348,7 @@ def clock_adjust(*, tournament: Tournament, actor, seconds: int, now: datetime) 
 
 
 @transaction.atomic
-def clock_next_level(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+def clock_next_level(*, tournament: Tournament, actor, now: datetime) -> ClockChange:
     """Move to the start of the next level or break."""
     return _change(
         tournament=tournament,
@@ -331,7 +360,7 @@ def clock_next_level(*, tournament: Tournament, actor, now: datetime) -> Tournam
 
 
 @transaction.atomic
-def clock_previous_level(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+def clock_previous_level(*, tournament: Tournament, actor, now: datetime) -> ClockChange:
     """Move back to the start of the previous level or break."""
     return _change(
         tournament=tournament,
@@ -343,7 +372,7 @@ def clock_previous_level(*, tournament: Tournament, actor, now: datetime) -> Tou
 
 
 @transaction.atomic
-def clock_jump(*, tournament: Tournament, actor, index: int, now: datetime) -> Tournament:
+def clock_jump(*, tournament: Tournament, actor, index: int, now: datetime) -> ClockChange:
     """Put the clock at the start of structure item `index` (0-based), running or paused."""
     return _change(
         tournament=tournament,
@@ -417,7 +446,8 @@ def clock_announce(
                 version,
             )
             return False
-        view = selectors.clock_view_for(tournament, now)
+        read = selectors.clock_read(tournament, now)
+        view = read.view
         if view is None or view.status is not clock.ClockStatus.RUNNING or view.index < index:
             return False  # too early, or the clock stopped: the boundary is not here
         late = view.index > index or view.elapsed > announce_grace()
@@ -453,11 +483,11 @@ def clock_announce(
             now=now,
             undoable=False,
         )
-        payload = selectors.clock_payload(tournament, now, with_items=False)
+        payload = selectors.clock_payload(tournament, now, read=read, with_items=False)
         if not late:
             payload["announce"] = {"index": index, "is_break": isinstance(item, clock.Break)}
         realtime.broadcast(tournament.pk, payload)
-        _schedule_announcement(tournament, now)
+        _schedule_announcement(tournament, now, read=read)
     return True
 
 
@@ -557,11 +587,11 @@ def _floor_change(
     now: datetime,
     action: str,
     apply: Callable[[Tournament, list[clock.Item]], dict[str, Any] | None],
-) -> Tournament:
+) -> ClockChange:
     locked = locks.tournament_for_update(tournament)
     structure = _structure(locked)
     # A boundary passed with nobody to announce it (no broker) is logged before the change.
-    _catch_up_locked(locked, structure, now)
+    _catch_up_locked(locked, structure, selectors.clock_state(locked), now)
     before = _snapshot(locked)
     data = apply(locked, structure) or {}
     locked.clock_version += 1
@@ -573,8 +603,10 @@ def _floor_change(
         data={**data, "before": before, "version": locked.clock_version},
         now=now,
     )
-    _publish(locked, now, notice=BUBBLE_BURST if data.get("bubble_burst") else None)
-    return locked
+    read = selectors.clock_read(locked, now, structure=structure)
+    return _publish(
+        locked, now, read=read, notice=BUBBLE_BURST if data.get("bubble_burst") else None
+    )
 
 
 # The notice a clock push carries when the bubble bursts in hand-for-hand.
@@ -582,7 +614,7 @@ BUBBLE_BURST = "bubble_burst"
 
 
 @transaction.atomic
-def h4h_start(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+def h4h_start(*, tournament: Tournament, actor, now: datetime) -> ClockChange:
     """Announce hand-for-hand: the clock stops, and each hand start takes
     `h4h_minutes_per_hand` off it, beginning with the hand in progress (RP-8b)."""
 
@@ -602,7 +634,7 @@ def h4h_start(*, tournament: Tournament, actor, now: datetime) -> Tournament:
 
 
 @transaction.atomic
-def h4h_stop(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+def h4h_stop(*, tournament: Tournament, actor, now: datetime) -> ClockChange:
     """End hand-for-hand (everyone left is in the money); the TD restarts the clock."""
 
     def apply(locked: Tournament, structure) -> dict[str, Any]:
@@ -647,7 +679,7 @@ def _bubble_burst(locked: Tournament) -> bool:
 @transaction.atomic
 def h4h_bubble_burst(
     *, tournament: Tournament, tables: Iterable[int], actor, now: datetime
-) -> Tournament | None:
+) -> ClockChange | None:
     """End hand-for-hand by itself once the bubble has burst in a hand played at `tables`
     (their busts were just recorded, so that hand is over there), unless another table is
     still playing it: players out in that hand there share it (§14.2), and the last
@@ -690,7 +722,7 @@ def _h4h_deal(locked: Tournament, structure, now: datetime) -> dict[str, Any]:
 @transaction.atomic
 def h4h_table_done(
     *, tournament: Tournament, actor, table_number: int, now: datetime
-) -> Tournament:
+) -> ClockChange:
     """Mark one table's hand-for-hand hand finished; when every table in play is done the
     next hand is signalled at once and the clock takes off one hand's time (§14.3-14.4)."""
 
@@ -713,7 +745,7 @@ def h4h_table_done(
 
 
 @transaction.atomic
-def h4h_next_hand(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+def h4h_next_hand(*, tournament: Tournament, actor, now: datetime) -> ClockChange:
     """Signal the next hand-for-hand hand now (the TD overrides a table that has not
     reported); the clock takes off one hand's time."""
 
@@ -738,7 +770,7 @@ def eod_start(
     card: str,
     last_level_of_day: bool,
     now: datetime,
-) -> Tournament:
+) -> ClockChange:
     """Stop the clock for the day's final hands: the drawn card (3-7) is the number of
     hands every table still plays. Outside the window, or a card out of range, the whole
     action is refused and the clock keeps running (FIGP §59)."""
@@ -783,7 +815,7 @@ def _eod_reasons(decision: endofday.EndOfDayDecision) -> str:
 
 
 @transaction.atomic
-def eod_hand(*, tournament: Tournament, actor, table_number: int, now: datetime) -> Tournament:
+def eod_hand(*, tournament: Tournament, actor, table_number: int, now: datetime) -> ClockChange:
     """Count one of the final hands started at a table."""
 
     def apply(locked: Tournament, structure) -> dict[str, Any]:
@@ -805,7 +837,7 @@ def eod_hand(*, tournament: Tournament, actor, table_number: int, now: datetime)
 
 
 @transaction.atomic
-def eod_stop(*, tournament: Tournament, actor, now: datetime) -> Tournament:
+def eod_stop(*, tournament: Tournament, actor, now: datetime) -> ClockChange:
     """Clear the final-hands countdown (the day is over, or it was called by mistake)."""
 
     def apply(locked: Tournament, structure) -> dict[str, Any]:

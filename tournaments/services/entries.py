@@ -100,7 +100,7 @@ def player_create_and_register(
 ) -> Registration:
     """A new player and his entry, as one action: when the entry is refused (registration
     closed, the room full...), the player is not kept either, so a retry does not leave a
-    second one behind (issue 12, item 8). A player new this instant has no entry and no
+    second one behind. A player new this instant has no entry and no
     seat ticket yet: neither is looked for."""
     player = _player_new(tournament=tournament, actor=actor, now=now, **player_fields)
     return _register(
@@ -175,7 +175,7 @@ def _register(
     # the tables' loads for the draw) go to the database in one trip (prepared.ahead), in
     # that order, so each is read under the lock as it was one after another: every desk
     # of the event queues on this lock, and each trip held under it was a trip every
-    # other desk waited for (issue 15, item 8). A forfeit frees a seat before the draw:
+    # other desk waited for. A forfeit frees a seat before the draw:
     # then the loads are read after it; a player who needs an accessible seat is drawn
     # from another read (`seat_assign`).
     reads = [
@@ -193,7 +193,7 @@ def _register(
         if tournament.status == Tournament.Status.FINISHED:
             raise errors.TournamentFinished
         books.assert_open(tournament)
-        if player.merged_into_id is not None:  # a duplicate the TD merged (issue 16, item 2)
+        if player.merged_into_id is not None:  # a duplicate the TD merged
             raise errors.DomainError(
                 _("%(player)s was merged into another player: register the player kept."),
                 player=str(player),
@@ -240,7 +240,7 @@ def _register(
             clerk=books.clerk(actor),
         )
         # The new entry finishes above everyone already out: their places move down one, so
-        # two busts from different hands never share a place (issue 13).
+        # two busts from different hands never share a place.
 
         shifted = results.places_make_room(tournament=tournament, by=1)
         seat = seat_services.seat_assign(

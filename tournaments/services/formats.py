@@ -267,8 +267,12 @@ def bounty_award_record(
     portions: Sequence[Sequence[Entry]],
     actor: Any,
     now: datetime,
+    with_bust: bool = False,
 ) -> Event:
-    """Award an eliminated player's bounty to the winners of his last pot (§6-§8)."""
+    """Award an eliminated player's bounty to the winners of his last pot (§6-§8).
+
+    `with_bust`: awarded in the same action as the bust; the bust's undo takes it back
+    with it, so it is no action to undo on its own."""
     tournament = locks.tournament_for_update(tournament)
     eliminated, portions = _fresh(eliminated, portions)
     preview = bounty_award_preview(tournament=tournament, eliminated=eliminated, portions=portions)
@@ -291,8 +295,10 @@ def bounty_award_record(
                 }
                 for line in preview.lines
             ],
+            **({"with_bust": True} if with_bust else {}),
         },
         now=now,
+        undoable=not with_bust,
     )
     for line in preview.lines:
         entry = line["entry"]

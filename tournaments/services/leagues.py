@@ -1,4 +1,4 @@
-"""Leagues (issue 16, item 3): a season's events and how their results make points. The
+"""Leagues: a season's events and how their results make points. The
 points themselves are computed on read (tournaments.roster, tournaments.leagues), so the
 standings follow the results as they are recorded."""
 

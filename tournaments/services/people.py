@@ -1,4 +1,4 @@
-"""The room's players (issue 16, item 2) and the chip counts taken at the tables (item 1).
+"""The room's players and the chip counts taken at the tables (item 1).
 
 A player belongs to the room, not to one event, so his profile, merges and erasure are
 logged in the room's log (`tables.events`, actions "room.player_*"); a table's chip count

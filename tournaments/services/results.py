@@ -27,6 +27,7 @@ from tournaments.events import (
     logged_id,
     logged_ids,
     scoped,
+    undo_with,
     undoes,
 )
 from tournaments.models import BountyAward, Deal, Entry, Event, Tournament
@@ -300,8 +301,8 @@ def eliminations_record(
             announcement_hand=announcement_hand,
             # The last player left wins (003 Art.7.5): only a lone survivor is ever named,
             # so the others are read only when one is left besides those out now (reading
-            # every player at 10,000 entries cost a bust ~450 ms), and their query is
-            # built only then too (built for nothing, it cost every bust 0.26 ms of CPU).
+            # every player at 10,000 entries would slow every bust), and their query is
+            # built only then too (built for nothing, it would cost every bust CPU).
             other_players=[
                 str(pk)
                 for pk in tournament.entries.filter(status=Entry.Status.ACTIVE)
@@ -425,16 +426,27 @@ def eliminations_record(
         return settlement
 
 
-def _refuse_if_bounty_settled(entry: Entry) -> None:
+def _undo_bounty_or_refuse(entry: Entry, actor, now: datetime) -> None:
     """A bust whose bounty was awarded, drawn or sent to the prize pool stays until that
     is undone: back in play with his bounty paid out, the player's bounty would count
-    twice on the board and never in the books."""
+    twice on the board and never in the books. An award made in the same action as the
+    bust (the bust dialog) is no action of its own: it is undone with the bust."""
     award = (
         BountyAward.objects.filter(eliminated=entry, voided=False, own_bounty=False)
         .select_related("event")
         .first()
     )
     if award is None:
+        return
+    part = award.event
+    with_bust = (
+        part is not None
+        and part.action == "bounty.award"
+        and isinstance(part.data, dict)
+        and part.data.get("with_bust") is True
+    )
+    if with_bust and not part.undoable and part.undone_at is None:
+        undo_with(part, actor, now)
         return
     if award.event is None:
         raise errors.CannotUndo(
@@ -470,7 +482,7 @@ def _undo_eliminate(event: Event, actor, now: datetime) -> None:
         ).exists()
         if later:
             raise errors.CannotUndo(reason=_("undo the later eliminations first"))
-        _refuse_if_bounty_settled(entry)
+        _undo_bounty_or_refuse(entry, actor, now)
         before = (event.data.get("before") or {}).get(str(pk))
         if before:
             if not isinstance(before, dict) or not set(before) <= {*_SNAPSHOT, "ended_at"}:

@@ -1,4 +1,4 @@
-"""Tables shared between events over an evening (issue 16, item 8): a table one event has
+"""Tables shared between events over an evening: a table one event has
 broken (closed) can be opened by another running event. Tables belong to an event and
 are numbered per event, so the table is added to (or reopened in) the other event under
 the same number; both events' logs say so. A table open in any running event is never

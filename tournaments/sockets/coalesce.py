@@ -1,4 +1,4 @@
-"""One database read for a crowd of sockets connecting at once (issue 15, item 5).
+"""One database read for a crowd of sockets connecting at once.
 
 Each socket needs the same two reads on connect: its screen (or tournament) and the
 clock state. Channels runs every database call of a process on one thread, each on a

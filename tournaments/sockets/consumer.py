@@ -109,7 +109,7 @@ def _control(
         raise Tournament.DoesNotExist("Tournament matching query does not exist.")
     if user is not None:
         # A staff socket acts with the person's rights now, not those it connected with:
-        # a TD demoted or logged out since is refused (issue 12, item 3).
+        # a TD demoted or logged out since is refused.
         role = current_role(user, tournament, session_key)
     with translation.override(language):
         control_action(tournament=tournament, role=role, actor=user, message=message)
@@ -194,8 +194,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 # sent to it): a room without tablets asks nothing about its tables.
                 self.groups_joined.append(realtime.tablets_group(tournament.pk))
         else:
-            # A person's socket closes when their role changes or they log out (issue 12,
-            # item 3): it reconnects and is authorised afresh.
+            # A person's socket closes when their role changes or they log out: it
+            # reconnects and is authorised afresh.
             user = self.scope.get("user")
             if getattr(user, "is_authenticated", False):
                 self.groups_joined.append(realtime.user_group(user.pk))

@@ -114,12 +114,11 @@ class RedisChannelLayer(ChannelsRedisChannelLayer):
 
     Its own send was four trips in turn: drop the group's expired members, read the
     members, drop each channel's expired messages, then the script that adds the message.
-    Every push of the room waits for them before its first screen hears of it (about 2 ms
-    of an elimination's, `bench fanout --phases`). Here the first two go in one pipeline
+    Every push of the room waits for them before its first screen hears of it (`bench fanout
+    --phases` shows the wait). Here the first two go in one pipeline
     and the third runs inside the script. What is stored, and when, is the same. A push
     to several groups (`group_send_many`) takes the same two trips for all of them: sent
-    group by group, side by side, a move's three groups cost 1.4 ms of its first screen
-    against 0.7 for an elimination's one (`bench fanout --kind move --phases`).
+    group by group, a move's three groups would take three times the trips.
     """
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tables.sockets import CashConsumer  # the cash room (issue 19)
+from tables.sockets import CashConsumer  # the cash room
 from tournaments.sockets.consumer import RoomConsumer
 
 websocket_urlpatterns: list = [

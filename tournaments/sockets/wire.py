@@ -2,9 +2,8 @@
 
 Through ASGI each socket's `send` frames the text anew: uvicorn's sans-I/O websockets
 protocol (the one `--ws auto` picks, as bin/serve runs it) encodes the text, builds the
-frame in the websockets library and joins its bytes, for every socket: about 40 µs a
-socket, where writing the same bytes to the connection costs about 15 (1,000 sockets:
-41.6 against 16.0 ms, measured side by side in one server). A server's text frame is the
+frame in the websockets library and joins its bytes, for every socket, several times
+what writing the same bytes to the connection costs (bench/RESULTS.md). A server's text frame is the
 same bytes for every socket when nothing is negotiated that changes them (no mask on the
 server's side; no compression: bin/serve turns per-message deflate off). So the hub
 makes the frame once per push (`frame`) and, for a socket served by that protocol and

@@ -24,7 +24,7 @@ def whole(value: object) -> str:
 
     The clock screen's figures are rendered in every language for every change pushed
     to the screens, before the first of them hears of it: Django's filter and its
-    number formatting took a third of that render (issue 15)."""
+    number formatting took a third of that render."""
     if isinstance(value, int):
         number = value
     else:

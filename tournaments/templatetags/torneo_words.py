@@ -37,7 +37,7 @@ def violation(v: Any) -> str:
     return labels.violation(v.code, v.table_id, v.detail)
 
 
-# The staff navigation (issue 13, item 7): the same links on every staff page for a role,
+# The staff navigation: the same links on every staff page for a role,
 # the page you are on marked with aria-current. (url name, label, roles, pages it covers)
 _TD, _FLOOR, _DESK = "td", "floor", "desk"
 _SETUP_PAGES = (

@@ -17,13 +17,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from config.views import run
 from tables import permissions as room_permissions
 from tables.models import CashTable, RoomEvent
 from tournaments import permissions, ratelimit
 from tournaments.forms import books as books_forms
 from tournaments.models import Role, StaffPin, Tournament
 from tournaments.services import accounts as account_services
-from tournaments.views.core import run
 
 # The session of a tablet outlives its shift a little, so that the first request after
 # the shift is sent back to its table's PIN page (config.middleware.TabletOnly) rather

@@ -1,4 +1,4 @@
-"""The books of the night and the printouts (issue 16, items 4 and 5). Views are thin:
+"""The books of the night and the printouts. Views are thin:
 forms read the input, services change the books, bookprint/printouts make the PDFs."""
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.views import form_errors, run
 from tables import permissions as room_permissions
 from tournaments import bookprint, permissions, printouts
 from tournaments.forms import books as books_forms
 from tournaments.models import PaymentMethod, Role
 from tournaments.services import books as book_services
-from tournaments.views.core import run
 
 
 def _pdf(content: bytes, filename: str) -> HttpResponse:
@@ -35,12 +35,6 @@ def _rows(report: dict) -> dict:
         "sold": bookprint.sold_rows(report["books"]),
         "method_rows": bookprint.method_rows(report["books"]),
     }
-
-
-def _form_errors(request: HttpRequest, form) -> None:
-    for errors in form.errors.values():
-        for error in errors:
-            messages.error(request, error)
 
 
 @login_required
@@ -70,7 +64,7 @@ def sale_void(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.TD)
     form = books_forms.VoidForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return redirect("event_books", slug)
     entry = tournament.entries.filter(number=form.cleaned_data["entry"]).first()
     purchase = None
@@ -166,7 +160,7 @@ def night_close(request: HttpRequest) -> HttpResponse:
     _books_role(request)
     form = books_forms.CloseForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return redirect("night_books")
     night = form.cleaned_data["night"]
     ok, _closed = run(request, book_services.night_close, night=night, actor=request.user)
@@ -183,7 +177,7 @@ def night_correct(request: HttpRequest) -> HttpResponse:
     _books_role(request)
     form = books_forms.CorrectionForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         night = form.cleaned_data.get("night")
         return _night_back(night) if night else redirect("night_books")
     data = form.cleaned_data
@@ -220,7 +214,7 @@ def printout(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "books/printouts.html", context)
     form = books_forms.PrintForm(request.GET)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors(request, form)
         return redirect("printout", slug)
     doc, size = form.cleaned_data["doc"], form.cleaned_data["size"] or "a4"
     now = timezone.now()

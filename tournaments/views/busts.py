@@ -1,4 +1,5 @@
-"""The bust dialog of one table: on the floor's table page and on the table's tablet.
+"""The bust dialog of one table: on the floor's table page, the table's tablet and the
+dealer tablet (unlocked by PIN or the floor's login).
 Players are picked by seat from those at that table; in a bounty event the winners of
 the hand are picked too and the bounty is awarded in the same action."""
 
@@ -11,12 +12,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from config.views import run
 from tables.models import Seat, Table
 from tournaments import permissions
 from tournaments.models import DisplayScreen, Tournament
 from tournaments.services import busts as bust_services
 from tournaments.services import formats as format_services
-from tournaments.views.core import run
 
 
 def _seat_numbers(values: list[str]) -> list[int] | None:
@@ -114,4 +115,20 @@ def tablet_bust(request: HttpRequest, token) -> HttpResponse:
         current,
         post_url=reverse("tablet_bust", args=[token]),
         back_url=reverse("screen", args=[token]),
+    )
+
+
+@login_required
+def dealer_bust(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The dealer tablet's bust: its own table only (a PIN session reaches no other)."""
+    tournament = permissions.get_tablet_tournament(request.user, request.session, slug, number)
+    current = Table.objects.filter(tournament=tournament, number=number).first()
+    if current is None:
+        raise Http404
+    return _bust(
+        request,
+        tournament,
+        current,
+        post_url=reverse("dealer_bust", args=[slug, number]),
+        back_url=reverse("dealer_tablet", args=[slug, number]),
     )

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.views import run
 from tables.models import Table
 from tournaments import events, permissions, selectors, timecalls
 from tournaments.controls import CONTROLS, control_action
@@ -19,17 +20,21 @@ from tournaments.forms import whole_number
 from tournaments.models import CONSOLE_ACTIONS, DisplayScreen, Tournament
 from tournaments.services import screens as screen_services
 from tournaments.services import timecalls as timecall_services
-from tournaments.views.core import run
+from tournaments.services.clock import ClockChange
 
 
-def _console_context(request: HttpRequest, tournament: Tournament) -> dict:
+def _console_context(
+    request: HttpRequest, tournament: Tournament, change: ClockChange | None = None
+) -> dict:
     """What the console shows. A read only: a boundary nobody announced is logged by the
     next clock change or the console's socket (tournaments/sockets/consumer.py), never by
-    a GET. A clock change hands over the structure it read (`clock_structure_read`)."""
-    now = timezone.now()
-    structure = getattr(tournament, "clock_structure_read", None)
-    if structure is None:
-        structure = selectors.clock_structure(tournament)
+    a GET. After a clock change it shows what the change read and sent (`change`)."""
+    if change is None:
+        now = timezone.now()
+        read = selectors.clock_read(tournament, now)
+        payload = selectors.clock_payload(tournament, now, read=read)
+    else:
+        tournament, read, payload = change.tournament, change.read, change.payload
     running, ended = timecall_services.console_calls(tournament)
     return {
         "timecalls": running,
@@ -37,9 +42,9 @@ def _console_context(request: HttpRequest, tournament: Tournament) -> dict:
         "timecall_rules": timecalls.profile_rules(tournament.time_call_profile),
         "tournament": tournament,
         "role": permissions.role_for(request.user, tournament),
-        "view": selectors.clock_view_for(tournament, now, structure=structure),
-        "payload": selectors.clock_payload(tournament, now, structure=structure),
-        "structure": list(enumerate(structure)),
+        "view": read.view,
+        "payload": payload,
+        "structure": list(enumerate(read.structure)),
         "tables": list(
             Table.objects.filter(tournament=tournament, status=Table.Status.OPEN).values_list(
                 "number", flat=True
@@ -67,6 +72,7 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
 def control(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     """Run one console action (the same as the socket's control message)."""
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
+    change = None
     if action not in CONTROLS:
         messages.error(request, _("Unknown clock action."))
     else:
@@ -81,12 +87,13 @@ def control(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         except DomainError as exc:
             messages.error(request, str(exc))
         else:
-            if isinstance(result, Tournament):
-                tournament = result  # the row as the change left it, with its structure
+            if isinstance(result, ClockChange):
+                change = result  # the row as the change left it, and what it read and sent
     if request.htmx:
-        if not hasattr(tournament, "clock_structure_read"):
+        if change is None:
             tournament.refresh_from_db()
-        return render(request, "clock/console.html#panel", _console_context(request, tournament))
+        context = _console_context(request, tournament, change)
+        return render(request, "clock/console.html#panel", context)
     return redirect("clock_console", slug)
 
 

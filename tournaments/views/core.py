@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
@@ -22,20 +20,19 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from psycopg_pool import PoolTimeout
 
+from config.views import run
 from tables import permissions as room_permissions
 from tournaments import events, labels, permissions, ratelimit, selectors
-from tournaments.errors import DomainError
 from tournaments.forms import whole_number
 from tournaments.models import Role, Tournament
 
 
-def run(request: HttpRequest, service: Callable[..., Any], **kwargs: Any) -> tuple[bool, Any]:
-    """Call one service; a refusal becomes a message in the user's language (never a 500)."""
-    try:
-        return True, service(now=timezone.now(), **kwargs)
-    except DomainError as exc:
-        messages.error(request, str(exc))
-        return False, None
+def event_and_role(
+    request: HttpRequest, slug: str, roles: frozenset[str]
+) -> tuple[Tournament, str | None]:
+    """The event through the user's scope (a 404 outside it) and the role he holds in it."""
+    tournament = permissions.get_tournament_for(request.user, slug, roles=roles)
+    return tournament, permissions.role_for(request.user, tournament)
 
 
 class LoginView(auth_views.LoginView):
@@ -72,7 +69,7 @@ class LoginView(auth_views.LoginView):
 def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("tournament_list")
-    return redirect("front_page")  # the public front door (issue 16, item 7)
+    return redirect("front_page")  # the public front door
 
 
 @login_required
@@ -269,7 +266,7 @@ def _may_undo(role: str | None, action: str) -> bool:
 
 
 # Undoing these moves players again, and anything older than a few minutes may surprise the
-# floor: the undo first shows what it will change and asks once (issue 13, item 8).
+# floor: the undo first shows what it will change and asks once.
 UNDO_ASKS_FOR = frozenset(
     {"seat.move", "room.balance", "room.break", "room.final_table", "seats.draw"}
 )

@@ -17,6 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.views import run
 from tables import permissions as room_permissions
 from tables.models import Seat
 from tournaments import permissions, ratelimit, selectors
@@ -25,10 +26,9 @@ from tournaments.forms import books as books_forms
 from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournaments.services import entries as entry_services
 from tournaments.services import formats as format_services
-from tournaments.views.core import run
 from tournaments.views.front import front_qr, qr_svg
 
-# Who looked whom up (issue 12, item 5): every desk search, its words and what it found.
+# Who looked whom up: every desk search, its words and what it found.
 audit = logging.getLogger("tournaments.audit")
 
 
@@ -234,7 +234,7 @@ def player_new(request: HttpRequest, slug: str) -> HttpResponse:
                 paid_by=paid_by,
             )
     if "register" in request.POST:
-        # One transaction: a refused entry keeps no player row (issue 12, item 8).
+        # One transaction: a refused entry keeps no player row.
         ok, registration = run(
             request,
             entry_services.player_create_and_register,
@@ -380,7 +380,7 @@ def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             # The receipt's number: the event's and the entry's, unique and easy to read.
             "receipt": f"{tournament.pk}-{entry.number:04d}",
             "qr": qr_svg(finder, 3),
-            "front_qr": front_qr(request),  # the room's front page (issue 16, item 7)
+            "front_qr": front_qr(request),  # the room's front page
         },
     )
 

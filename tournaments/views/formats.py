@@ -16,19 +16,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.views import run
 from tournaments import permissions
 from tournaments.errors import DomainError
 from tournaments.forms import AwardForm, EnvelopesForm, ForfeitForm, _numbers
 from tournaments.models import BountyAward, Entry, Event, Tournament
 from tournaments.services import formats as format_services
-from tournaments.views.core import run
+from tournaments.views.core import event_and_role
 
 SLIP_ACTIONS = ("bounty.award", "mystery.draw", "bounty.own")
-
-
-def _get(request: HttpRequest, slug: str, roles: frozenset[str]) -> tuple[Tournament, str | None]:
-    tournament = permissions.get_tournament_for(request.user, slug, roles=roles)
-    return tournament, permissions.role_for(request.user, tournament)
 
 
 def _page(
@@ -96,7 +92,7 @@ def _page(
 
 @login_required
 def bounties(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, role = _get(request, slug, permissions.STAFF)
+    tournament, role = event_and_role(request, slug, permissions.STAFF)
     return _page(request, tournament, role)
 
 
@@ -120,7 +116,7 @@ def _portions(tournament: Tournament, form: AwardForm) -> tuple[Entry, list[list
 @login_required
 @require_POST
 def bounty_award(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, role = _get(request, slug, permissions.FLOOR)
+    tournament, role = event_and_role(request, slug, permissions.FLOOR)
     form = AwardForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Check the fields marked below; nothing was saved."))
@@ -166,7 +162,7 @@ def bounty_award(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def own_bounty(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.FLOOR)
+    tournament, _role = event_and_role(request, slug, permissions.FLOOR)
     winner = tournament.entries.filter(place=1, status=Entry.Status.ACTIVE).first()
     if winner is None:
         messages.error(request, _("There is no winner yet."))
@@ -186,7 +182,7 @@ def own_bounty(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def bounty_forfeit(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.FLOOR)
+    tournament, _role = event_and_role(request, slug, permissions.FLOOR)
     form = ForfeitForm(request.POST)
     entry = (
         tournament.entries.filter(number=form.cleaned_data["entry"]).first()
@@ -214,7 +210,7 @@ def bounty_forfeit(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def envelopes_publish(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, role = _get(request, slug, permissions.TD)
+    tournament, role = event_and_role(request, slug, permissions.TD)
     form = EnvelopesForm(request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(form.errors.get("envelopes", [])))
@@ -234,7 +230,7 @@ def envelopes_publish(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def satellite_award(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.TD)
+    tournament, _role = event_and_role(request, slug, permissions.TD)
     try:
         numbers = _numbers(request.POST.get("play_off_winners", "")[:200], required=False)
     except forms.ValidationError as exc:
@@ -254,7 +250,7 @@ def satellite_award(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def bounty_slip(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.STAFF)
+    tournament, _role = event_and_role(request, slug, permissions.STAFF)
     event = tournament.events.filter(pk=event_id, action__in=SLIP_ACTIONS).first()
     if event is None:
         raise Http404

@@ -1,4 +1,4 @@
-"""The public front door, the lobby screen and the TD's room dashboard (issue 16, 7-8)."""
+"""The public front door, the lobby screen and the TD's room dashboard."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.views import run
 from tables import permissions as room_permissions
 from tournaments import lobby, permissions, selectors
 from tournaments.forms import books as books_forms
@@ -22,7 +23,6 @@ from tournaments.forms import whole_number
 from tournaments.models import Role
 from tournaments.services import formats as format_services
 from tournaments.services import sharing
-from tournaments.views.core import run
 
 LOBBY_SECONDS = 20  # each running event's clock stays on the lobby screen this long
 LOBBY_UPCOMING = 6  # upcoming events listed on the lobby screen

@@ -5,7 +5,7 @@ settings or secrets in it: the database (a query), the channel layer (a message 
 this process and received back through it) and the Celery broker (a connection). 200
 when all are ok, 503 otherwise. Embedded mode has no broker: its line says so.
 
-Anyone may ask, but only staff accounts see the lines (issue 12, item 8), or a probe
+Anyone may ask, but only staff accounts see the lines, or a probe
 that sends the HEALTH_TOKEN setting as X-Health-Token: any other caller is told "ok" or
 "error" and nothing about what runs behind. A failure's details always go to the log.
 """

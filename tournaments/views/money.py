@@ -20,6 +20,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.views import run
 from tables.models import Seat, Table
 from tournaments import forms, penalties, permissions, reports, selectors
 from tournaments.errors import DomainError
@@ -36,7 +37,7 @@ from tournaments.services import chips as chip_services
 from tournaments.services import days, results
 from tournaments.services import formats as format_services
 from tournaments.services import penalties as penalty_services
-from tournaments.views.core import run
+from tournaments.views.core import event_and_role
 
 MAX_CHIPS = 16  # rows of the chip-set form
 
@@ -47,11 +48,6 @@ def _refused(request: HttpRequest, form) -> bool:
         return False
     messages.error(request, forms.first_error(form))
     return True
-
-
-def _get(request: HttpRequest, slug: str, roles) -> tuple[Tournament, str | None]:
-    tournament = permissions.get_tournament_for(request.user, slug, roles=roles)
-    return tournament, permissions.role_for(request.user, tournament)
 
 
 def _active_by_number(tournament: Tournament) -> dict[int, Entry]:
@@ -134,7 +130,7 @@ def _place_bands_html(places: tuple[tuple[int, int], ...], currency: str, langua
 
 @login_required
 def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpResponse:
-    tournament, role = _get(request, slug, permissions.STAFF)
+    tournament, role = event_and_role(request, slug, permissions.STAFF)
     # An htmx request from the deal calculator gets its own card back (STYLE.md 13, 20).
     template = "money/money.html#deal" if request.htmx and role == Role.TD else "money/money.html"
     shown, pager = _results_window(request, selectors.finished_keys(tournament))
@@ -184,7 +180,7 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
 @login_required
 @require_POST
 def payouts_generate(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.TD)
+    tournament, _role = event_and_role(request, slug, permissions.TD)
     form = forms.PaidPlacesForm(request.POST)
     if _refused(request, form):
         return redirect("money", slug)
@@ -203,7 +199,7 @@ def payouts_generate(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def payouts_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.TD)
+    tournament, _role = event_and_role(request, slug, permissions.TD)
     form = forms.PayoutAmountsForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Write the prizes as whole numbers, first place first."))
@@ -223,7 +219,7 @@ def payouts_edit(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def deal(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.TD)
+    tournament, _role = event_and_role(request, slug, permissions.TD)
     active = _active_by_number(tournament)
     form = forms.DealForm(request.POST, keys=active)
     if _refused(request, form):
@@ -271,7 +267,7 @@ def deal(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def eliminations(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, role = _get(request, slug, permissions.STAFF)
+    tournament, role = event_and_role(request, slug, permissions.STAFF)
     return _eliminations_page(request, tournament, role)
 
 
@@ -284,7 +280,7 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
     players = _seated(tournament, table=chosen) if chosen or not by_table else []
     # A link per table while there are few; past that (1,112 tables at 10,000 entries) the
     # floor types the table's number, and the tables in play are counted, not listed
-    # (the list counted the players at every table: 8 ms at 10,000 entries, 3 counted).
+    # (a list would count the players at every table of a big event).
     table_count = selectors.tables_in_play_count(tournament) if by_table else 0
     tables = []
     if by_table and table_count <= TABLE_LINKS_UP_TO:
@@ -309,7 +305,7 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
 @login_required
 @require_POST
 def eliminations_record(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, role = _get(request, slug, permissions.FLOOR)
+    tournament, role = event_and_role(request, slug, permissions.FLOOR)
     _record_eliminations(request, tournament)
     if request.htmx:
         return _eliminations_page(request, tournament, role)
@@ -381,7 +377,7 @@ def _record_eliminations(request: HttpRequest, tournament: Tournament) -> None:
 
 @login_required
 def penalty_list(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, role = _get(request, slug, permissions.STAFF)
+    tournament, role = event_and_role(request, slug, permissions.STAFF)
     family = selectors.tournament_family(tournament)
 
     return render(
@@ -403,7 +399,7 @@ def penalty_list(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def penalty_give(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, role = _get(request, slug, permissions.FLOOR)
+    tournament, role = event_and_role(request, slug, permissions.FLOOR)
     form = forms.PenaltyForm(request.POST)
     valid = form.is_valid()
     if form.cleaned_data.get("kind") in {"elimination", "disqualification"} and role != Role.TD:
@@ -441,7 +437,7 @@ def penalty_give(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def penalty_hand(request: HttpRequest, slug: str) -> HttpResponse:
     """The floor (or a tablet) reports a hand dealt at a table."""
-    tournament, _role = _get(request, slug, permissions.FLOOR)
+    tournament, _role = event_and_role(request, slug, permissions.FLOOR)
     form = forms.HandDealtForm(request.POST)
     table = (
         Table.objects.filter(tournament=tournament, number=form.cleaned_data["table"]).first()
@@ -478,7 +474,7 @@ def _chips_page(
 ) -> HttpResponse:
     """The chips page; `typed`: the chip set as the TD typed it, shown again when it was
     refused (not the set saved before)."""
-    tournament, role = _get(request, slug, permissions.STAFF)
+    tournament, role = event_and_role(request, slug, permissions.STAFF)
     query = forms.ColorUpPreviewForm(request.GET)
     query.is_valid()  # a junk table or chip reads as none chosen
     table_number = query.cleaned_data.get("table")
@@ -544,7 +540,7 @@ def _chips_page(
 @login_required
 @require_POST
 def chipset(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.TD)
+    tournament, _role = event_and_role(request, slug, permissions.TD)
     form = forms.ChipRowsForm(request.POST, rows=MAX_CHIPS)
     # What was typed, row by row (the rows left blank dropped): shown again on a refusal,
     # so the TD corrects the one wrong figure instead of typing the set again.
@@ -579,7 +575,7 @@ def chipset(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def chip_race(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.FLOOR)
+    tournament, _role = event_and_role(request, slug, permissions.FLOOR)
     query = forms.ColorUpPreviewForm(request.POST)
     query.is_valid()
     table_number, removed = query.cleaned_data.get("table"), query.cleaned_data.get("removed")
@@ -624,7 +620,7 @@ def _chips_url(slug: str) -> str:
 @require_POST
 def color_up(request: HttpRequest, slug: str) -> HttpResponse:
     """A discretionary colour-up of one player, announced (TDA-25.5, FIGP §68)."""
-    tournament, _role = _get(request, slug, permissions.FLOOR)
+    tournament, _role = event_and_role(request, slug, permissions.FLOOR)
     values = tournament.denominations.values_list("value", flat=True)
     form = forms.ColorUpForm(request.POST, keys=values)
     valid = form.is_valid()
@@ -659,7 +655,7 @@ def color_up(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def leftovers(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.FLOOR)
+    tournament, _role = event_and_role(request, slug, permissions.FLOOR)
     form = forms.LeftoversForm(request.POST)
     valid = form.is_valid()
     entry = _active_by_number(tournament).get(form.cleaned_data.get("entry"))
@@ -695,7 +691,7 @@ def leftovers(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def chips_remove(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.FLOOR)
+    tournament, _role = event_and_role(request, slug, permissions.FLOOR)
     form = forms.ChipsRemoveForm(request.POST)
     if _refused(request, form):
         return redirect("chips", slug)
@@ -718,7 +714,7 @@ def chips_remove(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def days_page(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, role = _get(request, slug, permissions.STAFF)
+    tournament, role = event_and_role(request, slug, permissions.STAFF)
 
     counts = dict(
         ChipCount.objects.filter(tournament=tournament, day=tournament.day).values_list(
@@ -743,7 +739,7 @@ def days_page(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def bag(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.FLOOR)
+    tournament, _role = event_and_role(request, slug, permissions.FLOOR)
     active = _active_by_number(tournament)
     form = forms.BagForm(request.POST, keys=active)
     if _refused(request, form):
@@ -767,7 +763,7 @@ def bag(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def day_next(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.TD)
+    tournament, _role = event_and_role(request, slug, permissions.TD)
     ok, day = run(request, days.day_next, tournament=tournament, actor=request.user)
     if ok:
         messages.success(request, _("Day %(day)s begins.") % {"day": day})
@@ -777,7 +773,7 @@ def day_next(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def flight_new(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.TD)
+    tournament, _role = event_and_role(request, slug, permissions.TD)
     form = forms.FlightForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Give the flight a name and a date."))
@@ -798,7 +794,7 @@ def flight_new(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def flights_merge(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.TD)
+    tournament, _role = event_and_role(request, slug, permissions.TD)
     ok, merged = run(request, days.flights_merge, event=tournament, actor=request.user)
     if ok:
         messages.success(
@@ -810,7 +806,7 @@ def flights_merge(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def day_redraw(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.TD)
+    tournament, _role = event_and_role(request, slug, permissions.TD)
     ok, seated = run(request, days.day_redraw, tournament=tournament, actor=request.user)
     if ok:
         messages.success(request, _("%(n)s players seated.") % {"n": len(seated)})
@@ -835,7 +831,7 @@ XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 @login_required
 def report(request: HttpRequest, slug: str, report: str, fmt: str) -> HttpResponse:
-    tournament, _role = _get(request, slug, permissions.STAFF)
+    tournament, _role = event_and_role(request, slug, permissions.STAFF)
     if report not in reports.REPORTS or fmt not in {"csv", "xlsx", "pdf"}:
         raise Http404
     table = reports.REPORTS[report](tournament)

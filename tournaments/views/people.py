@@ -1,4 +1,4 @@
-"""Issue 16, items 1-3: the player list of an event, the table chip counts, the room's
+"""The player list of an event, the table chip counts, the room's
 players (profile, duplicates, merge, export, erasure) and leagues."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.views import run
 from tables import permissions as room_permissions
 from tables.models import Seat
 from tournaments import leagues, permissions, roster, selectors
@@ -31,7 +32,6 @@ from tournaments.models import (
 from tournaments.reports import as_csv
 from tournaments.services import leagues as league_services
 from tournaments.services import people as people_services
-from tournaments.views.core import run
 
 # --- The player list of one event (item 1) ---------------------------------------------
 

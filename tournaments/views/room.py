@@ -14,12 +14,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.views import run
 from tables.models import Seat, Table
 from tables.services import room as room_services
 from tables.services.seats import seat_move
 from tournaments import forms, labels, permissions, selectors
 from tournaments.models import Entry, Tournament
-from tournaments.views.core import run
 
 
 def _floor(request: HttpRequest, slug: str) -> Tournament:
@@ -368,8 +368,8 @@ def player_move(request: HttpRequest, slug: str) -> HttpResponse:
         # The planner warns when a manual move leaves the room out of balance (§8.1). The
         # room's page lists every breach in its plan already: checked here only for the
         # table's page, which does not. The move is pushed to the screens as it commits,
-        # and the check (3-4 ms of a move's CPU at 218 players, more in a big room) held
-        # the interpreter lock while the pushes were written (issue 15 item 4).
+        # and the check (CPU that grows with the room) held
+        # the interpreter lock while the pushes were written.
         if back is not None:
             for problem in room_services.room_check(tournament=tournament):
                 messages.warning(

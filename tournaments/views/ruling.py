@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from config.views import run
 from tables import permissions as room_permissions
 from tables.engine import EngineError, Hand
 from tables.engine.phh import export_phh
@@ -31,7 +32,6 @@ from tables.ruling import presentation as ruling_presentation
 from tables.services import rulings as ruling_services
 from tournaments import clock, permissions, selectors
 from tournaments.models import ChipCount, Tournament
-from tournaments.views.core import run
 
 _GAMES = {"nlhe": ("NL", "holdem"), "plo": ("PL", "omaha"), "lhe": ("L", "holdem")}
 _ANTE_MODES = {"none": "none", "each_player": "each", "big_blind_ante": "bba"}

@@ -2,7 +2,7 @@
 
 Views parse, fetch with permissions, call one service, and render or redirect. Bad input
 is refused with a message and changes nothing; a domain refusal becomes a message through
-`core.run`. With an HX-Request header a view answers with its fragment only.
+`config.views.run`. With an HX-Request header a view answers with its fragment only.
 """
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from config.views import run
 from tables.models import Table
 from tables.services import layout as layout_services
+from tables.services import seats as seat_services
 from tournaments import permissions, presets
 from tournaments.forms import (
     BreakRowForm,
@@ -35,11 +37,11 @@ from tournaments.forms import (
     TableUpdateForm,
     TournamentForm,
     _is_number,
+    all_errors,
     whole_number,
 )
 from tournaments.models import AnteMode, StructureItem, Tournament
 from tournaments.services import setup as setup_services
-from tournaments.views.core import run
 
 MAX_ROWS = 300
 
@@ -368,15 +370,6 @@ def structure_edit(request: HttpRequest, slug: str) -> HttpResponse:
 # --- Tables ---------------------------------------------------------------------------
 
 
-def _form_errors(form: forms.Form) -> str:
-    return " ".join(
-        f"{form.fields[name].label}: {' '.join(errors)}"
-        if name in form.fields
-        else " ".join(errors)
-        for name, errors in form.errors.items()
-    )
-
-
 def _tables_context(tournament: Tournament, form: TablesAddForm) -> dict[str, Any]:
     tables = tournament.tables.annotate(
         players=Count("seats", filter=Q(seats__entry__status="active"))
@@ -386,6 +379,7 @@ def _tables_context(tournament: Tournament, form: TablesAddForm) -> dict[str, An
         "tables": tables,
         "form": form,
         "seat_total": sum(t.max_seats for t in tables if t.status != Table.Status.CLOSED),
+        "planned": seat_services.tables_planned(tournament),
     }
 
 
@@ -395,7 +389,7 @@ def _table_update(request: HttpRequest, tournament: Tournament) -> bool:
         messages.error(
             request,
             _("Table %(table)s not changed. %(errors)s")
-            % {"table": request.POST.get("number", "?")[:5], "errors": _form_errors(form)},
+            % {"table": request.POST.get("number", "?")[:5], "errors": all_errors(form)},
         )
         return False
     ok, table = run(

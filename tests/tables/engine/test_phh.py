@@ -176,7 +176,7 @@ def test_a_player_written_with_a_superscript_is_a_replay_error_not_a_crash():
 
 
 def _tomllib_reading(text):
-    """What the reader gave before its fast path (issue 15): tomllib's data or its error."""
+    """What the reader gave before its fast path: tomllib's data or its error."""
     import tomllib
 
     try:

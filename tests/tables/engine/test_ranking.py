@@ -133,7 +133,7 @@ def test_malformed_and_duplicate_cards_are_refused():
 
 
 def test_the_fast_path_ranks_exactly_as_phevaluator_and_still_refuses_bad_cards():
-    """holdem_rank sends canonical cards straight to the native evaluator (issue 15):
+    """holdem_rank sends canonical cards straight to the native evaluator:
     the same ranks as phevaluator's own call, and the same refusals for bad input."""
     import random
 
@@ -158,7 +158,7 @@ def test_the_fast_path_ranks_exactly_as_phevaluator_and_still_refuses_bad_cards(
 
 
 def test_seven_cards_rank_the_same_whatever_their_spelling_or_container():
-    """The seven-card shortcut (issue 15) changes no answer: other spellings, tuples and
+    """The seven-card shortcut changes no answer: other spellings, tuples and
     one-shot iterables rank as the canonical lists do; repeats and bad cards are refused."""
     import random
 

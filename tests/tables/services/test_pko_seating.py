@@ -155,3 +155,43 @@ def test_registrations_spread_over_the_opened_tables_and_no_seat_changes_at_the_
     assert room.room_plan(tournament=tournament).moves == ()
     room.seats_even_out(tournament=tournament, actor=td, now=NOW)
     assert {s.entry_id: (s.table_id, s.number) for s in Seat.objects.all()} == before
+
+
+def _counts(tournament) -> list[int]:
+    return [t.seats.count() for t in Table.objects.filter(tournament=tournament).order_by("number")]
+
+
+def test_registrations_over_the_tables_planned_for_the_expected_field_and_the_start_moves_nobody(
+    td,
+):
+    from tournaments.models import Event
+    from tournaments.services import clock as clock_services
+    from tournaments.services import entries as entry_services
+
+    tournament = make_tournament(td, tables=8, expected_entries=40)
+    assert not Table.objects.filter(tournament=tournament, status=Table.Status.OPEN).exists()
+    for _ in range(40):
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        )
+        counts = _counts(tournament)
+        planned = counts[:5]
+        # Drawn over the five tables planned for 40 (ceil(40 / 9)), within one seat always.
+        assert max(planned) - min(planned) <= 1
+        assert counts[5:] == [0, 0, 0]
+    assert _counts(tournament) == [8, 8, 8, 8, 8, 0, 0, 0]
+    before = {s.entry_id: (s.table_id, s.number) for s in Seat.objects.all()}
+    clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
+    assert {s.entry_id: (s.table_id, s.number) for s in Seat.objects.all()} == before
+    assert not Event.objects.filter(action__in=["seat.move", "room.balance"]).exists()
+
+
+def test_without_an_expected_field_the_tables_fill_one_at_a_time(td):
+    from tournaments.services import entries as entry_services
+
+    tournament = make_tournament(td, tables=8)
+    for _ in range(40):
+        entry_services.entry_register(
+            tournament=tournament, player=make_player(), actor=td, now=NOW
+        )
+    assert sorted(_counts(tournament), reverse=True)[:5] == [9, 9, 9, 9, 4]

@@ -1,4 +1,4 @@
-"""The start-of-event draw of every seat (tournament.md §6.1; issue 15, item 7): uniform,
+"""The start-of-event draw of every seat (tournament.md §6.1): uniform,
 balanced, recorded in the log, undoable, and heard by the screens and tablets.
 
 The draw writes its seats in one statement (no model built): the rows it writes must be

@@ -1,4 +1,4 @@
-"""A table number in the URL past any table (issue 12, item 9: found by `bench fuzz`)."""
+"""A table number in the URL past any table (found by `bench fuzz`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Backup: a whole tournament to JSON and back (issue 7 item 7).
+"""Backup: a whole tournament to JSON and back.
 
 A rich multi-flight event is built through the services, exported, imported (next to the
 original, and into a database the original was deleted from), exported again: the two
@@ -831,7 +831,7 @@ def test_import_is_for_those_who_may_create_tournaments(client, floor, tournamen
 
 @pytest.mark.parametrize("crafted", ["1", 1.0, True, [1]], ids=["text", "float", "bool", "list"])
 def test_a_payload_id_that_is_not_a_whole_number_refuses_the_file(small, td, crafted):
-    """Issue 12, item 1b: an id written as text or a float would slip past the remapping
+    """An id written as text or a float would slip past the remapping
     and, undone, name a row of another tournament. The file is refused; nothing written."""
     document = copy.deepcopy(backup.export_tournament(small))
     registrations = [e for e in document["events"] if e["action"] == "entry.register"]

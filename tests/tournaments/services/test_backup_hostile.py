@@ -1,4 +1,4 @@
-"""Hostile backups (issue 12, items 1b and 1c).
+"""Hostile backups.
 
 A user allowed to import can write any JSON. The import refuses every value the services
 would never write -- a reference to a row the file does not define, junk in a JSON field,

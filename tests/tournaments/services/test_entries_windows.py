@@ -1,4 +1,4 @@
-"""Rebuy and add-on windows hold at every level and at every break (issue 13, item 2)."""
+"""Rebuy and add-on windows hold at every level and at every break."""
 
 from __future__ import annotations
 

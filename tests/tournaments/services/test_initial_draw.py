@@ -1,5 +1,5 @@
 """The draw is balanced from the start; movers on their way are never picked again; a
-break plan lists every destination (issue 13, item 3)."""
+break plan lists every destination."""
 
 from __future__ import annotations
 

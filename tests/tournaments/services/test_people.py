@@ -1,4 +1,4 @@
-"""The room's players and table counts, through the services (issue 16, items 1-2)."""
+"""The room's players and table counts, through the services."""
 
 from __future__ import annotations
 

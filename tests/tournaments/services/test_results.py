@@ -1,4 +1,4 @@
-"""Money and results add up (issue 13, item 5): the pool's lines, places that belong to
+"""Money and results add up: the pool's lines, places that belong to
 the entry, re-entered players shown playing, reports in the room's words and time zone."""
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ def test_pdf_reports_carry_venue_date_totals_page_numbers_and_when_made(tourname
 
 
 def test_a_csv_report_never_opens_a_name_as_a_formula():
-    """Issue 12, item 7: a player named "=HYPERLINK(...)" is text in the spreadsheet."""
+    """A player named "=HYPERLINK(...)" is text in the spreadsheet."""
     from tournaments import reports
 
     table = (["Place", "Player"], [[1, '=HYPERLINK("http://x")'], [2, "+39 Rossi"], [3, "@Bo"]])

@@ -1,4 +1,4 @@
-"""Undo and duplicates are safe (issue 13, item 8)."""
+"""Undo and duplicates are safe."""
 
 from __future__ import annotations
 

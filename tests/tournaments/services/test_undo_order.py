@@ -1,4 +1,4 @@
-"""Undo never leaves ghosts (issue 12, item 6).
+"""Undo never leaves ghosts.
 
 An undo puts back the state its action found. When a later action has since changed the
 same players or seats, that state is gone: the undo refuses and names the later action to

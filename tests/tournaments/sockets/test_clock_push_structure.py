@@ -1,4 +1,4 @@
-"""A clock change names the structure; a change of the structure sends it (issue 15, item 4).
+"""A clock change names the structure; a change of the structure sends it.
 
 Every clock push used to carry the whole structure (three quarters of its bytes) to every
 screen. A screen gets the levels on connecting and whenever they change; a clock change

@@ -1,4 +1,4 @@
-"""A push brings what the screens show, rendered once per change (issue 15, item 4).
+"""A push brings what the screens show, rendered once per change.
 
 A clock screen used to answer every push by fetching its figures again: a thousand
 renders for one registration at a thousand screens. The push now carries the figures,

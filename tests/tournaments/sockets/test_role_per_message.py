@@ -1,4 +1,4 @@
-"""A socket's rights follow the person (issue 12, item 3): every control message is
+"""A socket's rights follow the person: every control message is
 checked against the role and the session as they are now, not as they were at connect."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The books of the night (issue 16, item 4): per event and per night, by payment method
+"""The books of the night: per event and per night, by payment method
 and clerk, voids and refunds with reason and who, closing, corrections, PDFs. The night's
 books are the room's (its manager and cashier); an event's own books are its TD's."""
 

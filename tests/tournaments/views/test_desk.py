@@ -1,5 +1,5 @@
 """The seat card carries what the player paid, a receipt number and a QR code; the desk
-search is filled from the seat card's own search (issue 13, item 9)."""
+search is filled from the seat card's own search."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A refused "new player and register" writes nothing (issue 12, item 8): no player row
+"""A refused "new player and register" writes nothing: no player row
 is left behind, and retrying does not pile up duplicates."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Player data stays with the events that hold it (issue 12, item 5): the desk finds the
+"""Player data stays with the events that hold it: the desk finds the
 players of its own events and, by exact document number, anyone; document numbers are
 masked unless typed exactly; searches are rate-limited and logged."""
 

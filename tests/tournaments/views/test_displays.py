@@ -1,4 +1,4 @@
-"""The clock screen speaks the room's language (issue 13, item 6)."""
+"""The clock screen speaks the room's language."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The seating board is right the moment a player moves (issue 13, item 4)."""
+"""The seating board is right the moment a player moves."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The front door, the lobby screen and the room dashboard (issue 16, items 7 and 8)."""
+"""The front door, the lobby screen and the room dashboard."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 16 items 1-3 through the pages: the player list, table chip counts, the room's
+"""Through the pages: the player list, table chip counts, the room's
 players (profile, duplicates, merge and undo, export, erasure) and leagues."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Printouts (issue 16, item 5): structure sheet, seating stickers, seat list, move and
+"""Printouts: structure sheet, seating stickers, seat list, move and
 break slips, final-table draw; A4 and receipt width; English and Italian."""
 
 from __future__ import annotations

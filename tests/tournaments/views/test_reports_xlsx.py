@@ -1,4 +1,4 @@
-"""The reports as XLSX (issue 12, item 7): the same tables as the CSV ones, with typed cells
+"""The reports as XLSX: the same tables as the CSV ones, with typed cells
 (numbers, money, times in the room's zone), and text that stays text whatever it starts
 with."""
 

@@ -823,7 +823,7 @@ def test_clone_form_suggests_next_week(td_client, tournament):
 
 
 def test_cloning_needs_the_right_to_create_a_tournament(client, tournament):
-    """Issue 12, item 8: a TD of this event who may not create events may not clone it."""
+    """A TD of this event who may not create events may not clone it."""
     from tests.conftest import make_user
     from tournaments.models import Role, StaffAssignment, Tournament
 
@@ -837,3 +837,51 @@ def test_cloning_needs_the_right_to_create_a_tournament(client, tournament):
     )
     assert response.status_code == 403
     assert Tournament.objects.count() == before
+
+
+def _edit_data(td_client, tournament) -> dict[str, str]:
+    form = td_client.get(_url("tournament_edit", tournament)).context["form"]
+    data = {
+        name: ("on" if value is True else "" if value is None or value is False else value)
+        for name, value in ((f.name, f.value()) for f in form)
+    }
+    return {k: v for k, v in data.items() if v != ""}
+
+
+@pytest.mark.parametrize(
+    ("language", "label", "plan"),
+    [
+        ("en", "Expected players", "Planned for 40 expected players: tables 1, 2, 3, 4, 5."),
+        ("it", "Giocatori attesi", "Per 40 giocatori attesi sono previsti i tavoli 1, 2, 3, 4, 5."),
+    ],
+)
+def test_the_td_states_the_expected_field_and_the_tables_page_shows_the_plan(
+    td_client, td, tournament, language, label, plan
+):
+    layout_services.tables_add(
+        tournament=tournament,
+        actor=td,
+        first=1,
+        last=8,
+        max_seats=9,
+        accessible_seats=[],
+        reserved_seats=[],
+        now=timezone.now(),
+    )
+    td_client.cookies["django_language"] = language
+    tables = td_client.get(_url("tables_edit", tournament)).content.decode()
+    assert "tables-planned" in tables and plan not in tables  # nothing planned yet
+    page = td_client.get(_url("tournament_edit", tournament)).content.decode()
+    assert label in page and 'name="expected_entries"' in page
+    data = {**_edit_data(td_client, tournament), "expected_entries": "40"}
+    response = td_client.post(_url("tournament_edit", tournament), data)
+    assert response.status_code == 302, response.context["form"].errors
+    tournament.refresh_from_db()
+    assert tournament.expected_entries == 40
+    assert plan in td_client.get(_url("tables_edit", tournament)).content.decode()
+    refused = td_client.post(
+        _url("tournament_edit", tournament), {**data, "expected_entries": "-3"}
+    )
+    assert refused.status_code == 200
+    tournament.refresh_from_db()
+    assert tournament.expected_entries == 40

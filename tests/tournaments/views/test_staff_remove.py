@@ -1,4 +1,4 @@
-"""Staff can be removed from a tournament on the setup staff page (issue 12, item 8); the
+"""Staff can be removed from a tournament on the setup staff page; the
 last TD cannot, and the removal is logged."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Tablets stay live after "Hand dealt"; the console shows hand-for-hand tables as they
-report (issue 13, item 1)."""
+report."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14: the engine held to the rulebooks' words and to every hand history.
+"""The engine held to the rulebooks' words and to every hand history.
 
 Each test here failed on the engine before the fix it names.
 """
