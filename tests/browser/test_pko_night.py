@@ -39,6 +39,7 @@ WORDS = {
         "bust_done": "{name} eliminato; la taglia è assegnata.",
         "refused": "la taglia di {name} è già stata assegnata: annulla prima “Taglia assegnata”",
         "balances": "Quadra a zero",
+        "undone": "Annullato.",
         "ask": "Tavolo {table}: il bottone è al posto",
         "where": "Tavolo {table} · Posto {seat}",
         "moved": "Spostato dal tavolo {table} · {seat}",
@@ -60,6 +61,7 @@ WORDS = {
         "bust_done": "{name} out; the bounty is awarded.",
         "refused": "the bounty of {name} is settled: undo “Bounty awarded”",
         "balances": "Balances to zero",
+        "undone": "Undone.",
         "ask": "Table {table}: the button is on seat",
         "where": "Table {table} · Seat {seat}",
         "moved": "Moved from {table} · {seat}",
@@ -126,6 +128,7 @@ def _pko_night(language):
         bounty_part_cents=5000,
         reentry_allowed=True,
         max_entries=2,
+        expected_entries=40,
         late_registration_level=5,
         addon_allowed=True,
         addon_price=20,
@@ -166,9 +169,9 @@ def test_a_pko_night(daphne_url, browser, language):
         )
     needy = Entry.objects.get(tournament=tournament, player__last_name=SURNAMES[7])
     assert Entry.objects.filter(tournament=tournament).count() == 39
-    # needs: item 8 (the desk draws over the tables the TD opened: the field is balanced
-    # within one seat at every moment, and no seat card changes at the start). Enable:
-    # drawn = _the_field_is_balanced_from_the_first_registration(tournament)
+    # Forty expected: the desk drew over the five tables planned for them, so the field
+    # is balanced within one seat and no seat card changes at the start.
+    drawn = _the_field_is_balanced_from_the_first_registration(tournament)
 
     # The seating board shows every seated player on some page, at both TV sizes.
     board = DisplayScreen.objects.create(tournament=tournament, name="Board", kind="seating")
@@ -189,12 +192,12 @@ def test_a_pko_night(daphne_url, browser, language):
     console.wait_for_selector("[data-sync][data-state=ok]")
     console.locator(f"form[action='/t/{slug}/clock/start/'] button.primary").click()
     tv.wait_for_function("() => document.body.dataset.clockStatus === 'running'", timeout=LIVE)
-    # needs: item 8. Enable:
-    # assert _where_everyone_sits(tournament) == drawn
+    assert _where_everyone_sits(tournament) == drawn
 
     out, winner = _a_bust_awards_its_bounty_by_seat(console, url, tournament, words, avoid=needy)
     tv.locator("[data-testid=bounty-leader]", has_text=str(winner.player)).wait_for(timeout=LIVE)
-    _undoing_the_bust_is_refused_naming_the_award(console, url, tournament, words, out)
+    _undoing_the_bust_undoes_its_bounty(console, url, tournament, words, out, winner)
+    out, winner = _a_bust_awards_its_bounty_by_seat(console, url, tournament, words, avoid=needy)
     _balancing_asks_for_the_unknown_buttons(console, url, tournament, td, words, avoid=needy)
 
     # The busted player re-enters at the desk: Enter registers the only player found.
@@ -361,13 +364,30 @@ def _a_bust_awards_its_bounty_by_seat(page, url, tournament, words, *, avoid):
     return out.entry, winner.entry
 
 
-def _undoing_the_bust_is_refused_naming_the_award(page, url, tournament, words, out):
-    bust = Event.objects.get(tournament=tournament, action="entry.eliminate")
+def _undo_from_the_log(page, url, tournament, event):
     page.goto(f"{url}/t/{tournament.slug}/log/")
-    page.locator(f"#event-{bust.pk} form button").click()
+    page.locator(f"#event-{event.pk} form button").click()
     page.wait_for_url(re.compile(r"/log/$"))
+    return page.inner_text(".messages")
+
+
+def _undoing_the_bust_undoes_its_bounty(page, url, tournament, words, out, winner):
+    """The bust made in the dialog is one action with its award: its undo takes the bounty
+    back, and the bounties in play are every player's again."""
+    bust = Event.objects.filter(tournament=tournament, action="entry.eliminate").latest("pk")
+    assert words["undone"] in _undo_from_the_log(page, url, tournament, bust)
+    assert Entry.objects.get(pk=out.pk).status == Entry.Status.ACTIVE
+    winner.refresh_from_db()
+    assert format_services.bounty_of(winner, tournament) == 5000
+    assert format_services.bounty_board(tournament)["in_play"] == 39 * 5000
+
+
+def _undoing_a_bust_whose_bounty_was_awarded_apart_is_refused(page, url, tournament, words, out):
+    """A bust whose bounty was awarded later, on its own: its undo is refused, naming the
+    award to undo first, and nothing changes."""
+    bust = Event.objects.filter(tournament=tournament, action="entry.eliminate").latest("pk")
     refused = words["refused"].format(name=out.player)
-    assert refused in page.inner_text(".messages")
+    assert refused in _undo_from_the_log(page, url, tournament, bust)
     assert Entry.objects.get(pk=out.pk).status == Entry.Status.ELIMINATED
     assert not Event.objects.get(pk=bust.pk).undone_at
 
@@ -382,9 +402,16 @@ def _balancing_asks_for_the_unknown_buttons(page, url, tournament, td, words, *,
     victim = next(
         s.entry
         for s in shortest.seats.select_related("entry").order_by("number")
-        if s.entry_id != avoid.pk
+        # a starting bounty of 50.00: half of it, 25.00, is paid in cash
+        if s.entry_id != avoid.pk and format_services.bounty_of(s.entry, tournament) == 5000
     )
     _bust(tournament, td, victim)
+    # Its bounty is awarded apart, later: the bust can no longer be undone on its own.
+    hunter = next(e for e in _active(tournament) if e.pk != avoid.pk)
+    format_services.bounty_award_record(
+        tournament=tournament, eliminated=victim, portions=[[hunter]], actor=td, now=_now()
+    )
+    _undoing_a_bust_whose_bounty_was_awarded_apart_is_refused(page, url, tournament, words, victim)
     page.goto(f"{url}/t/{tournament.slug}/room/")
     asks = page.locator("[data-testid^=button-ask-]")
     assert asks.count() >= 1
@@ -412,8 +439,9 @@ def _the_till_matches_the_books(page, url, tournament, words):
     cash_addons = sum(1 for e in entries for p in e.purchases.all() if p.payment_method == "cash")
     taken = cash_entries * 115 + cash_addons * 20
     rows = [line.split("\t") for line in page.inner_text("[data-testid=by-method]").splitlines()]
-    # Taken, given back (the bounty paid in cash at the first bust), corrections, net.
-    assert [words["cash"], str(taken), "25", "0", str(taken - 25)] in rows, rows
+    # Taken, given back (half of each of the two bounties awarded, paid in cash),
+    # corrections, net.
+    assert [words["cash"], str(taken), "50", "0", str(taken - 50)] in rows, rows
     assert words["balances"] in page.inner_text("[data-testid=balance]")
 
 
@@ -518,13 +546,17 @@ def _hand_for_hand_ends_at_the_bubble_and_the_clock_finishes(
 
 
 def _the_field_is_balanced_from_the_first_registration(tournament):
-    """needs: item 8. Every table the TD opened holds the same number of players within
+    """Every table planned for the expected field holds the same number of players within
     one; returns where each entry sits, which the start must not change."""
     counts = [t.seats.count() for t in Table.objects.filter(tournament=tournament)]
     assert max(counts) - min(counts) <= 1, counts
+    return _where_everyone_sits(tournament)
+
+
+def _where_everyone_sits(tournament):
     return {
         s.entry_id: (s.table_id, s.number)
-        for s in Seat.objects.filter(entry__tournament=tournament)
+        for s in Seat.objects.filter(table__tournament=tournament)
     }
 
 
