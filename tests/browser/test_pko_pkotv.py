@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.pko_steps import assert_tv_fits, tv_layout
 from tests.conftest import NOW, make_player, make_tournament, make_user
 from tournaments.models import DisplayScreen, Entry
 from tournaments.services import entries as entry_services
@@ -48,35 +49,6 @@ def _pko_night(players: int = 40):
     return DisplayScreen.objects.create(tournament=tournament, name="TV", kind="clock")
 
 
-LAYOUT = """() => {
-  const inside = (box) => box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight + 0.5
-    && box.right <= innerWidth + 0.5 && box.width > 0 && box.height > 0;
-  const qrs = [...document.querySelectorAll('.qr svg')].map((el) => el.getBoundingClientRect());
-  const button = document.querySelector('[data-sound-enable]');
-  const b = button && !button.hidden ? button.getBoundingClientRect() : null;
-  const overlaps = (q) => b && !(b.right <= q.left || b.left >= q.right || b.bottom <= q.top
-    || b.top >= q.bottom);
-  const shown = document.querySelector('#figures').getBoundingClientRect();
-  const bottom = Math.min(innerHeight, shown.bottom) + 0.5;
-  const cut = [...document.querySelectorAll('#figures *')].filter((el) => {
-    if (!el.getClientRects().length) return false;
-    const box = el.getBoundingClientRect();
-    return box.height > 0 && box.bottom > bottom;
-  }).map((el) => el.textContent.trim().slice(0, 40));
-  const bounty = document.querySelector('.bounties li');
-  return {
-    qrs: qrs.length,
-    qrsInside: qrs.every(inside),
-    covered: qrs.some(overlaps),
-    cut,
-    bountyShown: Boolean(bounty && bounty.getClientRects().length),
-    bountyFont: bounty ? parseFloat(getComputedStyle(bounty).fontSize) : 0,
-    payouts: [...document.querySelectorAll('.payouts li')].map((li) => li.textContent.trim()),
-    leader: (document.querySelector('[data-testid="bounty-leader"]') || {}).textContent || '',
-  };
-}"""
-
-
 @pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1280, 720)])
 def test_the_pko_clock_tv_keeps_its_qr_codes_and_reads_from_across_the_room(
     daphne_url, browser, width, height
@@ -86,17 +58,8 @@ def test_the_pko_clock_tv_keeps_its_qr_codes_and_reads_from_across_the_room(
     page = context.new_page()
     page.set_default_timeout(10000)
     page.goto(f"{daphne_url}/s/{screen.token}/")
-    page.wait_for_selector(".bounties li", state="attached")
-    page.wait_for_timeout(300)
-    seen = page.evaluate(LAYOUT)
-    assert seen["qrs"] == 2
-    assert seen["qrsInside"], f"a QR code is off the screen at {width}x{height}"
-    assert not seen["covered"], f"'Attiva il suono' covers a QR code at {width}x{height}"
-    assert not seen["cut"], f"figures cut off at {width}x{height}: {seen['cut'][:3]}"
-    # Readable from across the room: at least the size of the prizes' lines.
-    assert seen["bountyShown"], f"the bounty list left the screen at {width}x{height}"
-    assert seen["bountyFont"] >= 0.024 * height
-    assert seen["payouts"] and all("EUR" in line for line in seen["payouts"])
+    seen = tv_layout(page)
+    assert_tv_fits(seen, width, height, "EUR")
     # Thirty-nine players tied at the top: one short line, not thirty-nine names.
     assert "Taglia più alta" in seen["leader"]
     assert seen["leader"].count("Colombo") <= 1 and len(seen["leader"]) < 80
