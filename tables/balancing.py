@@ -44,6 +44,7 @@ RULE_STUD_MOVE = "TDA-11a stud"  # moved by position: the most recently vacated 
 RULE_HALT = "TDA-11c"
 RULE_BALANCE = {1: "003 Art.7.2", 2: "FIGP §52"}
 RULE_BREAK = "003 Art.7.3"
+RULE_ACCESSIBLE = "TDA-9"
 RULE_RANDOM_BREAK = "RP-19"
 RULE_SEAT_CARDS = "TDA-10b"
 RULE_FINAL_TABLE = {
@@ -390,7 +391,12 @@ def check_break(
     others = [t for t in open_tables if t.table_id != candidate]
     breaking = by_id[candidate]
     needing = len(breaking.needs_accessible & set((breaking.seats or _EMPTY).values()))
-    cards = seat_cards_for_break(others, breaking.count, settings, accessible_needed=needing)
+    try:
+        cards = seat_cards_for_break(others, breaking.count, settings, accessible_needed=needing)
+    except ValueError:
+        # Too few free accessible seats elsewhere for its players who need one: an
+        # accessible seat is never given up to break a table, so it waits for seats to free.
+        return BreakDecision(False, None, free, rules=(*rules, RULE_ACCESSIBLE))
     return BreakDecision(True, candidate, free, seat_cards=tuple(cards), rules=rules)
 
 

@@ -67,6 +67,13 @@ FLOOR_RULES: dict[str, tuple[Any, Any]] = {
         gettext_lazy("Random table-break order"),
         gettext_lazy("The table that breaks is drawn at random instead of a published list."),
     ),
+    "TDA-9": (
+        gettext_lazy("Accessible seats"),
+        gettext_lazy(
+            "A player who needs an accessible seat keeps one: a move, a break or a redraw "
+            "gives him an accessible seat only."
+        ),
+    ),
     "TDA-10b": (
         gettext_lazy("Seat cards"),
         gettext_lazy(

@@ -251,9 +251,9 @@ def test_a_pko_night(daphne_url, browser, language):
     _hand_for_hand_ends_at_the_bubble_and_the_clock_finishes(
         console, tv, url, tournament, td, words, needy
     )
-    # needs: item 13 (Italian as an Italian reads it). Enable:
-    # if language == "it":
-    #     _italian_as_an_italian_reads_it(console, url, tournament)
+    # Italian as an Italian reads it: no English left, rule codes as words, numbers.
+    if language == "it":
+        _italian_as_an_italian_reads_it(console, url, tournament)
 
     # No page of the night answered with a server error, not even a refresh in the
     # background.
@@ -565,8 +565,8 @@ RAW_CODES = re.compile(r"§\d|TDA-\d|\bRP-9\b|003 Art|allin_plus_bet|always_fold
 
 
 def _italian_as_an_italian_reads_it(page, url, tournament):
-    """needs: item 13. The pages of the night read in Italian: no English left, no rule
-    codes without words, amounts written the Italian way."""
+    """The pages of the night read in Italian: no English left, no rule codes without
+    words, amounts written the Italian way."""
     slug = tournament.slug
     for path in ("", "players/", "money/", "bounties/", "room/", "ruling/"):
         page.goto(f"{url}/t/{slug}/{path}")

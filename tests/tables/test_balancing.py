@@ -270,6 +270,21 @@ def test_check_break(
     assert len(decision.seat_cards) == (counts[int(to_break[1:]) - 1] if to_break else 0)
 
 
+def test_a_table_waits_to_break_while_its_player_who_needs_an_accessible_seat_has_none() -> None:
+    # T2's player in seat 1 needs an accessible seat; T1's only accessible seat is taken.
+    needing = table(2, [1, 2], needs_accessible=frozenset({"P2-1"}))
+    receiving = table(1, [1, 2, 3, 4, 5], accessible_seats=frozenset({1}))
+    settings = RoomSettings(break_order="fewest")
+    decision = check_break([receiving, needing], settings)
+    assert not decision.break_now
+    assert "TDA-9" in decision.rules
+    # With the accessible seat free, it breaks and he draws it.
+    receiving = table(1, [2, 3, 4, 5, 6], accessible_seats=frozenset({1}))
+    decision = check_break([receiving, needing], settings)
+    assert decision.break_now and decision.table_id == "T2"
+    assert SeatRef("T1", 1) in decision.seat_cards
+
+
 def test_random_break_order_is_reproducible_and_only_picks_tables_that_fit() -> None:
     tables = counts_only(5, 5, 5, 9)
     settings = RoomSettings(break_order="random")
