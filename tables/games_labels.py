@@ -306,10 +306,6 @@ def rule_text(rule: str) -> str:
     return str(text) if text is not None else ""
 
 
-def reason_texts(reasons: Iterable[str]) -> list[str]:
-    return [str(REASONS.get(code, code)) for code in reasons]
-
-
 def refusals(reasons: Iterable[str], game: str) -> list[dict[str, str]]:
     """Each refusal in words, with the article that decides it and what to do about it."""
     out = []

@@ -64,8 +64,12 @@ def player_search(query: str, *, user: Any, limit: int = 10) -> list[Found]:
     words = query.split()[:5]
     if not words:
         return []
-    players = Player.objects.filter(merged_into__isnull=True, erased_at__isnull=True)
-    exact = players.filter(document_number__iexact=query.strip()).first()
+    exact = Player.objects.filter(
+        document_number__iexact=query.strip(), erased_at__isnull=True
+    ).first()
+    # A duplicate merged into another keeps his card: the card finds the player kept.
+    while exact is not None and exact.merged_into_id is not None:
+        exact = Player.objects.filter(pk=exact.merged_into_id, erased_at__isnull=True).first()
     matching = permissions.players_for(user, cash=True).filter(erased_at__isnull=True)
     for word in words:
         matching = matching.filter(

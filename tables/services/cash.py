@@ -469,20 +469,6 @@ def _undo_keep_apart(event: RoomEvent, actor: Any, now: datetime) -> None:
 # --- waiting lists ----------------------------------------------------------------------
 
 
-def find_or_create_player(*, card: str, first_name: str, last_name: str) -> Player:
-    """The player with this card number, else a new one by name."""
-    if card:
-        player = Player.objects.filter(document_number=card).first()
-        # A duplicate merged into another keeps his card: the card finds the kept player.
-        while player is not None and player.merged_into_id is not None:
-            player = Player.objects.filter(pk=player.merged_into_id).first()
-        if player is not None:
-            return player
-    if not first_name:
-        raise CashRefused(reason=_("no player has this card; give a name"))
-    return Player.objects.create(first_name=first_name, last_name=last_name, document_number=card)
-
-
 @transaction.atomic
 def list_add_new_player(
     *,

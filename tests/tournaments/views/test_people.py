@@ -698,6 +698,7 @@ def test_after_a_merge_the_cash_room_never_brings_the_merged_away_record_back():
     on a list; his card finds the player kept."""
     from tables.events import room_event_undo
     from tables.models import WaitEntry
+    from tables.selectors import cash as cash_selectors
     from tables.services import cash as cash_services
     from tournaments.errors import CannotUndo
 
@@ -716,5 +717,5 @@ def test_after_a_merge_the_cash_room_never_brings_the_merged_away_record_back():
         kept.pk,
         later.pk,
     ]
-    found = cash_services.find_or_create_player(card="RS777", first_name="", last_name="")
-    assert found == kept
+    found = cash_selectors.player_search("RS777", user=manager)
+    assert [f.player for f in found] == [kept]
