@@ -170,67 +170,20 @@ def _register(
     new_player: bool,
     redeem_ticket: bool,
 ) -> Registration:
-    # The row lock and what a registration reads under it that depends on nothing read
-    # before (the night's books, the player's entries, the last number, the places out,
-    # the tables' loads for the draw) go to the database in one trip (prepared.ahead), in
-    # that order, so each is read under the lock as it was one after another: every desk
-    # of the event queues on this lock, and each trip held under it was a trip every
-    # other desk waited for. A forfeit frees a seat before the draw:
-    # then the loads are read after it; a player who needs an accessible seat is drawn
-    # from another read (`seat_assign`).
-    reads = [
-        locks.read_of(tournament),
-        books.open_read(tournament),
-        selectors.last_entry_number_read(tournament),
-        results.placed_out_read(tournament),
-    ]
-    if not new_player:
-        reads.append((_PLAYER_ENTRIES, {"tournament_id": tournament.pk, "player_id": player.pk}))
-    if not forfeit and not player.needs_accessible_seat:
-        reads.append(seat_services.loads_read(tournament))
-    with prepared.ahead(reads):
+    """Check, write, log and publish one registration, under the event's lock."""
+    with prepared.ahead(_registration_reads(tournament, player, new_player, forfeit)):
         tournament = locks.tournament_for_update(tournament)
-        if tournament.status == Tournament.Status.FINISHED:
-            raise errors.TournamentFinished
-        books.assert_open(tournament)
-        if player.merged_into_id is not None:  # a duplicate the TD merged
-            raise errors.DomainError(
-                _("%(player)s was merged into another player: register the player kept."),
-                player=str(player),
-            )
-        if not selectors.registration_open(tournament, now):
-            raise errors.LateRegistrationClosed
         entries = (
             []
             if new_player
             else _PLAYER_ENTRIES.instances(tournament_id=tournament.pk, player_id=player.pk)
         )
-        active = next((e for e in entries if e.status == Entry.Status.ACTIVE), None)
-        if entries and not tournament.reentry_allowed:
-            if active is not None:
-                raise _already_active(active)
-            raise errors.ReentryNotAllowed
-        if active is not None and not forfeit:
-            raise _already_active(active)
-        if active is not None and not tournament.reentry_forfeit_allowed:
-            raise errors.ForfeitNotAllowed
-        limit = tournament.max_entries if tournament.reentry_allowed else 1
-        if len(entries) >= limit:
-            raise errors.EntryLimitReached(player=str(player), limit=limit)
-
-        forfeited_seat = None
-        if active is not None:
-            # TDA-8b: the surrendered chips leave play; they go to nobody.
-            forfeited_seat = seat_services.seat_free(entry=active)
-            active.status = Entry.Status.FORFEITED
-            active.chips_removed = active.chips
-            active.ended_at = now
-            active.save(update_fields=["status", "chips_removed", "ended_at"])
-        number = selectors.last_entry_number(tournament) + 1
+        active = _check_registration(tournament, player, entries, forfeit=forfeit, now=now)
+        forfeited_seat = _forfeit(active, now) if active is not None else None
         entry = Entry.objects.create(
             tournament=tournament,
             player=player,
-            number=number,
+            number=selectors.last_entry_number(tournament) + 1,
             kind=Entry.Kind.REENTRY if entries else Entry.Kind.ENTRY,
             chips=tournament.starting_stack,
             paid=tournament.buy_in_total,
@@ -241,46 +194,31 @@ def _register(
         )
         # The new entry finishes above everyone already out: their places move down one, so
         # two busts from different hands never share a place.
-
         shifted = results.places_make_room(tournament=tournament, by=1)
         seat = seat_services.seat_assign(
             tournament=tournament, entry=entry, now=now, dealt_in=_dealt_in(tournament)
         )
         if seat.dealt_in == Seat.DealtIn.ASK_DEALER:
             seat = _deal_in_known(tournament, entry, seat)
-        event_log(
-            tournament=tournament,
-            actor=actor,
-            action="entry.register",
-            data={
-                "entry": entry.pk,
-                "number": entry.number,
-                "player": player.pk,
-                "name": str(player),
-                "kind": entry.kind,
-                "table": seat.table,
-                "seat": seat.seat,
-                "dealt_in": seat.dealt_in,
-                "opened_table": seat.opened_table,
-                "forfeited_entry": active.pk if active else None,
-                "forfeited_seat": list(forfeited_seat) if forfeited_seat else None,
-                "chips_removed": active.chips if active else 0,
-                "places_shifted": shifted,
-            },
-            now=now,
-        )
+        data = {
+            "entry": entry.pk,
+            "number": entry.number,
+            "player": player.pk,
+            "name": str(player),
+            "kind": entry.kind,
+            "table": seat.table,
+            "seat": seat.seat,
+            "dealt_in": seat.dealt_in,
+            "opened_table": seat.opened_table,
+            "forfeited_entry": active.pk if active else None,
+            "forfeited_seat": list(forfeited_seat) if forfeited_seat else None,
+            "chips_removed": active.chips if active else 0,
+            "places_shifted": shifted,
+        }
+        event_log(tournament=tournament, actor=actor, action="entry.register", data=data, now=now)
         realtime.broadcast(
             tournament.pk,
-            {
-                "type": "seat",
-                "entry": entry.pk,
-                "name": str(player),
-                "table": seat.table,
-                "seat": seat.seat,
-                "dealt_in": seat.dealt_in,
-                # A phone that followed his last entry follows this one (same player).
-                "bounty": selectors.entry_bounty(tournament, entry),
-            },
+            seat_push(data, bounty=selectors.entry_bounty(tournament, entry)),
             tables=(seat.table,),
         )
         ticket = (
@@ -291,6 +229,85 @@ def _register(
         return Registration(
             entry, seat.table, seat.seat, seat.dealt_in, seat.opened_table, active, ticket
         )
+
+
+def _registration_reads(
+    tournament: Tournament, player: Player, new_player: bool, forfeit: bool
+) -> list:
+    """The row lock and what a registration reads under it that depends on nothing read
+    before (the night's books, the player's entries, the last number, the places out, the
+    tables' loads for the draw): they go to the database in one trip (prepared.ahead), in
+    that order, so each is read under the lock as it was one after another. Every desk of
+    the event queues on this lock, and each trip held under it is a trip every other desk
+    waits for. A forfeit frees a seat before the draw: then the loads are read after it; a
+    player who needs an accessible seat is drawn from another read (`seat_assign`)."""
+    reads = [
+        locks.read_of(tournament),
+        books.open_read(tournament),
+        selectors.last_entry_number_read(tournament),
+        results.placed_out_read(tournament),
+    ]
+    if not new_player:
+        reads.append((_PLAYER_ENTRIES, {"tournament_id": tournament.pk, "player_id": player.pk}))
+    if not forfeit and not player.needs_accessible_seat:
+        reads.append(seat_services.loads_read(tournament))
+    return reads
+
+
+def _check_registration(
+    tournament: Tournament, player: Player, entries: list[Entry], *, forfeit: bool, now: datetime
+) -> Entry | None:
+    """Refuse, changing nothing, a registration the event does not take; return the
+    player's entry still playing that a forfeit surrenders, if any."""
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.TournamentFinished
+    books.assert_open(tournament)
+    if player.merged_into_id is not None:  # a duplicate the TD merged
+        raise errors.DomainError(
+            _("%(player)s was merged into another player: register the player kept."),
+            player=str(player),
+        )
+    if not selectors.registration_open(tournament, now):
+        raise errors.LateRegistrationClosed
+    active = next((e for e in entries if e.status == Entry.Status.ACTIVE), None)
+    if entries and not tournament.reentry_allowed:
+        if active is not None:
+            raise _already_active(active)
+        raise errors.ReentryNotAllowed
+    if active is not None and not forfeit:
+        raise _already_active(active)
+    if active is not None and not tournament.reentry_forfeit_allowed:
+        raise errors.ForfeitNotAllowed
+    limit = tournament.max_entries if tournament.reentry_allowed else 1
+    if len(entries) >= limit:
+        raise errors.EntryLimitReached(player=str(player), limit=limit)
+    return active
+
+
+def _forfeit(active: Entry, now: datetime) -> tuple[int, int] | None:
+    """Surrender the entry still playing (TDA-8b: its chips leave play; they go to nobody);
+    return the seat it held."""
+    seat = seat_services.seat_free(entry=active)
+    active.status = Entry.Status.FORFEITED
+    active.chips_removed = active.chips
+    active.ended_at = now
+    active.save(update_fields=["status", "chips_removed", "ended_at"])
+    return seat
+
+
+def seat_push(data: dict[str, Any], *, bounty: Any) -> dict[str, Any]:
+    """What the screens are told of a logged registration (its log row's data): the seat
+    drawn, and the entry's bounty, so a phone that followed his last entry follows this one
+    (same player)."""
+    return {
+        "type": "seat",
+        "entry": data["entry"],
+        "name": data["name"],
+        "table": data["table"],
+        "seat": data["seat"],
+        "dealt_in": data["dealt_in"],
+        "bounty": bounty,
+    }
 
 
 def _already_active(entry: Entry) -> errors.PlayerAlreadyActive:
