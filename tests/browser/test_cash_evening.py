@@ -56,6 +56,7 @@ WORDS = {
         "skipped": "Lombardi Sara keeps his place on the list. Esposito Tino is called",
         "no_match": "Nobody found for “Bianchi Luca”",
         "not_here": "the player must be here in person to join a list",
+        "tick_new": "tick New player to create a record",
         "joined": "{p} is on the list.",
         "added": "Added to a list",
         "min": "{m} min",
@@ -122,6 +123,7 @@ WORDS = {
         "skipped": "Lombardi Sara mantiene il suo posto in lista. Esposito Tino è chiamato",
         "no_match": "Nessuno trovato per “Bianchi Luca”",
         "not_here": "il giocatore deve essere presente di persona",
+        "tick_new": "spunta Nuovo giocatore per creare una scheda",
         "joined": "{p} è in lista.",
         "added": "Aggiunto a una lista",
         "min": "{m} min",
@@ -327,11 +329,14 @@ def test_a_cash_evening(daphne_url, browser, locale):
     )
 
     # --- 3. Calls run out, no-shows go down the list, a skip -------------------------------
+    # Sara's phone shows her lists; the call reaches it by push, without a reload.
+    phone = steps.screen(browser, locale, steps.PHONE)
+    phone.goto(f"{daphne_url}/room/cash/me/{phone_token(sara)}/")
+    assert phone.locator("[data-testid=seat-ready]").count() == 0
     call = f"[data-testid=seat-1-{anna_seat}] button:has-text({_q(words['call'])})"
     board.click(call)
     board.wait_for_selector(f"text={words['called'].format(p=sara, t=1, s=anna_seat)}")
-    phone = steps.screen(browser, locale, steps.PHONE)
-    phone.goto(f"{daphne_url}/room/cash/me/{phone_token(sara)}/")
+    phone.wait_for_selector("[data-testid=seat-ready]", timeout=steps.LIVE)
     ready = _text(phone, "[data-testid=seat-ready]")
     assert words["ready"].format(t=1, s=anna_seat, m=15) in ready, ready
     assert phone.text_content("[data-testid=countdown]").startswith(("15:00", "14:5"))
@@ -340,6 +345,7 @@ def test_a_cash_evening(daphne_url, browser, locale):
     phone.click(f"button[name=takes_seat][value=yes]:has-text({_q(words['coming'])})")
     phone.wait_for_selector(f"text={words['late']}")
     assert not WaitEntry.objects.get(game=nl, player=sara).coming
+    assert phone.locator("button[name=takes_seat][value=yes]").count() == 0
     board.reload()
     assert board.text_content(f"[data-testid=call-countdown-{sara.pk}]") == "0:00"
     assert _text(board, f"[data-testid=to-bottom-{sara.pk}]") == words["no_answer"]
@@ -385,6 +391,11 @@ def test_a_cash_evening(daphne_url, browser, locale):
     board.fill("#id_find", "Bianchi Luca")
     board.wait_for_selector("[data-testid=no-match]")
     assert words["no_match"] in _text(board, "[data-testid=no-match]")
+    board.check(f"[data-testid=list-add] input[name=games][value='{plo.pk}']")
+    board.check("#id_present")
+    board.click("[data-testid=list-add] button[type=submit]")
+    board.wait_for_selector(f".message.error:has-text({_q(words['tick_new'])})")
+    assert Player.objects.count() == before
 
     def new_player(present: bool) -> None:
         board.click("[data-testid=new-player] summary")
@@ -419,6 +430,10 @@ def test_a_cash_evening(daphne_url, browser, locale):
             row = board.locator(f"[data-testid=seat-{number}-{seat}]").bounding_box()
             assert row["height"] <= 48, (number, seat, row)
         assert board.locator(f"[data-testid=table-{number}]").bounding_box()["height"] < 480
+    # Both games, three tables of nine and their lists, in two and a half screens (two
+    # tables made 6,500 px).
+    games = [board.locator(f"[data-testid=game-{g.pk}]").bounding_box() for g in (nl, plo)]
+    assert sum(box["height"] for box in games) < 1900, games
     first_seat = CashSeat.objects.filter(table__number=1).order_by("number").first().number
     seat_menu = board.locator(f"[data-testid=seat-menu-1-{first_seat}]")
     seat_menu.locator("summary").click()
@@ -441,6 +456,9 @@ def test_a_cash_evening(daphne_url, browser, locale):
     assert words["ready_tv"].format(t=1, s=anna_seat) in " ".join(called.text_content().split())
     size = float(called.evaluate("el => getComputedStyle(el).fontSize").removesuffix("px"))
     assert size >= 32, size
+    # His place number stands beside the green box, on the dark page: it must show there.
+    marker = called.evaluate("el => getComputedStyle(el, '::marker').color")
+    assert marker == "rgb(47, 179, 107)", marker
     assert tv.locator(".topbar").count() == 0
     for staff_words in words["staff"]:
         assert tv.get_by_text(staff_words).count() == 0
@@ -474,6 +492,9 @@ def test_a_cash_evening(daphne_url, browser, locale):
     board.fill("#id_shifts", f"{day} 06:00\n{night} 18:00")
     board.click("[data-testid=room-settings-form] button[type=submit]")
     board.wait_for_selector(f"text={words['saved']}")
+    settings = services.room_settings()
+    assert (settings.sit_out_minutes, settings.answer_minutes) == (45, 1)
+    assert [s.name for s in settings.shifts] == [day, night]
     board.goto(f"{daphne_url}/room/cash/")
     # A seat of table 3 is called: Marco's phone gives him one minute, in the singular.
     plo_free = _free_seats(3)[0]
@@ -484,7 +505,9 @@ def test_a_cash_evening(daphne_url, browser, locale):
     assert words["ready"].format(t=3, s=plo_free, m=words["one_minute"]) in ready, ready
     # A sit-out now lasts 45 minutes.
     second = CashSeat.objects.filter(table__number=2).order_by("number")[1]
-    board.click(f"[data-testid=seat-2-{second.number}] button:has-text({_q(words['sit_out_button'])})")
+    board.click(
+        f"[data-testid=seat-2-{second.number}] button:has-text({_q(words['sit_out_button'])})"
+    )
     board.wait_for_selector(f"[data-testid=seat-2-{second.number}] .badge.warn")
     until = timezone.localtime(CashSeat.objects.get(pk=second.pk).sit_out_until)
     assert until - timezone.localtime() > timezone.timedelta(minutes=44)
@@ -567,6 +590,7 @@ def test_a_cash_evening(daphne_url, browser, locale):
     dealer, first, second_box = cards["exposed"]
     steps.coup(board, dealer, [(first, "100"), (second_box, "100")])
     board.locator("[data-testid=pit-steps]", has_text=words["exposed"]).wait_for()
+    assert board.locator("[data-testid=pit-refusals]").count() == 0
     assert board.inner_text("[data-testid=pit-house]") == "200"
     assert "BJ Art.10.2" in board.inner_text("[data-testid=pit-steps]")
     assert words["ten"] in board.inner_text("[data-testid=pit-exposed]")
