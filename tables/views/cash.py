@@ -292,9 +292,26 @@ def _log_rows(log: Any) -> list[tuple[RoomEvent, bool, str, str]]:
             parts.append(_("table %(table)s seat %(seat)s") % {"table": table, "seat": seat})
         elif type(table) is int:
             parts.append(_("table %(table)s") % {"table": table})
+        parts.extend(_seat_words(e.data))
         label = ACTION_LABELS.get(e.action, e.action)
         rows.append((e, events.can_undo(e), label, " · ".join(parts)))
     return rows
+
+
+def _seat_words(data: dict[str, Any]) -> list[str]:
+    """What a seat from the list logged beyond who and where: the table he left in another
+    game with his stake, and why names ahead of him were passed over."""
+    words = []
+    left = data.get("left")
+    if isinstance(left, dict) and type(left.get("table")) is int:
+        words.append(
+            _("left table %(table)s with %(stack)s")
+            % {"table": left["table"], "stack": left.get("stack") or 0}
+        )
+    out_of_order = data.get("out_of_order")
+    if isinstance(out_of_order, dict) and out_of_order.get("reason"):
+        words.append(_("out of list order: %(reason)s") % {"reason": out_of_order["reason"]})
+    return words
 
 
 def _logged_games(event: RoomEvent) -> list[Any]:

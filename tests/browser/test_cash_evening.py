@@ -43,6 +43,8 @@ WORDS = {
         "free": "free",
         "sits": "{p} sits at table {t} seat {s}.",
         "stake": "Stake he leaves his other table with",
+        "left": "left table 1 with 340",
+        "why": "out of list order: ",
         "order": "Sala Walter comes before Galli Yuri on the list",
         "nobody": "Nobody is waiting.",
         "no_list": "No waiting list",
@@ -110,6 +112,8 @@ WORDS = {
         "free": "libero",
         "sits": "{p} siede al tavolo {t} posto {s}.",
         "stake": "Chip con cui lascia l'altro tavolo",
+        "left": "ha lasciato il tavolo 1 con 340",
+        "why": "fuori dall'ordine della lista: ",
         "order": "Sala Walter viene prima di Galli Yuri in lista",
         "nobody": "Nessuno in attesa.",
         "no_list": "Nessuna lista di attesa",
@@ -205,6 +209,12 @@ PLO_NAMES = [("Ugo", "Romano"), ("Vera", "Colombo"), ("Zeno", "Ferrari")]
 def _q(text: str) -> str:
     """A text quoted for a selector's :text-is() or :has-text() (Italian has apostrophes)."""
     return json.dumps(text)
+
+
+def _log(board, player) -> str:
+    """The board's latest log row that names the player."""
+    row = board.locator("[data-testid=cash-log] tr", has_text=str(player)).first
+    return " ".join(row.text_content().split())
 
 
 def _text(page, selector: str) -> str:
@@ -310,6 +320,7 @@ def test_a_cash_evening(daphne_url, browser, locale):
     assert _text(board, f"[data-testid=seat-1-{anna_seat}] td.muted") == words["free"]
     cash_out = CashOut.objects.get(player=anna)
     assert (cash_out.game, cash_out.stack) == (nl, 340)
+    assert words["left"] in _log(board, anna)
     # Yuri, below Walter, is seated out of order: asked first, then the reason is required.
     dialogs = steps.Dialogs(board)  # "1 name is ahead of him: seat him anyway?" Yes.
     _seat_from_list(board, words, yuri, seat=free[1])
@@ -317,6 +328,7 @@ def test_a_cash_evening(daphne_url, browser, locale):
     assert not CashSeat.objects.filter(player=yuri).exists()
     _seat_from_list(board, words, yuri, seat=free[1], reason="Walter is at dinner")
     board.wait_for_selector(f"text={words['sits'].format(p=yuri, t=3, s=free[1])}")
+    assert words["why"] + "Walter is at dinner" in _log(board, yuri)
     # Walter went home: removing him asks first; the list is then empty, and says so.
     board.click(f"[data-testid=entry-menu-{walter.pk}] > summary")
     board.click(f"[data-testid=remove-{walter.pk}]")
