@@ -915,6 +915,7 @@ def phone(request: HttpRequest, token: str) -> HttpResponse:
         ahead = WaitEntry.objects.filter(game=entry.game, position__lt=entry.position).count()
         call = services.call_status(entry, now)
         deadline = None if call is None else call.deadline
+        rules = services.game_settings(entry.game)
         lists.append(
             {
                 "entry": entry,
@@ -923,7 +924,9 @@ def phone(request: HttpRequest, token: str) -> HttpResponse:
                 # To answer, or once he said he is coming, to reach the table.
                 "seconds_left": max(0, int((deadline - now).total_seconds())) if deadline else None,
                 "overdue": bool(call and call.overdue),
-                "minutes": services.game_settings(entry.game).answer_minutes,
+                "minutes": rules.answer_minutes,
+                # The room's own lockout: the button says what declining costs him.
+                "decline_minutes": rules.decline_lockout_minutes,
             }
         )
     seat = CashSeat.objects.filter(player=player).select_related("table__game").first()

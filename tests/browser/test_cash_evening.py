@@ -77,6 +77,7 @@ WORDS = {
         "saved": "Room settings saved.",
         "shifts": ("Day", "Night"),
         "one_minute": "1 minute",
+        "decline": "Decline (no seat at this buy-in for 45 minutes)",
         "raked": "Rake 10 on a pot of 200.",
         "by_shift": "By shift",
         "head": ["Time", "Table", "Game", "Hand", "Dealer", "Shift", "Flop dealt", "Pot", "Rake"],
@@ -146,6 +147,7 @@ WORDS = {
         "saved": "Impostazioni della sala salvate.",
         "shifts": ("Giorno", "Notte"),
         "one_minute": "1 minuto",
+        "decline": "Rifiuta (nessun posto a questo buy-in per 45 minuti)",
         "raked": "Rake 10 su un piatto di 200.",
         "by_shift": "Per turno",
         "head": [
@@ -500,6 +502,7 @@ def test_a_cash_evening(daphne_url, browser, locale):
     assert board.input_value("#id_answer_minutes") == "15"
     board.fill("#id_sit_out_minutes", "45")
     board.fill("#id_answer_minutes", "1")
+    board.fill("#id_decline_lockout_minutes", "45")
     day, night = words["shifts"]
     board.fill("#id_shifts", f"{day} 06:00\n{night} 18:00")
     board.click("[data-testid=room-settings-form] button[type=submit]")
@@ -515,6 +518,7 @@ def test_a_cash_evening(daphne_url, browser, locale):
     phone.goto(f"{daphne_url}/room/cash/me/{phone_token(marco)}/")
     ready = _text(phone, "[data-testid=seat-ready]")
     assert words["ready"].format(t=3, s=plo_free, m=words["one_minute"]) in ready, ready
+    assert _text(phone, "[data-testid=decline]") == words["decline"]
     # A sit-out now lasts 45 minutes.
     second = CashSeat.objects.filter(table__number=2).order_by("number")[1]
     board.click(

@@ -161,6 +161,44 @@ def test_a_one_minute_call_says_one_minute(client, manager, cash_floor, language
 
 
 @pytest.mark.parametrize(
+    ("language", "lockout", "words"),
+    [
+        ("en", 45, "Decline (no seat at this buy-in for 45 minutes)"),
+        ("it", 45, "Rifiuta (nessun posto a questo buy-in per 45 minuti)"),
+        ("en", 1, "Decline (no seat at this buy-in for 1 minute)"),
+        ("en", 0, "Decline<"),
+    ],
+)
+def test_the_phone_says_the_rooms_decline_lockout(
+    client, manager, cash_floor, language, lockout, words
+):
+    """The room sets how long a declined seat keeps a player off (the rulebook's 30); the
+    phone's button said 30 minutes whatever the room had chosen."""
+    CashRoom.objects.update_or_create(
+        pk=services.cash_room().pk, defaults={"overrides": {"decline_lockout_minutes": lockout}}
+    )
+    game = make_cash_game(manager)
+    players = [make_player(name) for name in ("Anna", "Bruno", "Carla")]
+    for player in players:
+        services.list_add(actor=cash_floor, player=player, games=[game], present=True, now=NOW)
+    table = services.table_open(
+        actor=cash_floor,
+        game=game,
+        number=3,
+        present={p.pk for p in players[:2]},
+        now=NOW,
+        rng=random.Random(2),
+    )
+    free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
+    services.list_call(actor=cash_floor, table=table, seat=free, now=NOW)
+    page = client.get(
+        reverse("cash_phone", args=[phone_token(players[2])]), HTTP_ACCEPT_LANGUAGE=language
+    )
+    html = page.content.decode()
+    assert words in html and "30 minut" not in html
+
+
+@pytest.mark.parametrize(
     ("language", "when"),
     [("en", "21/11/2026 19:00"), ("it", "21/11/2026 19:00")],
 )
