@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
-from django.utils import formats, timezone
+from django.utils import formats, timezone, translation
 
 from tables.cash.shifts import shift_at
 from tables.models import CashOut, CashSeat, CashTable, RakeRecord, RoomRole, WaitEntry
@@ -46,6 +46,8 @@ WORDS = {
         "left": "left table 1 with 340",
         "why": "out of list order: ",
         "order": "Sala Walter comes before Galli Yuri on the list",
+        "out_of_order": "Out of order: 1 name is ahead of him on the list.",
+        "ahead": "1 name is ahead of him on the list: seat him anyway?",
         "nobody": "Nobody is waiting.",
         "no_list": "No waiting list",
         "called": "{p} is called for table {t} seat {s}.",
@@ -116,6 +118,8 @@ WORDS = {
         "left": "ha lasciato il tavolo 1 con 340",
         "why": "fuori dall'ordine della lista: ",
         "order": "Sala Walter viene prima di Galli Yuri in lista",
+        "out_of_order": "Fuori ordine: 1 nome lo precede in lista.",
+        "ahead": "1 nome lo precede in lista: farlo sedere comunque?",
         "nobody": "Nessuno in attesa.",
         "no_list": "Nessuna lista di attesa",
         "called": "{p} è chiamato per il tavolo {t} posto {s}.",
@@ -325,8 +329,12 @@ def test_a_cash_evening(daphne_url, browser, locale):
     assert words["left"] in _log(board, anna)
     # Yuri, below Walter, is seated out of order: asked first, then the reason is required.
     dialogs = steps.Dialogs(board)  # "1 name is ahead of him: seat him anyway?" Yes.
+    board.click(f"[data-testid=entry-menu-{yuri.pk}] > summary")
+    assert _text(board, f"[data-testid=out-of-order-{yuri.pk}]") == words["out_of_order"]
+    board.click(f"[data-testid=entry-menu-{yuri.pk}] > summary")
     _seat_from_list(board, words, yuri, seat=free[1])
     board.wait_for_selector(f"text={words['order']}")
+    assert dialogs.asked == [words["ahead"]]
     assert not CashSeat.objects.filter(player=yuri).exists()
     _seat_from_list(board, words, yuri, seat=free[1], reason="Walter is at dinner")
     board.wait_for_selector(f"text={words['sits'].format(p=yuri, t=3, s=free[1])}")
@@ -437,6 +445,7 @@ def test_a_cash_evening(daphne_url, browser, locale):
     assert words["added"] in log.text_content() and str(plo) in log.text_content()
     page_text = board.inner_text("body")
     assert "a.m." not in page_text and "p.m." not in page_text
+    assert words["staff"][1] not in page_text  # no room role called "Tournament director"
 
     # --- 5. The board fits a tablet; the brush board fits a TV -----------------------------
     for number in (1, 2, 3):
@@ -574,6 +583,9 @@ def test_a_cash_evening(daphne_url, browser, locale):
     )
     assert WaitEntry.objects.filter(game=plo, from_closed_table=True).count() == 5
     board.goto(f"{daphne_url}/books/")
+    with translation.override(lang):
+        today = formats.date_format(timezone.localdate(), "DATE_FORMAT")  # 7 dicembre 2026
+    assert board.text_content("h1").endswith(today)
     board.click("[data-testid=close-night]")
     board.wait_for_selector(f"text={words['night_closed']}")
     closed = _text(board, "[data-testid=closed]")
