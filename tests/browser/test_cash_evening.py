@@ -453,8 +453,7 @@ def test_a_cash_evening(daphne_url, browser, locale):
             row = board.locator(f"[data-testid=seat-{number}-{seat}]").bounding_box()
             assert row["height"] <= 48, (number, seat, row)
         assert board.locator(f"[data-testid=table-{number}]").bounding_box()["height"] < 480
-    # Both games, three tables of nine and their lists, in two and a half screens (two
-    # tables made 6,500 px).
+    # Both games, three tables of nine and their lists, in two and a half tablet screens.
     games = [board.locator(f"[data-testid=game-{g.pk}]").bounding_box() for g in (nl, plo)]
     assert sum(box["height"] for box in games) < 1900, games
     first_seat = CashSeat.objects.filter(table__number=1).order_by("number").first().number
