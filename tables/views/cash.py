@@ -279,9 +279,26 @@ def _log_rows(log: Any) -> list[tuple[RoomEvent, bool, str, str]]:
             parts.append(_("table %(table)s seat %(seat)s") % {"table": table, "seat": seat})
         elif type(table) is int:
             parts.append(_("table %(table)s") % {"table": table})
+        parts.extend(_seat_words(e.data))
         label = ACTION_LABELS.get(e.action, e.action)
         rows.append((e, events.can_undo(e), label, " · ".join(parts)))
     return rows
+
+
+def _seat_words(data: dict[str, Any]) -> list[str]:
+    """What a seat from the list logged beyond who and where: the table he left in another
+    game with his stake, and why names ahead of him were passed over."""
+    words = []
+    left = data.get("left")
+    if isinstance(left, dict) and type(left.get("table")) is int:
+        words.append(
+            _("left table %(table)s with %(stack)s")
+            % {"table": left["table"], "stack": left.get("stack") or 0}
+        )
+    out_of_order = data.get("out_of_order")
+    if isinstance(out_of_order, dict) and out_of_order.get("reason"):
+        words.append(_("out of list order: %(reason)s") % {"reason": out_of_order["reason"]})
+    return words
 
 
 def _logged_games(event: RoomEvent) -> list[Any]:
@@ -930,6 +947,7 @@ def phone(request: HttpRequest, token: str) -> HttpResponse:
         ahead = WaitEntry.objects.filter(game=entry.game, position__lt=entry.position).count()
         call = services.call_status(entry, now)
         deadline = None if call is None else call.deadline
+        rules = services.game_settings(entry.game)
         lists.append(
             {
                 "entry": entry,
@@ -938,7 +956,9 @@ def phone(request: HttpRequest, token: str) -> HttpResponse:
                 # To answer, or once he said he is coming, to reach the table.
                 "seconds_left": max(0, int((deadline - now).total_seconds())) if deadline else None,
                 "overdue": bool(call and call.overdue),
-                "minutes": services.game_settings(entry.game).answer_minutes,
+                "minutes": rules.answer_minutes,
+                # The room's own lockout: the button says what declining costs him.
+                "decline_minutes": rules.decline_lockout_minutes,
             }
         )
     seat = CashSeat.objects.filter(player=player).select_related("table__game").first()

@@ -6,17 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.cash_steps import login
 from tests.conftest import make_manager, make_tournament, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _login(page, url, username):
-    page.goto(f"{url}/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", f"pw-{username}")
-    page.click("button[type=submit]")
-    page.wait_for_url(lambda u: "/login/" not in u)
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "it-IT"])
@@ -27,7 +20,7 @@ def test_the_navigation_is_whole_at_1280_px(daphne_url, browser, locale, tmp_pat
     context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.set_default_timeout(10000)
-    _login(page, daphne_url, manager.username)
+    login(page, daphne_url, manager.username)
     language = locale[:2]
     page.goto(f"{daphne_url}/t/{event.slug}/")
     assert page.get_attribute("html", "lang") == language

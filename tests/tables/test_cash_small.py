@@ -67,6 +67,60 @@ def test_log_rows_name_the_player_and_the_game(
     assert escape(str(game)) in row and where in row
 
 
+@pytest.mark.parametrize(
+    ("language", "left", "why"),
+    [
+        ("en", "left table 1 with 340", "out of list order: Walter is at dinner"),
+        ("it", "ha lasciato il tavolo 1 con 340", "fuori dall&#x27;ordine della lista: Walter"),
+    ],
+)
+def test_a_seat_from_another_game_out_of_order_logs_his_stake_and_the_reason(
+    client, manager, cash_floor, language, left, why
+):
+    """The seat's log row says where he left with what, and why names were passed over:
+    both were kept in the log but not shown ("Seated from the list" and the games only)."""
+    nl = make_cash_game(manager, sb=1, bb=2, min_buy_in=100)
+    plo = make_cash_game(
+        manager, variant="Omaha", structure="pot_limit", sb=1, bb=2, min_buy_in=100
+    )
+    anna, bruno = make_player("Anna", "Rossi"), make_player("Bruno", "Verdi")
+    ugo, zeno = make_player("Ugo", "Romano"), make_player("Zeno", "Ferrari")
+    walter = make_player("Walter", "Sala")
+    for player, game in (
+        (anna, nl),
+        (bruno, nl),
+        (ugo, plo),
+        (zeno, plo),
+        (walter, plo),
+        (anna, plo),
+    ):
+        services.list_add(actor=cash_floor, player=player, games=[game], present=True, now=NOW)
+    for game, number, present in ((nl, 1, {anna.pk, bruno.pk}), (plo, 2, {ugo.pk, zeno.pk})):
+        services.table_open(
+            actor=cash_floor,
+            game=game,
+            number=number,
+            present=present,
+            now=NOW,
+            rng=random.Random(number),
+        )
+    table = plo.tables.get()
+    services.seat_player(
+        actor=cash_floor,
+        entry=plo.waiting.get(player=anna),
+        table=table,
+        seat=next(n for n in range(1, 10) if not table.seats.filter(number=n).exists()),
+        buy_in=100,
+        now=NOW,
+        reason="Walter is at dinner",
+        leaving_stack=340,
+    )
+    client.force_login(cash_floor)
+    html = client.get(reverse("cash_board"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    row = _log_row(html, "Rossi Anna")
+    assert left in row and why in row
+
+
 def test_nobody_waiting_is_not_a_numbered_item(client, manager, cash_floor):
     make_cash_game(manager)
     client.force_login(cash_floor)
@@ -104,6 +158,44 @@ def test_a_one_minute_call_says_one_minute(client, manager, cash_floor, language
     )
     html = page.content.decode()
     assert words in html and "1 minutes" not in html and "1 minuti" not in html
+
+
+@pytest.mark.parametrize(
+    ("language", "lockout", "words"),
+    [
+        ("en", 45, "Decline (no seat at this buy-in for 45 minutes)"),
+        ("it", 45, "Rifiuta (nessun posto a questo buy-in per 45 minuti)"),
+        ("en", 1, "Decline (no seat at this buy-in for 1 minute)"),
+        ("en", 0, "Decline<"),
+    ],
+)
+def test_the_phone_says_the_rooms_decline_lockout(
+    client, manager, cash_floor, language, lockout, words
+):
+    """The room sets how long a declined seat keeps a player off (the rulebook's 30); the
+    phone's button said 30 minutes whatever the room had chosen."""
+    CashRoom.objects.update_or_create(
+        pk=services.cash_room().pk, defaults={"overrides": {"decline_lockout_minutes": lockout}}
+    )
+    game = make_cash_game(manager)
+    players = [make_player(name) for name in ("Anna", "Bruno", "Carla")]
+    for player in players:
+        services.list_add(actor=cash_floor, player=player, games=[game], present=True, now=NOW)
+    table = services.table_open(
+        actor=cash_floor,
+        game=game,
+        number=3,
+        present={p.pk for p in players[:2]},
+        now=NOW,
+        rng=random.Random(2),
+    )
+    free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
+    services.list_call(actor=cash_floor, table=table, seat=free, now=NOW)
+    page = client.get(
+        reverse("cash_phone", args=[phone_token(players[2])]), HTTP_ACCEPT_LANGUAGE=language
+    )
+    html = page.content.decode()
+    assert words in html and "30 minut" not in html
 
 
 @pytest.mark.parametrize(

@@ -268,11 +268,16 @@ def night_log(night: date) -> list[RoomEvent]:
     )
 
 
-def _rake(night: date) -> int:
-    """The cash room's rake taken on the night (its local date)."""
+def _rake_records(night: date):
+    """The cash room's rake records of the night (its local date)."""
     start = timezone.make_aware(datetime.combine(night, datetime.min.time()))
     end = start + timedelta(days=1)
-    return RakeRecord.objects.filter(at__gte=start, at__lt=end).aggregate(t=Sum("rake"))["t"] or 0
+    return RakeRecord.objects.filter(at__gte=start, at__lt=end)
+
+
+def _rake(night: date) -> int:
+    """The cash room's rake taken on the night (its local date)."""
+    return _rake_records(night).aggregate(t=Sum("rake"))["t"] or 0
 
 
 # --- Changing the books -----------------------------------------------------------------
@@ -389,7 +394,9 @@ def night_close(*, night: date, actor, now: datetime) -> NightClose:
     already = errors.DomainError(_("This night is already closed."))
     if NightClose.objects.select_for_update().filter(night=night).exists():
         raise already
-    if not Tournament.objects.filter(date=night).exists():
+    # A night of cash games alone has books too: its rake is the drawer's money.
+    played = Tournament.objects.filter(date=night).exists() or _rake_records(night).exists()
+    if not played:
         raise errors.DomainError(_("No event was played that night."))
     report = night_books(night)
     totals = _totals(report["books"])

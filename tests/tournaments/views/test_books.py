@@ -118,6 +118,26 @@ def test_the_night_includes_the_cash_rooms_rake(tournament, td, desk):
     assert night["rake"] == 5 and night["books"].balances
 
 
+def test_a_night_of_cash_games_alone_closes(client, cashier):
+    """No tournament that night, only the cash room: its rake is in the books, and the
+    night closes like any other (it was refused as a night where nothing was played)."""
+    game = CashGame.objects.create(sb=1, bb=2, min_buy_in=100)
+    table = CashTable.objects.create(game=game, number=1, opened_at=NOW)
+    RakeRecord.objects.create(table=table, game=game, at=NOW, pot=200, rake=10)
+    night = {"night": NOW.date().isoformat()}
+    client.force_login(cashier)
+    page = client.post(reverse("night_close"), night, follow=True).content.decode()
+    assert "The night is closed." in page and 'data-testid="closed"' in page
+    assert NightClose.objects.get().totals["drawer"] == 10
+
+
+def test_a_night_with_nothing_played_does_not_close(client, cashier):
+    client.force_login(cashier)
+    page = client.post(reverse("night_close"), {"night": NOW.date().isoformat()}, follow=True)
+    assert "No event was played that night." in page.content.decode()
+    assert not NightClose.objects.exists()
+
+
 def test_the_desk_sells_by_card_and_the_td_voids_from_the_page(client, tournament, td, desk):
     player = make_player(document_number="CARD1234")
     client.force_login(desk)
