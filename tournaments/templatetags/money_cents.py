@@ -12,10 +12,13 @@ register = template.Library()
 
 @register.filter
 def cents(value: object) -> str:
-    """12345 -> "123.45" (or "123,45" in Italian); anything else is shown as it is."""
+    """123456 -> "1,234.56" (or "1.234,56" in Italian); anything else is shown as it is.
+
+    Grouped whatever USE_THOUSAND_SEPARATOR says: that setting would also group the plain
+    numbers the templates write into form fields and data attributes."""
     if isinstance(value, bool) or not isinstance(value, int):
         return "" if value is None else str(value)
-    return number_format(Decimal(value) / 100, 2, use_l10n=True)
+    return number_format(Decimal(value) / 100, 2, use_l10n=True, force_grouping=True)
 
 
 @register.filter
@@ -25,3 +28,14 @@ def cents_whole(value: object) -> str:
     if isinstance(value, bool) or not isinstance(value, int) or value % 100:
         return cents(value)
     return number_format(value // 100, 0, use_l10n=True, force_grouping=True)
+
+
+@register.filter
+def money(value: object) -> str:
+    """An amount in euro (a whole number or a Decimal) with its cents and thousands, as
+    `cents` shows one kept in cents: 3010 -> "3,010.00", Decimal("62.5") -> "62.50"
+    ("3.010,00", "62,50" in Italian), so a page of money reads one way. Anything else is
+    shown as it is."""
+    if isinstance(value, bool) or not isinstance(value, int | Decimal):
+        return "" if value is None else str(value)
+    return number_format(Decimal(value), 2, use_l10n=True, force_grouping=True)
