@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tables.ruling.labels import RULE_TITLES
+from tables.ruling.labels import RULE_TEXTS, RULE_TITLES
 
 # The floor's rules, as cited by tables.balancing, tables.buttons, tables.services.room and
 # tournaments.timecalls: (short title, the rule in one or two sentences).
@@ -199,9 +199,10 @@ def citation(code: str) -> Citation:
         return Citation(code, str(title), str(text))
     anchor = code.split(" ")[0]
     if _ANCHOR.match(anchor):
-        title = RULE_TITLES.get(anchor) or RULE_TITLES.get(anchor.rstrip("abcdefgh"))
-        if title is not None:
-            return Citation(code, str(title), "")
+        # A lettered anchor without an entry of its own reads as the rule it refines.
+        key = anchor if anchor in RULE_TITLES else anchor.rstrip("abcdefgh")
+        if key in RULE_TITLES:
+            return Citation(code, str(RULE_TITLES[key]), str(RULE_TEXTS.get(key, "")))
     return Citation(code, _source_title(code), "")
 
 

@@ -54,6 +54,7 @@ RULE_TITLES: dict[str, Any] = {
     "R-ACT-3": gettext_lazy("Generic declarations"),
     "R-ACT-4": gettext_lazy("A call cannot become a raise"),
     "R-ACT-5": gettext_lazy("Verbal declaration and chips"),
+    "R-ACT-5a": gettext_lazy("One chip: the word must come first"),
     "R-ACT-6": gettext_lazy("Kinds of declaration"),
     "R-ACT-7": gettext_lazy("“Raise” and an amount is the total"),
     "R-ACT-8": gettext_lazy("Ambiguous amounts"),
@@ -100,6 +101,337 @@ RULE_TITLES: dict[str, Any] = {
     "R-RANK-1": gettext_lazy("Hand ranking"),
     "R-RANK-2": gettext_lazy("Best five of seven"),
     "R-RANK-3": gettext_lazy("Suits never rank"),
+}
+
+# The rule behind each anchor in one or two plain sentences, for whoever hovers or taps its
+# title (written from shared/rules/in-hand.md; the defaults where the books disagree).
+RULE_TEXTS: dict[str, Any] = {
+    "R-FLOW-1": gettext_lazy(
+        "One 52-card deck: four suits, thirteen ranks from ace to two, no jokers."
+    ),
+    "R-FLOW-2": gettext_lazy(
+        "A hand starts with the first riffle of the shuffle; new blinds apply from the next "
+        "hand. A hand started with the old blinds by mistake goes on once there has been "
+        "substantial action."
+    ),
+    "R-FLOW-3": gettext_lazy(
+        "Blinds and antes go in before the deal. The cards are dealt face down, one at a time "
+        "clockwise, starting with the small blind; the button gets the last card."
+    ),
+    "R-FLOW-4": gettext_lazy(
+        "Before the flop, the turn and the river the dealer burns exactly one card, then turns "
+        "three, one and one."
+    ),
+    "R-FLOW-5": gettext_lazy("A hand has four betting rounds: preflop, flop, turn and river."),
+    "R-FLOW-6": gettext_lazy(
+        "Preflop the first player left of the big blind acts first; the big blind keeps the "
+        "option to raise when only calls come back to him."
+    ),
+    "R-FLOW-7": gettext_lazy(
+        "After the flop the first active player left of the button acts first and the button "
+        "acts last, even when the button is dead."
+    ),
+    "R-FLOW-8": gettext_lazy(
+        "Heads-up the button posts the small blind, acts first before the flop and last on "
+        "every later round."
+    ),
+    "R-FLOW-9": gettext_lazy(
+        "Players who are all-in or have folded are skipped when the action moves on."
+    ),
+    "R-FLOW-10": gettext_lazy(
+        "A betting round ends when only one player is left, when every active player has acted "
+        "and put in the same amount, or when nobody is left to bet against."
+    ),
+    "R-FLOW-11": gettext_lazy(
+        "A player who has only posted a blind has not acted yet, so he keeps his option to raise."
+    ),
+    "R-DEAL-1": gettext_lazy(
+        "Substantial action is, in the same round, two actions of which at least one puts "
+        "chips in, or any three actions. After it there is no misdeal."
+    ),
+    "R-DEAL-2": gettext_lazy(
+        "A misdeal is called for, among others, cards stuck together, the first card to the "
+        "wrong seat, a player wrongly dealt in or left out, a wrong number of cards, or the "
+        "first cards exposed by the dealer. The hand is replayed exactly: the button does not "
+        "move."
+    ),
+    "R-DEAL-3": gettext_lazy(
+        "After substantial action there is no misdeal and the hand goes on; only a faulty deck "
+        "(two identical cards, a different back) stops it, and all bets are returned."
+    ),
+    "R-DEAL-4": gettext_lazy(
+        "A button dealt too few cards may be completed even after substantial action; if he "
+        "acts with too few cards his hand is dead."
+    ),
+    "R-DEAL-5": gettext_lazy(
+        "After a hand is killed the dealer still burns exactly one card per round: the burn "
+        "protects the stub, not the original order."
+    ),
+    "R-DEAL-6": gettext_lazy(
+        "A four-card flop is mixed face down and one card becomes the next burn; a flop turned "
+        "without a burn is redone only if nobody has acted. Cards turned too early follow the "
+        "dealer's procedure."
+    ),
+    "R-BLIND-1": gettext_lazy(
+        "The first player left of the button posts the small blind, the next one the big "
+        "blind; heads-up the button posts the small blind."
+    ),
+    "R-BLIND-2": gettext_lazy(
+        "Blinds are live bets: they count toward calls and raises, the big blind is the "
+        "opening bet preflop, and a part nobody called comes back."
+    ),
+    "R-BLIND-3": gettext_lazy(
+        "A big blind who cannot post it all is all-in for what he has; the bet to call and the "
+        "minimum raise stay those of the full big blind."
+    ),
+    "R-BLIND-4": gettext_lazy(
+        "A player who posted a blind in turn may still raise when the action comes back to "
+        "him, even after an all-in for less than a raise."
+    ),
+    "R-ANTE-1": gettext_lazy(
+        "Every player dealt in posts the ante before the blinds. It does not count toward a "
+        "call, but it counts for the side pots."
+    ),
+    "R-ANTE-2": gettext_lazy(
+        "The big blind posts the whole table's ante before his blind; if he is short the ante "
+        "is paid first and only the rest is a live blind."
+    ),
+    "R-ANTE-3": gettext_lazy(
+        "The big-blind ante is dead money in the main pot: it never counts toward a call and "
+        "is never returned."
+    ),
+    "R-BTN-1": gettext_lazy(
+        "Tournaments play with a dead button: everyone posts both blinds in turn, and the "
+        "button may stay on an empty seat."
+    ),
+    "R-BTN-2": gettext_lazy(
+        "Each hand the big blind moves to the next seat with a player, the small blind to the "
+        "last big blind's seat and the button to the last small blind's seat, even if it is "
+        "empty. Nobody is big blind twice in a row."
+    ),
+    "R-BTN-3": gettext_lazy(
+        "If the small blind is eliminated the button stays put for one hand; if the big blind "
+        "is eliminated the button moves and the next player posts only the big blind."
+    ),
+    "R-BTN-4": gettext_lazy(
+        "New and moved players may be seated anywhere, blinds and button included, and are "
+        "dealt in at once unless seated between the small blind and the button."
+    ),
+    "R-CASH-1": gettext_lazy(
+        "Cash games: the player left of the big blind may post a live straddle of twice the "
+        "big blind. He acts last preflop and keeps the option to raise."
+    ),
+    "R-CASH-2": gettext_lazy(
+        "Cash games: the button may straddle twice the big blind; if the player left of the "
+        "big blind straddles too, his straddle comes first."
+    ),
+    "R-CASH-3": gettext_lazy(
+        "Cash games: a new player waits for his big blind, posts one to be dealt in at once "
+        "(live, with the option) or straddles; he is never dealt in between the small blind "
+        "and the button."
+    ),
+    "R-CASH-4": gettext_lazy(
+        "Cash games: a player who missed his blinds comes back by posting the small blind dead "
+        "and the big blind live, or waits for his big blind."
+    ),
+    "R-CASH-5": gettext_lazy(
+        "Cash games: the blinds are the table's stakes, e.g. 5 and 10 in a 5/10 game; every "
+        "bet is a multiple of the small blind."
+    ),
+    "R-ACT-1": gettext_lazy(
+        "Players act in turn; an action in turn, spoken or with chips, is binding and chips "
+        "put in stay in."
+    ),
+    "R-ACT-2": gettext_lazy(
+        "Players should wait until the amount of a bet is clear before acting."
+    ),
+    "R-ACT-3": gettext_lazy(
+        "A generic word in turn, such as “call” or “raise”, binds the player to the full, "
+        "correct action."
+    ),
+    "R-ACT-4": gettext_lazy("A player who has acted cannot turn his call into a raise."),
+    "R-ACT-5": gettext_lazy(
+        "Bets are made by word, with chips or both: whichever comes first defines the bet; if "
+        "they come together a clear word wins. Unclear cases go to the TD."
+    ),
+    "R-ACT-5a": gettext_lazy(
+        "Whatever the house rule on words and chips, one oversized chip facing a bet is a call "
+        "unless “raise” was said before the chip touched the table."
+    ),
+    "R-ACT-6": gettext_lazy(
+        "A declaration may be a word (“call”, “raise”), an amount, or both. An amount alone is "
+        "the same as pushing that many chips: it is the player's total."
+    ),
+    "R-ACT-7": gettext_lazy(
+        "“Raise” with an amount and nothing else means that amount as the total bet, not as "
+        "the raise on top."
+    ),
+    "R-ACT-8": gettext_lazy(
+        "A spoken amount that can mean several things is the largest reasonable amount below "
+        "the pot (the house may choose the smallest instead)."
+    ),
+    "R-ACT-9": gettext_lazy(
+        "Not facing a bet, “call” is a check and “raise” a bet of at least the minimum; facing "
+        "a bet, “check” is no action and the player may call or fold, but not raise."
+    ),
+    "R-ACT-10": gettext_lazy(
+        "Folding when not facing a bet, or out of turn, is binding and may be penalised."
+    ),
+    "R-ACT-11": gettext_lazy(
+        "In no-limit “pot” is not a valid bet, but it binds the player to at least a minimum "
+        "bet, or a minimum raise if he faces a bet."
+    ),
+    "R-ACT-12": gettext_lazy(
+        "String bets are not allowed: a raise made in two motions without saying “raise” first "
+        "is only a call."
+    ),
+    "R-ACT-13": gettext_lazy(
+        "Conditional statements about future action (“if you bet, I raise”) are discouraged; "
+        "the TD decides whether they bind."
+    ),
+    "R-ACT-14": gettext_lazy(
+        "A caller is bound to the correct amount of the bet, even if he was given a wrong count."
+    ),
+    "R-ACT-15": gettext_lazy(
+        "Only a player in turn facing an all-in may ask for a precise count of an opponent's stack."
+    ),
+    "R-CALL-1": gettext_lazy(
+        "Facing a bet or a blind, one chip larger than the call is a call unless “raise” was "
+        "said before it touched the table. Not facing a bet, it is a bet of the chip's full "
+        "value."
+    ),
+    "R-CALL-2": gettext_lazy(
+        # The "%" is a percentage, not a placeholder (xgettext would flag it).
+        # xgettext:no-python-format
+        "Facing a bet, several chips are a call if taking away one of the smallest leaves less "
+        "than the call; otherwise the 50% rule decides, and a player's last chips are an "
+        "all-in."
+    ),
+    "R-CALL-3": gettext_lazy(
+        "Putting in less than the call (not all-in) becomes a full call heads-up or facing the "
+        "opening bet; otherwise the TD decides between completing the call and forfeiting the "
+        "chips."
+    ),
+    "R-RAISE-1": gettext_lazy(
+        "The minimum bet is the big blind on every round; a smaller bet that is not all-in is "
+        "made up to it."
+    ),
+    "R-RAISE-2": gettext_lazy(
+        "A raise must be at least the largest full bet or raise of the current round: the "
+        "increase counts, not the previous total."
+    ),
+    "R-RAISE-3": gettext_lazy(
+        "Raise by putting in the whole amount in one motion, by saying the total first, or by "
+        "saying “raise”, putting in the call, then the raise in one more motion."
+    ),
+    "R-RAISE-5": gettext_lazy(
+        # The "%" is a percentage, not a placeholder (xgettext would flag it).
+        # xgettext:no-python-format
+        "A raise of 50% or more of the last full bet or raise, but short of a minimum raise, "
+        "must be completed to a minimum raise; under 50% it is a call unless “raise” was said "
+        "first."
+    ),
+    "R-RAISE-6": gettext_lazy(
+        "After an all-in below the minimum bet, a raise must be to at least twice the minimum bet."
+    ),
+    "R-RAISE-7": gettext_lazy(
+        "Except in pot-limit, a wrong bet amount is corrected to the proper one at any point "
+        "in the current round."
+    ),
+    "R-REOPEN-1": gettext_lazy(
+        "An all-in for less than a full raise (or several that together make less than one) "
+        "does not reopen the betting for players who have already acted: they may only call or "
+        "fold."
+    ),
+    "R-LIMIT-1": gettext_lazy(
+        "In limit the bets are fixed: the small bet preflop and on the flop, the big bet on "
+        "the turn and the river."
+    ),
+    "R-LIMIT-2": gettext_lazy(
+        "In limit a round allows one bet and at most three raises; the house sets the cap."
+    ),
+    "R-LIMIT-3": gettext_lazy(
+        "In limit an all-in reopens the betting for players who have already acted only if it "
+        "is at least half a full raise."
+    ),
+    "R-PL-1": gettext_lazy(
+        "In pot-limit the largest bet is the pot, and the largest raise is the size of the pot "
+        "after the player's call."
+    ),
+    "R-PL-2": gettext_lazy(
+        "In pot-limit a blind all-in for less counts as a full blind when the preflop maximum "
+        "is worked out; after the flop the real pot counts."
+    ),
+    "R-PL-3": gettext_lazy(
+        "Players may ask for a pot count only in pot-limit, where “pot” means the largest bet; "
+        "in no-limit and limit the pot is not counted."
+    ),
+    "R-PL-4": gettext_lazy(
+        "A pot-limit bet made on a count that was too high is reduced for everyone during the "
+        "round; one on a count too low is corrected only if no substantial action followed."
+    ),
+    "R-OOT-1": gettext_lazy(
+        "Action out of turn goes back to the right player. It binds if the action to that "
+        "player does not change (the others only check, call or fold); a bet or raise frees "
+        "him. A fold out of turn always binds."
+    ),
+    "R-OOT-2": gettext_lazy(
+        "A player skipped by action out of turn must speak up; if substantial action follows "
+        "to his left, that action binds and the TD decides about his hand."
+    ),
+    "R-TIME-1": gettext_lazy(
+        "When the clock runs out, a player facing a bet has a dead hand; a player not facing a "
+        "bet checks."
+    ),
+    "R-POT-1": gettext_lazy(
+        "The part of a bet that nobody called is returned to the player before the pots are made."
+    ),
+    "R-POT-2": gettext_lazy(
+        "An all-in player can win from each opponent only what he put in himself; the rest "
+        "makes side pots for the others."
+    ),
+    "R-POT-3": gettext_lazy("The main pot and each side pot are split separately."),
+    "R-POT-4": gettext_lazy(
+        "Side pots are awarded before the main pot, starting with the last one formed."
+    ),
+    "R-SD-1": gettext_lazy(
+        "At showdown the cards speak: what a player says about his hand does not bind him, and "
+        "a misread hand should be pointed out."
+    ),
+    "R-SD-2": gettext_lazy(
+        "To win any part of a pot a player must show all his cards face up; a hand properly "
+        "shown and clearly winning cannot be killed."
+    ),
+    "R-SD-3": gettext_lazy("If everyone else mucks, the last hand wins and need not be shown."),
+    "R-SD-4": gettext_lazy(
+        "Once a player is all-in and the betting is over, all hands are turned face up at "
+        "once, and none may be mucked."
+    ),
+    "R-SD-5": gettext_lazy(
+        "With no all-in, the last player to bet or raise in the last round shows first; if "
+        "nobody did, the first player left of the button. Then clockwise."
+    ),
+    "R-SD-6": gettext_lazy(
+        "After a river bet, a caller who still holds or has shown his cards may see the last "
+        "aggressor's hand; other requests are up to the TD."
+    ),
+    "R-SD-7": gettext_lazy(
+        "A player who plays the board must still show both his cards to share the pot."
+    ),
+    "R-SD-8": gettext_lazy("Equal best hands split the pot equally; each pot is split on its own."),
+    "R-SD-9": gettext_lazy(
+        "After breaking down to the smallest chip in play, an odd chip left from a split goes "
+        "to the first winner left of the button."
+    ),
+    "R-RANK-1": gettext_lazy(
+        "Hands rank, best first: royal flush, straight flush, four of a kind, full house, "
+        "flush, straight, three of a kind, two pair, one pair, high card."
+    ),
+    "R-RANK-2": gettext_lazy(
+        "A hand is the best five of the seven cards (the two hole cards and the board); only "
+        "those five count."
+    ),
+    "R-RANK-3": gettext_lazy("Suits never rank hands and never break ties."),
 }
 
 # Every engine error in one place (STYLE.md 5): the class decides the sentence.

@@ -81,3 +81,34 @@ def test_error_message_cites_the_rules():
     assert ruling_labels.engine_error_message(exc).endswith(
         "Rules: All-in and folded players are skipped."
     )
+
+
+def _anchors_the_engine_can_cite() -> set[str]:
+    source = "".join(p.read_text() for p in ENGINE_DIR.glob("*.py"))
+    cited = set(re.findall(r'"(R-[A-Z]+-\d+[a-z]?)"', source))
+    assert cited, "the engine names its rules"
+    return cited | set(ruling_labels.RULE_TITLES)
+
+
+def test_every_rule_the_engine_cites_has_a_title_of_its_own():
+    # Lettered anchors too (R-ACT-5a): a hover must not show a neighbouring rule's title.
+    assert sorted(_anchors_the_engine_can_cite() - set(ruling_labels.RULE_TITLES)) == []
+
+
+def test_every_rule_the_engine_cites_reads_as_its_text_in_english_and_italian():
+    from django.utils import translation
+
+    from tables.ruling.citations import citation
+
+    anchors = sorted(_anchors_the_engine_can_cite())
+    with translation.override("en"):
+        english = {a: citation(a).text for a in anchors}
+    with translation.override("it"):
+        italian = {a: citation(a).text for a in anchors}
+    assert [a for a in anchors if not english[a]] == []
+    assert [a for a in anchors if not italian[a]] == []
+    # Every Italian text is a translation, never the English sentence left in place.
+    assert [a for a in anchors if italian[a] == english[a]] == []
+    with translation.override("it"):
+        hint = citation("R-RAISE-2").hint
+    assert hint.startswith("Un rilancio deve essere almeno pari") and hint.endswith("(R-RAISE-2)")

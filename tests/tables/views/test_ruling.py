@@ -198,6 +198,51 @@ def test_undercall_of_the_opening_bet_is_ruled_a_call_with_its_rule(floor_client
     assert "call 8000" in text
 
 
+@pytest.mark.parametrize(
+    ("language", "title", "text"),
+    [
+        (
+            "en",
+            "Undercalls",
+            "Putting in less than the call (not all-in) becomes a full call heads-up or facing "
+            "the opening bet",
+        ),
+        (
+            "it",
+            "Undercall",
+            "Chi mette meno della chiamata (senza essere all-in) deve chiamare per intero nel "
+            "testa a testa o davanti alla puntata d'apertura",
+        ),
+    ],
+    ids=["en", "it"],
+)
+def test_a_cited_rule_shows_its_text_on_hover(
+    floor_client, tournament, settings, language, title, text
+):
+    settings.LANGUAGE_CODE = language
+    flop = {**SIMPLE, "street": "flop", "pot": 1000, "button": 3}
+    response = post(floor_client, tournament, setup_form(flop))
+    response = post(
+        floor_client, tournament, {"op": "act", "seat": "1", "kind": "bet", "to": "8000"}, response
+    )
+    response = post(
+        floor_client,
+        tournament,
+        {"op": "act", "seat": "2", "kind": "chips", "chips": "2000"},
+        response,
+    )
+    page = html.unescape(response.content.decode())
+    cite = re.search(
+        r'data-rule="R-CALL-3"><span class="cite-title">([^<]*)</span>'
+        r'<span class="cite-text" role="tooltip">([^<]*)</span>',
+        page,
+    )
+    assert cite, "the undercall is cited to its rule"
+    assert cite.group(1) == title
+    assert cite.group(2).startswith(text)  # the rule itself, then the codes it was cited by
+    assert cite.group(2).endswith("(R-CALL-3 · TDA-51b)")
+
+
 def test_out_of_turn_raise_is_shown_pending_then_binding(floor_client, tournament):
     response = post(
         floor_client,
