@@ -384,7 +384,7 @@ def test_a_hand_to_showdown_shows_winners_and_final_stacks(floor_client, tournam
     assert "Main pot: seat 3" in text
     hand = Hand.from_dict(page_hand(response))
     assert hand.final_stacks() == {1: 19900, 2: 18400, 3: 21700}
-    assert ">21700<" in text and ">18400<" in text
+    assert ">21,700<" in text and ">18,400<" in text
 
 
 def test_save_logs_and_undo_removes(floor_client, tournament, floor):
