@@ -325,13 +325,13 @@ def player_history(player: Player, events: QuerySet[Tournament] | None = None) -
         .select_related("tournament")
         .order_by("-issued_at")
     )
-    points: dict[int, list[tuple[League, str]]] = defaultdict(list)
+    points: dict[int, list[tuple[League, int]]] = defaultdict(list)
     event_ids = {e.tournament_id for e in entries}
     for league in League.objects.filter(events__in=event_ids).distinct():
         for row in league_standings(league):
             if row.player == player.pk:
                 for event, score in row.scores.items():
-                    points[event].append((league, leagues.hundredths(score)))
+                    points[event].append((league, score))
     return {
         "entries": [
             {"entry": e, "points": points.get(e.tournament_id, []), "place": place_text(e)}
@@ -488,11 +488,11 @@ def standings_rows(league: League) -> list[dict[str, Any]]:
         {
             "rank": f"{r.rank}=" if r.shared else str(r.rank),
             "name": str(names[r.player]) if r.player in names else "?",
-            "points": leagues.hundredths(r.points),
+            "points": r.points,  # hundredths: the page and the CSV each write them
             "events": r.events,
             "wins": r.wins,
             "cashes": r.cashes,
-            "best": leagues.hundredths(r.best),
+            "best": r.best,
         }
         for r in rows
     ]
@@ -501,6 +501,13 @@ def standings_rows(league: League) -> list[dict[str, Any]]:
 def standings_table(league: League) -> Table:
     head = [_("Rank"), _("Player"), _("Points"), _("Events"), _("Wins"), _("Cashes")]
     return head, [
-        [r["rank"], r["name"], r["points"], r["events"], r["wins"], r["cashes"]]
+        [
+            r["rank"],
+            r["name"],
+            leagues.hundredths(r["points"]),
+            r["events"],
+            r["wins"],
+            r["cashes"],
+        ]
         for r in standings_rows(league)
     ]

@@ -8,12 +8,14 @@
   const section = () => document.querySelector("[data-follow]");
   const label = (name) => (section() || { dataset: {} }).dataset["label" + name] || "";
 
+  // Money as the server's pages write it: 1.234,50 in Italian, 1,234.50 in English
+  // ("always": Italian would leave four-digit amounts ungrouped).
   function money(cents) {
     const lang = document.documentElement.lang || "it";
     return new Intl.NumberFormat(lang, {
       minimumFractionDigits: 2,
       maximumFractionDigits: 2,
-      useGrouping: false,
+      useGrouping: "always",
     }).format(cents / 100);
   }
 

@@ -72,6 +72,9 @@ WORDS = {
         "alert": "1 alert on the board",
         "no_alerts": "No alerts",
         "one_alert": "1 alert",
+        "two_alerts": "2 alerts on the board",
+        "released": "Second missed-blind marker and a waiting list: the seat may be released.",
+        "releasable": "may be released",
         "over": "sit-out over since",
         "settings": "Cash room settings",
         "sit_out": "Minutes of a sit-out",
@@ -114,7 +117,7 @@ WORDS = {
         "seat": "Posto",
         "free": "libero",
         "sits": "{p} siede al tavolo {t} posto {s}.",
-        "stake": "Chip con cui lascia l'altro tavolo",
+        "stake": "Fiches con cui lascia l'altro tavolo",
         "left": "ha lasciato il tavolo 1 con 340",
         "why": "fuori dall'ordine della lista: ",
         "order": "Sala Walter viene prima di Galli Yuri in lista",
@@ -136,7 +139,7 @@ WORDS = {
         "joined": "{p} è in lista.",
         "added": "Aggiunto a una lista",
         "min": "{m} min",
-        "stake_label": "Stack con cui se ne va",
+        "stake_label": "Fiches con cui lascia il tavolo",
         "close_q": "Chiudere il tavolo 3?",
         "remove_q": "Togliere Sala Walter da questa lista?",
         "ready_tv": "posto pronto: tavolo {t} posto {s}",
@@ -144,6 +147,9 @@ WORDS = {
         "alert": "1 avviso sul tabellone",
         "no_alerts": "Nessun avviso",
         "one_alert": "1 avviso",
+        "two_alerts": "2 avvisi sul tabellone",
+        "released": "Secondo marker di buio mancato e una lista di attesa: il posto può essere",
+        "releasable": "posto liberabile",
         "over": "sit-out scaduto alle",
         "settings": "Impostazioni della sala cash",
         "sit_out": "Minuti di un sit-out",
@@ -177,11 +183,12 @@ WORDS = {
         "pit_21": "Casella 1, mano 1: A♠ K♣ = 21, non Black-Jack (una mano divisa).",
         "exposed": "è uscita come carta 2 del Banco, scoperta per errore",
         "ten": "10♥",
-        # Italian suit letters: c cuori, q quadri, f fiori, p picche.
+        # Italian suit letters: c cuori, q quadri, f fiori, p picche; the English s, h and d
+        # mean nothing else in Italian and are still read (the Banco's 9h, the ace As).
         "cards": {
             "split": ("9c 8p", "Ap 5q x2 / Aq 9p", "10p 9q"),
-            "single": ("9c 8f", "10f 9q"),
-            "bj21": ("10q 9c", "Ap Kf / Aq 5c", "10f 9q"),
+            "single": ("9h 8f", "10f 9q"),
+            "bj21": ("10q 9c", "As Kf / Aq 5c", "10f 9q"),
             "exposed": ("6f 10c* 9p 4q", "10p 8q", "9c 9q"),
         },
     },
@@ -500,6 +507,23 @@ def test_a_cash_evening(daphne_url, browser, locale):
     assert colour.startswith("rgb(226, 85, 85"), colour  # red, not a grey badge
     assert words["alert"] in _text(board, "[data-testid=alert-count]")
     assert _text(board, "[data-testid=table-alerts-2]") == words["one_alert"]
+    # A player at table 1 misses his big blind twice while the €1/€2 list waits: the
+    # tablet says so, and the board flags his seat (the floor decides, nothing is freed).
+    missing = CashSeat.objects.filter(table__number=1).order_by("number")[0]
+    board.goto(f"{daphne_url}/room/cash/tables/{missing.table_id}/tablet/")
+    missed = f"form[action$='/cash/seats/{missing.pk}/marker/'] button"
+    board.click(missed)
+    board.wait_for_selector(f"[data-testid=markers-{missing.number}]")
+    board.click(missed)
+    board.wait_for_selector(f"text={words['released']}")
+    board.goto(f"{daphne_url}/room/cash/")
+    released = board.locator(f"[data-testid=releasable-1-{missing.number}]")
+    assert released.text_content() == words["releasable"]
+    colour = released.evaluate("el => getComputedStyle(el).backgroundColor")
+    assert colour.startswith("rgb(226, 85, 85"), colour
+    assert words["two_alerts"] in _text(board, "[data-testid=alert-count]")
+    assert _text(board, "[data-testid=table-alerts-1]") == words["one_alert"]
+    assert CashSeat.objects.filter(pk=missing.pk).exists()
 
     # --- 7. The room's settings in the UI, with the rulebook's defaults -------------------
     board.click("[data-testid=room-settings] a")

@@ -112,3 +112,43 @@ def test_the_phone_follows_its_players_moves_bounty_elimination_and_prize(daphne
     assert f"Premio {prize}" in note.inner_text()
     assert not _row(phone, "Luca").locator("[data-testid=where]").is_visible()
     assert Entry.objects.filter(status=Entry.Status.ACTIVE).count() == 1
+
+
+def test_the_phone_groups_the_thousands_of_a_pushed_bounty_and_prize(daphne_url, browser):
+    """A high-roller's figures pushed to an Italian phone read 3.000,00 as its page does."""
+    td = make_user("td-roller", staff=True)
+    tournament = make_tournament(td, tables=1, buy_in_prize=200000, buy_in_fee=10000)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        bounty_format="progressive", bounty_part_cents=200000, late_registration_level=None
+    )
+    tournament.refresh_from_db()
+    luca = _register(tournament, td, "Luca", "Ricci")
+    anna = _register(tournament, td, "Anna", "Ricci")
+    verdi = _register(tournament, td, "Bruno", "Verdi")
+    clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
+
+    phone = browser.new_context(locale="it-IT", viewport={"width": 390, "height": 844}).new_page()
+    phone.set_default_timeout(10000)
+    phone.goto(f"{daphne_url}/p/{tournament.slug}/find/?q=Ricci")
+    phone.wait_for_selector("[data-sync][data-state=ok]")
+    assert "Taglia 2.000,00" in _row(phone, "Luca").inner_text()
+
+    results.eliminations_record(
+        tournament=tournament, busts=[results.Bust(entry=verdi)], actor=td, now=NOW
+    )
+    bounty_award_record(
+        tournament=tournament, eliminated=verdi, portions=[[luca]], actor=td, now=NOW
+    )
+    _row(phone, "Luca").locator("[data-testid=bounty]", has_text="Taglia 3.000,00").wait_for(
+        timeout=LIVE
+    )
+
+    results.eliminations_record(
+        tournament=tournament, busts=[results.Bust(entry=luca)], actor=td, now=NOW
+    )
+    anna.refresh_from_db()
+    assert anna.prize >= 100000
+    note = _row(phone, "Anna").locator("[data-testid=follow-note]")
+    note.filter(has_text="Vincitore").wait_for(timeout=LIVE)
+    euros = f"{anna.prize // 100:,}".replace(",", ".")
+    assert f"Premio {euros},{anna.prize % 100:02d} EUR" in note.inner_text()

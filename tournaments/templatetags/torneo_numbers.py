@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from django import template
-from django.utils.formats import get_format
+from django.utils.formats import get_format, number_format
 from django.utils.translation import get_language
 
 register = template.Library()
@@ -39,3 +39,13 @@ def whole(value: object) -> str:
     if separator is None:
         separator = _SEPARATORS[language] = str(get_format("THOUSAND_SEPARATOR"))
     return f"{number:,}".replace(",", separator)
+
+
+@register.filter
+def points(value: object) -> str:
+    """League points kept in hundredths, as the user's language writes them: 1250 ->
+    "12.5" ("12,5" in Italian), 1200 -> "12", 123400 -> "1,234" ("1.234"). The CSV keeps
+    the machine format of `leagues.hundredths`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return "" if value is None else str(value)
+    return number_format(Decimal(value) / 100, use_l10n=True, force_grouping=True)

@@ -459,10 +459,7 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
             "league": league,
             "form": form,
             "preview_entries": size,
-            "preview": [
-                (place, leagues.hundredths(points))
-                for place, points in leagues.preview(formula, size, places=15)
-            ],
+            "preview": leagues.preview(formula, size, places=15),
             "rows": roster.standings_rows(league),
         },
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -357,10 +358,10 @@ def test_a_league_from_creation_to_public_standings(client, td):
     client.logout()
     page = client.get(reverse("league_public", args=[league.slug]))
     rows = page.context["rows"]
-    assert [(r["name"], r["points"]) for r in rows] == [("Uno Anna", "12"), ("Due Bruno", "8")]
+    assert [(r["name"], r["points"]) for r in rows] == [("Uno Anna", 1200), ("Due Bruno", 800)]
     _finish(tuesday, td, {2: (1, 100), 1: (2, 50)})  # Bruno wins Tuesday: tied on 18
     rows = client.get(reverse("league_public", args=[league.slug])).context["rows"]
-    assert [(r["rank"], r["points"]) for r in rows] == [("1=", "18"), ("1=", "18")]
+    assert [(r["rank"], r["points"]) for r in rows] == [("1=", 1800), ("1=", 1800)]
     csv = client.get(reverse("league_csv", args=[league.slug])).content.decode("utf-8-sig")
     assert "Uno Anna" in csv and "18" in csv
 
@@ -395,7 +396,31 @@ def test_the_preview_shows_the_field_size_formula(client, tournament, td):
     league.events.set([tournament])  # a TD reaches a league through its events
     client.force_login(td)
     page = client.get(reverse("league_edit", args=[league.pk]), {"entries": "100"})
-    assert page.context["preview"][0] == (1, "100")
+    assert page.context["preview"][0] == (1, 10000)
+
+
+def test_league_points_read_in_the_language_and_the_csv_keeps_the_machine_format(client, td):
+    event = make_tournament(td, name="Monday")
+    regs = register(event, td, 2)
+    _finish(event, td, {1: (1, 100), 2: (2, 0)})
+    league = League.objects.create(
+        name="Field", slug="field", formula="field_size", base=10, public=True, created_at=NOW
+    )
+    league.events.set([event])
+    client.force_login(td)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "it"
+    # 10 x sqrt(2 entries / 1st place) = 14.14 points
+    page = client.get(reverse("league_public", args=["field"])).content.decode()
+    assert ">14,14</td>" in page and "14.14" not in page
+    edit = client.get(reverse("league_edit", args=[league.pk]), {"entries": "100"})
+    assert ">57,74</td>" in edit.content.decode()  # 3rd of 100: 10 x sqrt(100 / 3)
+    person = client.get(reverse("person", args=[regs[0].entry.player_id])).content.decode()
+    assert "Field: 14,14" in person
+    csv = client.get(reverse("league_csv", args=["field"])).content.decode("utf-8-sig")
+    assert "14.14" in csv and "14,14" not in csv
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(reverse("league_public", args=["field"])).content.decode()
+    assert ">14.14</td>" in page
 
 
 def test_a_table_tablet_enters_its_own_tables_counts(client, tournament, td):
@@ -440,7 +465,7 @@ def test_bounties_and_the_paid_filter(client, td):
     league.events.set([event])
     client.force_login(td)
     rows = client.get(reverse("league_public", args=["ko"])).context["rows"]
-    assert rows[0]["name"] == "Verdi000 Gino0" and rows[0]["points"] == "6"  # 2 bounties
+    assert rows[0]["name"] == "Verdi000 Gino0" and rows[0]["points"] == 600  # 2 bounties
     paid = client.get(reverse("player_list", args=[event.slug]), {"show": "paid"})
     assert [e.number for e in paid.context["rows"]] == [2]
 

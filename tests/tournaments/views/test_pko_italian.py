@@ -127,6 +127,30 @@ def test_the_italian_catalogue_says_fiches_and_carries_no_english_or_codes():
     assert not [t for t in texts if t in english or "(montepremi aggiunto)" in t]
 
 
+def test_the_italian_catalogue_uses_one_italian_word_per_thing():
+    catalogue = polib.pofile(str(CATALOGUE))
+    texts = {
+        e.msgid: text
+        for e in catalogue
+        if not e.obsolete
+        for text in ([e.msgstr] if not e.msgid_plural else e.msgstr_plural.values())
+    }
+    # The hand recorder's action names are the words players say at the table, as
+    # “fold” and “call”; quoted declarations and the fixed terms are kept as well.
+    kept = {"bet", "raise"}
+    fixed = re.compile(r"“[^”]*”|%\(\w+\)s|\{\w+\}|string (bet|raise)|small bet|big bet", re.I)
+    english = re.compile(r"\b(button|raise|bet)\b", re.I)
+    mixed = [
+        text
+        for msgid, text in texts.items()
+        if msgid not in kept and english.search(fixed.sub("", text))
+    ]
+    assert mixed == []
+    # A cash player leaves a table with fiches, whichever form asks for them.
+    assert texts["Stake he leaves with"] == "Fiches con cui lascia il tavolo"
+    assert texts["Minimum raise"] == "Rilancio minimo" and texts["Dead button"] == "Bottone morto"
+
+
 def test_pdfs_write_numbers_and_dates_the_italian_way(td):
     tournament = make_tournament(td, buy_in_prize=1000, buy_in_fee=100, starting_stack=25000)
     with translation.override("it"):
