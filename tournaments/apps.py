@@ -30,5 +30,6 @@ class TournamentsConfig(AppConfig):
         importlib.import_module("tournaments.signals")  # sockets follow roles and logouts
         # Every select's blank choice (model choices, foreign keys): Django 6.1's new label
         # has no Italian in Django's own catalogue yet, so the label comes from ours. Django
-        # reads this module attribute each time a form field is built.
-        fields.BLANK_CHOICE_LABEL = gettext_lazy("- Select an option -")
+        # reads this module attribute each time a form field is built (5.2 draws dashes).
+        if hasattr(fields, "BLANK_CHOICE_LABEL"):
+            fields.BLANK_CHOICE_LABEL = gettext_lazy("- Select an option -")

@@ -227,7 +227,7 @@ def test_a_pko_night(daphne_url, browser, language):
                 now=_now(),
                 payment_method="card",
             )
-    _the_till_matches_the_books(console, url, tournament, words)
+    _the_till_matches_the_books(console, url, tournament, words, language)
 
     # Level 6: registration is closed.
     tournament.refresh_from_db()
@@ -430,7 +430,7 @@ def _balancing_asks_for_the_unknown_buttons(page, url, tournament, td, words, *,
     assert page.locator("[data-testid=pending] tr").count() >= 1
 
 
-def _the_till_matches_the_books(page, url, tournament, words):
+def _the_till_matches_the_books(page, url, tournament, words, language):
     """Counted mid-night, the cash in the till is what the books say: every buy-in whole
     (its bounty part too), the add-ons, less the bounties paid out in cash."""
     page.goto(f"{url}/t/{tournament.slug}/books/")
@@ -439,9 +439,15 @@ def _the_till_matches_the_books(page, url, tournament, words):
     cash_addons = sum(1 for e in entries for p in e.purchases.all() if p.payment_method == "cash")
     taken = cash_entries * 115 + cash_addons * 20
     rows = [line.split("\t") for line in page.inner_text("[data-testid=by-method]").splitlines()]
+
     # Taken, given back (half of each of the two bounties awarded, paid in cash),
     # corrections, net.
-    assert [words["cash"], str(taken), "50", "0", str(taken - 50)] in rows, rows
+    def amount(euros: int) -> str:  # as the language writes money: 3.010,00 / 3,010.00
+        text = f"{euros:,.2f}"
+        return text.translate(str.maketrans(",.", ".,")) if language == "it" else text
+
+    expected = [words["cash"], amount(taken), amount(50), amount(0), amount(taken - 50)]
+    assert expected in rows, rows
     assert words["balances"] in page.inner_text("[data-testid=balance]")
 
 

@@ -55,7 +55,9 @@ def test_the_floor_calls_the_clock_from_the_tablet_and_it_counts_down(table):
     call = TimeCall.objects.get(tournament=tournament)
     assert (call.seat_number, call.facing_bet, call.from_tablet) == (seat, True, True)
     assert "Azzurri Pia" in page.inner_text("[data-timecall-running]")
-    assert "Dead hand (TDA-29, TDA-30)" in page.inner_text("[data-timecall-running]")
+    assert "Dead hand (Calling the clock, The clock's countdown)" in page.inner_text(
+        "[data-timecall-running]"
+    )
     first = _seconds(page)
     assert first in {30, 29}
     assert page.get_attribute("[data-timecall-running]", "data-phase") == "grant"
@@ -98,7 +100,10 @@ def test_the_last_seconds_count_down_in_red_then_the_ruling_shows(table):
     assert counted == sorted(counted, reverse=True), counted
 
     ruling = page.inner_text("[data-testid=timecall-ruling]")
-    assert "Time ran out" in ruling and "Dead hand (TDA-29, TDA-30)" in ruling
+    assert (
+        "Time ran out" in ruling
+        and "Dead hand (Calling the clock, The clock's countdown)" in ruling
+    )
     call = TimeCall.objects.get(tournament=tournament)
     assert (call.outcome, call.ruling) == ("expired", "dead_hand")
     assert Event.objects.filter(action="timecall.expire", data__ruling="dead_hand").count() == 1
