@@ -43,8 +43,12 @@ def _rows(tournament: Tournament, table: Table) -> list[dict]:
 
 
 def _bust(
-    request: HttpRequest, tournament: Tournament, table: Table, *, post_url: str, back_url: str
+    request: HttpRequest, tournament: Tournament, number: int, *, post_url: str, back_url: str
 ) -> HttpResponse:
+    """The bust dialog at table `number` of an event the caller has already scoped."""
+    table = Table.objects.filter(tournament=tournament, number=number).first()
+    if table is None:
+        raise Http404
     if request.method == "POST":
         out = _seat_numbers(request.POST.getlist("out"))
         won = _seat_numbers(request.POST.getlist("won"))
@@ -87,13 +91,10 @@ def _bust(
 @login_required
 def floor_bust(request: HttpRequest, slug: str, table: int) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
-    current = Table.objects.filter(tournament=tournament, number=table).first()
-    if current is None:
-        raise Http404
     return _bust(
         request,
         tournament,
-        current,
+        table,
         post_url=reverse("floor_bust", args=[slug, table]),
         back_url=reverse("room_table", args=[slug, table]),
     )
@@ -104,15 +105,10 @@ def tablet_bust(request: HttpRequest, token) -> HttpResponse:
     display = permissions.get_screen(str(token))
     if display.kind != DisplayScreen.Kind.TABLE or not display.table_number:
         return redirect("screen", token)
-    current = Table.objects.filter(
-        tournament=display.tournament, number=display.table_number
-    ).first()
-    if current is None:
-        raise Http404
     return _bust(
         request,
         display.tournament,
-        current,
+        display.table_number,
         post_url=reverse("tablet_bust", args=[token]),
         back_url=reverse("screen", args=[token]),
     )
@@ -122,13 +118,10 @@ def tablet_bust(request: HttpRequest, token) -> HttpResponse:
 def dealer_bust(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The dealer tablet's bust: its own table only (a PIN session reaches no other)."""
     tournament = permissions.get_tablet_tournament(request.user, request.session, slug, number)
-    current = Table.objects.filter(tournament=tournament, number=number).first()
-    if current is None:
-        raise Http404
     return _bust(
         request,
         tournament,
-        current,
+        number,
         post_url=reverse("dealer_bust", args=[slug, number]),
         back_url=reverse("dealer_tablet", args=[slug, number]),
     )
