@@ -2,8 +2,11 @@
 
 from django.urls import path
 
+from config import speedups
 from tables.sockets import CashConsumer  # the cash room
-from tournaments.sockets.consumer import RoomConsumer
+
+# Channels' membership per socket, or the hub's per process (config/speedups.py).
+RoomConsumer = speedups.room_consumer()
 
 websocket_urlpatterns: list = [
     path("ws/screens/<uuid:token>/", RoomConsumer.as_asgi()),
