@@ -25,20 +25,16 @@ from channels.auth import AuthMiddleware  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
+from django.utils.module_loading import import_string  # noqa: E402
 
 from tournaments.sockets.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": speedups.websocket_application(
-            AllowedHostsOriginValidator(
-                CookieMiddleware(
-                    SessionMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns)))
-                )
-            )
-        ),
-    }
+websocket_app = AllowedHostsOriginValidator(
+    CookieMiddleware(SessionMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns))))
 )
+if wrapper := speedups.websocket_wrapper():
+    websocket_app = import_string(wrapper)(websocket_app)
+
+application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_app})
 
 speedups.tune_gc()

@@ -161,20 +161,20 @@ def http_application() -> Any:
     return OneThreadASGIHandler()
 
 
-def websocket_application(app: Any) -> Any:
-    """The sockets' stack, wrapped so the hub can write to the server's own `send`."""
-    if not on():
-        return app
-    from tournaments.sockets.hub import ServerSend
-
-    return ServerSend(app)
+# The socket pieces are named, as settings name backends, and imported by their callers:
+# this module sits below every layer of the app and imports none of its edges.
 
 
-def room_consumer() -> type:
+def websocket_wrapper() -> str | None:
+    """The ASGI middleware outermost on the sockets (the hub writes to the server's own
+    `send` it keeps), or None."""
+    return "tournaments.sockets.hub.ServerSend" if on() else None
+
+
+def room_consumer() -> str:
     """The room's consumer: Channels' group per socket, or the hub's subscription per process."""
-    from tournaments.sockets import consumer
-
-    return consumer.FastRoomConsumer if on() else consumer.RoomConsumer
+    name = "FastRoomConsumer" if on() else "RoomConsumer"
+    return f"tournaments.sockets.consumer.{name}"
 
 
 def tune_gc() -> None:
