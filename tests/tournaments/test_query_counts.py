@@ -49,6 +49,9 @@ def test_a_clock_pause_from_the_console_reads_the_structure_once(client, tournam
     assert tournament.clock_status == "paused"
 
 
+@pytest.mark.fast_path(
+    "fragments rendered only for groups heard (tournaments/realtime.py, `listening`)"
+)
 def test_a_registration_costs_at_most_fifteen_statements(tournament, td):
     for _n in range(20):
         entry_services.entry_register(
@@ -80,6 +83,9 @@ def test_the_console_page_writes_nothing_and_the_next_change_logs_the_level(clie
     assert level.data["index"] == 1
 
 
+@pytest.mark.fast_path(
+    "fragments rendered only for groups heard (tournaments/realtime.py, `listening`)"
+)
 def test_a_new_player_at_the_desk_costs_twenty_four_statements(client, tournament, td):
     """The desk's whole cycle as a clerk clicks through it: the desk page, "Add and
     register", the seat card it leads to."""
