@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from bench import common
 from bench.common import Figures, cleanup, db_vendor, fresh_tournament
+from config import speedups
 from tables.models import Seat
 from tables.services import seats as seat_services
 from tournaments import ratelimit
@@ -151,14 +152,18 @@ def pages(tournament: Tournament) -> dict[str, tuple[str, Callable[[int], str]]]
 def time_pages(
     events: dict[int, Tournament], samples: int
 ) -> dict[int, dict[str, dict[str, float]]]:
-    # The server freezes its start-up heap (config/asgi.py): so does this process, or a
-    # full collection walks every object it holds and lands on some page's timing.
-    gc.collect()
-    gc.freeze()
+    # The fast path's server freezes its start-up heap (config/speedups.py): so does this
+    # process then, or a full collection walks every object it holds and lands on some
+    # page's timing. The plain path's keeps Python's defaults, and so does this one.
+    frozen = speedups.on()
+    if frozen:
+        gc.collect()
+        gc.freeze()
     try:
         return _time_pages(events, samples)
     finally:
-        gc.unfreeze()
+        if frozen:
+            gc.unfreeze()
 
 
 def _staff(tournament: Tournament, size: int) -> Any:

@@ -21,6 +21,8 @@ import django
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config import speedups
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("TORNEO_VAR_DIR", BASE_DIR / "var"))
 
@@ -90,6 +92,10 @@ ENVIRONMENT = os.environ.get("TORNEO_ENV", "development").strip().lower()
 if ENVIRONMENT not in {"development", "production"}:
     raise ImproperlyConfigured(f"TORNEO_ENV must be development or production, not {ENVIRONMENT!r}")
 PRODUCTION = ENVIRONMENT == "production"
+
+# Every private speedup off at once (config/speedups.py lists them, config/README.md says
+# why each exists): Django, Channels and channels_redis as their documentation runs them.
+PLAIN = env_bool("TORNEO_PLAIN", False)
 
 
 def embedded_secret_key(folder: Path) -> str:
@@ -184,6 +190,7 @@ MIDDLEWARE = [
     # A session unlocked by a tablet's PIN reaches that table's tablet and nothing else.
     "config.middleware.TabletOnly",
 ]
+MIDDLEWARE = speedups.middleware(MIDDLEWARE, plain=PLAIN)
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -224,9 +231,8 @@ if DATABASE_URL:
         raise ImproperlyConfigured(f"DATABASE_URL is malformed: {exc}") from None
     if _db["ENGINE"].endswith("postgresql") and not _db.get("NAME"):
         raise ImproperlyConfigured("DATABASE_URL must name a database, e.g. postgres://host/torneo")
-    if _db["ENGINE"] == "django.db.backends.postgresql":
-        # Django's, whose COMMIT can carry a push's reads in its trip (the module says).
-        _db["ENGINE"] = "config.backends.postgresql"
+    # Django's, whose COMMIT can carry a push's reads in its trip (the module says).
+    _db["ENGINE"] = speedups.database_engine(_db["ENGINE"], plain=PLAIN)
     # Production pools its PostgreSQL connections (a fresh one per request made PostgreSQL
     # fork a backend each time); DB_POOL=0 or 1 overrides, DB_POOL_MAX caps each process.
     if _db["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", PRODUCTION):
@@ -249,7 +255,9 @@ if DATABASE_URL:
     # prepares nothing on its own: the threshold is out of reach, and Django's cursors
     # bind on the client). DB_PREPARE=0 turns it off, for a pooler that keeps no session
     # (pgbouncer's transaction mode loses prepared statements).
-    PREPARE_HOT_READS = _db["ENGINE"].endswith("postgresql") and env_bool("DB_PREPARE", True)
+    PREPARE_HOT_READS = speedups.prepare_hot_reads(
+        _db["ENGINE"].endswith("postgresql") and env_bool("DB_PREPARE", True), plain=PLAIN
+    )
     if PREPARE_HOT_READS:
         _db.setdefault("OPTIONS", {})["prepare_threshold"] = 2**31
     DATABASES = {"default": _db}
@@ -293,8 +301,8 @@ if REDIS_URL:
     }
     CHANNEL_LAYERS = {
         "default": {
-            # channels_redis's, with its group send in two trips (tournaments/sockets/layers.py).
-            "BACKEND": "tournaments.sockets.layers.RedisChannelLayer",
+            # channels_redis's, or ours with its group send in two trips (config/speedups.py).
+            "BACKEND": speedups.channel_layer(redis=True, plain=PLAIN),
             "CONFIG": {
                 "hosts": [_redis_host],
                 "prefix": os.environ.get("CHANNEL_PREFIX", "torneo"),
@@ -304,8 +312,8 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
-    # Channels' in-memory layer with its per-message sweep bounded (tournaments/layers.py).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "tournaments.sockets.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer, or ours with its per-message sweep bounded (config/speedups.py).
+    CHANNEL_LAYERS = {"default": {"BACKEND": speedups.channel_layer(redis=False, plain=PLAIN)}}
     CELERY_BROKER_URL = "memory://"
     # No broker: tasks run in-process, at once (screens compute level changes themselves).
     CELERY_TASK_ALWAYS_EAGER = True
@@ -384,9 +392,10 @@ if PRODUCTION:
 
 # --- Security -------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
-# Django's database sessions, read through SQL compiled once (config/sessions.py).
-SESSION_ENGINE = "config.sessions"
-AUTHENTICATION_BACKENDS = ["config.auth.UserBackend"]  # Django's ModelBackend, see there
+# Django's database sessions and ModelBackend, or the same read through SQL compiled once
+# (config/sessions.py, config/auth.py; config/speedups.py chooses).
+SESSION_ENGINE = speedups.session_engine(plain=PLAIN)
+AUTHENTICATION_BACKENDS = speedups.authentication_backends(plain=PLAIN)
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 CSRF_FAILURE_VIEW = "tournaments.views.core.csrf_failure"
 X_FRAME_OPTIONS = "DENY"

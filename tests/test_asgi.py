@@ -50,6 +50,7 @@ async def _get(path: str, headers: list[tuple[bytes, bytes]] | None = None) -> d
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.fast_path("the one-thread handler (config/handler.py)")
 def test_a_page_comes_through_its_middleware_in_one_thread(monkeypatch):
     threads: list[threading.Thread] = []
     calls = 0
@@ -113,6 +114,7 @@ def _view_threads(monkeypatch, wait: threading.Barrier | None = None) -> list[th
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.fast_path("the one-thread handler (config/handler.py)")
 def test_requests_one_after_another_are_served_by_the_same_thread(monkeypatch):
     threads = _view_threads(monkeypatch)
     opened: list[threading.Thread] = []
@@ -157,6 +159,7 @@ def test_requests_at_the_same_time_never_share_a_thread(monkeypatch):
     assert len(set(threads)) == 2
 
 
+@pytest.mark.fast_path("the one-thread handler (config/handler.py)")
 def test_a_thread_still_busy_is_not_handed_to_the_next_request():
     handler = OneThreadASGIHandler()
     busy = handler._take()

@@ -15,7 +15,11 @@ from tests.conftest import make_player, make_tournament
 from tournaments import prepared, selectors
 from tournaments.models import DisplayScreen, Player, Tournament
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.fast_path("statements pipelined (config/backends/postgresql)"),
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,12 @@ from tournaments import prepared, selectors
 from tournaments.models import Entry, Tournament
 from tournaments.services import entries as entry_services
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.fast_path(
+        "reads made ahead in the login's trip (tournaments/prepared.py, config/auth.py)"
+    ),
+    pytest.mark.django_db,
+]
 
 
 def _register(tournament, td, first: str, last: str) -> Entry:

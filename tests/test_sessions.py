@@ -57,6 +57,7 @@ def _who(client, tournament) -> str | None:
     return page.split('class="who">', 1)[1].split("<", 1)[0]
 
 
+@pytest.mark.fast_path("the session's user guessed and read in its trip (config/auth.py)")
 def test_a_login_is_read_with_its_user_and_stays_that_user(client, tournament, desk, td):
     from config import sessions
 
@@ -70,6 +71,7 @@ def test_a_login_is_read_with_its_user_and_stays_that_user(client, tournament, d
     assert _who(client, tournament) == "desk"
 
 
+@pytest.mark.fast_path("the session's user guessed and read in its trip (config/auth.py)")
 def test_a_password_changed_or_an_account_disabled_ends_the_login_read_ahead(
     tournament, desk, floor
 ):

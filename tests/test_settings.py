@@ -13,12 +13,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def start(env: dict[str, str]) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+def start(env: dict[str, str], *, more: str = "") -> subprocess.CompletedProcess:
+    # The defaults, whichever path this suite runs on (TORNEO_PLAIN).
+    dropped = {"DATABASE_URL", "REDIS_URL", "TORNEO_PLAIN"}
+    clean = {k: v for k, v in os.environ.items() if k not in dropped}
     code = (
         "import django; django.setup(); from django.conf import settings; "
         "print(settings.DATABASES['default']['ENGINE'], settings.CHANNEL_LAYERS['default']['BACKEND'],"
-        " settings.CELERY_TASK_ALWAYS_EAGER)"
+        f" settings.CELERY_TASK_ALWAYS_EAGER{more})"
     )
     return subprocess.run(
         [sys.executable, "-c", code],
@@ -53,6 +55,34 @@ def test_urls_switch_to_postgres_and_redis():
         "tournaments.sockets.layers.RedisChannelLayer",
         "False",
     ]
+
+
+def test_torneo_plain_runs_django_channels_and_channels_redis_as_they_ship():
+    """One switch turns every private speedup off (config/speedups.py)."""
+    plain = ", settings.SESSION_ENGINE, *settings.AUTHENTICATION_BACKENDS, settings.PLAIN"
+    urls = {
+        "DATABASE_URL": "postgres://u@127.0.0.1:5432/torneo",
+        "REDIS_URL": "redis://127.0.0.1:6379/0",
+    }
+    result = start({**urls, "TORNEO_PLAIN": "1"}, more=plain)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.db.backends.postgresql",
+        "channels_redis.core.RedisChannelLayer",
+        "False",
+        "django.contrib.sessions.backends.db",
+        "django.contrib.auth.backends.ModelBackend",
+        "True",
+    ]
+    embedded = start({"TORNEO_PLAIN": "yes"}, more=", *settings.MIDDLEWARE")
+    assert embedded.returncode == 0, embedded.stderr
+    words = embedded.stdout.split()
+    assert words[1] == "channels.layers.InMemoryChannelLayer"
+    assert "django.contrib.auth.middleware.AuthenticationMiddleware" in words
+    assert "config.auth.AuthenticationMiddleware" not in words
+    assert "config.middleware.reads_ahead" not in words
+    assert _prepare_settings({**urls, "TORNEO_PLAIN": "1"}) == {"hot": False, "threshold": None}
+    assert "TORNEO_PLAIN" in start({"TORNEO_PLAIN": "maybe"}).stderr
 
 
 @pytest.mark.parametrize(
@@ -228,7 +258,8 @@ def test_embedded_mode_makes_its_own_secret_key_once_and_keeps_it_in_var(tmp_pat
 
 
 def _prepare_settings(env: dict[str, str]) -> dict:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DB_PREPARE"}}
+    dropped = {"DATABASE_URL", "DB_PREPARE", "TORNEO_PLAIN"}
+    clean = {k: v for k, v in os.environ.items() if k not in dropped}
     code = (
         "import json, django; django.setup(); from django.conf import settings; "
         "options = settings.DATABASES['default'].get('OPTIONS', {}); "

@@ -28,6 +28,10 @@ read was planned afresh at every push; prepared, it is planned once a connection
 Every other statement stays bound on the client, as Django binds it: a statement
 bound on the server takes at most 65,535 parameters, and the ORM's deletes and bulk
 inserts of a big field carry more.
+
+Without the speedups (TORNEO_PLAIN=1, config/speedups.py) this is the ORM as written: each
+call builds its queryset with the call's values and runs it, nothing is read ahead or
+with a COMMIT, and the `*_later` writes are the ORM's save, delete and create, at once.
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ from django.db.models import Model, QuerySet, signals
 from django.db.models.deletion import Collector
 from django.db.models.query import get_related_populators
 from django.db.models.sql import DeleteQuery, InsertQuery, UpdateQuery
+
+from config import speedups
 
 M = TypeVar("M", bound=Model)
 
@@ -105,6 +111,8 @@ class Prepared(Generic[M]):
     def instances(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[M]:
         """The queryset's model instances, as the queryset itself would give them: its
         annotations as attributes, its `select_related` models attached."""
+        if not speedups.on():
+            return list(self._built(values).using(using))
         compiled = self.compiled(using)
         rows = self._fetch(compiled, using, values)
         return compiled.instances(rows, using) if rows else []
@@ -116,7 +124,22 @@ class Prepared(Generic[M]):
 
     def rows(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[tuple[Any, ...]]:
         """The rows as the database driver gives them (no field converters)."""
+        if not speedups.on():
+            # The ORM's compiler, on every call, as evaluating the queryset would run it.
+            compiler = self._built(values).using(using).query.get_compiler(using)
+            try:
+                sql, params = compiler.as_sql()
+            except EmptyResultSet:
+                return []
+            with connections[using].cursor() as cursor:
+                cursor.execute(sql, params)
+                return cursor.fetchall()
         return self._fetch(self.compiled(using), using, values)
+
+    def _built(self, values: dict[str, Any]) -> QuerySet[M]:
+        if set(values) != set(self.stand_ins):
+            raise TypeError(f"expected values for {sorted(self.stand_ins)}, got {sorted(values)}")
+        return self.build(**values)
 
     def _fetch(self, compiled: _Compiled, using: str, values: dict[str, Any]) -> list[Any]:
         found = _AHEAD.get()
@@ -244,6 +267,11 @@ def one_row_each(
 
     A push after an elimination reads the field's figures in four such statements; each
     trip delays the moment its first screen hears of the change."""
+    if not speedups.on():
+        found = [prepared.rows(using, **values) for prepared, values in reads]
+        if any(len(rows) != 1 for rows in found):
+            raise ValueError("one row expected of each read")
+        return [tuple(rows[0]) for rows in found]
     sql, params, widths = _joined(reads, using)
     ready = _AHEAD.get()
     found = ready.pop(_joined_key(reads, using), None) if ready else None
@@ -282,6 +310,9 @@ def _depth(using: str) -> tuple[bool, int]:
 def request_reads() -> Iterator[None]:
     """The span of one request: reads made ahead for its view are answered in it, and
     forgotten at its end (config/middleware.py)."""
+    if not speedups.on():
+        yield
+        return
     token = _FOR_REQUEST.set({DEFAULT_DB_ALIAS: _depth(DEFAULT_DB_ALIAS)})
     try:
         yield
@@ -354,6 +385,8 @@ def with_commit(
 
     A push is rendered after its change's COMMIT: its reads were a second trip to the
     database, one after the other, before the first screen heard of the change."""
+    if not speedups.on():
+        return None
     connection = connections[using]
     ride = getattr(connection, "ride_commit", None)
     if ride is None or not connection.in_atomic_block:
@@ -388,7 +421,12 @@ def ahead(
 
     `for_request`: reads the rest of the request is about to make (its view's), read in
     the same trip and answered, outside a transaction, until the request ends
-    (`request_reads`); without a request, not read at all."""
+    (`request_reads`); without a request, not read at all.
+
+    Without the speedups, nothing is read ahead: each call reads when it is made."""
+    if not speedups.on():
+        yield
+        return
     kept = _FOR_REQUEST.get()
     later = list(for_request) if kept is not None and ready is None else []
     if ready is not None and ready.found is not None:
@@ -467,7 +505,7 @@ def save_later(obj: Model, fields: Sequence[str], using: str = DEFAULT_DB_ALIAS)
     elsewhere it runs now. The row count does not come back, hence the lock: the row is
     there to update. An error comes at that next statement."""
     model = type(obj)
-    if not _plain(model):
+    if not speedups.on() or not _plain(model):
         obj.save(update_fields=list(fields), using=using)
         return
     meta = model._meta
@@ -487,8 +525,10 @@ def delete_later(queryset: QuerySet[Any]) -> None:
     PostgreSQL it goes with the transaction's next trip (as `save_later`), elsewhere now.
     The number deleted does not come back."""
     using = queryset.db
-    if not _plain(queryset.model, saved=False) or not Collector(using, origin=None).can_fast_delete(
-        queryset
+    if (
+        not speedups.on()
+        or not _plain(queryset.model, saved=False)
+        or not Collector(using, origin=None).can_fast_delete(queryset)
     ):
         queryset.delete()
         return
@@ -506,7 +546,7 @@ def create_later(model: type[M], using: str = DEFAULT_DB_ALIAS, **values: Any) -
     goes with the transaction's next trip (as `save_later`), elsewhere now. The instance
     comes back without its key (`pk` is None)."""
     obj = model(**values)
-    if not _plain(model):
+    if not speedups.on() or not _plain(model):
         obj.save(using=using)
         return obj
     return insert_later(obj, using)
@@ -519,7 +559,7 @@ def insert_later(obj: M, using: str = DEFAULT_DB_ALIAS) -> M:
     model has signal receivers, saved as usual. An error (a unique seat taken) comes at
     that next statement, or at the COMMIT."""
     model = type(obj)
-    if not _plain(model, saved=False):
+    if not speedups.on() or not _plain(model, saved=False):
         obj.save(using=using)
         return obj
     meta = model._meta

@@ -83,6 +83,7 @@ def test_the_lock_outside_a_transaction_is_refused_as_select_for_update_is(td):
         locks.tournament_for_update(tournament)
 
 
+@pytest.mark.fast_path("SQL compiled once (tournaments/prepared.py)")
 def test_a_stand_in_the_sql_does_not_carry_is_refused(tournament):
     prepared = Prepared(lambda slug: Tournament.objects.filter(name="x"), slug="-stand-in-")
     with pytest.raises(ValueError, match="stand-ins"):
@@ -307,6 +308,7 @@ def test_an_elimination_reads_the_field_and_the_prizes_as_the_money_pages_do(td,
     assert selectors.elimination_figures(tournament)[2] is True
 
 
+@pytest.mark.fast_path("reads made ahead (tournaments/prepared.py)")
 def test_reads_made_ahead_answer_the_block_once_and_a_wrong_guess_reads_again(td, tournament):
     """What a push is about to read, read before it in one trip (`ahead`): in the block,
     each read is answered from it without a statement, with what the database holds; a
@@ -348,6 +350,7 @@ def test_reads_made_ahead_answer_the_block_once_and_a_wrong_guess_reads_again(td
 
 
 @pytest.mark.postgres
+@pytest.mark.fast_path("statements prepared on the server (tournaments/prepared.py)")
 def test_on_postgres_the_hot_reads_are_planned_once_per_connection_and_nothing_else(
     desk, tournament
 ):

@@ -76,6 +76,9 @@ def test_a_clock_pause_builds_its_clock_once_for_the_push_and_the_console(
     assert tournament.clock_status == "paused"
 
 
+@pytest.mark.fast_path(
+    "fragments rendered only for groups heard (tournaments/realtime.py, `listening`)"
+)
 def test_a_registration_costs_at_most_fifteen_statements(tournament, td):
     for _n in range(20):
         entry_services.entry_register(
@@ -107,6 +110,9 @@ def test_the_console_page_writes_nothing_and_the_next_change_logs_the_level(clie
     assert level.data["index"] == 1
 
 
+@pytest.mark.fast_path(
+    "fragments rendered only for groups heard (tournaments/realtime.py, `listening`)"
+)
 def test_a_new_player_at_the_desk_costs_twenty_four_statements(client, tournament, td):
     """The desk's whole cycle as a clerk clicks through it: the desk page, "Add and
     register", the seat card it leads to."""

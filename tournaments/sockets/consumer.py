@@ -15,9 +15,12 @@ or a staff console when the session holds a role). Messages from the client:
   "facing_bet": bool, "seconds_used": N, "call": id}` from a table tablet: the clock on
   a seat of its own table (tournament.md §18).
 
-Pushes reach the socket through the process's hub (tournaments/sockets/hub.py): one channel-layer
-subscription per group per process, written to every local socket, rather than one
-channel-layer membership per socket.
+`RoomConsumer` is written as Channels' documentation writes one: a channel-layer
+membership per socket per group, and a `push` handler sending each push with `self.send`.
+`FastRoomConsumer` (config/speedups.py chooses) receives pushes through the process's
+hub instead (tournaments/sockets/hub.py): one channel-layer subscription per group per
+process, written to every local socket, and shares the reads of sockets connecting at
+once (tournaments/sockets/coalesce.py).
 
 When the channel layer fails (Redis down or restarted) the socket is closed with 1012:
 the screen reconnects and gets the whole state again (tournaments/sockets/layerwatch.py).
@@ -49,7 +52,7 @@ from tournaments.services import clock as clock_services
 from tournaments.services import timecalls as timecall_services
 from tournaments.sockets import layerwatch
 from tournaments.sockets.coalesce import coalescer
-from tournaments.sockets.codes import NOT_FOUND, SERVICE_RESTART
+from tournaments.sockets.codes import NOT_FOUND, REVOKED, RIGHTS_CHANGED, SERVICE_RESTART
 from tournaments.sockets.hub import Hub, hub_for
 
 logger = logging.getLogger(__name__)
@@ -158,7 +161,7 @@ def _screen_alive(screen_id: int) -> bool:
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     """A screen, a phone or a console: read and push, control through services."""
 
-    hub: Hub | None = None
+    groups_joined: list[str] = []
 
     async def __call__(self, scope, receive, send) -> None:
         try:
@@ -170,10 +173,6 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             layerwatch.forget(self)
             with contextlib.suppress(Exception):
                 await send({"type": "websocket.close", "code": SERVICE_RESTART})
-        finally:
-            # However the socket ends (a handler may raise), it leaves the hub's groups.
-            if self.hub is not None:
-                self.hub.leave(self)
 
     async def connect(self) -> None:
         try:
@@ -202,42 +201,36 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             session_key = getattr(self.scope.get("session"), "session_key", None)
             if session_key:
                 self.groups_joined.append(realtime.session_group(session_key))
-        # One subscription per group for the whole process; pushes that arrive before
-        # the initial state is sent wait for it (hub.release).
-        self.hub = hub_for(self.channel_layer)
-        await self.hub.join(self, self.groups_joined)
-        # A push made here from now on renders for this socket, even if one just now
-        # found nobody listening.
-        realtime.heard_anew(self.channel_layer, self.groups_joined)
+        await self._join(self.groups_joined)
         await self.accept()
-        # Read after joining, shared with the sockets connecting meanwhile (coalesce.py).
-        state = await coalescer()(("state", tournament.pk), lambda: _payload(tournament.pk))
-        await self.send_json(state)
-        self.hub.release(self)
+        # Read after joining, so no push made meanwhile is lost.
+        await self.send_json(await self._state(tournament.pk))
+        self._ready()
         layerwatch.watch(self)
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels closes stale database connections before every handler: one hop to
-        # the database thread per message, queued behind every socket's reads when a
-        # room reconnects. Each database call here is a database_sync_to_async, which
-        # closes them itself, before and after.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+    async def _join(self, groups: list[str]) -> None:
+        # A push that arrives before the initial state waits in the socket's channel:
+        # Channels handles one message at a time, and `connect` is one.
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    def _ready(self) -> None:
+        """The socket has its initial state."""
+
+    async def _state(self, tournament_id: int) -> dict[str, Any]:
+        return await _payload(tournament_id)
 
     async def _authorise(self) -> tuple[Tournament, DisplayScreen | None, str | None]:
-        """Who this socket is. A screen's link, or anybody not logged in, reads the same
-        as every socket with the same address connecting meanwhile: one read for all."""
-        kwargs = self.scope["url_route"]["kwargs"]
-        user = self.scope.get("user")
-        if "token" in kwargs:
-            key: tuple[str, str] = ("screen", str(kwargs["token"]))
-        elif not getattr(user, "is_authenticated", False):
-            key = ("public", str(kwargs["slug"]))
+        return await _authorise(self.scope)
+
+    async def push(self, message: dict[str, Any]) -> None:
+        """A push of tournaments/realtime.py: its JSON text, or a close naming its reason."""
+        close = message.get("close")
+        if close:
+            # A change of rights (come back) or a revocation.
+            await self.close(code=RIGHTS_CHANGED if close == "rights" else REVOKED)
         else:
-            return await _authorise(self.scope)  # a role of his own
-        return await coalescer()(key, lambda: _authorise(self.scope))
+            await self.send(text_data=message["text"])
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:
@@ -254,8 +247,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         layerwatch.forget(self)
-        if self.hub is not None:
-            self.hub.leave(self)
+        await self._leave()
+
+    async def _leave(self) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # Messages are in the language of the page that opened the socket.
@@ -286,8 +282,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             if self.screen is not None and not await _screen_alive(self.screen.pk):
                 await self.send_json({"type": "error", "message": _("Not allowed.")})
                 return
-            pk = self.tournament_id
-            await self.send_json(await coalescer()(("state", pk), lambda: _payload(pk)))
+            await self.send_json(await self._state(self.tournament_id))
         elif kind == "control":
             await self._run(self.role, content)
         elif kind == "hand" and self.screen is not None and self.screen.table_number:
@@ -335,3 +330,63 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "message": str(exc)})
             return
         await self.send_json({"type": "ok", "action": message.get("action")})
+
+
+class FastRoomConsumer(RoomConsumer):
+    """`RoomConsumer` receiving pushes through the process's hub, sharing the reads of
+    the sockets that connect at once, without Channels' per-message hop to close stale
+    database connections (config/speedups.py)."""
+
+    hub: Hub | None = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # However the socket ends (a handler may raise), it leaves the hub's groups.
+            if self.hub is not None:
+                self.hub.leave(self)
+
+    async def _join(self, groups: list[str]) -> None:
+        # One subscription per group for the whole process; pushes that arrive before
+        # the initial state is sent wait for it (hub.release).
+        self.hub = hub_for(self.channel_layer)
+        await self.hub.join(self, groups)
+        # A push made here from now on renders for this socket, even if one just now
+        # found nobody listening.
+        realtime.heard_anew(self.channel_layer, groups)
+
+    def _ready(self) -> None:
+        assert self.hub is not None
+        self.hub.release(self)
+
+    async def _state(self, tournament_id: int) -> dict[str, Any]:
+        # Shared with the sockets connecting meanwhile (coalesce.py).
+        return await coalescer()(("state", tournament_id), lambda: _payload(tournament_id))
+
+    async def _leave(self) -> None:
+        if self.hub is not None:
+            self.hub.leave(self)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections before every handler: one hop to
+        # the database thread per message, queued behind every socket's reads when a
+        # room reconnects. Each database call here is a database_sync_to_async, which
+        # closes them itself, before and after.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def _authorise(self) -> tuple[Tournament, DisplayScreen | None, str | None]:
+        """Who this socket is. A screen's link, or anybody not logged in, reads the same
+        as every socket with the same address connecting meanwhile: one read for all."""
+        kwargs = self.scope["url_route"]["kwargs"]
+        user = self.scope.get("user")
+        if "token" in kwargs:
+            key: tuple[str, str] = ("screen", str(kwargs["token"]))
+        elif not getattr(user, "is_authenticated", False):
+            key = ("public", str(kwargs["slug"]))
+        else:
+            return await _authorise(self.scope)  # a role of his own
+        return await coalescer()(key, lambda: _authorise(self.scope))

@@ -1,9 +1,13 @@
 """WebSocket routes."""
 
 from django.urls import path
+from django.utils.module_loading import import_string
 
+from config import speedups
 from tables.sockets import CashConsumer  # the cash room
-from tournaments.sockets.consumer import RoomConsumer
+
+# Channels' membership per socket, or the hub's per process (config/speedups.py).
+RoomConsumer = import_string(speedups.room_consumer())
 
 websocket_urlpatterns: list = [
     path("ws/screens/<uuid:token>/", RoomConsumer.as_asgi()),

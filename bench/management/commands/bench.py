@@ -2,8 +2,26 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from bench import fanout
+from bench import fanout, paths
 from bench.registry import BENCHES
+
+# The options a bench reads, given again to each path's process (bench/paths.py).
+BENCH_OPTIONS = [
+    "entries",
+    "existing",
+    "samples",
+    "cases",
+    "clients",
+    "changes",
+    "tables",
+    "rounds",
+    "layer",
+    "kind",
+    "phases",
+    "desks",
+    "per_desk",
+    "repeat",
+]
 
 
 class Command(BaseCommand):
@@ -34,6 +52,19 @@ class Command(BaseCommand):
         parser.add_argument("--desks", type=int, default=20)
         parser.add_argument("--per-desk", type=int, default=50)
         parser.add_argument("--repeat", type=int, default=3, help="rounds, medians reported")
+        parser.add_argument(
+            "--paths",
+            default=None,
+            help="fast and/or plain, comma-separated: each measured in a process of its own "
+            "with TORNEO_PLAIN set for it, side by side (bench/paths.py); default: this "
+            "process's path, in it",
+        )
+        parser.add_argument(
+            "--path-rounds",
+            type=int,
+            default=1,
+            help="with --paths: the paths take turns this many times, medians reported",
+        )
 
     def handle(self, *args, name: str | None, **options):
         if options.pop("list"):
@@ -42,7 +73,13 @@ class Command(BaseCommand):
             return
         if name not in BENCHES:
             raise CommandError(f"Unknown benchmark {name!r}; choose one of {sorted(BENCHES)}")
-        summary, figures = BENCHES[name](**options)
+        chosen = paths.parse(options.pop("paths"))
+        rounds = options.pop("path_rounds")
+        if chosen is None or chosen == [paths.current()]:
+            summary, figures = BENCHES[name](**options)
+        else:
+            argv = paths.arguments(options, BENCH_OPTIONS)
+            summary, figures = paths.side_by_side(name, chosen, argv, rounds)
         for line in summary:
             self.stdout.write(line)
         self.stdout.write(json.dumps(figures))

@@ -8,6 +8,10 @@ import pytest
 
 from tournaments.sockets.coalesce import Coalesce
 
+pytestmark = pytest.mark.fast_path(
+    "reads shared by sockets connecting at once (tournaments/sockets/coalesce.py)"
+)
+
 
 async def test_sockets_arriving_during_a_read_share_the_next_one_started_after_them():
     coalesce = Coalesce()

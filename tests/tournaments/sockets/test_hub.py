@@ -23,6 +23,10 @@ from tournaments.sockets import hub as hub_module
 from tournaments.sockets.hub import REVOKED, SERVICE_RESTART, TRY_AGAIN_LATER, Hub
 from tournaments.sockets.layers import InMemoryChannelLayer
 
+pytestmark = pytest.mark.fast_path(
+    "one subscription per group per process (tournaments/sockets/hub.py)"
+)
+
 LAYERS = ["memory", "redis"] if settings.REDIS_URL else ["memory"]
 
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tournaments.sockets.layers import InMemoryChannelLayer
+
+pytestmark = pytest.mark.fast_path(
+    "the in-memory layer's bounded sweep (tournaments/sockets/layers.py)"
+)
 
 
 class CountingLayer(InMemoryChannelLayer):

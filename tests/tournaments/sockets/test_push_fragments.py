@@ -170,6 +170,9 @@ async def test_a_move_tells_the_clock_screens_their_figures_stand(display, tourn
         await socket.disconnect()
 
 
+@pytest.mark.fast_path(
+    "fragments rendered only for groups heard (tournaments/realtime.py, `listening`)"
+)
 async def test_a_move_brings_the_seat_list_of_each_table_with_a_tablet_and_no_other(
     tournament, td, now
 ):

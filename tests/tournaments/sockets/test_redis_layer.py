@@ -48,6 +48,9 @@ async def test_three_hundred_sockets_join_a_group_at_once():
     await asyncio.gather(*(layer.group_discard(group, c) for c in channels))
 
 
+@pytest.mark.fast_path(
+    "fragments rendered only for groups heard (tournaments/realtime.py, `listening`)"
+)
 def test_a_push_naming_many_tables_reaches_each_and_only_tables_heard_are_named():
     """A break names a dozen tables: which of them a tablet hears is asked in one trip,
     and the push goes to them side by side; every listening table gets it once."""
@@ -88,6 +91,7 @@ def test_a_push_naming_many_tables_reaches_each_and_only_tables_heard_are_named(
         async_to_sync(leave)()
 
 
+@pytest.mark.fast_path("the `heard` guess cache (tournaments/realtime.py)")
 def test_what_redis_says_of_a_group_is_kept_a_while_and_a_socket_joining_here_is_heard_at_once():
     """Who listens is asked of Redis before a push renders its fragments. A group found
     heard is taken as heard for HEARD_FOR seconds (at worst a render nobody reads); a group
@@ -124,6 +128,7 @@ def test_what_redis_says_of_a_group_is_kept_a_while_and_a_socket_joining_here_is
     assert realtime.listening((room, table), now=last_asked + realtime.HEARD_FOR + 0.1) == set()
 
 
+@pytest.mark.fast_path("the two-trip Redis group send (tournaments/sockets/layers.py)")
 def test_a_group_send_reaches_every_member_with_room_and_drops_expired_members():
     """The group send in two trips (tournaments/sockets/layers.py) stores what
     channels_redis's own does: the message for every member whose queue has room; not for a
@@ -165,6 +170,7 @@ def test_a_group_send_reaches_every_member_with_room_and_drops_expired_members()
     assert not stale_kept and len(left) == 3
 
 
+@pytest.mark.fast_path("the two-trip Redis group send (tournaments/sockets/layers.py)")
 def test_a_push_to_several_groups_reaches_each_member_of_each_in_one_send():
     """A move's push goes to the room and two tables: the layer reads the three groups'
     members in one pipeline and stores the message with one script, not two trips a group.

@@ -22,6 +22,10 @@ from tournaments.sockets.hub import SERVER_SEND, Hub
 from tournaments.sockets.layers import InMemoryChannelLayer
 from tournaments.sockets.wire import Direct, frame
 
+pytestmark = pytest.mark.fast_path(
+    "frames written to uvicorn's connection (tournaments/sockets/wire.py)"
+)
+
 TEXT = json.dumps({"type": "elimination", "html": "Müller è fuori — 23° posto, 1.250 €"})
 
 
