@@ -149,17 +149,21 @@ def initial_draw(
     rng: Random,
     *,
     accessible_needed: frozenset[int] = frozenset(),
+    expected: int = 0,
 ) -> InitialDraw:
     """Seat every entry at random on as few tables as needed, counts differing by at most one.
 
     Tables open in their opening order; reserved seats are never drawn; players who need an
-    accessible seat get one first. Raises RoomFull when the room cannot hold them all,
-    NoAccessibleSeat when the tables drawn have too few accessible seats.
+    accessible seat get one first. With an `expected` field, the draw spreads over the
+    tables planned for it (as many as seat it, as far as the room has them), so the players
+    still to come fill them evenly and no seat card changes before the first hand. Raises
+    RoomFull when the room cannot hold them all, NoAccessibleSeat when the tables drawn have
+    too few accessible seats.
     """
     ordered = sorted((t for t in tables if not t.taken), key=lambda t: (t.opening_order, t.number))
     capacity = [len(t.free_seats()) for t in ordered]
     needed, room = 0, 0
-    while room < len(entries):
+    while room < len(entries) or (room < expected and needed < len(ordered)):
         if needed == len(ordered):
             raise RoomFull
         room += capacity[needed]

@@ -183,6 +183,7 @@ def seats_draw_all(
             states,
             rng,
             accessible_needed=frozenset(pk for pk, needs, _last, _first in unseated if needs),
+            expected=_expected_before_start(tournament),
         )
     except draw.RoomFull:
         raise errors.RoomFull from None
@@ -425,13 +426,19 @@ _TAKEN = Prepared(
 )
 
 
+def _expected_before_start(tournament: Tournament) -> int:
+    """The field the TD expects, until the clock starts (0 without one): after it, a late
+    entry sits where the room plays (a table broken since is no gap to fill) and a new
+    day's redraw seats the players left, not the field expected on the first."""
+    if tournament.clock_status not in {"not_started", "scheduled"}:
+        return 0
+    return tournament.expected_entries or 0
+
+
 def _planned(tournament: Tournament, loads: list[draw.TableLoad]) -> frozenset[int]:
-    """The tables planned for the field the TD expects, until the clock starts: after it,
-    a late entry sits where the room plays (a table broken since is no gap to fill)."""
-    expected = tournament.expected_entries
-    if not expected or tournament.clock_status not in {"not_started", "scheduled"}:
-        return frozenset()
-    return draw.planned_tables(loads, expected)
+    """The tables planned for the field the TD expects, until the clock starts."""
+    expected = _expected_before_start(tournament)
+    return draw.planned_tables(loads, expected) if expected else frozenset()
 
 
 def tables_planned(tournament: Tournament) -> list[int]:

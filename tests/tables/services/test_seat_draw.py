@@ -45,6 +45,15 @@ def _where(tournament) -> dict[int, tuple[int, int]]:
 
 
 @pytest.mark.django_db
+def test_a_draw_before_the_start_spreads_over_the_tables_planned_for_the_expected_field(td):
+    tournament = make_tournament(td, tables=6, seats=9, expected_entries=40)
+    _entries(tournament, 25)
+    drawn = seat_services.seats_draw_all(tournament=tournament, actor=td, now=NOW, rng=Random(7))
+    # Five tables planned for 40: the 15 still to come fill them evenly, nobody moves.
+    assert sorted(Counter(t for t, _s in drawn.values()).values()) == [5, 5, 5, 5, 5]
+
+
+@pytest.mark.django_db
 def test_the_draw_seats_everyone_evenly_and_logs_where(td):
     tournament = make_tournament(td, tables=4, seats=9)
     entries = _entries(tournament, 25)
