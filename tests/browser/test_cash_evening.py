@@ -488,6 +488,10 @@ def test_a_cash_evening(daphne_url, browser, locale):
     # His place number stands beside the green box, on the dark page: it must show there.
     marker = called.evaluate("el => getComputedStyle(el, '::marker').color")
     assert marker == "rgb(47, 179, 107)", marker
+    # The seat and its countdown stay inside the green box, in either language's words.
+    box = called.bounding_box()
+    ready = called.locator(".brush-ready").bounding_box()
+    assert ready["x"] + ready["width"] <= box["x"] + box["width"] + 1, (ready, box)
     assert tv.locator(".topbar").count() == 0
     for staff_words in words["staff"]:
         assert tv.get_by_text(staff_words).count() == 0
