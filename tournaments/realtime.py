@@ -33,6 +33,7 @@ from config import speedups
 from tournaments import prepared, selectors
 from tournaments.models import DisplayScreen, TimeCall, Tournament
 from tournaments.prepared import NO_ID, Prepared
+from tournaments.selectors import formats as format_selectors
 
 logger = logging.getLogger(__name__)
 
@@ -206,9 +207,6 @@ def screen_fragments(
     screen), in each language a screen may be in: the clock screen's figures (unless
     `figures` is false), and the seating board while it has one page. `tournament`: the
     row as read after the change's commit, when the caller has it."""
-    # Here, not at the top: the formats service imports this module (a cycle).
-    from tournaments.services import formats as format_services
-
     if tournament is None:
         tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
@@ -218,7 +216,7 @@ def screen_fragments(
         context = {
             "tournament": tournament,
             "figures": selectors.screen_figures(tournament),
-            "formats": format_services.screen_formats(tournament, timezone.now()),
+            "formats": format_selectors.screen_formats(tournament, timezone.now()),
         }
         rendered = {}
         for code, _name in settings.LANGUAGES:

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import labels, pdf, selectors
 from tournaments.models import BountyAward, ChipCount, Entry, Penalty, Tournament
-from tournaments.services.formats import results_with_bounties
+from tournaments.selectors.formats import results_with_bounties
 
 Cell = str | int | Decimal | dt.datetime | None
 Table = tuple[list[str], list[list[Cell]]]

@@ -12,9 +12,9 @@ import pytest
 
 from tests.conftest import NOW, make_player, make_tournament, make_user
 from tournaments.models import BountyAward, DisplayScreen, Entry, SeatTicket
+from tournaments.selectors.formats import bounty_of
 from tournaments.services import entries as entry_services
 from tournaments.services import results
-from tournaments.services.formats import bounty_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -13,10 +13,10 @@ from django.urls import reverse
 from tables.models import Seat
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
 from tournaments.models import BountyAward, Entry, Role, StaffAssignment
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import accounts
 from tournaments.services import books as book_services
 from tournaments.services import entries as entry_services
-from tournaments.services import formats as format_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -99,10 +99,10 @@ def _rows(page, label: str):
 def _agree(tournament) -> int:
     """The bounties in play, once the board and the books are seen to tell one story."""
     tournament.refresh_from_db()
-    board = format_services.bounty_board(tournament)
+    board = format_selectors.bounty_board(tournament)
     money = book_services.bounty_money(tournament)
     active = tournament.entries.filter(status=Entry.Status.ACTIVE)
-    assert board["in_play"] == sum(format_services.bounty_of(e, tournament) for e in active)
+    assert board["in_play"] == sum(format_selectors.bounty_of(e, tournament) for e in active)
     # Every bust's bounty went to its winners in the same action: nothing waits.
     assert money["held"] == board["in_play"] + money["to_prize_pool"], (money, board)
     assert book_services.event_books(tournament)["books"].balances

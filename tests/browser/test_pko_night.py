@@ -20,6 +20,7 @@ from tables.services import room as room_services
 from tests.browser.pko_steps import assert_tv_fits, board_names, open_page, pdf_text, tv_layout
 from tests.conftest import make_player, make_tournament, make_user
 from tournaments.models import DisplayScreen, Entry, Event, Role, StaffAssignment, Tournament
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
 from tournaments.services import formats as format_services
@@ -378,8 +379,8 @@ def _undoing_the_bust_undoes_its_bounty(page, url, tournament, words, out, winne
     assert words["undone"] in _undo_from_the_log(page, url, tournament, bust)
     assert Entry.objects.get(pk=out.pk).status == Entry.Status.ACTIVE
     winner.refresh_from_db()
-    assert format_services.bounty_of(winner, tournament) == 5000
-    assert format_services.bounty_board(tournament)["in_play"] == 39 * 5000
+    assert format_selectors.bounty_of(winner, tournament) == 5000
+    assert format_selectors.bounty_board(tournament)["in_play"] == 39 * 5000
 
 
 def _undoing_a_bust_whose_bounty_was_awarded_apart_is_refused(page, url, tournament, words, out):
@@ -403,7 +404,7 @@ def _balancing_asks_for_the_unknown_buttons(page, url, tournament, td, words, *,
         s.entry
         for s in shortest.seats.select_related("entry").order_by("number")
         # a starting bounty of 50.00: half of it, 25.00, is paid in cash
-        if s.entry_id != avoid.pk and format_services.bounty_of(s.entry, tournament) == 5000
+        if s.entry_id != avoid.pk and format_selectors.bounty_of(s.entry, tournament) == 5000
     )
     _bust(tournament, td, victim)
     # Its bounty is awarded apart, later: the bust can no longer be undone on its own.

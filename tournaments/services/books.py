@@ -38,7 +38,8 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.prepared import NO_ID, Prepared
-from tournaments.services import formats, locks
+from tournaments.selectors import formats as format_selectors
+from tournaments.services import locks
 
 REASON_MAX = 200
 NIGHT_CLOSE = "room.night_close"
@@ -205,7 +206,7 @@ def bounty_money(tournament: Tournament) -> dict[str, int] | None:
         or 0
     )
     paid = _bounties_paid([tournament])
-    to_pool = formats.bounties_to_prize_pool(tournament)
+    to_pool = format_selectors.bounties_to_prize_pool(tournament)
     return {"taken": taken, "paid": paid, "to_prize_pool": to_pool, "held": taken - paid - to_pool}
 
 

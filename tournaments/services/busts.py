@@ -16,6 +16,7 @@ from tables.models import Seat
 from tournaments import placements
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Event, Tournament
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import formats, locks, results
 
 
@@ -28,7 +29,7 @@ class BustRecorded:
 
 def wants_winner(tournament: Tournament) -> bool:
     """A fixed or progressive bounty goes to who won the hand: the bust asks for him."""
-    return tournament.bounty_format in formats.BOUNTY_FORMATS
+    return tournament.bounty_format in format_selectors.BOUNTY_FORMATS
 
 
 @transaction.atomic

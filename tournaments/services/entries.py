@@ -24,6 +24,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.prepared import NO_ID, Prepared
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import books, locks, results
 from tournaments.services import formats as format_services
 
@@ -187,7 +188,7 @@ def _register(
             kind=Entry.Kind.REENTRY if entries else Entry.Kind.ENTRY,
             chips=tournament.starting_stack,
             paid=tournament.buy_in_total,
-            paid_bounty_cents=format_services.buy_in_split(tournament)["bounty"],
+            paid_bounty_cents=format_selectors.buy_in_split(tournament)["bounty"],
             created_at=now,
             payment_method=payment_method,
             clerk=books.clerk(actor),

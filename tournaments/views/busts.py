@@ -16,8 +16,8 @@ from config.views import run
 from tables.models import Seat, Table
 from tournaments import permissions
 from tournaments.models import DisplayScreen, Tournament
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import busts as bust_services
-from tournaments.services import formats as format_services
 
 
 def _seat_numbers(values: list[str]) -> list[int] | None:
@@ -36,7 +36,7 @@ def _rows(tournament: Tournament, table: Table) -> list[dict]:
         {
             "seat": s.number,
             "name": str(s.entry.player),
-            "bounty": format_services.bounty_of(s.entry, tournament),
+            "bounty": format_selectors.bounty_of(s.entry, tournament),
         }
         for s in Seat.objects.filter(table=table).select_related("entry__player").order_by("number")
     ]

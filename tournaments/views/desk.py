@@ -24,8 +24,8 @@ from tournaments import permissions, ratelimit, selectors
 from tournaments.forms import PlayerForm, PurchaseForm
 from tournaments.forms import books as books_forms
 from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import entries as entry_services
-from tournaments.services import formats as format_services
 from tournaments.views.front import front_qr, qr_svg
 
 # Who looked whom up: every desk search, its words and what it found.
@@ -109,8 +109,8 @@ def _player_rows(tournament: Tournament, players, *, revealed: str = "") -> list
             "player_id", flat=True
         )
     )
-    tickets = format_services.tickets_for(tournament, ids)  # satellite seats (formats.md §11.9)
-    holders = format_services.seat_holders(tournament, ids)
+    tickets = format_selectors.tickets_for(tournament, ids)  # satellite seats (formats.md §11.9)
+    holders = format_selectors.seat_holders(tournament, ids)
     rows = []
     for player in players:
         mine = entries.get(player.pk, [])
@@ -161,7 +161,7 @@ def _desk_page(request, tournament: Tournament, *, form, **extra) -> HttpRespons
             "recent": recent,
             "figures": selectors.entry_counts(tournament),
             "registration_open": selectors.registration_open(tournament, timezone.now()),
-            "split": format_services.buy_in_split(tournament),
+            "split": format_selectors.buy_in_split(tournament),
             "query": request.GET.get("q", "").strip()[:80],
             **extra,
         },

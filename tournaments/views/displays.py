@@ -23,7 +23,7 @@ from tournaments.controls import control_action
 from tournaments.errors import DomainError
 from tournaments.forms import whole_number
 from tournaments.models import DisplayScreen, Role, Tournament
-from tournaments.services import formats as format_services
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import penalties as penalty_services
 from tournaments.services import timecalls as timecall_services
 from tournaments.views.front import qr_svg
@@ -40,7 +40,7 @@ def _clock_context(request: HttpRequest, tournament: Tournament, socket_url: str
         "payload": selectors.clock_payload(tournament, now),
         "view": selectors.clock_view_for(tournament, now),
         "figures": selectors.screen_figures(tournament),
-        "formats": format_services.screen_formats(tournament, now),
+        "formats": format_selectors.screen_formats(tournament, now),
         "socket_url": socket_url,
         "hide_login": True,
     }

@@ -21,6 +21,7 @@ from tournaments import permissions
 from tournaments.errors import DomainError
 from tournaments.forms import AwardForm, EnvelopesForm, ForfeitForm, _numbers
 from tournaments.models import BountyAward, Entry, Event, Tournament
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import formats as format_services
 from tournaments.views.core import event_and_role
 
@@ -54,7 +55,7 @@ def _page(
     ).order_by("-pk")[:20]
     winner = tournament.entries.filter(place=1).select_related("player").first()
     forfeitable = []
-    if tournament.bounty_format in format_services.BOUNTY_FORMATS:
+    if tournament.bounty_format in format_selectors.BOUNTY_FORMATS:
         forfeitable = [
             e
             for e in tournament.entries.filter(
@@ -72,18 +73,18 @@ def _page(
         {
             "tournament": tournament,
             "role": role,
-            "split": format_services.buy_in_split(tournament),
-            "board": format_services.bounty_board(tournament),
+            "split": format_selectors.buy_in_split(tournament),
+            "board": format_selectors.bounty_board(tournament),
             "pending": pending,
             "active": [
-                {"entry": e, "bounty": format_services.bounty_of(e, tournament)} for e in active
+                {"entry": e, "bounty": format_selectors.bounty_of(e, tournament)} for e in active
             ],
             "recent": recent,
             "winner": winner,
             "forfeitable": forfeitable,
             "form": extra.pop("form", None) or AwardForm(),
             "envelopes_form": EnvelopesForm(),
-            "satellite": format_services.satellite_figures(tournament, timezone.now()),
+            "satellite": format_selectors.satellite_figures(tournament, timezone.now()),
             "tickets": tournament.tickets.filter(voided=False).select_related("player", "target"),
             **extra,
         },

@@ -21,7 +21,7 @@ from tournaments import lobby, permissions, selectors
 from tournaments.forms import books as books_forms
 from tournaments.forms import whole_number
 from tournaments.models import Role
-from tournaments.services import formats as format_services
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import sharing
 
 LOBBY_SECONDS = 20  # each running event's clock stays on the lobby screen this long
@@ -75,7 +75,7 @@ def lobby_screen(request: HttpRequest) -> HttpResponse:
             payload=selectors.clock_payload(tournament, now),
             view=cards[index].view,
             figures=selectors.screen_figures(tournament),
-            formats=format_services.screen_formats(tournament, now),
+            formats=format_selectors.screen_formats(tournament, now),
             socket_url=f"/ws/t/{tournament.slug}/",
             qr=front_qr(request),
         )

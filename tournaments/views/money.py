@@ -34,9 +34,9 @@ from tournaments.models import (
     SeatTicket,
     Tournament,
 )
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results
-from tournaments.services import formats as format_services
 from tournaments.services import penalties as penalty_services
 from tournaments.views.core import event_and_role
 
@@ -172,8 +172,8 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
             "deal": tournament.deals.filter(voided=False).order_by("-created_at").first(),
             "results": selectors.finished_entries(tournament, shown),
             "results_pager": pager,
-            "format_board": format_services.bounty_board(tournament),
-            "satellite": format_services.satellite_figures(tournament, timezone.now()),
+            "format_board": format_selectors.bounty_board(tournament),
+            "satellite": format_selectors.satellite_figures(tournament, timezone.now()),
         },
     )
 
@@ -886,7 +886,7 @@ def public_results(request: HttpRequest, slug: str) -> HttpResponse:
     satellite = None
     if tournament.prize_type == "seats":
         # A satellite's prizes are seats in its target event (and the leftover in cash).
-        satellite = format_services.satellite_figures(tournament, timezone.now())
+        satellite = format_selectors.satellite_figures(tournament, timezone.now())
         seats = set(
             tournament.tickets.filter(voided=False, kind=SeatTicket.Kind.SEAT).values_list(
                 "player_id", flat=True
@@ -905,7 +905,7 @@ def public_results(request: HttpRequest, slug: str) -> HttpResponse:
                 "bounty_cents": r["bounty"],
                 "total_cents": r["total"],
             }
-            for r in format_services.results_with_bounties(tournament, finished)
+            for r in format_selectors.results_with_bounties(tournament, finished)
         ]
     return render(
         request,

@@ -8,6 +8,7 @@ from tests.conftest import NOW, make_player, make_tournament
 from tournaments import errors
 from tournaments.events import event_undo
 from tournaments.models import BountyAward, Entry
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import entries as entry_services
 from tournaments.services import formats as fs
 from tournaments.services import results
@@ -64,7 +65,7 @@ def test_undoing_a_bust_whose_bounty_was_awarded_is_refused_naming_the_award(td)
     event_undo(event_id=elimination.pk, tournament=tournament, actor=td, now=NOW)
     costa.refresh_from_db()
     assert costa.status == Entry.Status.ACTIVE
-    assert fs.bounty_board(tournament)["in_play"] == 3 * 5000
+    assert format_selectors.bounty_board(tournament)["in_play"] == 3 * 5000
 
 
 def _sell(tournament, user, method="cash"):
@@ -176,12 +177,16 @@ def _agree(tournament):
             tournament=tournament, voided=False, own_bounty=False
         ).values_list("eliminated_id", flat=True)
     )
-    in_play = sum(fs.bounty_of(e, tournament) for e in entries if e.status == "active")
+    in_play = sum(
+        format_selectors.bounty_of(e, tournament) for e in entries if e.status == "active"
+    )
     pending = sum(
-        fs.bounty_of(e, tournament) for e in entries if e.status != "active" and e.pk not in settled
+        format_selectors.bounty_of(e, tournament)
+        for e in entries
+        if e.status != "active" and e.pk not in settled
     )
     money = books.bounty_money(tournament)
-    board = fs.bounty_board(tournament)
+    board = format_selectors.bounty_board(tournament)
     assert board["in_play"] == in_play
     # Held: what rides on the heads still in, what waits for its winner, and what went
     # to the prize pool; nothing else, never less.

@@ -11,6 +11,7 @@ from tests.conftest import NOW, make_player, make_tournament
 from tournaments import errors
 from tournaments.events import event_undo
 from tournaments.models import BountyAward, Entry, Event, SeatTicket, Tournament
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import entries as entry_services
 from tournaments.services import formats as fs
 from tournaments.services import results
@@ -55,14 +56,14 @@ def pko(td, **fields):
 
 def test_the_desk_sees_what_a_buy_in_pays_into_each_part(td):
     tournament = pko(td)
-    assert fs.buy_in_split(tournament) == {
+    assert format_selectors.buy_in_split(tournament) == {
         "prize": 8000,
         "bounty": 2000,
         "fee": 1000,
         "total": 11000,
     }
     fill(tournament, td, 3)
-    pools = fs.bounty_pools(tournament)
+    pools = format_selectors.bounty_pools(tournament)
     assert (pools.bounty_pool, pools.prize_pool, pools.starting_bounty) == (6000, 24000, 2000)
 
 
@@ -78,9 +79,9 @@ def test_a_pko_award_pays_half_and_grows_the_eliminators_bounty_then_undoes(td):
     )
     json.dumps(event.data)
     a.refresh_from_db()
-    assert fs.bounty_of(a, tournament) == 3000
-    assert fs.bounty_totals(tournament) == {a.pk: 1000}
-    board = fs.bounty_board(tournament)
+    assert format_selectors.bounty_of(a, tournament) == 3000
+    assert format_selectors.bounty_totals(tournament) == {a.pk: 1000}
+    board = format_selectors.bounty_board(tournament)
     assert board["leaders"] == [str(a.player)] and board["in_play"] == 5000
     with pytest.raises(errors.DomainError, match="already awarded"):
         fs.bounty_award_record(
@@ -88,8 +89,8 @@ def test_a_pko_award_pays_half_and_grows_the_eliminators_bounty_then_undoes(td):
         )
     undo(tournament, td, event)
     a.refresh_from_db()
-    assert fs.bounty_of(a, tournament) == 2000
-    assert fs.bounty_totals(tournament) == {}
+    assert format_selectors.bounty_of(a, tournament) == 2000
+    assert format_selectors.bounty_totals(tournament) == {}
 
 
 def test_undo_refuses_when_a_later_award_changed_the_same_bounty(td):
@@ -112,7 +113,7 @@ def test_a_split_pot_shares_the_bounty_and_odd_cents(td):
     fs.bounty_award_record(
         tournament=tournament, eliminated=c, portions=[[a, b]], actor=td, now=NOW
     )
-    totals = fs.bounty_totals(tournament)
+    totals = format_selectors.bounty_totals(tournament)
     assert sorted(totals.values()) == [1250, 1251]
 
 
@@ -142,7 +143,7 @@ def test_the_winner_collects_his_own_grown_bounty(td):
     tournament.refresh_from_db()
     a.refresh_from_db()
     fs.own_bounty_record(tournament=tournament, winner=a, actor=td, now=NOW)
-    assert fs.bounty_totals(tournament) == {a.pk: 1000 + 3000}
+    assert format_selectors.bounty_totals(tournament) == {a.pk: 1000 + 3000}
 
 
 def test_mystery_envelopes_must_add_up_and_draws_start_with_the_stage(td):
@@ -180,11 +181,11 @@ def test_mystery_envelopes_must_add_up_and_draws_start_with_the_stage(td):
     event = fs.mystery_draw_record(
         tournament=tournament, eliminated=c, portions=[[a]], envelope_code="E2", actor=td, now=NOW
     )
-    assert fs.bounty_totals(tournament) == {a.pk: 4000}
-    left = fs.bounty_board(tournament)["envelopes_left"]
+    assert format_selectors.bounty_totals(tournament) == {a.pk: 4000}
+    left = format_selectors.bounty_board(tournament)["envelopes_left"]
     assert left == [{"value": 10000, "count": 1}, {"value": 1000, "count": 1}]
     undo(tournament, td, event)
-    assert fs.bounty_board(tournament)["envelopes_left_total"] == 15000
+    assert format_selectors.bounty_board(tournament)["envelopes_left_total"] == 15000
 
 
 def test_an_electronic_draw_uses_the_random_source_passed_in(td):
@@ -229,13 +230,13 @@ def test_a_satellite_awards_seats_and_the_target_desk_recognises_them(td):
         buy_in_fee=10,
     )
     entries = fill(satellite, td, 24)
-    figures = fs.satellite_figures(satellite, NOW)
+    figures = format_selectors.satellite_figures(satellite, NOW)
     assert (figures["seats"], figures["leftover"], figures["cash_prizes"]) == (2, 20000, {3: 20000})
     with pytest.raises(errors.DomainError, match="must still go out"):
         fs.satellite_award(tournament=satellite, actor=td, now=NOW)
     for place, entry in enumerate(entries[2:], start=3):
         Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ELIMINATED, place=place)
-    assert fs.satellite_figures(satellite, NOW)["status"] == "seats_awarded"
+    assert format_selectors.satellite_figures(satellite, NOW)["status"] == "seats_awarded"
     event = fs.satellite_award(tournament=satellite, actor=td, now=NOW)
     tickets = list(SeatTicket.objects.filter(satellite=satellite, kind="seat"))
     assert len(tickets) == 2
@@ -243,12 +244,12 @@ def test_a_satellite_awards_seats_and_the_target_desk_recognises_them(td):
     cash = SeatTicket.objects.get(satellite=satellite, kind="cash")
     assert (cash.player_id, cash.amount_cents) == (entries[2].player_id, 20000)
     winner = entries[0].player
-    assert fs.tickets_for(target, [winner.pk])[winner.pk].target == target
+    assert format_selectors.tickets_for(target, [winner.pk])[winner.pk].target == target
     registration = entry_services.entry_register(
         tournament=target, player=winner, actor=td, now=NOW
     )
     used = fs.ticket_redeem(tournament=target, entry=registration.entry, actor=td, now=NOW)
-    assert used is not None and fs.tickets_for(target, [winner.pk]) == {}
+    assert used is not None and format_selectors.tickets_for(target, [winner.pk]) == {}
     with pytest.raises(errors.CannotUndo, match="used in the target event"):
         undo(satellite, td, event)
 
@@ -280,7 +281,7 @@ def test_results_show_prize_and_bounty_money_separately_and_in_total(td):
     a, b = fill(tournament, td, 2)
     bust(tournament, td, b)
     fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW)
-    rows = {r["entry"].pk: r for r in fs.results_with_bounties(tournament)}
+    rows = {r["entry"].pk: r for r in format_selectors.results_with_bounties(tournament)}
     assert rows[a.pk]["bounty"] == 1000
     assert rows[a.pk]["total"] == rows[a.pk]["prize"] + 1000
 
@@ -298,12 +299,12 @@ def test_a_disqualified_players_bounty_goes_to_the_prize_pool_and_undoes(td):
         now=NOW,
     )
     event = fs.bounty_forfeit_record(tournament=tournament, entry=b, actor=td, now=NOW)
-    assert fs.bounties_to_prize_pool(tournament) == 2000
-    assert fs.bounty_totals(tournament) == {}  # nobody won it
+    assert format_selectors.bounties_to_prize_pool(tournament) == 2000
+    assert format_selectors.bounty_totals(tournament) == {}  # nobody won it
     with pytest.raises(errors.DomainError, match="already awarded"):
         fs.bounty_forfeit_record(tournament=tournament, entry=b, actor=td, now=NOW)
     undo(tournament, td, event)
-    assert fs.bounties_to_prize_pool(tournament) == 0
+    assert format_selectors.bounties_to_prize_pool(tournament) == 0
 
 
 def _bubble_satellite(td, resolution):
@@ -364,7 +365,7 @@ def test_a_guarantee_over_both_pools_counts_the_bounty_pool_first(td):
     )
     fill(tournament, td, 90)
     assert selectors.prize_pool(tournament).overlay == 1000
-    assert fs.bounty_pools(tournament).overlay == 100000  # the same, in cents
+    assert format_selectors.bounty_pools(tournament).overlay == 100000  # the same, in cents
     Tournament.objects.filter(pk=tournament.pk).update(guarantee_scope="prize_pool")
     tournament.refresh_from_db()
     assert selectors.prize_pool(tournament).overlay == 2800

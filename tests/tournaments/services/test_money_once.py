@@ -36,6 +36,7 @@ from tournaments.models import (
     SeatTicket,
     StaffAssignment,
 )
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import books, results
 from tournaments.services import entries as entry_services
 from tournaments.services import formats as fs
@@ -226,7 +227,7 @@ def test_a_bounty_is_paid_to_each_winner_once_by_the_database_too(td):
         BountyAward.objects.create(
             tournament=tournament, eliminated=b, winner=a, cash_cents=2000, created_at=NOW
         )
-    assert fs.bounty_totals(tournament) == {a.pk: 2000}
+    assert format_selectors.bounty_totals(tournament) == {a.pk: 2000}
 
 
 def test_an_award_whose_check_was_passed_is_still_refused_in_words(td, monkeypatch):

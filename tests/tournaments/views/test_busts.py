@@ -10,9 +10,9 @@ from tables.models import Seat
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
 from tournaments.events import can_undo
 from tournaments.models import BountyAward, DisplayScreen, Entry, Event
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import accounts
 from tournaments.services import entries as entry_services
-from tournaments.services import formats as fs
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +56,10 @@ def test_the_floor_busts_a_player_and_awards_his_bounty_by_seat_in_one_action(cl
     assert {w.winner_id for w in awards} == {seats[a].pk, seats[b].pk}
     assert sum(w.cash_cents + w.head_cents for w in awards) == 5000
     # Nothing left waiting: every bounty is on a head still in play or paid.
-    assert fs.bounty_board(tournament)["in_play"] + sum(w.cash_cents for w in awards) == 4 * 5000
+    assert (
+        format_selectors.bounty_board(tournament)["in_play"] + sum(w.cash_cents for w in awards)
+        == 4 * 5000
+    )
 
 
 def test_a_bust_without_a_winner_in_a_bounty_event_is_refused_and_changes_nothing(client, td):
@@ -150,13 +153,13 @@ def test_a_bust_with_its_bounty_is_one_action_to_undo(client, td):
     rows = Event.objects.filter(action__in=["entry.eliminate", "bounty.award"])
     undoable = [e for e in rows if can_undo(e)]
     assert [e.action for e in undoable] == ["entry.eliminate"]
-    in_play = fs.bounty_board(tournament)["in_play"]
+    in_play = format_selectors.bounty_board(tournament)["in_play"]
     assert in_play < 4 * 5000  # the cash half of his bounty was paid out
     response = client.post(reverse("event_undo", args=[tournament.slug, undoable[0].pk]))
     assert response.status_code in (200, 302)
     seats[out].refresh_from_db()
     assert seats[out].status == Entry.Status.ACTIVE
     assert not BountyAward.objects.filter(voided=False).exists()
-    assert fs.bounty_board(tournament)["in_play"] == 4 * 5000
+    assert format_selectors.bounty_board(tournament)["in_play"] == 4 * 5000
     for entry in Entry.objects.all():
         assert entry.bounty_cents in (None, 5000)

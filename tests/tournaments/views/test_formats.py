@@ -15,6 +15,7 @@ from tournaments.models import (
     StaffAssignment,
     Tournament,
 )
+from tournaments.selectors import formats as format_selectors
 from tournaments.services import entries as entry_services
 from tournaments.services import results
 
@@ -353,7 +354,7 @@ def test_a_mystery_draw_counts_the_players_before_the_hand_from_the_places(td):
     fs.mystery_draw_record(
         tournament=tournament, eliminated=b, portions=[[a]], envelope_code="E2", actor=td, now=NOW
     )
-    assert fs.bounty_totals(tournament) == {a.pk: 5000}
+    assert format_selectors.bounty_totals(tournament) == {a.pk: 5000}
 
 
 def test_the_floor_sends_a_disqualified_players_bounty_to_the_prize_pool(client, pko, td):
