@@ -15,6 +15,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tables.engine import EngineError
+from tables.ruling import labels
 from tables.ruling.labels import RULE_TEXTS, RULE_TITLES
 
 # The floor's rules, as cited by tables.balancing, tables.buttons, tables.services.room and
@@ -220,3 +222,19 @@ def citations(codes: Iterable[Any] | str) -> list[Citation]:
             last = out[-1]
             out[-1] = Citation(last.code, last.title, last.text, (*last.sources, code))
     return out
+
+
+def engine_error_message(exc: EngineError) -> str:
+    """Return the translated sentence for an engine error, with the rule ids it cites."""
+    sentence = next(str(text) for cls, text in labels.ENGINE_ERRORS.items() if isinstance(exc, cls))
+    parts = [sentence]
+    options = getattr(exc, "options", ())
+    if options:
+        parts.append(
+            _("Options: %(options)s.")
+            % {"options": "; ".join(str(labels.DECISION_OPTIONS.get(o, o)) for o in options)}
+        )
+    if exc.rules:
+        titles = ", ".join(c.title for c in citations(exc.rules))
+        parts.append(_("Rules: %(rules)s.") % {"rules": titles})
+    return " ".join(parts)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from tables.engine import Action, EngineError, EngineSettings, Hand, SeatStack, TableSetup
 from tables.engine.cards import split_concatenated
+from tables.ruling.citations import engine_error_message
 from tables.ruling.labels import (
     ACT_LABELS,
     DECLARED_LABELS,
@@ -20,7 +21,6 @@ from tables.ruling.labels import (
     MAX_SEATS,
     SETTING_LABELS,
     InputError,
-    engine_error_message,
 )
 from tournaments.forms import whole_number
 

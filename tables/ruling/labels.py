@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tables import engine
@@ -579,24 +578,6 @@ def setting_option_label(setting: str, value: str) -> str:
 
 class InputError(ValueError):
     """What the floor typed cannot be read; the message is in the user's language."""
-
-
-def engine_error_message(exc: EngineError) -> str:
-    """Return the translated sentence for an engine error, with the rule ids it cites."""
-    sentence = next(str(text) for cls, text in ENGINE_ERRORS.items() if isinstance(exc, cls))
-    parts = [sentence]
-    options = getattr(exc, "options", ())
-    if options:
-        parts.append(
-            _("Options: %(options)s.")
-            % {"options": "; ".join(str(DECISION_OPTIONS.get(o, o)) for o in options)}
-        )
-    if exc.rules:
-        from tables.ruling.citations import citations  # it reads this module's titles
-
-        titles = ", ".join(c.title for c in citations(exc.rules))
-        parts.append(_("Rules: %(rules)s.") % {"rules": titles})
-    return " ".join(parts)
 
 
 def rule_title(rule_id: str) -> str:

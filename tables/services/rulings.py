@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from tables.engine import EngineError, Hand
 from tables.models import Ruling, Table
-from tables.ruling.labels import engine_error_message
+from tables.ruling.citations import engine_error_message
 from tournaments import errors
 from tournaments.events import event_log, undoes
 from tournaments.models import Tournament

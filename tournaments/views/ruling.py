@@ -26,6 +26,7 @@ from tables.engine import EngineError, Hand
 from tables.engine.phh import export_phh
 from tables.engine.pots import clockwise_from
 from tables.models import Ruling, Table
+from tables.ruling import citations as ruling_citations
 from tables.ruling import forms as ruling_forms
 from tables.ruling import labels as ruling_labels
 from tables.ruling import presentation as ruling_presentation
@@ -191,7 +192,7 @@ def ruling_tool(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _refuse(request: HttpRequest, exc: Exception) -> None:
     if isinstance(exc, EngineError):
-        messages.error(request, ruling_labels.engine_error_message(exc))
+        messages.error(request, ruling_citations.engine_error_message(exc))
     else:
         messages.error(request, str(exc))
 
@@ -247,7 +248,7 @@ def ruling_detail(request: HttpRequest, slug: str, ruling_id: int) -> HttpRespon
         hand = Hand.from_dict(ruling.hand)
         export_phh(hand)
     except EngineError as exc:
-        phh_error = ruling_labels.engine_error_message(exc)
+        phh_error = ruling_citations.engine_error_message(exc)
     if hand is None:
         # Saved hands replay by construction; one this engine no longer reads is shown bare.
         messages.error(request, phh_error)
@@ -280,7 +281,7 @@ def ruling_phh(request: HttpRequest, slug: str, ruling_id: int) -> HttpResponse:
         ]
         text = export_phh(hand, names=names)
     except EngineError as exc:
-        messages.error(request, ruling_labels.engine_error_message(exc))
+        messages.error(request, ruling_citations.engine_error_message(exc))
         return redirect("ruling_detail", slug, ruling.pk)
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="ruling-{ruling.pk}.phh"'

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tables import engine
+from tables.ruling import citations as ruling_citations
 from tables.ruling import forms as ruling_forms
 from tables.ruling import labels as ruling_labels
 
@@ -71,14 +72,14 @@ def test_every_engine_error_has_its_own_message():
     messages = {}
     for cls in classes:
         exc = cls("x", options=("complete_call",)) if cls is engine.DecisionRequired else cls("x")
-        messages[cls] = ruling_labels.engine_error_message(exc)
+        messages[cls] = ruling_citations.engine_error_message(exc)
     assert len(set(messages.values())) == len(classes)
     assert "the player completes the call" in messages[engine.DecisionRequired]
 
 
 def test_error_message_cites_the_rules():
     exc = engine.IllegalAction("no", rules=("R-FLOW-9",))
-    assert ruling_labels.engine_error_message(exc).endswith(
+    assert ruling_citations.engine_error_message(exc).endswith(
         "Rules: All-in and folded players are skipped."
     )
 
