@@ -28,7 +28,7 @@ from config import sessions
 from tournaments import permissions, prepared
 from tournaments.prepared import NO_ID, Prepared
 
-BACKEND = "config.auth.UserBackend"
+BACKEND = sessions.BACKEND
 
 _USER = Prepared(lambda pk: get_user_model()._default_manager.filter(pk=pk), pk=NO_ID)
 

@@ -24,8 +24,11 @@ _BY_KEY = Prepared(lambda key: Session.objects.filter(session_key=key), key=NO_T
 _WHOSE: dict[str, Any] = {}
 WHOSE_MAX = 50_000
 
-# Logins made before config.auth.UserBackend (Django's ModelBackend, which it is).
+# Logins made before config.auth.UserBackend (Django's ModelBackend, which it is) are
+# read as made by it: named here, as settings name backends, not imported (config.auth
+# reads this module's guesses).
 _EARLIER_BACKEND = "django.contrib.auth.backends.ModelBackend"
+BACKEND = "config.auth.UserBackend"
 
 
 def whose(session_key: str | None) -> Any:
@@ -56,9 +59,6 @@ class SessionStore(db.SessionStore):
     def load(self) -> dict[str, Any]:
         data = super().load()
         if data.get(BACKEND_SESSION_KEY) == _EARLIER_BACKEND:
-            # Import here: config.auth reads this module's guesses.
-            from config.auth import BACKEND
-
             data[BACKEND_SESSION_KEY] = BACKEND
         user_id = data.get(SESSION_KEY)
         if user_id is not None and self.session_key:
