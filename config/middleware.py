@@ -13,7 +13,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from tables import permissions as room_permissions
-from tournaments import prepared
+from tournaments import prepared, selectors
 
 
 def reject_nul_bytes(get_response: Callable[[HttpRequest], HttpResponse]):
@@ -56,8 +56,6 @@ def former_addresses(get_response: Callable[[HttpRequest], HttpResponse]):
         slug = match.kwargs.get("slug") if match is not None else None
         if not isinstance(slug, str):
             return response
-        from tournaments import selectors  # here: selectors import the models
-
         moved = selectors.moved_address(slug)
         if moved is None:
             return response

@@ -29,6 +29,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.names import fold
+from tournaments.reports import safe_cell
 
 Table = tuple[list[str], list[list[Any]]]
 
@@ -253,8 +254,6 @@ def place_text(entry: Entry) -> str:
 def as_xlsx(title: str, table: Table) -> bytes:
     """The table as an Excel workbook; text cells safe to open (no formulas)."""
     from openpyxl import Workbook
-
-    from tournaments.reports import safe_cell
 
     book = Workbook(write_only=True)  # streams the rows: little memory at 10,000 entries
     sheet = book.create_sheet(title[:31] or "Sheet")

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tables import permissions as room_permissions
-from tables.events import room_event_log
+from tables.events import room_event_log, room_event_undo
 from tables.events import undoes as room_undoes
 from tables.models import CashOut, CashSeat, RoomEvent, Seat, WaitEntry
 from tournaments import errors, realtime
@@ -284,8 +284,6 @@ def _undo_merge(event: RoomEvent, actor, now: datetime) -> None:
 def undo_merge(*, event_id: int, actor, now: datetime) -> RoomEvent:
     """Undo a merge from the room's log (only merges: other room actions have their own
     pages)."""
-    from tables.events import room_event_undo
-
     if not RoomEvent.objects.filter(pk=event_id, action="room.player_merge").exists():
         raise errors.DomainError(_("No such merge in the room's log."))
     return room_event_undo(event_id=event_id, actor=actor, now=now)  # CannotUndo: a refusal

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.urls import reverse
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from tables.ruling.citations import citations
-from tournaments import labels
+from tournaments import labels, permissions
 
 register = template.Library()
 
@@ -110,10 +111,6 @@ def _current(context) -> str:
 @register.inclusion_tag("partials/_staff_nav.html", takes_context=True)
 def staff_nav(context) -> dict[str, Any]:
     """The staff navigation for the user's role in this tournament."""
-    from django.urls import reverse
-
-    from tournaments import permissions
-
     tournament = context["tournament"]
     request = context.get("request")
     role = permissions.role_for(getattr(request, "user", None), tournament)

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from config.views import run
 from tables import permissions as room_permissions
-from tournaments import lobby, permissions, selectors
+from tournaments import lobby, permissions, printouts, selectors
 from tournaments.forms import books as books_forms
 from tournaments.forms import whole_number
 from tournaments.models import Role
@@ -106,8 +106,6 @@ def room_dashboard(request: HttpRequest) -> HttpResponse:
 
 def public_structure(request: HttpRequest, slug: str) -> HttpResponse:
     """No login: the structure sheet of an event (levels, breaks, colour-ups, late reg)."""
-    from tournaments import printouts
-
     tournament = permissions.get_public_tournament(slug)
     context = {"tournament": tournament, "sheet": printouts.structure_rows(tournament)}
     return render(request, "front/structure.html", context)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from config.views import run
 from tables import permissions as room_permissions
-from tables.models import Seat
+from tables.models import RoomEvent, Seat
 from tournaments import leagues, permissions, roster, selectors
 from tournaments.forms import people as people_forms
 from tournaments.forms import whole_number
@@ -272,8 +272,6 @@ def person(request: HttpRequest, player_id: int) -> HttpResponse:
     else:
         form = people_forms.ProfileForm(instance=player)
     merges = player.merged.all()
-    from tables.models import RoomEvent
-
     merge_events = {
         e.data.get("source"): e
         for e in RoomEvent.objects.filter(
@@ -365,8 +363,6 @@ def person_merge(request: HttpRequest, player_id: int) -> HttpResponse:
 @require_POST
 def merge_undo(request: HttpRequest, event_id: int) -> HttpResponse:
     _people_user(request)
-    from tables.models import RoomEvent
-
     event = RoomEvent.objects.filter(pk=event_id, action="room.player_merge").first()
     target = (
         event.data.get("target") if event is not None and isinstance(event.data, dict) else None
