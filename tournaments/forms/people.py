@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments import leagues
 from tournaments.models import League, Player, Tournament
-from tournaments.roster import SHOW, SORTS
+from tournaments.selectors.people import SHOW, SORTS
 
 MAX_CHIPS = 2_000_000_000
 

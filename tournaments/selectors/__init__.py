@@ -282,7 +282,7 @@ def player_duplicates(
     last_name: str,
     document_number: str = "",
 ) -> list[Player]:
-    """Players a new one may be, the rule of the room's duplicates (`roster.duplicates`):
+    """Players a new one may be, the rule of the room's duplicates (`selectors.people.duplicates`):
     whoever holds the same document number (the desk finds him by it anyway), and the
     players the user's desk reaches (`_desk_reach`) with the same two names in either
     order, case, accents and spacing aside, playing, out or never entered."""

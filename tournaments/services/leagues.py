@@ -1,5 +1,5 @@
 """Leagues: a season's events and how their results make points. The
-points themselves are computed on read (tournaments.roster, tournaments.leagues), so the
+points themselves are computed on read (tournaments.selectors.people, tournaments.leagues), so the
 standings follow the results as they are recorded."""
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from config.views import run
 from tables import permissions as room_permissions
 from tables.models import RoomEvent, Seat
-from tournaments import leagues, permissions, roster, selectors
+from tournaments import leagues, permissions, selectors
 from tournaments.forms import people as people_forms
 from tournaments.forms import whole_number
 from tournaments.models import (
@@ -30,6 +30,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.reports import as_csv
+from tournaments.selectors import people as people_selectors
 from tournaments.services import leagues as league_services
 from tournaments.services import people as people_services
 
@@ -44,9 +45,9 @@ def player_list(request: HttpRequest, slug: str) -> HttpResponse:
     wanted = {"query": chosen["q"], "show": chosen["show"], "sort": chosen["sort"]}
     printing = request.GET.get("print") == "1"
     if printing:
-        rows, page = list(roster.player_list(tournament, **wanted)), None
+        rows, page = list(people_selectors.player_list(tournament, **wanted)), None
     else:
-        page, rows = roster.player_list_page(tournament, **wanted, page=chosen["page"])
+        page, rows = people_selectors.player_list_page(tournament, **wanted, page=chosen["page"])
     context = {
         "tournament": tournament,
         "form": form,
@@ -77,15 +78,15 @@ def player_list_export(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.STAFF)
     fmt = "xlsx" if request.GET.get("format") == "xlsx" else "csv"
     chosen = people_forms.PlayerListForm(request.GET).values()
-    entries = roster.player_list(
+    entries = people_selectors.player_list(
         tournament, query=chosen["q"], show=chosen["show"], sort=chosen["sort"]
     )
-    table = roster.player_list_table(entries)
+    table = people_selectors.player_list_table(entries)
     if fmt == "csv":
         response = HttpResponse(as_csv(table), content_type="text/csv; charset=utf-8")
     else:
         response = HttpResponse(
-            roster.as_xlsx(_("Players"), table),
+            people_selectors.as_xlsx(_("Players"), table),
             content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         )
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-players.{fmt}"'
@@ -127,7 +128,7 @@ def table_counts(request: HttpRequest, slug: str) -> HttpResponse:
                 )
         url = reverse("table_counts", args=[tournament.slug])
         return redirect(f"{url}?table={table}" if table else url)
-    last = roster.last_counts(tournament, [s.entry_id for s in seats])
+    last = people_selectors.last_counts(tournament, [s.entry_id for s in seats])
     return render(
         request,
         "people/counts.html",
@@ -174,7 +175,7 @@ def tablet_counts(request: HttpRequest, token) -> HttpResponse:
                     % {"n": recorded, "table": table},
                 )
         return redirect("tablet_counts", token)
-    last = roster.last_counts(tournament, [s.entry_id for s in seats])
+    last = people_selectors.last_counts(tournament, [s.entry_id for s in seats])
     return render(
         request,
         "people/tablet_counts.html",
@@ -236,13 +237,13 @@ def people(request: HttpRequest) -> HttpResponse:
 @login_required
 def people_duplicates(request: HttpRequest) -> HttpResponse:
     _people_user(request)
-    groups = roster.duplicates(room_permissions.players_for(request.user))
+    groups = people_selectors.duplicates(room_permissions.players_for(request.user))
     return render(
         request,
         "people/duplicates.html",
         {
             "groups": [
-                [{"player": p, "document": roster.mask(p.document_number)} for p in g]
+                [{"player": p, "document": people_selectors.mask(p.document_number)} for p in g]
                 for g in groups
             ]
         },
@@ -284,8 +285,8 @@ def person(request: HttpRequest, player_id: int) -> HttpResponse:
         {
             "player": player,
             "form": form,
-            "document": roster.mask(player.document_number),
-            "history": roster.player_history(player, events=_events_shown(request.user)),
+            "document": people_selectors.mask(player.document_number),
+            "history": people_selectors.player_history(player, events=_events_shown(request.user)),
             "merged": [{"player": p, "event": merge_events.get(p.pk)} for p in merges],
             "candidates": _candidates(request, player),
             "has_photo": PlayerPhoto.objects.filter(player=player).exists(),
@@ -295,7 +296,7 @@ def person(request: HttpRequest, player_id: int) -> HttpResponse:
 
 def _candidates(request: HttpRequest, player: Player) -> list[Player]:
     """Players this one may be a duplicate of (shown beside the merge form)."""
-    for group in roster.duplicates(room_permissions.players_for(request.user)):
+    for group in people_selectors.duplicates(room_permissions.players_for(request.user)):
         if any(p.pk == player.pk for p in group):
             return [p for p in group if p.pk != player.pk]
     return []
@@ -316,7 +317,7 @@ def person_photo(request: HttpRequest, player_id: int) -> HttpResponse:
 @login_required
 def person_export(request: HttpRequest, player_id: int) -> HttpResponse:
     player = _person(request, player_id)
-    data = roster.player_export(player, events=_events_shown(request.user))
+    data = people_selectors.player_export(player, events=_events_shown(request.user))
     body = json.dumps(data, ensure_ascii=False, indent=2)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="player-{player.pk}.json"'
@@ -447,7 +448,7 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
     else:
         form = people_forms.LeagueForm(instance=league, events=events)
     size = _int(request.GET.get("entries")) or 50
-    formula = roster.league_formula(league)
+    formula = people_selectors.league_formula(league)
     return render(
         request,
         "leagues/edit.html",
@@ -456,7 +457,7 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
             "form": form,
             "preview_entries": size,
             "preview": leagues.preview(formula, size, places=15),
-            "rows": roster.standings_rows(league),
+            "rows": people_selectors.standings_rows(league),
         },
     )
 
@@ -476,7 +477,7 @@ def league_public(request: HttpRequest, league: str) -> HttpResponse:
         "leagues/public.html",
         {
             "league": found,
-            "rows": roster.standings_rows(found),
+            "rows": people_selectors.standings_rows(found),
             "events": found.events.order_by("date", "name"),
         },
     )
@@ -485,7 +486,7 @@ def league_public(request: HttpRequest, league: str) -> HttpResponse:
 def league_csv(request: HttpRequest, league: str) -> HttpResponse:
     found = _public_league(league)
     response = HttpResponse(
-        as_csv(roster.standings_table(found)), content_type="text/csv; charset=utf-8"
+        as_csv(people_selectors.standings_table(found)), content_type="text/csv; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="{found.slug}-standings.csv"'
     return response

@@ -58,11 +58,11 @@ def test_search_as_you_type_returns_the_list_alone(client, tournament, td, desk)
 
 
 def test_the_lists_pages_count_the_matches_and_a_search_that_fits_is_matched_once(tournament, td):
-    from tournaments import roster
+    from tournaments.selectors import people as people_selectors
 
     register(tournament, td, 5)
     pages = {
-        asked: roster.player_list_page(tournament, sort="name", page=asked, per_page=2)
+        asked: people_selectors.player_list_page(tournament, sort="name", page=asked, per_page=2)
         for asked in (1, 3, 9)
     }
     assert [(p.number, p.paginator.count, p.paginator.num_pages) for p, _r in pages.values()] == [
@@ -76,26 +76,30 @@ def test_the_lists_pages_count_the_matches_and_a_search_that_fits_is_matched_onc
         ["Verdi004 Gino4"],
     ]
     with CaptureQueriesContext(connection) as whole:
-        roster.player_list_page(tournament, page=1, per_page=2)
+        people_selectors.player_list_page(tournament, page=1, per_page=2)
     with CaptureQueriesContext(connection) as searched:
-        found, rows = roster.player_list_page(tournament, query="verdi003", page=1, per_page=2)
+        found, rows = people_selectors.player_list_page(
+            tournament, query="verdi003", page=1, per_page=2
+        )
     assert (found.paginator.count, [str(e.player) for e in rows]) == (1, ["Verdi003 Gino3"])
     assert len(searched) == len(whole) - 1  # no count: the page holds every match
-    nobody, rows = roster.player_list_page(tournament, query="nobody", page=1, per_page=2)
+    nobody, rows = people_selectors.player_list_page(tournament, query="nobody", page=1, per_page=2)
     assert (nobody.paginator.count, nobody.number, rows) == (0, 1, [])
 
 
 def test_the_list_finds_a_word_in_any_name_case_and_accents_aside_also_after_a_rename(
     tournament, td
 ):
-    from tournaments import roster
+    from tournaments.selectors import people as people_selectors
 
     register(tournament, td, 2)
     player = make_player("Nicolò", "D'Àngelo", nickname="Il Pirata")
     entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
 
     def found(query: str) -> list[str]:
-        return [str(e.player) for e in roster.player_list_page(tournament, query=query)[1]]
+        return [
+            str(e.player) for e in people_selectors.player_list_page(tournament, query=query)[1]
+        ]
 
     for query in ("nicolo", "NICOLÒ", "àngelo", "angel", "pirata", "Nicolo d'angelo"):
         assert found(query) == ["D'Àngelo Nicolò"], query
@@ -151,15 +155,17 @@ def test_pages_by_chips_run_from_the_biggest_count_to_the_uncounted_by_number(
     expected.append(numbers[6])
     client.force_login(desk)
     url = reverse("player_list", args=[tournament.slug])
-    from tournaments import roster
+    from tournaments.selectors import people as people_selectors
 
     shown = []
     for page in (1, 2, 3, 4, 9):
-        chosen, rows = roster.player_list_page(tournament, sort="chips", page=page, per_page=2)
+        chosen, rows = people_selectors.player_list_page(
+            tournament, sort="chips", page=page, per_page=2
+        )
         shown.append([e.number for e in rows])
         assert chosen.paginator.num_pages == 4
     assert shown == [expected[0:2], expected[2:4], expected[4:6], expected[6:], expected[6:]]
-    assert [e.number for e in roster.player_list(tournament, sort="chips")] == expected
+    assert [e.number for e in people_selectors.player_list(tournament, sort="chips")] == expected
     page = client.get(url, {"sort": "chips"}).content.decode()
     at = page.rindex  # the list's rows come after the chip leaders
     assert at("Verdi003") < at("Verdi005") < at("Verdi001") < at("Verdi000") < at("Verdi002")

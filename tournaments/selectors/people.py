@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from django.core.paginator import Page
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
@@ -134,8 +134,6 @@ def player_list_page(
     index, or by the last count when sorting by chips), then only they are read with
     their seats, purchases and counts. Four queries at any size (three when the page
     holds the last matches: no count)."""
-    from django.core.paginator import Paginator
-
     filtered = _filtered(tournament, query, show)
     keys = filtered.values_list("pk", flat=True)
     if sort == "chips":
