@@ -69,6 +69,60 @@ FLOOR_RULES: dict[str, tuple[Any, Any]] = {
         gettext_lazy("Random table-break order"),
         gettext_lazy("The table that breaks is drawn at random instead of a published list."),
     ),
+    "TDA-7": (
+        gettext_lazy("Seats drawn at random"),
+        gettext_lazy(
+            "Tournament and satellite seats are drawn at random; a player who started in the "
+            "wrong seat moves to his own with the stack he has now."
+        ),
+    ),
+    "FIGP §50": (
+        gettext_lazy("Photo ID"),
+        gettext_lazy(
+            "A valid photo ID is needed to take a seat at the start and at every restart."
+        ),
+    ),
+    "RP-16": (
+        gettext_lazy("An absent player's chips"),
+        gettext_lazy("Staff carry an absent player's chips to his new seat."),
+    ),
+    "RP-8a": (
+        gettext_lazy("Busts in the bubble hand (TDA)"),
+        gettext_lazy(
+            "Everyone knocked out in the same hand-for-hand hand shares the places they finish in."
+        ),
+    ),
+    "RP-8f": (
+        gettext_lazy("An all-in in hand-for-hand"),
+        gettext_lazy(
+            "The dealer stops the action at a called all-in and the cards stay face down "
+            "until the floor says so."
+        ),
+    ),
+    "FIGP §55": (
+        gettext_lazy("Blinded out while absent"),
+        gettext_lazy(
+            "An absent player whose last chip goes is out, with the place and prize of that moment."
+        ),
+    ),
+    "FIGP §59": (
+        gettext_lazy("The end-of-day draw"),
+        gettext_lazy(
+            "Near the end of a day the number of hands left is drawn, so that nobody gains "
+            "by slowing play."
+        ),
+    ),
+    "FIGP §60": (
+        gettext_lazy("Busts in the same hand (FIGP)"),
+        gettext_lazy(
+            "Players out at one table in the same hand are ranked by their starting stacks; "
+            "only those out at different tables tie."
+        ),
+    ),
+    "FIGP §87d": (
+        gettext_lazy("Elimination as a penalty"),
+        gettext_lazy("The player keeps the prize of the place he holds; his chips leave play."),
+    ),
     "TDA-9": (
         gettext_lazy("Accessible seats"),
         gettext_lazy(

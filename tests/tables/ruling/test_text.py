@@ -113,3 +113,36 @@ def test_every_rule_the_engine_cites_reads_as_its_text_in_english_and_italian():
     with translation.override("it"):
         hint = citation("R-RAISE-2").hint
     assert hint.startswith("Un rilancio deve essere almeno pari") and hint.endswith("(R-RAISE-2)")
+
+
+# The floor's pure modules cite their rules by these codes; the pages show them (`cite`).
+FLOOR_MODULES = (
+    "tables/balancing.py",
+    "tables/buttons.py",
+    "tables/draw.py",
+    "tables/seating.py",
+    "tables/services/room.py",
+    "tournaments/clock.py",
+    "tournaments/endofday.py",
+    "tournaments/entry_rules.py",
+    "tournaments/penalties.py",
+    "tournaments/placements.py",
+    "tournaments/timecalls.py",
+)
+_FLOOR_CODE = re.compile(r'"((?:TDA|RP|FIGP|003|TDA2015)[-\s][^"]{1,20})"')
+
+
+def test_every_rule_the_floor_cites_reads_as_its_text_in_english_and_italian():
+    from django.utils import translation
+
+    root = Path(__file__).resolve().parents[3]
+    codes = sorted(
+        {c for module in FLOOR_MODULES for c in _FLOOR_CODE.findall((root / module).read_text())}
+    )
+    assert "TDA-9" in codes and "RP-16" in codes  # the scan finds what the modules cite
+    with translation.override("en"):
+        english = {c: ruling_citations.citation(c).text for c in codes}
+    with translation.override("it"):
+        italian = {c: ruling_citations.citation(c).text for c in codes}
+    assert [c for c in codes if not english[c]] == []
+    assert [c for c in codes if not italian[c] or italian[c] == english[c]] == []
