@@ -36,6 +36,21 @@ from tournaments import presets
 from tournaments.models import Player, Role, StaffAssignment, Tournament
 from tournaments.services import setup as setup_services
 
+# The goals of ../shared/benches.txt: 20 desks x 50 at >= 30 registrations/s, p95 <= 1 s,
+# every registration one entry on a seat of its own.
+GOAL_PER_S = 30.0
+GOAL_P95_MS = 1000.0
+
+
+def goal_met(figures: dict[str, Any]) -> bool:
+    """Whether a run met the goals: right (`ok`), fast enough, and soon enough."""
+    return bool(
+        figures["ok"]
+        and figures["registrations_per_s"] >= GOAL_PER_S
+        and figures["p95_ms"] <= GOAL_P95_MS
+    )
+
+
 SEAT_CARD = re.compile(r"/t/[\w-]+/entries/(\d+)/seat/$")
 
 
@@ -246,6 +261,7 @@ def registration_load(
         "ok": found["entries"] == total == found["distinct_seats"] == found["seats"]
         and not run.errors,
     }
+    figures["goal_met"] = goal_met(figures)
     summary = [
         f"{desks} desks x {per_desk} registrations over HTTP (uvicorn, {workers} workers, "
         f"{connection.vendor}): {found['entries']} entries on {found['distinct_seats']} distinct "
@@ -254,5 +270,7 @@ def registration_load(
         f"max {figures['max_ms']} ms; server CPU {figures['server_cpu_ms_per_cycle']} ms a "
         "cycle (desk page, registration, seat card)",
         *[f"error: {e}" for e in run.errors[:5]],
+        f"Goal (>= {GOAL_PER_S:g} registrations/s, p95 <= {GOAL_P95_MS:g} ms, one entry a seat): "
+        + ("met" if figures["goal_met"] else "NOT met"),
     ]
     return summary, figures

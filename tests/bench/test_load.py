@@ -13,7 +13,7 @@ from django.db import connection
 from django.test import Client
 
 from bench.liveserver import Browser, database_url, serve
-from bench.load import check_entries, desk_tournament, desk_users, run_desks
+from bench.load import check_entries, desk_tournament, desk_users, goal_met, run_desks
 from tests.conftest import NOW
 
 DESKS, PER_DESK = 4, 10
@@ -47,3 +47,17 @@ def test_concurrent_desks_over_http_fill_distinct_seats():
         "seats": DESKS * PER_DESK,
         "distinct_seats": DESKS * PER_DESK,
     }
+
+
+@pytest.mark.parametrize(
+    ("per_s", "p95_ms", "ok", "met"),
+    [
+        (50.5, 359.7, True, True),
+        (23.2, 835.0, True, False),
+        (31.0, 1001.0, True, False),
+        (40.0, 500.0, False, False),
+    ],
+)
+def test_the_goal_asks_for_throughput_and_latency_as_well_as_right_seats(per_s, p95_ms, ok, met):
+    # A run with every seat right but 23 registrations a second misses the goal.
+    assert goal_met({"ok": ok, "registrations_per_s": per_s, "p95_ms": p95_ms}) is met
