@@ -43,27 +43,18 @@ from typing import Any
 # interpreter line CI runs (Python 3.13 with Django 6.1, Python 3.11 with Django 5.2 LTS).
 # tests/test_speedups.py fails, naming the pieces to check again, once an installed
 # version differs: update the pieces, then the versions here.
+_BOTH_LINES = {
+    "asgiref": "3.13.0",
+    "channels": "4.3.2",
+    "channels_redis": "4.3.0",
+    "redis": "8.2.0",
+    "uvicorn": "0.54.0",
+    "websockets": "17.4",
+    "psycopg": "3.3.9",
+}
 BUILT_AGAINST: dict[tuple[int, int], dict[str, str]] = {
-    (3, 13): {
-        "django": "6.1.3",
-        "asgiref": "3.13.0",
-        "channels": "4.3.2",
-        "channels_redis": "4.3.0",
-        "redis": "8.2.0",
-        "uvicorn": "0.54.0",
-        "websockets": "17.4",
-        "psycopg": "3.3.9",
-    },
-    (3, 11): {
-        "django": "5.2.19",
-        "asgiref": "3.13.0",
-        "channels": "4.3.2",
-        "channels_redis": "4.3.0",
-        "redis": "8.2.0",
-        "uvicorn": "0.54.0",
-        "websockets": "17.4",
-        "psycopg": "3.3.9",
-    },
+    (3, 13): {"django": "6.1.3", **_BOTH_LINES},
+    (3, 11): {"django": "5.2.19", **_BOTH_LINES},
 }
 
 # Which pieces reach into which distribution's internals (what an upgrade may break).

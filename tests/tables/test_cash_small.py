@@ -133,12 +133,8 @@ def test_nobody_waiting_is_not_a_numbered_item(client, manager, cash_floor):
         assert not any(words in ol for ol in re.findall(r"<ol.*?</ol>", html, re.S))
 
 
-@pytest.mark.parametrize(
-    ("language", "words"),
-    [("en", "answer within 1 minute<"), ("it", "rispondi entro 1 minuto<")],
-)
-def test_a_one_minute_call_says_one_minute(client, manager, cash_floor, language, words):
-    CashRoom.objects.update_or_create(pk=services.cash_room().pk, defaults={"answer_minutes": 1})
+def _called_players_phone(client, manager, cash_floor, language: str) -> str:
+    """The phone page of the third player on a list, called to a free seat of table 3."""
     game = make_cash_game(manager)
     players = [make_player(name) for name in ("Anna", "Bruno", "Carla")]
     for player in players:
@@ -156,7 +152,16 @@ def test_a_one_minute_call_says_one_minute(client, manager, cash_floor, language
     page = client.get(
         reverse("cash_phone", args=[phone_token(players[2])]), HTTP_ACCEPT_LANGUAGE=language
     )
-    html = page.content.decode()
+    return page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "answer within 1 minute<"), ("it", "rispondi entro 1 minuto<")],
+)
+def test_a_one_minute_call_says_one_minute(client, manager, cash_floor, language, words):
+    CashRoom.objects.update_or_create(pk=services.cash_room().pk, defaults={"answer_minutes": 1})
+    html = _called_players_phone(client, manager, cash_floor, language)
     assert words in html and "1 minutes" not in html and "1 minuti" not in html
 
 
@@ -177,24 +182,7 @@ def test_the_phone_says_the_rooms_decline_lockout(
     CashRoom.objects.update_or_create(
         pk=services.cash_room().pk, defaults={"overrides": {"decline_lockout_minutes": lockout}}
     )
-    game = make_cash_game(manager)
-    players = [make_player(name) for name in ("Anna", "Bruno", "Carla")]
-    for player in players:
-        services.list_add(actor=cash_floor, player=player, games=[game], present=True, now=NOW)
-    table = services.table_open(
-        actor=cash_floor,
-        game=game,
-        number=3,
-        present={p.pk for p in players[:2]},
-        now=NOW,
-        rng=random.Random(2),
-    )
-    free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
-    services.list_call(actor=cash_floor, table=table, seat=free, now=NOW)
-    page = client.get(
-        reverse("cash_phone", args=[phone_token(players[2])]), HTTP_ACCEPT_LANGUAGE=language
-    )
-    html = page.content.decode()
+    html = _called_players_phone(client, manager, cash_floor, language)
     assert words in html and "30 minut" not in html
 
 
