@@ -320,7 +320,7 @@ def _seat_list(text: str | None) -> list[int]:
 def _no_collection() -> Iterator[None]:
     """Pause Python's cyclic garbage collector while the room is read: the load makes
     ~30,000 containers that all stay alive, so a collection in the middle finds nothing,
-    and in a big process it scans the whole heap (it tripled a 30 ms Apply, bench balance).
+    and in a big process it scans the whole heap (it tripled an Apply's time, bench balance).
     Reference counting still frees everything as usual."""
     if not gc.isenabled():
         yield

@@ -3,7 +3,7 @@
 Each socket needs the same two reads on connect: its screen (or tournament) and the
 clock state. Channels runs every database call of a process on one thread, each on a
 fresh connection, so a thousand screens reconnecting after a restart queued two
-thousand reads one behind the other (about 13 ms a socket: 13 s for the room).
+thousand reads one behind the other, seconds for the room.
 
 `Coalesce` shares a read between the sockets that asked for the same key while the
 previous read of that key was running. A socket is never given a result read before

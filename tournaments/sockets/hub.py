@@ -16,8 +16,8 @@ sending process's own channel out of what they send and hand the push to its hub
 Each push's frame is made once (tournaments/sockets/wire.py) and written as it is to
 every socket served by uvicorn's websockets protocol and open for writing; any other
 socket (another server, per-message deflate, a connection asking its writers to wait)
-gets it through its ASGI `send`, as every socket did before (1,000 sockets: about 40 ms
-of the server's loop through ASGI, 15 written as they are).
+gets it through its ASGI `send`, as every socket did before (several times slower for
+a thousand sockets: bench/RESULTS.md).
 
 Robustness:
 

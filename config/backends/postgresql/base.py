@@ -1,8 +1,7 @@
 """Django's PostgreSQL backend, sending in one trip what need not wait for an answer.
 
-A floor action's statements went to the database one trip each, and on this 2-core
-machine a trip costs 0.4-0.7 ms however small the statement (`manage.py bench fanout
---phases`). Some statements return nothing anybody reads before the
+A floor action's statements went to the database one trip each, and a trip costs the
+same however small the statement (`manage.py bench fanout --phases`). Some statements return nothing anybody reads before the
 transaction's next trip: a savepoint made or released, a write whose row the transaction
 already holds locked (`defer`). Those wait here and go with the next statement, or with
 the COMMIT, in psycopg's pipeline: every statement sent, then one Sync. PostgreSQL runs
