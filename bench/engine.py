@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import Figures
+from room.conformance.engine import run_engine_case
 from tables.engine.cards import RANKS
 from tables.engine.phh import iter_phh_files, parse_phh, replay
 from tables.engine.ranking import holdem_rank
-from tournaments.conformance.engine import run_engine_case
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 SUITS = "cdhs"

@@ -159,6 +159,7 @@ INSTALLED_APPS = [
     "channels",
     "tournaments",
     "tables",
+    "room",
     # Dev tools (benchmarks, fuzz harness): installed for the `bench` command only.
     "bench",
 ]

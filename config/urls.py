@@ -20,6 +20,7 @@ urlpatterns = [
     path("books/correct/", books.night_correct, name="night_correct"),
     path("staff/accounts/", accounts.staff_accounts, name="staff_accounts"),
     path("t/", include("tournaments.urls")),
+    path("room/", include("room.urls")),
     path("room/", include("tables.urls")),
     path("", include("tournaments.people_urls")),  # players and leagues
     *display_urlpatterns,

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from room.conformance import floor_handlers
+from room.conformance.cash import HANDLERS
+from room.conformance.compare import compare
 from tests.conftest import SHARED
-from tournaments.conformance import floor_handlers
-from tournaments.conformance.cash import HANDLERS
-from tournaments.conformance.compare import compare
 
 
 def _cases_file() -> Path:

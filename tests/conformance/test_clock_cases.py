@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from room.conformance.clock import HANDLERS
 from tests.conftest import SHARED
-from tournaments.conformance.clock import HANDLERS
 
 TOPICS = {"hand_for_hand_clock", "end_of_day", "time_call"}
 FLOOR_CASES = SHARED / "conformance" / "floor.json"
@@ -24,7 +24,7 @@ def _cases() -> list[dict[str, Any]]:
 def _mismatches(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
     """Compare per tournament.md §1.1 (null not asserted, objects partial, sets unordered)."""
     try:
-        from tournaments.conformance.compare import compare
+        from room.conformance.compare import compare
     except ImportError:  # the shared comparer is someone else's file; fall back to ours
         return _own_compare(expected, actual)
     return compare(expected, actual)

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
+from room.conformance.engine import run_engine_case
 from tests.conftest import SHARED
-from tournaments.conformance.engine import run_engine_case
 
 CASES_FILE = SHARED / "conformance" / "engine.json"
 CASES = json.loads(CASES_FILE.read_text())

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from room.conformance import floor_handlers, run_case
+from room.conformance.compare import compare
+from room.conformance.formats import HANDLERS
 from tests.conftest import SHARED
-from tournaments.conformance import floor_handlers, run_case
-from tournaments.conformance.compare import compare
-from tournaments.conformance.formats import HANDLERS
 
 CASES_FILE = SHARED / "conformance" / "formats.json"
 CASES: list[dict[str, Any]] = json.loads(CASES_FILE.read_text(encoding="utf-8"))

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from room.conformance.compare import compare
+from room.conformance.money import HANDLERS
 from tests.conftest import SHARED
-from tournaments.conformance.compare import compare
-from tournaments.conformance.money import HANDLERS
 
 TOPICS = {
     "chip_race",

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from room.conformance.compare import compare
+from room.conformance.room import HANDLERS
 from tests.conftest import SHARED
-from tournaments.conformance.compare import compare
-from tournaments.conformance.room import HANDLERS
 
 FLOOR_CASES = SHARED / "conformance" / "floor.json"
 TOPICS = {

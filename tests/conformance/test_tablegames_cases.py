@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from room.conformance import FLOOR_ADAPTERS, run_case
+from room.conformance.compare import compare
+from room.conformance.tablegames import HANDLERS
 from tests.conftest import SHARED
-from tournaments.conformance import FLOOR_ADAPTERS, run_case
-from tournaments.conformance.compare import compare
-from tournaments.conformance.tablegames import HANDLERS
 
 CASES = SHARED / "conformance" / "table-games.json"
 
@@ -28,7 +28,7 @@ def test_public_case(case: dict[str, Any]) -> None:
 
 
 def test_the_runner_knows_the_adapter() -> None:
-    assert "tournaments.conformance.tablegames" in FLOOR_ADAPTERS
+    assert "room.conformance.tablegames" in FLOOR_ADAPTERS
     assert all(run_case(case).passed for case in _cases())
 
 

@@ -4,7 +4,7 @@ variants, out-of-turn modes, showdown order, odd chips, Omaha."""
 
 import pytest
 
-from tournaments.conformance.engine import run_engine_case
+from room.conformance.engine import run_engine_case
 
 
 def six(stack=20000, n=6):

@@ -14,20 +14,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tournaments.conformance.compare import compare
+from room.conformance.compare import compare
 
 FloorHandler = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 
 # Adapter modules, each exposing HANDLERS {(topic, action): handler}.
 FLOOR_ADAPTERS = (
-    "tournaments.conformance.room",
-    "tournaments.conformance.clock",
-    "tournaments.conformance.money",
-    "tournaments.conformance.formats",
-    "tournaments.conformance.tablegames",
-    "tournaments.conformance.cash",
+    "room.conformance.room",
+    "room.conformance.clock",
+    "room.conformance.money",
+    "room.conformance.formats",
+    "room.conformance.tablegames",
+    "room.conformance.cash",
 )
-ENGINE_ADAPTER = "tournaments.conformance.engine"
+ENGINE_ADAPTER = "room.conformance.engine"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.conformance import load_cases, run_cases
+from room.conformance import load_cases, run_cases
 
 
 class Command(BaseCommand):
