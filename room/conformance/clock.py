@@ -1,7 +1,7 @@
 """Conformance adapter for the clock topics: hand_for_hand_clock, end_of_day, time_call.
 
-Translates floor cases (tournament.md §1.2) into calls of `tournaments.clock`,
-`tournaments.endofday` and `tournaments.timecalls`, and their results back into the
+Translates floor cases (tournament.md §1.2) into calls of `tournaments.rules.clock`,
+`tournaments.rules.endofday` and `tournaments.rules.timecalls`, and their results back into the
 shape of the case's `expect`.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from tournaments import clock, endofday, timecalls
+from tournaments.rules import clock, endofday, timecalls
 
 # Any fixed instant: the hand-for-hand clock is stopped, so wall time plays no part.
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)

@@ -1,7 +1,7 @@
 """Writes to the room: buttons and hands, balancing moves, table breaks, the final table,
 move confirmations, and the floor's manual control of tables and seats.
 
-Decisions come from the pure planner (`tables.balancing`, `tables.buttons`); these services
+Decisions come from the pure planner (`tables.rules.balancing`, `tables.rules.buttons`); these services
 load the room, call it, write the result in one transaction, log it (undoable) and push
 it to the screens after commit (tournament.md §7-§10).
 """
@@ -23,8 +23,8 @@ from django.db.models.functions import Cast
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from tables import balancing, buttons, draw
 from tables.models import Seat, Table
+from tables.rules import balancing, buttons, draw
 from tables.services import seats as seat_services
 from tournaments import errors, realtime
 from tournaments.events import event_log, logged_id, scoped, undoes

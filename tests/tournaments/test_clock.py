@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import clock
-from tournaments.clock import (
+from tournaments.rules import clock
+from tournaments.rules.clock import (
     AnteMode,
     Break,
     ClockState,

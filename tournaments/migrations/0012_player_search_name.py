@@ -4,7 +4,7 @@ one plain LIKE per player rather than three through UPPER())."""
 from django.db import migrations
 
 import tournaments.models
-from tournaments.names import search_text
+from tournaments.rules.names import search_text
 
 
 def fill(apps, schema_editor):

@@ -35,7 +35,6 @@ from django.db.models.functions import Cast, Lead, RowNumber
 
 from tables import permissions as room_permissions
 from tables.models import Seat, SeatBoardVersion, Table
-from tournaments import clock, entry_rules, payouts
 from tournaments.models import (
     ChipAdjustment,
     ChipCount,
@@ -52,9 +51,10 @@ from tournaments.models import (
     StructureItem,
     Tournament,
 )
-from tournaments.names import fold
-from tournaments.penalties import HAND_KINDS
 from tournaments.prepared import INT_MAX, NO_ID, Prepared, one_row_each
+from tournaments.rules import clock, entry_rules, payouts
+from tournaments.rules.names import fold
+from tournaments.rules.penalties import HAND_KINDS
 
 _ITEM_COLUMNS = ("kind", "minutes", "color_up", "small_blind", "big_blind", "ante", "ante_mode")
 # The structure, compiled once (tournaments/prepared.py): every change of the clock reads it.

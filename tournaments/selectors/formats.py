@@ -11,8 +11,9 @@ from typing import Any
 
 from django.db.models import Sum
 
-from tournaments import bounties, satellites, selectors
+from tournaments import selectors
 from tournaments.models import BountyAward, Entry, Event, SeatTicket, Tournament
+from tournaments.rules import bounties, satellites
 
 BOUNTY_FORMATS = ("fixed", "progressive")
 

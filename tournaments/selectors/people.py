@@ -15,7 +15,7 @@ from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QueryS
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
-from tournaments import leagues
+from tournaments.documents.reports import safe_cell
 from tournaments.models import (
     BountyAward,
     ChipCount,
@@ -28,8 +28,8 @@ from tournaments.models import (
     Purchase,
     Tournament,
 )
-from tournaments.names import fold
-from tournaments.reports import safe_cell
+from tournaments.rules import leagues
+from tournaments.rules.names import fold
 
 Table = tuple[list[str], list[list[Any]]]
 

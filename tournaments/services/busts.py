@@ -13,9 +13,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tables.models import Seat
-from tournaments import placements
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Event, Tournament
+from tournaments.rules import placements
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import formats, locks, results
 

@@ -1,7 +1,7 @@
 """Writes to the clock: start, pause, adjust, levels, announcements, hand-for-hand and the
 end-of-day countdown (tournament.md §11, §14, §17, §20).
 
-Each operation locks the tournament row, asks the pure clock (`tournaments.clock`) for
+Each operation locks the tournament row, asks the pure clock (`tournaments.rules.clock`) for
 the new state, stores it, logs an event carrying the state before (undo restores it with
 a new version) and broadcasts the clock after commit. A Celery task announces each level
 boundary; it claims the boundary with a conditional UPDATE on the version it was
@@ -28,11 +28,13 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config import scheduling
 from tables.models import Table
 from tables.services import room
-from tournaments import clock, endofday, errors, realtime, scheduling, selectors
+from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_fields, undoes
 from tournaments.models import Event, Tournament
+from tournaments.rules import clock, endofday
 from tournaments.services import locks
 
 logger = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from tables.models import Seat, Table
 from tables.services import room as room_services
 from tables.services import seats as seat_services
-from tournaments import entry_rules, errors, placements, prepared, realtime, selectors
+from tournaments import errors, prepared, realtime, selectors
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import (
     Entry,
@@ -24,6 +24,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.prepared import NO_ID, Prepared
+from tournaments.rules import entry_rules, placements
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import books, locks, results
 from tournaments.services import formats as format_services

@@ -2,7 +2,7 @@
 
 Every writing function is keyword-only, runs in one transaction, writes an audit row
 through `event_log` (undoable) and broadcasts after commit. The rules come from the pure
-modules `tournaments.bounties` and `tournaments.satellites`; money here is integer cents.
+modules `tournaments.rules.bounties` and `tournaments.rules.satellites`; money here is integer cents.
 Refusals raise a DomainError and change nothing.
 """
 
@@ -21,10 +21,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tables.models import Seat
-from tournaments import bounties, placements, realtime, satellites, selectors
+from tournaments import realtime, selectors
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.events import event_log, logged_id, logged_ids, scoped, undoes
 from tournaments.models import BountyAward, Entry, Envelope, Event, SeatTicket, Tournament
+from tournaments.rules import bounties, placements, satellites
 from tournaments.selectors.formats import (
     BOUNTY_FORMATS,
     bounty_of,

@@ -17,10 +17,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config import ratelimit
 from config.views import run
 from tables import permissions as room_permissions
 from tables.models import Seat
-from tournaments import permissions, ratelimit, selectors
+from tournaments import permissions, selectors
 from tournaments.forms import PlayerForm, PurchaseForm
 from tournaments.forms import books as books_forms
 from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament

@@ -19,7 +19,8 @@ from django.views.decorators.http import require_POST
 from config.views import run
 from tables import permissions as room_permissions
 from tables.models import RoomEvent, Seat
-from tournaments import leagues, permissions, selectors
+from tournaments import permissions, selectors
+from tournaments.documents.reports import as_csv
 from tournaments.forms import people as people_forms
 from tournaments.forms import whole_number
 from tournaments.models import (
@@ -29,7 +30,7 @@ from tournaments.models import (
     PlayerPhoto,
     Tournament,
 )
-from tournaments.reports import as_csv
+from tournaments.rules import leagues
 from tournaments.selectors import people as people_selectors
 from tournaments.services import leagues as league_services
 from tournaments.services import people as people_services

@@ -22,8 +22,8 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from tables import balancing
 from tables.models import Seat
+from tables.rules import balancing
 from tables.services import layout as layout_services
 from tables.services import room as room_services
 from tables.services import seats as seat_services

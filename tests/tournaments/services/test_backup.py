@@ -31,7 +31,8 @@ from tables.services import room
 from tables.services import seats as seat_services
 from tables.services.rulings import ruling_save
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
-from tournaments import errors, events, reports, selectors
+from tournaments import errors, events, selectors
+from tournaments.documents import reports
 from tournaments.events import event_undo
 from tournaments.models import (
     DisplayScreen,

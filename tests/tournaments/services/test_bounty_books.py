@@ -77,7 +77,7 @@ def _sell(tournament, user, method="cash"):
 def test_the_seat_card_and_the_receipt_say_the_whole_buy_in_with_its_parts(client, td):
     from django.urls import reverse
 
-    from tournaments import bookprint
+    from tournaments.documents import bookprint
 
     tournament = pko(td)
     entry = _sell(tournament, td)

@@ -12,9 +12,10 @@ from django.urls import reverse
 
 from tables.models import CashGame, CashTable, RakeRecord, RoomEvent, RoomRole
 from tests.conftest import NOW, make_player, make_room_user, make_tournament, make_user
-from tournaments import cashbook, events
+from tournaments import events
 from tournaments.errors import DomainError
 from tournaments.models import CashCorrection, CashRefund, Event, NightClose
+from tournaments.rules import cashbook
 from tournaments.services import books
 from tournaments.services import entries as entry_services
 

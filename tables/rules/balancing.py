@@ -1,7 +1,7 @@
 """The room planner: halting, balancing moves, table breaks and the final table (pure).
 
 Implements tournament.md §8 (balancing), §9 (breaking, seat cards), §10 (final table) on
-top of `tables.buttons` for who is dealt in where. The services call `plan_room` after
+top of `tables.rules.buttons` for who is dealt in where. The services call `plan_room` after
 every hand or elimination and carry out what it returns; `check_room` is the policy check
 the simulation runs after every step. No Django, no I/O, no clock, no global random.
 """
@@ -19,7 +19,7 @@ from random import Random
 from types import MappingProxyType
 from typing import Literal
 
-from tables.buttons import (
+from tables.rules.buttons import (
     DEFAULT_SUIT_ORDER,
     DealInExclusion,
     DealtInFrom,
@@ -29,7 +29,7 @@ from tables.buttons import (
     next_hand,
     rank_cards,
 )
-from tables.seating import SeatRef
+from tables.rules.seating import SeatRef
 
 Game = Literal["holdem", "stud"]
 Format = Literal["full_ring", "short_handed"]
