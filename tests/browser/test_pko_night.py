@@ -16,6 +16,8 @@ import pytest
 from django.utils import timezone
 
 from tables.models import Seat, Table
+from tables.selectors import room as room_reads
+from tables.services import hands as hands_services
 from tables.services import room as room_services
 from tests.browser.pko_steps import assert_tv_fits, board_names, open_page, pdf_text, tv_layout
 from tests.conftest import make_player, make_tournament, make_user
@@ -458,7 +460,7 @@ def _the_phone_follows_its_player_through_a_table_break(
     """Players go out until a table can break; a player of that table has his phone open
     at 390x844 and sees his new seat when the floor applies the break."""
     while True:
-        plan = room_services.room_plan(tournament=tournament)
+        plan = room_reads.room_plan(tournament=tournament)
         if plan.break_table and plan.break_table.break_now:
             break
         victim = next(e for e in reversed(_active(tournament)) if e.pk != avoid.pk)
@@ -513,7 +515,7 @@ def _the_final_table_keeps_the_accessible_seat(page, url, tournament, td, needy)
         victim = next(e for e in reversed(_active(tournament)) if e.pk != needy.pk)
         _bust(tournament, td, victim)
         if len(_active(tournament)) > 9:
-            room_services.buttons_draw(tournament=tournament, actor=td, now=_now(), rng=rng)
+            hands_services.buttons_draw(tournament=tournament, actor=td, now=_now(), rng=rng)
             room_services.plan_apply_all(tournament=tournament, actor=td, now=_now(), rng=rng)
     page.goto(f"{url}/t/{tournament.slug}/room/")
     page.locator("[data-testid=final-table]").wait_for()

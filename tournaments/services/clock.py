@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy
 
 from config import scheduling
 from tables.models import Table
+from tables.selectors import room as room_reads
 from tables.services import room
 from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_fields, undoes
@@ -268,7 +269,10 @@ def clock_start(
 
     The first start evens out the draw first (§6.1): no table starts short."""
 
-    if room.before_start(tournament) and tournament.tables.filter(seats__isnull=False).exists():
+    if (
+        room_reads.before_start(tournament)
+        and tournament.tables.filter(seats__isnull=False).exists()
+    ):
         room.seats_even_out(tournament=tournament, actor=actor, now=now)
     return _change(
         tournament=tournament,

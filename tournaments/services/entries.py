@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
-from tables.services import room as room_services
+from tables.selectors import room as room_reads
 from tables.services import seats as seat_services
 from tournaments import errors, prepared, realtime, selectors
 from tournaments.events import event_log, logged_id, scoped, undoes
@@ -335,7 +335,7 @@ def _deal_in_known(tournament: Tournament, entry: Entry, seat):
 
     table = Table.objects.get(tournament=tournament, number=seat.table)
     occupied = table.seats.values_list("number", flat=True)
-    answer = room_services.dealt_in_for(table, seat.seat, occupied, tournament.deal_in_exclusion)
+    answer = room_reads.dealt_in_for(table, seat.seat, occupied, tournament.deal_in_exclusion)
     if answer != seat.dealt_in:
         Seat.objects.filter(entry=entry).update(dealt_in=answer)
     return replace(seat, dealt_in=answer)

@@ -121,6 +121,8 @@ FLOOR_MODULES = (
     "tables/rules/buttons.py",
     "tables/rules/draw.py",
     "tables/rules/seating.py",
+    "tables/selectors/room.py",
+    "tables/services/hands.py",
     "tables/services/room.py",
     "tournaments/rules/clock.py",
     "tournaments/rules/endofday.py",
