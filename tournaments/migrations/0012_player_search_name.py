@@ -1,4 +1,4 @@
-"""The players' names folded in one column for the player list's search (issue 15, item 6:
+"""The players' names folded in one column for the player list's search:
 one plain LIKE per player rather than three through UPPER())."""
 
 from django.db import migrations

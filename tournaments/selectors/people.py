@@ -5,7 +5,6 @@ exports read here; nothing writes."""
 from __future__ import annotations
 
 import base64
-import io
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -15,7 +14,6 @@ from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QueryS
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
-from tournaments.documents.reports import safe_cell
 from tournaments.models import (
     BountyAward,
     ChipCount,
@@ -33,7 +31,7 @@ from tournaments.rules.names import fold
 
 Table = tuple[list[str], list[list[Any]]]
 
-# --- The player list of one event (item 1) ---------------------------------------------
+# --- The player list of one event ---------------------------------------------
 
 SHOW = ("all", "active", "out", "paid")
 SORTS = {
@@ -249,22 +247,7 @@ def place_text(entry: Entry) -> str:
     return str(entry.place)
 
 
-def as_xlsx(title: str, table: Table) -> bytes:
-    """The table as an Excel workbook; text cells safe to open (no formulas)."""
-    from openpyxl import Workbook
-
-    book = Workbook(write_only=True)  # streams the rows: little memory at 10,000 entries
-    sheet = book.create_sheet(title[:31] or "Sheet")
-    head, rows = table
-    sheet.append([str(safe_cell(c)) for c in head])
-    for row in rows:
-        sheet.append([safe_cell(c) for c in row])
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
-
-
-# --- The room's players (item 2) -------------------------------------------------------
+# --- The room's players --------------------------------------------------------------
 
 
 def duplicates(players: QuerySet[Player]) -> list[list[Player]]:
@@ -411,7 +394,7 @@ def player_export(player: Player, events: QuerySet[Tournament] | None = None) ->
     }
 
 
-# --- Leagues (item 3) ------------------------------------------------------------------
+# --- Leagues ------------------------------------------------------------------
 
 
 def league_formula(league: League) -> leagues.Formula:

@@ -27,6 +27,7 @@ from tournaments.forms import books as books_forms
 from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import entries as entry_services
+from tournaments.views import ahead
 from tournaments.views.front import front_qr, qr_svg
 
 # Who looked whom up: every desk search, its words and what it found.
@@ -310,7 +311,7 @@ def check_id(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 
 
 @login_required
-@permissions.entry_read_ahead()
+@ahead.entry_read_ahead()
 def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
     tournament = _desk(request, slug)
     entry = selectors.entry_by_number(tournament, number)
@@ -362,7 +363,7 @@ def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpRes
 
 
 @login_required
-@permissions.entry_read_ahead(seat=True)
+@ahead.entry_read_ahead(seat=True)
 def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _desk(request, slug)
     entry = selectors.entry_by_number(tournament, number, seat=True)
@@ -388,7 +389,7 @@ def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-@permissions.entry_read_ahead()
+@ahead.entry_read_ahead()
 def eliminate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
     entry = selectors.entry_by_number(tournament, number)

@@ -23,6 +23,7 @@ from tables.services import room as room_services
 from tables.services.seats import seat_move
 from tournaments import forms, labels, permissions, selectors
 from tournaments.models import Entry, Tournament
+from tournaments.views import ahead
 
 
 def _floor(request: HttpRequest, slug: str) -> Tournament:
@@ -345,7 +346,7 @@ def seat_lock(request: HttpRequest, slug: str, table: int, seat: int) -> HttpRes
 
 @login_required
 @require_POST
-@permissions.entry_read_ahead(field="entry")
+@ahead.entry_read_ahead(field="entry")
 def player_move(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _floor(request, slug)
     form = forms.PlayerMoveForm(request.POST)
@@ -391,7 +392,7 @@ def player_move(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-@permissions.entry_read_ahead()
+@ahead.entry_read_ahead()
 def move_confirm(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _floor(request, slug)
     entry = selectors.entry_by_number(tournament, number)
