@@ -1,5 +1,5 @@
 """The players' names folded in one column for the player list's search:
-one plain LIKE per player rather than three through UPPER())."""
+one plain LIKE per player rather than three through UPPER()."""
 
 from django.db import migrations
 
