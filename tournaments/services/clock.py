@@ -35,7 +35,7 @@ from tables.services import room
 from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_fields, undoes
 from tournaments.models import Event, Tournament
-from tournaments.rules import clock, endofday
+from tournaments.rules import clock, endofday, handforhand
 from tournaments.services import locks
 
 logger = logging.getLogger(__name__)
@@ -716,7 +716,7 @@ def _h4h_deal(locked: Tournament, structure, now: datetime) -> dict[str, Any]:
         return _h4h_over(locked, structure, now)
     state = _pause_if_running(structure, locked, now)
     try:
-        state, start = clock.hand_for_hand_hand_start(structure, state, now=now)
+        state, start = handforhand.hand_for_hand_hand_start(structure, state, now=now)
     except clock.ClockError as exc:
         raise _refusal(exc) from None
     _store(locked, state)
@@ -741,7 +741,7 @@ def h4h_table_done(
         done = sorted(set(locked.h4h_tables_done) | {table_number})
         locked.h4h_tables_done = done
         data: dict[str, Any] = {"table": table_number}
-        if clock.hand_for_hand_next_hand_ready([t in done for t in tables]):
+        if handforhand.hand_for_hand_next_hand_ready([t in done for t in tables]):
             data.update(_h4h_deal(locked, structure, now))
         return data
 
