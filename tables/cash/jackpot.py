@@ -22,7 +22,7 @@ from tables.engine.ranking import high_rank, holdem_rank
 SRC_FIGP = "002_25e7245d7a8abbc0.txt"
 # The definition (a prize for some hands, funded from every pot besides the rake; bad beat
 # and high hand) is FIGP's; every number and qualifier below is common practice we chose.
-RULE_JACKPOT = f"{SRC_FIGP} Glossario 'Jackpot'"
+RULE_JACKPOT = f'{SRC_FIGP} Glossario "Jackpot"'
 RULE_DROP = "jackpots.md §2"
 RULE_FUNDS = "jackpots.md §3"
 RULE_BAD_BEAT = "jackpots.md §4"
@@ -33,6 +33,21 @@ Game = Literal["holdem", "omaha"]
 GAMES: frozenset[str] = frozenset({"holdem", "omaha"})
 HOLE_CARDS: dict[str, int] = {"holdem": 2, "omaha": 4}
 BOARD_CARDS = 5
+
+
+def game_key(variant: str) -> str:
+    """The jackpot's name for a cash game's variant as the room writes it ("Hold'em",
+    "NLH", "PLO", "Omaha"): "holdem" or "omaha"; Omaha hi/lo and anything else keep their
+    own lowercased name, which no default rule covers."""
+    text = "".join(ch for ch in variant.lower() if ch.isalnum())
+    if "hilo" in text or "8" in text or "hl" in text.replace("nlh", ""):
+        return text
+    if "omaha" in text or "plo" in text:
+        return "omaha"
+    if "hold" in text or "texas" in text or text in ("nlh", "nlhe", "lhe", "plh", "flh"):
+        return "holdem"
+    return text
+
 
 DropKind = Literal["fixed", "share"]
 Period = Literal["hour", "shift", "day"]
