@@ -29,49 +29,13 @@ RULE_BAD_BEAT = "jackpots.md §4"
 RULE_BAD_BEAT_SPLIT = "jackpots.md §5"
 RULE_HIGH_HAND = "jackpots.md §6"
 
-Game = Literal["holdem", "omaha"]
 GAMES: frozenset[str] = frozenset({"holdem", "omaha"})
 HOLE_CARDS: dict[str, int] = {"holdem": 2, "omaha": 4}
 BOARD_CARDS = 5
 
-
-def game_key(variant: str) -> str:
-    """The jackpot's name for a cash game's variant as the room writes it ("Hold'em",
-    "NLH", "PLO", "Omaha"): "holdem" or "omaha"; Omaha hi/lo and anything else keep their
-    own lowercased name, which no default rule covers."""
-    text = "".join(ch for ch in variant.lower() if ch.isalnum())
-    if "hilo" in text or "8" in text or "hl" in text.replace("nlh", ""):
-        return text
-    if "omaha" in text or "plo" in text:
-        return "omaha"
-    if "hold" in text or "texas" in text or text in ("nlh", "nlhe", "lhe", "plh", "flh"):
-        return "holdem"
-    return text
-
-
 DropKind = Literal["fixed", "share"]
 Period = Literal["hour", "shift", "day"]
 
-BadBeatReason = Literal[
-    "bad_beat_qualifies",
-    "game_not_covered",
-    "board_incomplete",
-    "too_few_players",
-    "loser_below_minimum",
-    "loser_hole_card_not_playing",
-    "winner_not_better",
-    "winner_below_minimum",
-    "winner_hole_card_not_playing",
-]
-HighHandReason = Literal[
-    "new_high_hand",
-    "ties_high_hand",
-    "game_not_covered",
-    "board_incomplete",
-    "hand_below_minimum",
-    "hand_hole_card_not_playing",
-    "below_high_hand",
-]
 # Every reason code, in the order a judgement lists them (the labels module maps each to words).
 REASONS: tuple[str, ...] = (
     "bad_beat_qualifies",
@@ -91,11 +55,26 @@ REASONS: tuple[str, ...] = (
 )
 
 
-# --- Hand notation -------------------------------------------------------------------------
+# --- Games and hand notation -------------------------------------------------------------
+
+
+def game_key(variant: str) -> str:
+    """The jackpot's name for a cash game's variant as the room writes it: "Hold'em", "NLH"
+    -> "holdem"; "PLO", "Omaha" -> "omaha". Omaha hi/lo and any other game keep their own
+    lowercased name, which no default rule covers."""
+    text = "".join(ch for ch in variant.lower() if ch.isalnum())
+    omaha = "omaha" in text or "plo" in text
+    if omaha and any(mark in text for mark in ("hilo", "hl", "8")):
+        return text
+    if omaha:
+        return "omaha"
+    if "hold" in text or "texas" in text or text in ("nlh", "nlhe", "lhe", "plh", "flh"):
+        return "holdem"
+    return text
 
 
 def hand_rank(notation: str) -> int:
-    """Return the engine rank of a hand written as its five ranks, best first by habit.
+    """Return the engine rank of a hand written as its five ranks (notation of jackpots.md §4).
 
     "AAATT" is aces full of tens, "KKKK2" four kings, "AKQJT" an ace-high straight; a
     trailing "s" makes the five cards one suit: "AKQJTs" is a royal flush, "AQT85s" an
