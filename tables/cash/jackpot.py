@@ -10,7 +10,7 @@ well formed but does not qualify is a `Judgement` with `pay=False` and its reaso
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from itertools import combinations
 from typing import Literal
@@ -332,7 +332,6 @@ class BadBeatRule:
     share_table: int = 250
     share_room: int = 0
     games: frozenset[str] = GAMES
-    min_rank: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         shares = (self.share_loser, self.share_winner, self.share_table, self.share_room)
@@ -340,7 +339,12 @@ class BadBeatRule:
             raise ValueError("bad-beat shares are never negative and sum to 1000 per mille")
         if self.min_players_dealt < 2:
             raise ValueError("a bad beat needs at least two players dealt in")
-        object.__setattr__(self, "min_rank", hand_rank(self.min_losing_hand))
+        hand_rank(self.min_losing_hand)  # a notation that names no hand is refused here
+
+    @property
+    def min_rank(self) -> int:
+        """The engine rank of `min_losing_hand`."""
+        return hand_rank(self.min_losing_hand)
 
 
 def judge_bad_beat(
@@ -441,14 +445,18 @@ class HighHandRule:
     both_hole_cards_play: bool = True
     prize_cents: int | None = None
     games: frozenset[str] = GAMES
-    min_rank: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.period not in ("hour", "shift", "day"):
             raise ValueError(f"high-hand period {self.period!r}: 'hour', 'shift' or 'day'")
         if self.prize_cents is not None and self.prize_cents < 0:
             raise ValueError("a prize is never negative")
-        object.__setattr__(self, "min_rank", hand_rank(self.min_hand))
+        hand_rank(self.min_hand)  # a notation that names no hand is refused here
+
+    @property
+    def min_rank(self) -> int:
+        """The engine rank of `min_hand`."""
+        return hand_rank(self.min_hand)
 
 
 def period_of(

@@ -4,6 +4,7 @@ reason a judgement gives has words in both languages."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -227,3 +228,13 @@ def test_every_reason_has_words_in_english_and_italian() -> None:
     assert italian[REASONS.index("bad_beat_qualifies")] == (
         "Il bad beat è valido: il jackpot viene pagato."
     )
+
+
+def test_a_rule_kept_as_its_fields_comes_back_the_same() -> None:
+    """The room keeps its rules as their fields; nothing derived is among them."""
+    for rule in (
+        BadBeatRule(min_losing_hand="KKKK2", winner_must_qualify=True),
+        HighHandRule(period="shift", min_hand="AKQJTs", prize_cents=25000),
+        DropRule(kind="share", share_per_mille=10, cap_cents=None),
+    ):
+        assert type(rule)(**asdict(rule)) == rule
