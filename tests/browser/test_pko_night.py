@@ -23,9 +23,9 @@ from tests.browser.pko_steps import assert_tv_fits, board_names, open_page, pdf_
 from tests.conftest import make_player, make_tournament, make_user
 from tournaments.models import DisplayScreen, Entry, Event, Role, StaffAssignment, Tournament
 from tournaments.selectors import formats as format_selectors
+from tournaments.services import bounties as bounties_services
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
-from tournaments.services import formats as format_services
 from tournaments.services import results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -112,7 +112,7 @@ def _bust(tournament, td, entry, winner=None):
         tournament=tournament, busts=[results.Bust(entry=entry)], actor=td, now=_now()
     )
     if winner is not None:
-        format_services.bounty_award_record(
+        bounties_services.bounty_award_record(
             tournament=tournament, eliminated=entry, portions=[[winner]], actor=td, now=_now()
         )
 
@@ -411,7 +411,7 @@ def _balancing_asks_for_the_unknown_buttons(page, url, tournament, td, words, *,
     _bust(tournament, td, victim)
     # Its bounty is awarded apart, later: the bust can no longer be undone on its own.
     hunter = next(e for e in _active(tournament) if e.pk != avoid.pk)
-    format_services.bounty_award_record(
+    bounties_services.bounty_award_record(
         tournament=tournament, eliminated=victim, portions=[[hunter]], actor=td, now=_now()
     )
     _undoing_a_bust_whose_bounty_was_awarded_apart_is_refused(page, url, tournament, words, victim)

@@ -27,7 +27,7 @@ from tournaments.prepared import NO_ID, Prepared
 from tournaments.rules import entry_rules, placements
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import books, locks, results
-from tournaments.services import formats as format_services
+from tournaments.services import satellites as satellites_services
 
 # --- Tournaments ----------------------------------------------------------------------
 
@@ -224,7 +224,9 @@ def _register(
             tables=(seat.table,),
         )
         ticket = (
-            format_services.ticket_redeem(tournament=tournament, entry=entry, actor=actor, now=now)
+            satellites_services.ticket_redeem(
+                tournament=tournament, entry=entry, actor=actor, now=now
+            )
             if redeem_ticket
             else None
         )
