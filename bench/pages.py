@@ -154,7 +154,7 @@ def time_pages(
     # The fast path's server freezes its start-up heap (config/speedups.py): so does this
     # process then, or a full collection walks every object it holds and lands on some
     # page's timing. The plain path's keeps Python's defaults, and so does this one.
-    frozen = speedups.on()
+    frozen = speedups.on("gc")
     if frozen:
         gc.collect()
         gc.freeze()

@@ -26,8 +26,10 @@ from django.conf import settings
 from django.core.management.base import CommandError
 
 from bench.common import Figures, Summary
+from config import speedups
 
-PATHS = ("fast", "plain")
+# "fast": every speedup on; "plain": every one off; "no-PIECE": that one piece off.
+PATHS = ("fast", "plain", *(f"no-{piece}" for piece in speedups.PIECES))
 # The benchmarks whose goals a speedup serves (../shared/benches.txt).
 SIDE_BY_SIDE = frozenset({"fanout", "pages", "registration_load", "reconnect"})
 # The flags a bench's figures carry for its goals.
@@ -40,14 +42,27 @@ def parse(value: str | None) -> list[str] | None:
         return None
     paths = [part.strip() for part in value.split(",") if part.strip()]
     if not paths or any(path not in PATHS for path in paths) or len(set(paths)) != len(paths):
-        raise CommandError(
-            f"--paths takes {' and/or '.join(PATHS)}, comma-separated, not {value!r}"
-        )
+        raise CommandError(f"--paths takes {', '.join(PATHS)}, comma-separated, not {value!r}")
     return paths
 
 
 def current() -> str:
-    return "plain" if settings.PLAIN else "fast"
+    """The path this process runs."""
+    off = settings.PLAIN_PIECES
+    if not off:
+        return "fast"
+    if settings.PLAIN:
+        return "plain"
+    return ",".join(f"no-{piece}" for piece in sorted(off))
+
+
+def plain_setting(path: str) -> str:
+    """TORNEO_PLAIN for a path."""
+    if path == "fast":
+        return "0"
+    if path == "plain":
+        return "1"
+    return path.removeprefix("no-")
 
 
 def arguments(options: dict[str, Any], names: list[str]) -> list[str]:
@@ -64,7 +79,7 @@ def arguments(options: dict[str, Any], names: list[str]) -> list[str]:
 
 def run_path(name: str, path: str, argv: list[str]) -> Summary:
     """`manage.py bench NAME` on `path`, in a process of its own: its lines and figures."""
-    environment = {**os.environ, "TORNEO_PLAIN": "1" if path == "plain" else "0"}
+    environment = {**os.environ, "TORNEO_PLAIN": plain_setting(path)}
     command = [sys.executable, str(settings.BASE_DIR / "manage.py"), "bench", name, *argv]
     # Its output to a file, not a pipe: a long run's lines cannot stall it.
     with tempfile.TemporaryFile("w+") as out:
@@ -111,7 +126,7 @@ def side_by_side(name: str, paths: list[str], argv: list[str], rounds: int = 1) 
     for turn in range(1, rounds + 1):
         for path in paths:
             lines.append(
-                f"=== {name} on the {path} path (TORNEO_PLAIN={int(path == 'plain')})"
+                f"=== {name} on the {path} path (TORNEO_PLAIN={plain_setting(path)})"
                 + (f", round {turn} of {rounds}" if rounds > 1 else "")
                 + " ==="
             )

@@ -93,9 +93,14 @@ if ENVIRONMENT not in {"development", "production"}:
     raise ImproperlyConfigured(f"TORNEO_ENV must be development or production, not {ENVIRONMENT!r}")
 PRODUCTION = ENVIRONMENT == "production"
 
-# Every private speedup off at once (config/speedups.py lists them, config/README.md says
-# why each exists): Django, Channels and channels_redis as their documentation runs them.
-PLAIN = env_bool("TORNEO_PLAIN", False)
+# The private speedups turned off (config/speedups.py lists them, config/README.md says why
+# each exists): TORNEO_PLAIN=1 turns every one off (Django, Channels and channels_redis as
+# their documentation runs them); a list of pieces turns those off alone.
+try:
+    PLAIN_PIECES = speedups.plain_pieces(os.environ.get("TORNEO_PLAIN", ""))
+except ValueError as exc:
+    raise ImproperlyConfigured(str(exc)) from None
+PLAIN = frozenset(speedups.PIECES) == PLAIN_PIECES
 
 
 def embedded_secret_key(folder: Path) -> str:
@@ -191,7 +196,9 @@ MIDDLEWARE = [
     # A session unlocked by a tablet's PIN reaches that table's tablet and nothing else.
     "config.middleware.TabletOnly",
 ]
-MIDDLEWARE = speedups.middleware(MIDDLEWARE, plain=PLAIN)
+MIDDLEWARE = speedups.middleware(
+    MIDDLEWARE, plain="sql" in PLAIN_PIECES, plain_login="login" in PLAIN_PIECES
+)
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -233,7 +240,7 @@ if DATABASE_URL:
     if _db["ENGINE"].endswith("postgresql") and not _db.get("NAME"):
         raise ImproperlyConfigured("DATABASE_URL must name a database, e.g. postgres://host/torneo")
     # Django's, whose COMMIT can carry a push's reads in its trip (the module says).
-    _db["ENGINE"] = speedups.database_engine(_db["ENGINE"], plain=PLAIN)
+    _db["ENGINE"] = speedups.database_engine(_db["ENGINE"], plain="sql" in PLAIN_PIECES)
     # Production pools its PostgreSQL connections (a fresh one per request made PostgreSQL
     # fork a backend each time); DB_POOL=0 or 1 overrides, DB_POOL_MAX caps each process.
     if _db["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", PRODUCTION):
@@ -257,7 +264,8 @@ if DATABASE_URL:
     # bind on the client). DB_PREPARE=0 turns it off, for a pooler that keeps no session
     # (pgbouncer's transaction mode loses prepared statements).
     PREPARE_HOT_READS = speedups.prepare_hot_reads(
-        _db["ENGINE"].endswith("postgresql") and env_bool("DB_PREPARE", True), plain=PLAIN
+        _db["ENGINE"].endswith("postgresql") and env_bool("DB_PREPARE", True),
+        plain="sql" in PLAIN_PIECES,
     )
     if PREPARE_HOT_READS:
         _db.setdefault("OPTIONS", {})["prepare_threshold"] = 2**31
@@ -303,7 +311,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # channels_redis's, or ours with its group send in two trips (config/speedups.py).
-            "BACKEND": speedups.channel_layer(redis=True, plain=PLAIN),
+            "BACKEND": speedups.channel_layer(redis=True, plain="layer" in PLAIN_PIECES),
             "CONFIG": {
                 "hosts": [_redis_host],
                 "prefix": os.environ.get("CHANNEL_PREFIX", "torneo"),
@@ -314,7 +322,9 @@ if REDIS_URL:
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     # Channels' in-memory layer, or ours with its per-message sweep bounded (config/speedups.py).
-    CHANNEL_LAYERS = {"default": {"BACKEND": speedups.channel_layer(redis=False, plain=PLAIN)}}
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": speedups.channel_layer(redis=False, plain="layer" in PLAIN_PIECES)}
+    }
     CELERY_BROKER_URL = "memory://"
     # No broker: tasks run in-process, at once (screens compute level changes themselves).
     CELERY_TASK_ALWAYS_EAGER = True
@@ -395,8 +405,8 @@ if PRODUCTION:
 SESSION_COOKIE_HTTPONLY = True
 # Django's database sessions and ModelBackend, or the same read through SQL compiled once
 # (config/sessions.py, config/auth.py; config/speedups.py chooses).
-SESSION_ENGINE = speedups.session_engine(plain=PLAIN)
-AUTHENTICATION_BACKENDS = speedups.authentication_backends(plain=PLAIN)
+SESSION_ENGINE = speedups.session_engine(plain="login" in PLAIN_PIECES)
+AUTHENTICATION_BACKENDS = speedups.authentication_backends(plain="login" in PLAIN_PIECES)
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 CSRF_FAILURE_VIEW = "tournaments.views.core.csrf_failure"
 X_FRAME_OPTIONS = "DENY"

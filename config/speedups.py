@@ -31,8 +31,11 @@ garbage collector          gc.freeze() + thresholds            Python's defaults
 Not a speedup, in both paths: tournaments/sockets/layerwatch.py closes the sockets when
 Redis restarts, so a screen resyncs instead of freezing (a behaviour the room sees).
 
-Settings call the functions taking `plain` (Django is not set up yet); the rest of the
-app asks `on()`.
+Each piece can also be turned off alone, to measure what it buys: `TORNEO_PLAIN` takes a
+comma-separated list of the PIECES below (`TORNEO_PLAIN=sockets,layer`), and
+`bench NAME --paths fast,no-sockets,plain` runs the benchmark with and without it, side by
+side. Settings call the functions taking `plain` (Django is not set up yet); the rest of
+the app asks `on(piece)`.
 """
 
 from __future__ import annotations
@@ -85,11 +88,43 @@ TOUCHES: dict[str, tuple[str, ...]] = {
 }
 
 
-def on() -> bool:
-    """Whether the speedups run (settings.PLAIN is off). For code that runs after setup."""
+# The pieces, as `TORNEO_PLAIN` names them one by one. "sql" is one piece: the reads
+# compiled and read ahead, and the writes riding the next trip, need the backend that
+# sends them (a write deferred without it would never be sent).
+PIECES: dict[str, str] = {
+    "sql": "the database backend, hot reads compiled and read ahead, writes riding the next trip",
+    "login": "sessions and the user read in one trip (config.sessions, config.auth)",
+    "handler": "one thread for a request's sync chain (config.handler)",
+    "layer": "the channel layers' group send (tournaments/sockets/layers.py)",
+    "sockets": "one subscription per process, frames written to the server (hub, wire, coalesce)",
+    "fragments": "fragments rendered only for the groups heard (tournaments/realtime.py)",
+    "gc": "gc.freeze() and spaced-out full collections",
+}
+
+
+def plain_pieces(value: str) -> frozenset[str]:
+    """The pieces `TORNEO_PLAIN` turns off: all for 1/true/yes/on/all, none for empty or
+    0/false/no/off, else the comma-separated names (an unknown name is an error: a
+    misspelt piece would otherwise measure the fast path under the wrong label)."""
+    word = value.strip().lower()
+    if word in {"", "0", "false", "no", "off"}:
+        return frozenset()
+    if word in {"1", "true", "yes", "on", "all"}:
+        return frozenset(PIECES)
+    names = frozenset(part.strip() for part in word.split(",") if part.strip())
+    unknown = sorted(names - PIECES.keys())
+    if unknown:
+        raise ValueError(
+            f"TORNEO_PLAIN names {', '.join(unknown)}: the pieces are {', '.join(PIECES)}"
+        )
+    return names
+
+
+def on(piece: str) -> bool:
+    """Whether `piece` runs (it is not among settings.PLAIN_PIECES). After setup."""
     from django.conf import settings
 
-    return not getattr(settings, "PLAIN", False)
+    return piece not in getattr(settings, "PLAIN_PIECES", frozenset())
 
 
 # --- Settings (called from config/settings.py, before Django is set up) --------------
@@ -117,14 +152,15 @@ def authentication_backends(*, plain: bool) -> list[str]:
     return ["config.auth.UserBackend"]  # Django's ModelBackend, its read compiled once
 
 
-def middleware(names: list[str], *, plain: bool) -> list[str]:
-    """MIDDLEWARE as written in settings (the fast path's), or Django's own in its place."""
-    if not plain:
-        return names
-    swapped = {
-        "config.auth.AuthenticationMiddleware": "django.contrib.auth.middleware.AuthenticationMiddleware"
-    }
-    dropped = {"config.middleware.reads_ahead"}  # the span of reads made ahead
+def middleware(names: list[str], *, plain: bool, plain_login: bool) -> list[str]:
+    """MIDDLEWARE as written in settings (the fast path's), or Django's own in its place:
+    `plain` drops the span of reads made ahead, `plain_login` swaps in Django's login."""
+    swapped = {}
+    if plain_login:
+        swapped["config.auth.AuthenticationMiddleware"] = (
+            "django.contrib.auth.middleware.AuthenticationMiddleware"
+        )
+    dropped = {"config.middleware.reads_ahead"} if plain else set()
     return [swapped.get(name, name) for name in names if name not in dropped]
 
 
@@ -143,7 +179,7 @@ def channel_layer(*, redis: bool, plain: bool) -> str:
 
 def http_application() -> Any:
     """Django's ASGI handler, or ours that runs a request's sync chain in one thread."""
-    if not on():
+    if not on("handler"):
         from django.core.handlers.asgi import ASGIHandler
 
         return ASGIHandler()
@@ -159,12 +195,12 @@ def http_application() -> Any:
 def websocket_wrapper() -> str | None:
     """The ASGI middleware outermost on the sockets (the hub writes to the server's own
     `send` it keeps), or None."""
-    return "tournaments.sockets.hub.ServerSend" if on() else None
+    return "tournaments.sockets.hub.ServerSend" if on("sockets") else None
 
 
 def room_consumer() -> str:
     """The room's consumer: Channels' group per socket, or the hub's subscription per process."""
-    name = "FastRoomConsumer" if on() else "RoomConsumer"
+    name = "FastRoomConsumer" if on("sockets") else "RoomConsumer"
     return f"tournaments.sockets.consumer.{name}"
 
 
@@ -172,7 +208,7 @@ def tune_gc() -> None:
     """Freeze what is loaded at start out of the collector's sight and space out full
     collections: a full collection walked every object at 10,000 entries or 1,000 sockets,
     inside a page or a push (bench/RESULTS.md). Python's defaults on the plain path."""
-    if not on():
+    if not on("gc"):
         return
     import gc
 

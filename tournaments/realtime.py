@@ -98,7 +98,7 @@ def listening(groups: tuple[str, ...], *, now: float | None = None) -> set[str]:
     layer = get_channel_layer()
     if layer is None:
         return set()
-    if not speedups.on():
+    if not speedups.on("fragments"):
         return set(groups)
     local = getattr(layer, "groups", None)
     if isinstance(local, dict):
@@ -291,7 +291,7 @@ def _may_be_heard(group: str) -> bool:
     layer = get_channel_layer()
     if layer is None:
         return False
-    if not speedups.on():
+    if not speedups.on("fragments"):
         return True
     local = getattr(layer, "groups", None)
     if isinstance(local, dict):
@@ -329,7 +329,7 @@ def with_fragments(
             tournament = selectors.tournament_by_pk(tournament_id)
             if tournament is None:
                 return payload
-            if speedups.on():
+            if speedups.on("fragments"):
                 _SEEN[tournament_id] = (tournament.day, tournament.parent_id)
             fragments = screen_fragments(tournament_id, figures=figures, tournament=tournament)
     except Exception:  # noqa: BLE001 - the action is committed; the screens fetch instead

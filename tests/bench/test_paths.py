@@ -9,14 +9,25 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from bench import paths
+from config import speedups
 
 
 def test_paths_are_named_fast_and_plain_in_the_order_given():
     assert paths.parse(None) is None
     assert paths.parse("plain, fast") == ["plain", "fast"]
-    for junk in ("", "fast,fast", "quick", "fast;plain"):
+    assert paths.parse("fast,no-sockets,plain") == ["fast", "no-sockets", "plain"]
+    for junk in ("", "fast,fast", "quick", "fast;plain", "no-turbo"):
         with pytest.raises(CommandError, match="--paths"):
             paths.parse(junk)
+
+
+def test_a_path_without_one_piece_turns_that_piece_off_alone():
+    assert [paths.plain_setting(p) for p in ("fast", "plain", "no-layer")] == ["0", "1", "layer"]
+    assert speedups.plain_pieces("0") == frozenset()
+    assert speedups.plain_pieces("1") == frozenset(speedups.PIECES)
+    assert speedups.plain_pieces(" sockets, layer ") == {"sockets", "layer"}
+    with pytest.raises(ValueError, match="TORNEO_PLAIN names turbo"):
+        speedups.plain_pieces("sockets,turbo")
 
 
 def test_each_path_gets_the_same_bench_options():
