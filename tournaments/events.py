@@ -88,6 +88,7 @@ _SCOPE = {
     "SeatTicket": "satellite_id",
     "BountyAward": "tournament_id",
     "Envelope": "tournament_id",
+    "Reservation": "tournament_id",
 }
 
 

@@ -21,6 +21,7 @@ from tournaments.models import (
     Penalty,
     Player,
     Purchase,
+    Reservation,
     SeatTicket,
     TimeCall,
 )
@@ -122,6 +123,10 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "books.close": (),
     "books.correction": (),
     "table.share": (),  # "from" and "to" are slugs: history, not links
+    "reservation.make": (("reservation", Reservation), ("promoted.[]", Reservation)),
+    "reservation.cancel": (("reservation", Reservation), ("promoted.[]", Reservation)),
+    "reservation.arrive": (("reservation", Reservation), ("entry", Entry), ("player", Player)),
+    "reservation.release": (("reservations.[]", Reservation), ("flagged.[]", Player)),
 }
 
 

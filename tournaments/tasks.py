@@ -5,6 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.utils import timezone
 
+from tables.services.cash import lapse_remote
 from tournaments import scheduling
 from tournaments.models import TimeCall
 from tournaments.services.clock import clock_announce, clock_sweep
@@ -36,3 +37,9 @@ def expire_time_call(call_id: int) -> bool:
         tournament=call.tournament, actor=None, now=timezone.now(), call_id=call_id
     )
     return ended.outcome == TimeCall.Outcome.EXPIRED
+
+
+@shared_task(name="tournaments.tasks.lapse_remote_joins", ignore_result=True)
+def lapse_remote_joins() -> int:
+    """Beat: the cash room's remote joins whose arrival window passed leave the lists."""
+    return lapse_remote(now=timezone.now())

@@ -187,6 +187,10 @@ SECTIONS: list[tuple[Any, list[str]]] = [
     ),
     (gettext_lazy("Time calls"), ["time_call_profile"]),
     (
+        gettext_lazy("Reservations"),
+        ["reservations_open", "reservable_seats", "reservation_hold_level"],
+    ),
+    (
         gettext_lazy("Clock screen sounds"),
         ["sound_level_up", "sound_one_minute", "sound_break_over"],
     ),
@@ -214,6 +218,8 @@ SECTIONS: list[tuple[Any, list[str]]] = [
 
 
 _BOUNDS: dict[str, tuple[int, int]] = {
+    "reservable_seats": (0, 10_000),
+    "reservation_hold_level": (1, 100),
     "buy_in_prize": (0, MAX_MONEY),
     "buy_in_fee": (0, MAX_MONEY),
     "guarantee": (0, MAX_MONEY),
