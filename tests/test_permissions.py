@@ -17,6 +17,8 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.urls import get_resolver, reverse
 
+from room.models import Kiosk
+from room.selectors import kiosk as kiosk_selectors
 from tables.engine import Action, Hand, SeatStack, TableSetup
 from tables.models import (
     CashGame,
@@ -27,8 +29,6 @@ from tables.models import (
     Ruling,
     WaitEntry,
 )
-from room.models import Kiosk
-from room.selectors import kiosk as kiosk_selectors
 from tests.conftest import NOW, make_player, make_tournament, make_user
 from tournaments.models import DisplayScreen, Event, League
 from tournaments.services import entries as entry_services
