@@ -1522,7 +1522,7 @@ def lapse_remote(*, now: datetime) -> int:
     saw him arrive (logged per game, undoable). Run when a list is read or called, and by
     beat. Returns how many names lapsed."""
     lapsed = list(
-        WaitEntry.objects.select_for_update()
+        WaitEntry.objects.select_for_update(of=("self",))
         .filter(arrive_by__lt=now)
         .select_related("player")
         .order_by("game_id", "position")

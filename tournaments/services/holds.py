@@ -115,7 +115,7 @@ def release_due(*, tournament: Tournament, level: int | None, now: datetime) -> 
     if level is None or level < tournament.reservation_hold_level:
         return 0
     outstanding = list(
-        Reservation.objects.select_for_update()
+        Reservation.objects.select_for_update(of=("self",))
         .filter(tournament=tournament, status__in=OUTSTANDING)
         .select_related("player", "tournament")
     )

@@ -162,7 +162,7 @@ def reservation_cancel(
     seat goes to the first on the waiting list. Returns the reservations promoted."""
     tournament = locks.tournament_for_update(tournament)
     reservation = (
-        Reservation.objects.select_for_update()
+        Reservation.objects.select_for_update(of=("self",))
         .filter(pk=reservation.pk, tournament=tournament)
         .first()
     )
@@ -197,7 +197,7 @@ def reservation_arrive(
     books and the draw are those of any entry."""
     tournament = locks.tournament_for_update(tournament)
     reservation = (
-        Reservation.objects.select_for_update()
+        Reservation.objects.select_for_update(of=("self",))
         .select_related("player")
         .filter(pk=reservation.pk, tournament=tournament)
         .first()
