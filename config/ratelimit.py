@@ -122,6 +122,10 @@ def _is_trusted(address: str, proxies) -> bool:
 
 
 SEAT_SEARCH = Limit("seat-search", limit=20, window=60)
+# Reservations and their cancellations from the public page, per address.
+RESERVE = Limit("reserve", limit=10, window=10 * 60)
+# A kiosk: each player identified (card or QR) and each action, per kiosk device.
+KIOSK = Limit("kiosk", limit=30, window=60)
 # The desk's player search, per staff account: a desk at full speed searches as it types
 # (about a name every two seconds), a script reading players through it is stopped.
 PLAYER_SEARCH = Limit("player-search", limit=120, window=60)

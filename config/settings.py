@@ -352,6 +352,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(CLOCK_SWEEP_SECONDS),
         "options": {"expires": float(CLOCK_SWEEP_SECONDS)},
     },
+    # The cash room's remote joins past their arrival window leave the lists (the board
+    # and the calls also check when they read them).
+    "cash-remote-lapse": {
+        "task": "tournaments.tasks.lapse_remote_joins",
+        "schedule": float(CLOCK_SWEEP_SECONDS),
+        "options": {"expires": float(CLOCK_SWEEP_SECONDS)},
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # A level-change announcement this late is stale: the screens changed level on their own

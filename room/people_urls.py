@@ -12,6 +12,7 @@ urlpatterns = [
     path("people/<int:player_id>/photo/", people.person_photo, name="person_photo"),
     path("people/<int:player_id>/export/", people.person_export, name="person_export"),
     path("people/<int:player_id>/erase/", people.person_erase, name="person_erase"),
+    path("people/<int:player_id>/contact/", people.person_contact, name="person_contact"),
     path("people/<int:player_id>/merge/", people.person_merge, name="person_merge"),
     path("people/merges/<int:event_id>/undo/", people.merge_undo, name="merge_undo"),
     path("leagues/", people.league_list, name="league_list"),

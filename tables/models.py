@@ -369,6 +369,9 @@ class WaitEntry(models.Model):
     coming_at = models.DateTimeField(null=True, blank=True)
     locked_out_until = models.DateTimeField(null=True, blank=True)
     from_closed_table = models.BooleanField(default=False)
+    # A remote join (the room's `remote_joins`): not yet in the room; he must arrive by
+    # then or he loses the place. None: present.
+    arrive_by = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position", "id"]

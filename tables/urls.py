@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tables.views import cash, pit, rake, staff
+from tables.views import cash, cash_remote, pit, rake, staff
 from tournaments.views import accounts
 
 urlpatterns: list = [
@@ -21,6 +21,8 @@ urlpatterns: list = [
     path("cash/board/", cash.brush_board, name="cash_brush"),
     path("cash/me/<str:token>/", cash.phone, name="cash_phone"),
     path("cash/me/<str:token>/answer/<int:pk>/", cash.phone_answer, name="cash_phone_answer"),
+    path("cash/me/<str:token>/join/", cash_remote.phone_join, name="cash_phone_join"),
+    path("cash/lists/<int:pk>/arrived/", cash_remote.entry_arrived, name="cash_entry_arrived"),
     path("cash/games/add/", cash.game_add, name="cash_game_add"),
     path("cash/settings/", cash.room_settings, name="cash_room_settings"),
     path("cash/keep-apart/", cash.keep_apart, name="cash_keep_apart"),

@@ -17,6 +17,8 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.urls import get_resolver, reverse
 
+from room.models import Kiosk
+from room.selectors import kiosk as kiosk_selectors
 from tables.engine import Action, Hand, SeatStack, TableSetup
 from tables.models import (
     CashGame,
@@ -30,6 +32,7 @@ from tables.models import (
 from tests.conftest import NOW, make_player, make_tournament, make_user
 from tournaments.models import DisplayScreen, Event, League
 from tournaments.services import entries as entry_services
+from tournaments.services import reservations as reservation_services
 
 pytestmark = pytest.mark.django_db
 
@@ -287,6 +290,37 @@ MATRIX = {
         "post",
         row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=REDIRECT, cash=NOT_FOUND),
     ),
+    # Remote joins: the player's phone link (a bad link is not found); the floor marks
+    # a remote joiner arrived (the sample entry is present: nothing to do).
+    "cash_phone_join": ("post", row(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
+    "cash_entry_arrived": (
+        "post",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_POST),
+    ),
+    # Reservations: the public page and its confirmation by code (no login); the desk's
+    # finder and its one-keystroke registration (the sample reservation is held).
+    "reserve": ("get", row(OK, OK, OK, OK, OK)),
+    "reservation": ("get", row(OK, OK, OK, OK, OK)),
+    "reservation_cancel": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
+    "desk_reservations": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
+    "reservation_register": ("post", row(LOGIN, FORBIDDEN, REDIRECT, FORBIDDEN, REDIRECT)),
+    "reservation_desk_cancel": ("post", row(LOGIN, FORBIDDEN, REDIRECT, FORBIDDEN, REDIRECT)),
+    # The manager reveals a player's contact (logged); an event's TD sees it masked.
+    "person_contact": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK)),
+    # The kiosks: the manager's list and the no-show rule; a kiosk's link (no login, a
+    # revocable secret like a screen's) and a player's visit there (a bad visit: 404).
+    "kiosks": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK)),
+    "kiosk_revoke": (
+        "post",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=REDIRECT),
+    ),
+    "reservation_rules": (
+        "get",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK),
+    ),
+    "kiosk_start": ("get", row(OK, OK, OK, OK, OK)),
+    "kiosk_player": ("get", row(OK, OK, OK, OK, OK)),
+    "kiosk_action": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
     # A log row that is not there.
     "cash_undo": (
         "post",
@@ -316,6 +350,7 @@ CASH_PK = {
     "cash_seat_marker": "seat",
     "cash_seat_leave": "seat",
     "cash_seat_buy": "seat",
+    "cash_entry_arrived": "entry",
 }
 # Addresses open to anyone by design: a public page, or a secret link (a screen's token,
 # a player's phone link) that is itself the capability.
@@ -342,6 +377,13 @@ PUBLIC = {
     "cash_brush",
     "cash_phone",
     "cash_phone_answer",
+    "cash_phone_join",
+    "reserve",
+    "reservation",
+    "reservation_cancel",
+    "kiosk_start",
+    "kiosk_player",
+    "kiosk_action",
 }
 
 
@@ -386,6 +428,17 @@ def world(tournament, td, floor, desk, outsider, display):
         data={"user": users["cash"].pk, "username": "room-cash", "role": "cash", "given": True},
     )
     cash = _cash_room(users["cash"])
+    tournament.reservations_open, tournament.reservable_seats = True, 10
+    tournament.save(update_fields=["reservations_open", "reservable_seats"])
+    reservation = reservation_services.reservation_make(
+        tournament=tournament,
+        first_name="Prenota",
+        last_name="Posto",
+        email="prenota@example.com",
+        accepted_terms=True,
+        now=NOW,
+    )
+    kiosk = Kiosk.objects.create(name="Ingresso", created_at=NOW)
     return {
         "users": users,
         "tournament": tournament,
@@ -407,9 +460,16 @@ def world(tournament, td, floor, desk, outsider, display):
             "pk": 10**9,  # the cash room's objects: none has it
             "league_id": league.pk,
             "league": league.slug,
+            "code": reservation.code,
+            "visit": kiosk_selectors.visit_for(kiosk, player),
         },
         # Per address, ids other than the sample ones.
         "overrides": {
+            "reservation_register": {"pk": reservation.pk},
+            "reservation_desk_cancel": {"pk": reservation.pk},
+            "kiosk_revoke": {"pk": kiosk.pk},
+            **{name: {"token": kiosk.token} for name in ("kiosk_start", "kiosk_player")},
+            "kiosk_action": {"token": kiosk.token, "action": "accessible"},
             "room_staff_undo": {"event_id": staff_change.pk},
             "pit_ruling": {"event_id": 10**9},
             "merge_undo": {"event_id": 10**9},
@@ -574,6 +634,8 @@ _SAMPLE_KWARGS = {
     "action": "pause",
     "token": "00000000-0000-0000-0000-000000000000",
     "league": "l",
+    "code": "ABCDEFGH",
+    "visit": "v",
 }
 
 

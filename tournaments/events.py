@@ -26,6 +26,7 @@ from tournaments.models import (
     Penalty,
     Player,
     Purchase,
+    Reservation,
     SeatTicket,
     TimeCall,
     Tournament,
@@ -101,6 +102,7 @@ _SCOPE = {
     "SeatTicket": "satellite_id",
     "BountyAward": "tournament_id",
     "Envelope": "tournament_id",
+    "Reservation": "tournament_id",
 }
 
 
@@ -559,6 +561,10 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "books.close": (),
     "books.correction": (),
     "table.share": (),  # "from" and "to" are slugs: history, not links
+    "reservation.make": (("reservation", Reservation), ("promoted.[]", Reservation)),
+    "reservation.cancel": (("reservation", Reservation), ("promoted.[]", Reservation)),
+    "reservation.arrive": (("reservation", Reservation), ("entry", Entry), ("player", Player)),
+    "reservation.release": (("reservations.[]", Reservation), ("flagged.[]", Player)),
 }
 
 

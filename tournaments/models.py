@@ -373,6 +373,14 @@ class Tournament(models.Model):
     # End of day (tournament.md §17, FIGP §59): the card drawn and hands left per table.
     eod_card = models.CharField(max_length=3, blank=True)
     eod_remaining = models.JSONField(default=dict, blank=True)
+    # Reservations from the public event page: off until the TD opens them; at most
+    # `reservable_seats` held at once (the rest wait), each held until the level
+    # `reservation_hold_level` begins, then released.
+    reservations_open = models.BooleanField(_("players may reserve a seat"), default=False)
+    reservable_seats = models.PositiveIntegerField(_("seats that may be reserved"), default=0)
+    reservation_hold_level = models.PositiveSmallIntegerField(
+        _("a reserved seat is held until this level starts"), default=2
+    )
 
     class Meta:
         ordering = ["-date", "name"]
@@ -456,6 +464,11 @@ class Player(models.Model):
     nickname = models.CharField(_("nickname"), max_length=60, blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
     email = models.EmailField(_("email"), max_length=120, blank=True)
+    # Phone and e-mail are kept only with the player's consent, and when he gave it.
+    contact_consent = models.BooleanField(_("agrees to be contacted"), default=False)
+    contact_consent_at = models.DateTimeField(null=True, blank=True)
+    # Set when his reservations' no-shows reach the room's rule (`ReservationRules`).
+    no_shows_flagged_at = models.DateTimeField(null=True, blank=True)
     notes = models.TextField(_("notes"), max_length=2000, blank=True)
     # A duplicate merged into another player keeps its row (the merge is undoable).
     merged_into = models.ForeignKey(
@@ -1243,3 +1256,58 @@ class League(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Reservation(models.Model):
+    """A seat reserved from the public event page, the kiosk or the phone: held (within the
+    event's `reservable_seats`), waiting (the list when they are full, promoted in order
+    when a held one cancels), then arrived (the desk made it an entry), cancelled, or
+    released when the hold level began (a no-show when it was held)."""
+
+    class Status(models.TextChoices):
+        HELD = "held", _("Seat held")
+        WAITING = "waiting", _("Waiting list")
+        ARRIVED = "arrived", _("Arrived")
+        CANCELLED = "cancelled", _("Cancelled")
+        RELEASED = "released", _("Released")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="reservations"
+    )
+    # Known when reserved at the kiosk, found or created when he arrives or fails to.
+    player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="reservations"
+    )
+    code = models.CharField(max_length=12, unique=True)
+    first_name = models.CharField(_("first name"), max_length=60)
+    last_name = models.CharField(_("last name"), max_length=60)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    email = models.EmailField(_("email"), max_length=120, blank=True)
+    terms_accepted_at = models.DateTimeField()
+    language = models.CharField(max_length=8, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.HELD)
+    no_show = models.BooleanField(default=False)
+    entry = models.OneToOneField(
+        Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="reservation"
+    )
+    created_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.last_name} {self.first_name} ({self.code})"
+
+
+class ReservationRules(models.Model):
+    """The room's rule for no-shows (one row; the defaults until the manager saves it): a
+    player whose held reservations lapsed `no_show_limit` times within `no_show_days` is
+    flagged on his record."""
+
+    no_show_limit = models.PositiveSmallIntegerField(_("no-shows that flag a player"), default=3)
+    no_show_days = models.PositiveSmallIntegerField(_("within this many days"), default=60)
+
+    def __str__(self) -> str:
+        return f"{self.no_show_limit} in {self.no_show_days} days"

@@ -12,6 +12,7 @@ from tournaments.views import (
     front,
     money,
     people,
+    reservations,
     room,
     ruling,
     setup,
@@ -37,6 +38,21 @@ urlpatterns = [
     path("<slug:slug>/players/counts/", people.table_counts, name="table_counts"),
     path("<slug:slug>/desk/", desk.desk, name="desk"),
     path("<slug:slug>/desk/search/", desk.search, name="desk_search"),
+    path(
+        "<slug:slug>/desk/reservations/",
+        reservations.desk_reservations,
+        name="desk_reservations",
+    ),
+    path(
+        "<slug:slug>/desk/reservations/<int:pk>/register/",
+        reservations.reservation_register,
+        name="reservation_register",
+    ),
+    path(
+        "<slug:slug>/desk/reservations/<int:pk>/cancel/",
+        reservations.reservation_desk_cancel,
+        name="reservation_desk_cancel",
+    ),
     path("<slug:slug>/desk/players/new/", desk.player_new, name="player_new"),
     path("<slug:slug>/desk/players/<int:player_id>/register/", desk.register, name="register"),
     path("<slug:slug>/desk/players/<int:player_id>/id-check/", desk.check_id, name="id_check"),
@@ -119,5 +135,12 @@ display_urlpatterns = [
     path("p/<slug:slug>/", displays.public_clock, name="public_clock"),
     path("p/<slug:slug>/find/", displays.seat_finder, name="seat_finder"),
     path("p/<slug:slug>/structure/", front.public_structure, name="public_structure"),
+    path("p/<slug:slug>/reserve/", reservations.reserve, name="reserve"),
+    path("p/<slug:slug>/reserve/<str:code>/", reservations.reservation, name="reservation"),
+    path(
+        "p/<slug:slug>/reserve/<str:code>/cancel/",
+        reservations.reservation_cancel,
+        name="reservation_cancel",
+    ),
     path("p/<slug:slug>/tables/<int:number>/unlock/", accounts.pin_unlock, name="pin_unlock"),
 ]

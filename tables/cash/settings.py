@@ -40,6 +40,12 @@ class CashSettings:
     # §6.4: once he answers "coming", the seat stays locked up for this long
     # [not in sources]; then the floor may send his name to the bottom.
     arrival_minutes: int = 15
+    # §6.2: "A player must be present to ask for his name to be added ... No phone
+    # reservations" (000 Cash "Assegnazione e spostamento dei giocatori ai tavoli" 2). A
+    # room that allows call-ins turns remote joins on [not in sources]: the player joins
+    # from his phone page and must arrive within `remote_arrival_minutes` or lose the place.
+    remote_joins: bool = False
+    remote_arrival_minutes: int = 30
     decline_lockout_minutes: int = 30  # §6.5
     declined_seat_to_bottom: bool = False  # §6.5 [not in sources]
     return_wait_minutes: int = 30  # §6.6

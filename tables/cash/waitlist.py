@@ -52,7 +52,8 @@ def join_list(
     seated_in: Seated | None,
     settings: CashSettings = DEFAULTS,
 ) -> JoinDecision:
-    """Add `player` at the bottom of `game`'s list, or say why not (§6.2-§6.3).
+    """Add `player` at the bottom of `game`'s list, or say why not (§6.2-§6.3). A player
+    not in the room is refused unless the room allows remote joins (off by default: §6.2).
 
     Checks in the order of the Codes table; the first failing one is the reason.
     """
@@ -61,7 +62,7 @@ def join_list(
     def refuse(reason: JoinRefusal, rule: str) -> JoinDecision:
         return JoinDecision(False, None, current, reason, rule)
 
-    if not present:
+    if not present and not settings.remote_joins:
         return refuse("not_present", RULE_JOIN)
     if player in current:
         return refuse("already_on_list", RULE_JOIN)

@@ -240,6 +240,15 @@ class CashRoomForm(forms.Form):
         label=_("A declined seat sends him to the bottom of the list"), required=False
     )
     return_wait_minutes = _minutes(_("Minutes before he may sit again at a table he left"), 0, 240)
+    remote_joins = forms.BooleanField(
+        label=_("Players may join a list from their phone before they arrive"),
+        help_text=_(
+            "Off in the Sanremo rules: a player must be in the room to join a list "
+            "(cash-room.md §6.2)."
+        ),
+        required=False,
+    )
+    remote_arrival_minutes = _minutes(_("Minutes a remote joiner has to arrive"), 5, 180)
     level_down_moves = forms.ChoiceField(
         label=_("Moving down to lower blinds"),
         choices=[("forbidden", _("never")), ("allowed", _("allowed"))],
@@ -312,6 +321,8 @@ class CashRoomForm(forms.Form):
                 "decline_lockout_minutes",
                 "declined_seat_to_bottom",
                 "return_wait_minutes",
+                "remote_joins",
+                "remote_arrival_minutes",
                 "level_down_moves",
                 "open_table_suggest_at",
             ],

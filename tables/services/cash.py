@@ -166,6 +166,7 @@ ENTRY_FIELDS = (
     "coming_at",
     "locked_out_until",
     "from_closed_table",
+    "arrive_by",
 )
 TABLE_FIELDS = ("id", "status", "closed_at", "button", "sb", "bb")
 TIMES = {
@@ -177,6 +178,7 @@ TIMES = {
     "coming_at",
     "locked_out_until",
     "closed_at",
+    "arrive_by",
 }
 
 
@@ -269,6 +271,8 @@ STATE_ACTIONS = (
     "cash.open",
     "cash.close",
     "cash.hand",
+    "cash.arrived",
+    "cash.remote_lapse",
 )
 
 
@@ -510,9 +514,16 @@ def _top(game: CashGame) -> int:
 
 @transaction.atomic
 def list_add(
-    *, actor: Any, player: Player, games: list[CashGame], present: bool, now: datetime
+    *,
+    actor: Any,
+    player: Player,
+    games: list[CashGame],
+    present: bool,
+    now: datetime,
+    arrive_by: datetime | None = None,
 ) -> list[WaitEntry]:
-    """Put a player at the bottom of one or several lists (§6.2-§6.3); all or nothing."""
+    """Put a player at the bottom of one or several lists (§6.2-§6.3); all or nothing.
+    `arrive_by`: a remote join (only where the room allows it), not yet in the room."""
     # His row locked: an erasure of his data (which refuses a listed player) waits, or
     # went first and he is refused here.
     locked = Player.objects.select_for_update().filter(pk=player.pk)
@@ -536,7 +547,7 @@ def list_add(
             raise CashRefused(reason=f"{game}: {JOIN_REFUSALS[decision.reason or 'not_present']}")
         entries.append(
             WaitEntry.objects.create(
-                game=game, player=player, position=_bottom(game), joined_at=now
+                game=game, player=player, position=_bottom(game), joined_at=now, arrive_by=arrive_by
             )
         )
     change.log(
@@ -603,6 +614,7 @@ def list_call(*, actor: Any, table: CashTable, seat: int, now: datetime) -> Wait
     """Call the first eligible name on the game's list for a free seat (§6.4-§6.7)."""
     if seat not in free_seats(table):
         raise CashRefused(reason=_("seat %(seat)s is not free") % {"seat": seat})
+    lapse_remote(now=now)  # a remote join past his arrival window is not called
     change = _Change(table.game_id)
     entry = _call_next(table=table, seat=seat, now=now)
     if entry is None:
@@ -1499,3 +1511,63 @@ def _undo_rake(event: RoomEvent, actor: Any, now: datetime) -> None:
         )
     record.delete()
     broadcast_cash("undo")
+
+
+# --- remote joins (the room's `remote_joins`, off by default: §6.2) ----------------------
+
+
+@transaction.atomic
+def lapse_remote(*, now: datetime) -> int:
+    """Take off the lists every remote join whose arrival window passed before the floor
+    saw him arrive (logged per game, undoable). Run when a list is read or called, and by
+    beat. Returns how many names lapsed."""
+    lapsed = list(
+        WaitEntry.objects.select_for_update(of=("self",))
+        .filter(arrive_by__lt=now)
+        .select_related("player")
+        .order_by("game_id", "position")
+    )
+    games = sorted({e.game_id for e in lapsed})
+    for game in games:
+        change = _Change(game)
+        mine = [e for e in lapsed if e.game_id == game]
+        WaitEntry.objects.filter(pk__in=[e.pk for e in mine]).delete()
+        change.log(
+            actor=None,
+            action="cash.remote_lapse",
+            now=now,
+            players=[e.player_id for e in mine],
+            names=[str(e.player) for e in mine],
+        )
+    return len(lapsed)
+
+
+@transaction.atomic
+def remote_join(*, player: Player, games: list[CashGame], now: datetime) -> list[WaitEntry]:
+    """The player joins lists from his phone, away from the room: only where the room
+    allows it (cash-room.md §6.2 requires presence: off by default); he is shown "not yet
+    present" until the floor sees him, and loses the place when his window passes."""
+    settings = room_settings()
+    if not settings.remote_joins:
+        raise CashRefused(reason=JOIN_REFUSALS["not_present"])
+    if not games:
+        raise CashRefused(reason=_("choose a game"))
+    arrive_by = now + timedelta(minutes=settings.remote_arrival_minutes)
+    return list_add(
+        actor=None, player=player, games=games, present=False, now=now, arrive_by=arrive_by
+    )
+
+
+@transaction.atomic
+def mark_arrived(*, actor: Any, entry: WaitEntry, now: datetime) -> WaitEntry:
+    """The floor sees a remote joiner in the room: he keeps his place, present now."""
+    entry = _locked_entry(entry)
+    if entry.arrive_by is None:
+        return entry
+    if entry.arrive_by < now:
+        raise CashRefused(reason=_("his arrival window has passed: he joins the list again"))
+    change = _Change(entry.game_id)
+    entry.arrive_by = None
+    entry.save(update_fields=["arrive_by"])
+    change.log(actor=actor, action="cash.arrived", now=now, player=entry.player_id)
+    return entry

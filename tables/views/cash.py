@@ -154,6 +154,7 @@ def _releasable(seat: CashSeat, waiting: int, settings: Any, now: Any) -> bool:
 
 def _board_context(*, public: bool) -> dict[str, Any]:
     now = timezone.now()
+    services.lapse_remote(now=now)  # a remote join past his window loses the place
     room = services.cash_room()
     games = list(CashGame.objects.filter(active=True))
     tables = defaultdict(list)
@@ -942,6 +943,7 @@ def phone(request: HttpRequest, token: str) -> HttpResponse:
     except _LinkRefused as refused:
         return _link_refused(request, refused)
     now = timezone.now()
+    services.lapse_remote(now=now)
     lists = []
     for entry in WaitEntry.objects.filter(player=player).select_related("game"):
         ahead = WaitEntry.objects.filter(game=entry.game, position__lt=entry.position).count()
@@ -971,10 +973,21 @@ def phone(request: HttpRequest, token: str) -> HttpResponse:
         if seat and seat.sit_out_until
         else None,
         "hide_login": True,
+        **_remote(player),
     }
     if request.htmx:
         return render(request, "tables/cash/phone.html#phone", context)
     return render(request, "tables/cash/phone.html", context)
+
+
+def _remote(player: Player) -> dict[str, Any]:
+    """The games he may still join from his phone (the room's remote joins)."""
+    settings = services.room_settings()
+    if not settings.remote_joins:
+        return {}
+    listed = set(WaitEntry.objects.filter(player=player).values_list("game_id", flat=True))
+    games = [g for g in CashGame.objects.filter(active=True) if g.pk not in listed]
+    return {"remote_games": games, "remote_minutes": settings.remote_arrival_minutes}
 
 
 @require_POST

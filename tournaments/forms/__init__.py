@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -187,6 +188,10 @@ SECTIONS: list[tuple[Any, list[str]]] = [
     ),
     (gettext_lazy("Time calls"), ["time_call_profile"]),
     (
+        gettext_lazy("Reservations"),
+        ["reservations_open", "reservable_seats", "reservation_hold_level"],
+    ),
+    (
         gettext_lazy("Clock screen sounds"),
         ["sound_level_up", "sound_one_minute", "sound_break_over"],
     ),
@@ -214,6 +219,8 @@ SECTIONS: list[tuple[Any, list[str]]] = [
 
 
 _BOUNDS: dict[str, tuple[int, int]] = {
+    "reservable_seats": (0, 10_000),
+    "reservation_hold_level": (1, 100),
     "buy_in_prize": (0, MAX_MONEY),
     "buy_in_fee": (0, MAX_MONEY),
     "guarantee": (0, MAX_MONEY),
@@ -273,7 +280,20 @@ OPTIONAL_WITH_DEFAULT = (
 )
 
 
+def _or_default(name: str) -> Callable[[Any], Any]:
+    def clean(self: Any) -> Any:
+        value = self.cleaned_data.get(name)
+        if value is None:
+            return getattr(self.instance, name, None) or Tournament._meta.get_field(name).default
+        return value
+
+    return clean
+
+
 class TournamentForm(forms.ModelForm):
+    clean_reservable_seats = _or_default("reservable_seats")
+    clean_reservation_hold_level = _or_default("reservation_hold_level")
+
     class Meta:
         model = Tournament
         fields = [name for _title, names in SECTIONS for name in names]
@@ -301,6 +321,9 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Reservations stay as they are (off) when the form does not show them.
+        for name in ("reservable_seats", "reservation_hold_level"):
+            self.fields[name].required = False
         for name, (low, high) in _BOUNDS.items():
             field = self.fields[name]
             field.min_value, field.max_value = low, high

@@ -74,8 +74,9 @@ class TableCountForm(forms.Form):
 
 
 class ProfileForm(forms.ModelForm):
-    """The profile; the document is never shown in full: the field
-    starts empty and a number typed replaces the one held."""
+    """The profile; the document, the phone and the e-mail are never shown in full: the
+    fields start empty and what is typed replaces what is held. The contact is kept only
+    with the player's consent: without it, saving clears it."""
 
     document_number = forms.CharField(
         label=_("New document number"),
@@ -93,9 +94,18 @@ class ProfileForm(forms.ModelForm):
             "nationality",
             "phone",
             "email",
+            "contact_consent",
             "notes",
             "needs_accessible_seat",
         ]
+        labels = {"phone": _("New phone"), "email": _("New e-mail")}
+        help_texts = {
+            "phone": _("Leave empty to keep the phone held."),
+            "email": _("Leave empty to keep the e-mail held."),
+            "contact_consent": _(
+                "The player agreed that his phone and e-mail are kept; untick to delete them."
+            ),
+        }
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
 
     photo = forms.FileField(
@@ -108,6 +118,8 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.initial["document_number"] = ""
+        self.initial["phone"] = ""
+        self.initial["email"] = ""
         self.fields["photo"].widget.attrs["accept"] = "image/jpeg,image/png,image/webp"
 
     def clean_photo(self) -> tuple[bytes, str] | None:
@@ -126,8 +138,9 @@ class ProfileForm(forms.ModelForm):
         """The fields to save: the document only when a new one was typed; the photo when
         one was uploaded (or removed)."""
         values = dict(self.cleaned_data)
-        if not values.get("document_number", "").strip():
-            values.pop("document_number", None)
+        for key in ("document_number", "phone", "email"):
+            if not str(values.get(key, "")).strip():
+                values.pop(key, None)
         photo = values.pop("photo", None)
         if values.pop("remove_photo", False):
             values["photo"] = None

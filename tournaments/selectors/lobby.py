@@ -19,6 +19,7 @@ from tables.models import Table
 from tournaments import selectors
 from tournaments.models import Entry, Tournament
 from tournaments.rules import clock
+from tournaments.selectors import reservations as reservation_selectors
 
 LIVE = {clock.ClockStatus.RUNNING, clock.ClockStatus.PAUSED}
 
@@ -36,6 +37,9 @@ class EventCard:
     late_registration_ends: datetime | None
     structure: list[clock.Item]
     tables_open: int = 0
+    # Seats held by reservations and names on the reservations' waiting list.
+    reserved: int = 0
+    reserve_waiting: int = 0
     alerts: list[str] = field(default_factory=list)
 
     @property
@@ -92,12 +96,19 @@ def front_page(now: datetime, *, recent_days: int = 7) -> dict[str, list[EventCa
     )
     counts = _counts(found)
     cards = [_card(t, now, counts) for t in found]
+    _with_reservations(cards)
     running = [c for c in cards if c.running]
     finished = [c for c in cards if c.finished and not c.running]
     upcoming = [c for c in cards if not c.running and not c.finished and c.tournament.date >= today]
     upcoming.sort(key=lambda c: (c.starts_at or _at_date(c.tournament), c.tournament.name))
     finished.sort(key=lambda c: c.tournament.date, reverse=True)
     return {"running": running, "upcoming": upcoming, "finished": finished}
+
+
+def _with_reservations(cards: list[EventCard]) -> None:
+    held = reservation_selectors.counts(c.tournament for c in cards)
+    for card in cards:
+        card.reserved, card.reserve_waiting = held.get(card.tournament.pk, (0, 0))
 
 
 def _at_date(tournament: Tournament) -> datetime:
@@ -116,6 +127,7 @@ def running_events(now: datetime, tournaments=None) -> list[EventCard]:
     )
     counts = _counts(found)
     cards = [c for c in (_card(t, now, counts) for t in found) if c.running]
+    _with_reservations(cards)
     tables = {
         row["tournament"]: row
         for row in Table.objects.filter(tournament__in=[c.tournament for c in cards])

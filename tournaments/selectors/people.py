@@ -24,6 +24,7 @@ from tournaments.models import (
     Player,
     PlayerPhoto,
     Purchase,
+    Reservation,
     Tournament,
 )
 from tournaments.rules import leagues
@@ -333,6 +334,29 @@ def mask(document: str) -> str:
     return "•" * max(0, len(document) - 3) + document[-3:]
 
 
+def mask_phone(phone: str) -> str:
+    """A phone number as staff see it: its country code (when written) and last four
+    digits, e.g. "+39 *** *** 1234"."""
+    digits = "".join(c for c in phone if c.isdigit())
+    if not digits:
+        return ""
+    if len(digits) <= 4:
+        return "*" * len(digits)
+    country = ""
+    if phone.strip().startswith("+"):
+        country = "+" + digits[:2] + " "
+    return f"{country}*** *** {digits[-4:]}"
+
+
+def mask_email(email: str) -> str:
+    """An e-mail address as staff see it: the first letter and the domain,
+    e.g. "m***@example.com"."""
+    name, at, domain = email.strip().partition("@")
+    if not at:
+        return "***" if email else ""
+    return f"{name[:1]}***@{domain}"
+
+
 def _photo(player: Player) -> dict[str, str] | None:
     photo = PlayerPhoto.objects.filter(player=player).first()
     if photo is None:
@@ -357,6 +381,13 @@ def player_export(player: Player, events: QuerySet[Tournament] | None = None) ->
             "nationality": player.nationality,
             "phone": player.phone,
             "email": player.email,
+            "contact_consent": player.contact_consent,
+            "contact_consent_at": player.contact_consent_at.isoformat()
+            if player.contact_consent_at
+            else None,
+            "no_shows_flagged_at": player.no_shows_flagged_at.isoformat()
+            if player.no_shows_flagged_at
+            else None,
             "notes": player.notes,
             "needs_accessible_seat": player.needs_accessible_seat,
             "created_at": player.created_at.isoformat(),
@@ -385,6 +416,22 @@ def player_export(player: Player, events: QuerySet[Tournament] | None = None) ->
                 "issued_at": p.issued_at.isoformat(),
             }
             for p in _within(Penalty.objects.filter(player=player), events).select_related(
+                "tournament"
+            )
+        ],
+        "reservations": [
+            {
+                "event": r.tournament.name,
+                "code": r.code,
+                "name": f"{r.first_name} {r.last_name}",
+                "phone": r.phone,
+                "email": r.email,
+                "terms_accepted_at": r.terms_accepted_at.isoformat(),
+                "status": r.status,
+                "no_show": r.no_show,
+                "created_at": r.created_at.isoformat(),
+            }
+            for r in _within(Reservation.objects.filter(player=player), events).select_related(
                 "tournament"
             )
         ],

@@ -115,6 +115,8 @@ from tournaments.models import (
     Player,
     PlayerPhoto,
     Purchase,
+    Reservation,
+    ReservationRules,
     Role,
     SeatTicket,
     StaffAssignment,
@@ -211,6 +213,11 @@ EXCLUDED_MODELS[StaffPin] = "a staff account's tablet PIN (a secret), not part o
 EXCLUDED_MODELS[League] = (
     "a league groups several events (room level); its points come from results"
 )
+EXCLUDED_MODELS[Reservation] = (
+    "a reservation holds the contact of someone who may never play; it stays in the room "
+    "that took it (privacy)"
+)
+EXCLUDED_MODELS[ReservationRules] = "the room's no-show rule, not part of any tournament"
 EXCLUDED_MODELS[PlayerPhoto] = "a player's photo stays in the room that took it (privacy)"
 EXCLUDED_MODELS[SeatBoardVersion] = (
     "the seating board's version, which the database changes itself when the import seats "

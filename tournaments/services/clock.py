@@ -36,7 +36,7 @@ from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_fields, undoes
 from tournaments.models import Event, Tournament
 from tournaments.rules import clock, endofday, handforhand
-from tournaments.services import locks
+from tournaments.services import holds, locks
 
 logger = logging.getLogger(__name__)
 
@@ -231,6 +231,8 @@ def _change(
         now=now,
     )
     read = selectors.clock_read(locked, now, structure=structure, state=state)
+    if read.view is not None:  # a jump past the hold level releases the seats held
+        holds.release_due(tournament=locked, level=read.view.level_number, now=now)
     return _publish(locked, now, read=read)
 
 
@@ -489,6 +491,8 @@ def clock_announce(
             now=now,
             undoable=False,
         )
+        # The level change releases the reserved seats still held once their level begins.
+        holds.release_due(tournament=tournament, level=view.level_number, now=now)
         payload = selectors.clock_payload(tournament, now, read=read, with_items=False)
         if not late:
             payload["announce"] = {"index": index, "is_break": isinstance(item, clock.Break)}

@@ -33,6 +33,7 @@ from tournaments.models import (
     IdCheck,
     Penalty,
     Player,
+    Reservation,
     TimeCall,
 )
 from tournaments.rules import names
@@ -236,3 +237,20 @@ def sweep(terms: Terms, placeholder: str, reach: Reach) -> int:
             model._default_manager.filter(pk=pk).update(**{field: new})
         changed += len(rewritten)
     return changed
+
+
+def reservations(players: Iterable[Player], placeholder: str) -> int:
+    """His reservations (those his record holds, and any other made with his e-mail or
+    phone) keep their code and state, and lose his name and contact. Returns how many."""
+    players = list(players)
+    emails = {p.email.lower() for p in players if p.email}
+    phones = {p.phone for p in players if p.phone}
+    found = models.Q(player__in=players)
+    if emails:
+        found |= models.Q(email__in=emails)
+    if phones:
+        found |= models.Q(phone__in=phones)
+    last, _space, first = placeholder.partition(" ")
+    return Reservation.objects.filter(found).update(
+        first_name=first[:60], last_name=last[:60], phone="", email=""
+    )

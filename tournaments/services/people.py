@@ -40,6 +40,7 @@ PROFILE_FIELDS = (
     "nationality",
     "phone",
     "email",
+    "contact_consent",
     "notes",
     "needs_accessible_seat",
 )
@@ -73,6 +74,16 @@ def player_update(*, player: Player, actor, fields: dict[str, Any], now: datetim
             _("Document %(document)s belongs to a player already registered: search for it."),
             document=document,
         )
+    # The contact is kept only with consent (and when it was given): without it, none.
+    consent = values.get("contact_consent", player.contact_consent)
+    if not consent:
+        values["phone"] = values["email"] = ""
+    elif (
+        not player.contact_consent
+        or ("phone" in values or "email" in values)
+        and not player.contact_consent_at
+    ):
+        values["contact_consent_at"] = now
     changed = sorted(k for k, v in values.items() if getattr(player, k) != v)
     for key in changed:
         setattr(player, key, values[key])
@@ -100,6 +111,40 @@ def player_update(*, player: Player, actor, fields: dict[str, Any], now: datetim
         now=now,
         undoable=False,
     )
+    return player
+
+
+@transaction.atomic
+def contact_reveal(*, player: Player, actor, now: datetime) -> Player:
+    """The room's manager reads a player's phone and e-mail in full: logged, who and when
+    (the log names the player, never the contact)."""
+    room_event_log(
+        actor=actor,
+        action="room.contact_reveal",
+        data={"player": player.pk},
+        now=now,
+        undoable=False,
+    )
+    return player
+
+
+@transaction.atomic
+def accessible_seat_ask(*, player: Player, actor, now: datetime) -> Player:
+    """The player asks for an accessible seat (the kiosk): his record says so, and every
+    draw seats him where the table allows (logged; the floor can untick it)."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.erased_at is not None:
+        raise errors.DomainError(_("This player's data was erased: nothing to edit."))
+    if not player.needs_accessible_seat:
+        player.needs_accessible_seat = True
+        player.save(update_fields=["needs_accessible_seat"])
+        room_event_log(
+            actor=actor,
+            action="room.player_edit",
+            data={"player": player.pk, "fields": ["needs_accessible_seat"]},
+            now=now,
+            undoable=False,
+        )
     return player
 
 
@@ -305,6 +350,7 @@ def player_erase(*, player: Player, actor, now: datetime) -> Player:
         raise errors.DomainError(_("The player is still playing: erase his data after the event."))
     erasure.refuse_in_cash_room(players)
     terms = erasure.personal_terms(p for p in players if p.erased_at is None)
+    erasure.reservations(players, placeholder=f"{ANONYMOUS} #{player.pk}")
     for p in players:
         if p.erased_at is None:
             _anonymize(p, now)
@@ -327,6 +373,8 @@ def _anonymize(player: Player, now: datetime) -> None:
     player.first_name = f"#{player.pk}"
     for key in ("nickname", "document_number", "nationality", "phone", "email", "notes"):
         setattr(player, key, "")
+    player.contact_consent, player.contact_consent_at = False, None
+    player.no_shows_flagged_at = None
     PlayerPhoto.objects.filter(player=player).delete()
     player.needs_accessible_seat = False
     player.erased_at = now

@@ -292,6 +292,7 @@ def person(request: HttpRequest, player_id: int) -> HttpResponse:
             "merged": [{"player": p, "event": merge_events.get(p.pk)} for p in merges],
             "candidates": _candidates(request, player),
             "has_photo": PlayerPhoto.objects.filter(player=player).exists(),
+            "may_reveal": room_permissions.is_manager(request.user),
         },
     )
 
@@ -323,6 +324,19 @@ def person_export(request: HttpRequest, player_id: int) -> HttpResponse:
     body = json.dumps(data, ensure_ascii=False, indent=2)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="player-{player.pk}.json"'
+    return response
+
+
+@login_required
+@require_POST
+def person_contact(request: HttpRequest, player_id: int) -> HttpResponse:
+    """The room's manager reveals a player's contact (staff see it masked); logged."""
+    player = _person(request, player_id)
+    if not room_permissions.is_manager(request.user):
+        raise PermissionDenied
+    run(request, people_services.contact_reveal, player=player, actor=request.user)
+    response = render(request, "people/contact.html", {"player": player})
+    response["Cache-Control"] = "private, no-store"
     return response
 
 

@@ -294,7 +294,13 @@ def test_profile_edit_export_and_erasure(client, tournament, td):
     assert player.nickname == ""  # refused: nothing changed
     client.post(
         reverse("person", args=[player.pk]),
-        {"first_name": "Paola", "last_name": "Gialli", "nickname": "La Volpe", "phone": "+39 333"},
+        {
+            "first_name": "Paola",
+            "last_name": "Gialli",
+            "nickname": "La Volpe",
+            "phone": "+39 333",
+            "contact_consent": "on",
+        },
     )
     player.refresh_from_db()
     assert player.nickname == "La Volpe" and player.document_number == "X1234567"  # kept
