@@ -72,7 +72,7 @@ class Move:
 
 @dataclass(frozen=True)
 class Push:
-    at: datetime  # when this push is due (now when a table is unstaffed)
+    at: datetime  # when this push is due (now when a table is unstaffed and someone can deal it)
     moves: tuple[Move, ...]
     unstaffed: tuple[str, ...]  # open tables nobody able can deal
 
