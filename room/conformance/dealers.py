@@ -9,8 +9,9 @@ is made by room.rules.dealers.
 A case's times are "HH:MM" on one evening. A move reads "7: cash:2" (dealer 7 sits at
 cash:2), "7: break until 20:50" or "7: out" (waits); `seated` lists the ids of the dealers
 who sit down (by id), for cases where who sits matters and not which table; a dealer after a push reads
-"7: cash:2 since 20:30, box 60, last pit:1" or "7: out since 20:30, box 30, break until
-20:50".
+"7: cash:2 since 20:30, box 60, last pit:1, shift 90" or "7: out since 20:30, box 0, break
+until 20:50, shift 120" (box: minutes since the last break; shift: minutes dealt this
+shift, the down being dealt not counted).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def _dealer(raw: dict[str, Any]) -> DealerOnShift:
         box_minutes_since_break=int(raw.get("box_minutes", 0)),
         last_table=raw.get("last_table"),
         on_break_until=None if until is None else _at(until),
+        shift_box_minutes=int(raw.get("shift_minutes", 0)),
     )
 
 
@@ -89,7 +91,7 @@ def _state(dealer: DealerOnShift) -> str:
         text += f", last {dealer.last_table}"
     if dealer.on_break_until is not None:
         text += f", break until {_clock(dealer.on_break_until)}"
-    return text
+    return f"{text}, shift {dealer.shift_box_minutes}"
 
 
 def next_push_handler(given: dict[str, Any], do: dict[str, Any]) -> dict[str, Any]:

@@ -58,6 +58,9 @@ class DealerOnShift:
     # Seated: the table dealt before this one. Out: the table of the last down.
     last_table: str | None = None
     on_break_until: datetime | None = None
+    # Minutes dealt this shift, the down being dealt not counted: of dealers out since
+    # the same moment, the one who has dealt less goes in first.
+    shift_box_minutes: int = 0
 
 
 @dataclass(frozen=True)
@@ -139,6 +142,7 @@ class _Candidate:
     """A dealer who may sit down at this push, in the line's order (longest out first)."""
 
     out_since: datetime
+    dealt: int
     id: int
     mask: int
     # The table of his last down when he has had no break since (he may not go back),
@@ -231,7 +235,8 @@ def _plan(
 
     # Tables to fill at this push: nobody at them, or their down ends by `at`.
     to_fill: list[str] = []
-    leaving: list[tuple[DealerOnShift, str | None]] = [(d, None) for d in freed]
+    # A dealer freed from a table still open (a second dealer there) may not go back to it.
+    leaving: list[tuple[DealerOnShift, str | None]] = [(d, d.table) for d in freed]
     for key, table in open_tables.items():
         sitting = seated.get(key)
         if sitting is None:
@@ -259,7 +264,7 @@ def _plan(
         else:
             line.append(_candidate(dealer, at, left_table, open_tables))
             moves[dealer.id] = Move(dealer.id, None)
-    line.sort(key=lambda c: (c.out_since, c.id))
+    line.sort(key=lambda c: (c.out_since, c.dealt, c.id))
 
     by_game: dict[int, list[str]] = {bit: [] for bit in _GAME_BIT.values()}
     for key in to_fill:
@@ -290,9 +295,13 @@ def _candidate(
     open_tables: dict[str, OpenTable],
 ) -> _Candidate:
     table = open_tables.get(barred) if barred is not None else None
+    dealt = dealer.shift_box_minutes
+    if dealer.table is not None:
+        dealt += minutes_between(dealer.since, out_since)
+    mask = games_mask(dealer.games)
     if table is None:
-        return _Candidate(out_since, dealer.id, games_mask(dealer.games), None, 0)
-    return _Candidate(out_since, dealer.id, games_mask(dealer.games), barred, _GAME_BIT[table.game])
+        return _Candidate(out_since, dealt, dealer.id, mask, None, 0)
+    return _Candidate(out_since, dealt, dealer.id, mask, barred, _GAME_BIT[table.game])
 
 
 def _choose(
@@ -352,7 +361,7 @@ def _share_games(chosen: list[_Candidate], need: dict[int, int]) -> dict[int, li
         left[bit] -= 1
         share.setdefault(bit, []).append(candidate)
     for dealers in share.values():
-        dealers.sort(key=lambda c: (c.out_since, c.id))
+        dealers.sort(key=lambda c: (c.out_since, c.dealt, c.id))
     return share
 
 
@@ -497,11 +506,14 @@ def apply_push(
 
 
 def _moved(dealer: DealerOnShift, move: Move, now: datetime) -> DealerOnShift:
+    shift = dealer.shift_box_minutes
     if dealer.table is None:
         box = 0 if move.rested else dealer.box_minutes_since_break
         last = dealer.last_table
     else:
-        box = dealer.box_minutes_since_break + minutes_between(dealer.since, now)
+        dealt = minutes_between(dealer.since, now)
+        box = dealer.box_minutes_since_break + dealt
+        shift += dealt
         last = dealer.table
     if move.table is not None:
         return replace(
@@ -511,21 +523,14 @@ def _moved(dealer: DealerOnShift, move: Move, now: datetime) -> DealerOnShift:
             box_minutes_since_break=box,
             last_table=last,
             on_break_until=None,
-        )
-    if move.break_until is not None:
-        return replace(
-            dealer,
-            table=None,
-            since=now,
-            box_minutes_since_break=0,
-            last_table=last,
-            on_break_until=move.break_until,
+            shift_box_minutes=shift,
         )
     return replace(
         dealer,
         table=None,
         since=now,
-        box_minutes_since_break=box,
+        box_minutes_since_break=0 if move.break_until is not None else box,
         last_table=last,
-        on_break_until=None,
+        on_break_until=move.break_until,
+        shift_box_minutes=shift,
     )
