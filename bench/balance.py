@@ -1,7 +1,7 @@
 """`bench balance`: the balancing planner and the apply service at a 10,000-player room.
 
 Three figures:
-- plan_one_ms_median: the pure plan (`tables.balancing.plan_room`) of a balanced room of
+- plan_one_ms_median: the pure plan (`tables.rules.balancing.plan_room`) of a balanced room of
   `tables` full tables right after one elimination, median over many eliminations;
 - full_rebalance_ms: a badly skewed room (a block of short tables, halted) planned and
   applied in memory until nothing is left to do (breaks first, then balancing moves);
@@ -28,9 +28,9 @@ from django.db import connection
 from django.utils import timezone
 
 from bench.common import Figures, actor, cleanup, fresh_tournament
-from tables import balancing
-from tables.buttons import Positions
 from tables.models import Table
+from tables.rules import balancing
+from tables.rules.buttons import Positions
 from tables.services import room as room_services
 from tables.services.seats import seats_draw_all
 from tournaments.models import Entry

@@ -55,10 +55,11 @@ from bench.common import Figures
 from bench.liveserver import HOST, Browser, free_port, serve, spawn
 from tables.models import Seat, Table
 from tables.services import layout as layout_services
-from tournaments import presets, selectors
+from tournaments import selectors
 from tournaments.models import DisplayScreen, Player, Role, StaffAssignment, Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
+from tournaments.services import presets
 from tournaments.services import setup as setup_services
 
 GOAL_P99_MS = 150

@@ -221,6 +221,7 @@ def _clock_base(world: World) -> dict[str, Any]:
 def targets() -> dict[str, Target]:
     """Every URL name of the project, with its fuzz spec."""
     from tournaments.controls import CONTROLS
+    from tournaments.documents.reports import REPORTS
     from tournaments.forms import (
         CloneForm,
         PlayerForm,
@@ -230,8 +231,7 @@ def targets() -> dict[str, Target]:
         TournamentForm,
     )
     from tournaments.models import ChipAdjustment, DisplayScreen, Purchase, Role
-    from tournaments.penalties import PenaltyKind, TableEvent
-    from tournaments.reports import REPORTS
+    from tournaments.rules.penalties import PenaltyKind, TableEvent
 
     def choice(values: Iterable[str]) -> str:
         return "choice:" + "|".join(values)

@@ -32,8 +32,8 @@ from bench.common import Figures
 from bench.liveserver import Browser, serve
 from tables.models import Seat
 from tables.services import layout as layout_services
-from tournaments import presets
 from tournaments.models import Player, Role, StaffAssignment, Tournament
+from tournaments.services import presets
 from tournaments.services import setup as setup_services
 
 # This bench's goals, as ../shared/benches.txt states them.

@@ -29,10 +29,9 @@ from django.utils import timezone
 
 from bench import common
 from bench.common import Figures, cleanup, db_vendor, fresh_tournament
-from config import speedups
+from config import ratelimit, speedups
 from tables.models import Seat
 from tables.services import seats as seat_services
-from tournaments import ratelimit
 from tournaments.models import DisplayScreen, Entry, Event, Role, StaffAssignment, Tournament
 from tournaments.services import clock as clock_services
 

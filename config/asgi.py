@@ -27,7 +27,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 from django.utils.module_loading import import_string  # noqa: E402
 
-from tournaments.sockets.routing import websocket_urlpatterns  # noqa: E402
+from config.routing import websocket_urlpatterns  # noqa: E402
 
 websocket_app = AllowedHostsOriginValidator(
     CookieMiddleware(SessionMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns))))

@@ -25,8 +25,9 @@ from django.core.exceptions import ValidationError
 from django.utils.functional import SimpleLazyObject
 
 from config import sessions
-from tournaments import permissions, prepared
+from tournaments import prepared
 from tournaments.prepared import NO_ID, Prepared
+from tournaments.views import ahead
 
 BACKEND = sessions.BACKEND
 
@@ -59,7 +60,7 @@ def get_user(request):
         else:
             reads = [sessions.read_of(store.session_key), (_USER, {"pk": guess})]
             # And what a staff page of a tournament reads first, its view's.
-            with prepared.ahead(reads, for_request=permissions.page_reads(request, guess)):
+            with prepared.ahead(reads, for_request=ahead.page_reads(request, guess)):
                 request._cached_user = auth.get_user(request)
     return request._cached_user
 

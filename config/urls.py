@@ -22,7 +22,7 @@ urlpatterns = [
     path("t/", include("tournaments.urls")),
     path("room/", include("room.urls")),
     path("room/", include("tables.urls")),
-    path("", include("tournaments.people_urls")),  # players and leagues
+    path("", include("room.people_urls")),  # players and leagues
     *display_urlpatterns,
 ]
 

@@ -16,8 +16,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from config import ratelimit
 from tests.conftest import make_user
-from tournaments import ratelimit
 
 pytestmark = pytest.mark.django_db
 

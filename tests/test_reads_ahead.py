@@ -1,6 +1,6 @@
 """A staff page of a tournament reads the login's session and user, then its tournament
 and the entry its address numbers: all four go to the database in one trip (config/auth.py,
-permissions.page_reads). What was read ahead is the request's own: answered once, never
+tournaments.views.ahead.page_reads). What was read ahead is the request's own: answered once, never
 to a transaction begun after it (a service reads again under its lock), forgotten when
 the request ends."""
 

@@ -27,7 +27,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         for module in service_modules():
             importlib.import_module(module)
-        importlib.import_module("tournaments.signals")  # sockets follow roles and logouts
+        importlib.import_module("tournaments.sockets.signals")  # sockets follow roles and logouts
         # Every select's blank choice (model choices, foreign keys): Django 6.1's new label
         # has no Italian in Django's own catalogue yet, so the label comes from ours. Django
         # reads this module attribute each time a form field is built (5.2 draws dashes).

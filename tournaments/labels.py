@@ -69,7 +69,7 @@ def elimination_reason(code: str) -> Any:
 
 
 def violation(code: str, table: str | None, detail: str) -> str:
-    """A sentence for a breach of the room policy (tables.balancing.check_room)."""
+    """A sentence for a breach of the room policy (tables.rules.balancing.check_room)."""
     numbers = _NUMBERS.findall(detail)
     if code == "unbalanced" and len(numbers) >= 2:
         return str(

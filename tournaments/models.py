@@ -12,7 +12,7 @@ from django.db.models import Q
 from django.db.models.functions import Upper
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.names import search_text
+from tournaments.rules.names import search_text
 
 
 class Game(models.TextChoices):
@@ -1202,7 +1202,7 @@ class SeatTicket(models.Model):
 
 class League(models.Model):
     """A season's series of events and how their results make points;
-    the formula's math is `tournaments.leagues` (pure)."""
+    the formula's math is `tournaments.rules.leagues` (pure)."""
 
     class Formula(models.TextChoices):
         TABLE = "table", _("Fixed points by place")

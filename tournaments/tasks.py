@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.utils import timezone
 
-from tournaments import scheduling
+from config import scheduling
 from tournaments.models import TimeCall
 from tournaments.services.clock import clock_announce, clock_sweep
 from tournaments.services.timecalls import timecall_expire

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tables.buttons import Positions
 from tables.cash.absence import check_absence, missed_blind_event, request_sit_out
 from tables.cash.buyin import Game, check_buy_in
 from tables.cash.changes import SeatRequest, fill_vacated_seat, seat_change_post
@@ -19,6 +18,7 @@ from tables.cash.opening import SeatedPlayer, must_move_proposal, open_table
 from tables.cash.rake import Contribution, compute_rake
 from tables.cash.settings import CashSettings
 from tables.cash.waitlist import Response, Seated, call_for_seat, join_list
+from tables.rules.buttons import Positions
 
 Handler = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 EVENING = datetime(2026, 1, 1, tzinfo=UTC)  # cases never cross midnight (§1.1)

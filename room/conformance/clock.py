@@ -1,7 +1,7 @@
 """Conformance adapter for the clock topics: hand_for_hand_clock, end_of_day, time_call.
 
-Translates floor cases (tournament.md §1.2) into calls of `tournaments.clock`,
-`tournaments.endofday` and `tournaments.timecalls`, and their results back into the
+Translates floor cases (tournament.md §1.2) into calls of `tournaments.rules.clock`,
+`tournaments.rules.endofday` and `tournaments.rules.timecalls`, and their results back into the
 shape of the case's `expect`.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from tournaments import clock, endofday, timecalls
+from tournaments.rules import clock, endofday, handforhand, timecalls
 
 # Any fixed instant: the hand-for-hand clock is stopped, so wall time plays no part.
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -40,7 +40,7 @@ def hand_starts(given: dict[str, Any], do: dict[str, Any]) -> dict[str, Any]:
     for offset in range(extra):
         structure.append(_level(next_number + offset, next_duration))
     state = clock.ClockState(status=clock.ClockStatus.PAUSED, index=0)
-    starts = clock.project_hand_for_hand(
+    starts = handforhand.project_hand_for_hand(
         structure,
         state,
         now=_EPOCH,
@@ -59,7 +59,7 @@ def hand_starts(given: dict[str, Any], do: dict[str, Any]) -> dict[str, Any]:
 
 def all_in_called(given: dict[str, Any], do: dict[str, Any]) -> dict[str, Any]:
     """Hold and resume tables after all-ins called in a hand-for-hand hand (§14.4)."""
-    hold = clock.hand_for_hand_all_in(
+    hold = handforhand.hand_for_hand_all_in(
         tables=given["tables"], called_all_in_tables=given["called_all_in_tables"]
     )
     return {

@@ -1,7 +1,7 @@
 """Conformance adapter for formats.json: bounties, PKO, mystery bounties, satellites.
 
-Translates a case's `given` into calls of the pure rule modules (`tournaments.bounties`,
-`tournaments.satellites`) and their results back into the `expect` shape of formats.md
+Translates a case's `given` into calls of the pure rule modules (`tournaments.rules.bounties`,
+`tournaments.rules.satellites`) and their results back into the `expect` shape of formats.md
 §1.2: JSON types, places and seats as string keys, `"none"` for no value. Money is integer
 cents. No rule lives here.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tournaments import bounties, satellites
-from tournaments.placements import Elimination, SameHandRule
+from tournaments.rules import bounties, satellites
+from tournaments.rules.placements import Elimination, SameHandRule
 
 Handler = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 

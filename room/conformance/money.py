@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tournaments import chips, entry_rules, payouts, penalties, placements
+from tournaments.rules import chips, entry_rules, payouts, penalties, placements
 
 Handler = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 

@@ -3,7 +3,7 @@
 Topics balance, break_table, final_table, seat_draw, late_entry_deal_in and button_movement
 (tournament.md §1.2). Each handler takes a case's `given` and `do` and returns the actual
 result shaped like its `expect`. Only translation lives here; every decision is made by
-tables.balancing, tables.buttons and tables.seating.
+tables.rules.balancing, tables.rules.buttons and tables.rules.seating.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from tables.balancing import (
+from tables.rules.balancing import (
     RoomSettings,
     Table,
     check_break,
@@ -21,8 +21,8 @@ from tables.balancing import (
     plan_final_table,
     plan_room,
 )
-from tables.buttons import NextHand, Positions, deal_in, draw_button, project_hands
-from tables.seating import (
+from tables.rules.buttons import NextHand, Positions, deal_in, draw_button, project_hands
+from tables.rules.seating import (
     SeatRef,
     correct_wrong_seat,
     seat_in,

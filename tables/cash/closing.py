@@ -6,8 +6,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tables.buttons import NextHand, Positions, deal_in, rank_cards
 from tables.cash.settings import DEFAULTS, SRC, SRC_004, CashSettings
+from tables.rules.buttons import NextHand, Positions, deal_in, rank_cards
 
 RULE_CLOSE = f'{SRC} "Assegnazione e spostamento dei giocatori ai tavoli" 7'
 RULE_NOT_NEW = f'{SRC} "Assegnazione e spostamento dei giocatori ai tavoli" 9'

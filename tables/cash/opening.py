@@ -6,9 +6,9 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from tables.buttons import Positions, draw_button
 from tables.cash.settings import DEFAULTS, SRC, CashSettings
 from tables.cash.waitlist import kept_apart
+from tables.rules.buttons import Positions, draw_button
 
 RULE_LIST_ORDER = f'{SRC} "Assegnazione e spostamento dei giocatori ai tavoli" 2'
 RULE_SEAT_CARDS = f'{SRC} "Apertura e bilanciamento dei tavoli"'

@@ -9,7 +9,6 @@ from its setup, settings and event log (`to_dict` / `from_dict`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action, Ruling
@@ -19,91 +18,8 @@ from .interpret import BettingView, Resolution, resolve
 from .pots import Pot, build_pots
 from .settings import EngineSettings
 from .showdown import HandResult, award
+from .state import _Pending, _Player, _State
 from .table import HOLE_COUNT, STREETS, TableSetup
-
-
-@dataclass(slots=True)
-class _Player:
-    seat: int
-    stack: int
-    committed: int = 0  # c[i], this betting round
-    contributed: int = 0  # t[i], the whole hand (per-player antes included, R-ANTE-1)
-    folded: bool = False
-    acted: bool = False  # posting is not acting (R-FLOW-11)
-    last_bet: int = 0  # H right after his last action (R-REOPEN-1 engine test)
-    no_raise: bool = False  # said "check" facing a bet (R-ACT-9)
-    bound: bool = False  # said "raise"/"bet"/NL "pot" without an amount
-    mucked: bool = False
-    hole: tuple[str, ...] = ()
-
-    def clone(self) -> _Player:
-        # Every field is an int, a bool or a tuple: a field-by-field copy is a full copy
-        # (copy.copy goes through __reduce_ex__ and costs several times more).
-        return _Player(
-            self.seat,
-            self.stack,
-            self.committed,
-            self.contributed,
-            self.folded,
-            self.acted,
-            self.last_bet,
-            self.no_raise,
-            self.bound,
-            self.mucked,
-            self.hole,
-        )
-
-
-@dataclass(slots=True)
-class _Pending:
-    action: Action
-    bet_at_record: int
-    intervening: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _State:
-    players: dict[int, _Player]
-    street: int
-    bet: int = 0  # H
-    inc: int = 0  # size of the last full bet/raise (TDA-43a)
-    full_level: int = 0  # limit: last full bet level (§9.2)
-    raise_base: int = 0  # limit: the next raise goes to raise_base + bet (§9.4)
-    aggressions: int = 0  # bets and raises this round (the BB counts preflop, TDA-51b)
-    raise_count: int = 0  # limit: bet + raises this round (R-LIMIT-2)
-    dead: int = 0
-    to_act: int | None = None
-    betting_over: bool = False
-    pending: dict[int, _Pending] = field(default_factory=dict)
-    round_aggressor: int | None = None
-    final_round_aggressor: int | None = None
-    hand_aggressor: int | None = None
-    round_actions: int = 0
-    round_log: list[tuple[int, str, int]] = field(default_factory=list)  # (seat, act, chips in)
-    river_called: set[int] = field(default_factory=set)  # called a river bet (R-SD-6)
-    deferred: int | None = None  # a button (Mississippi) straddler who acts last (R-CASH-2)
-    round_start_live: int = 0
-    headsup_before_cap: bool = False
-    short_blind_credit: int = 0  # PL preflop: count short blinds as full (R-PL-2)
-    board: tuple[str, ...] = ()
-    round_complete: bool = False
-    # Applied betting actions in order: (street, seat, "f" | "cc" | "cbr", round total).
-    history: list[tuple[int, int, str, int]] = field(default_factory=list)
-
-    def clone(self) -> _State:
-        # A shallow copy of the attributes (ints, bools, tuples, None), then fresh copies of
-        # the mutable ones: the same result as copy.copy plus the copies below, for less.
-        new = _State.__new__(_State)
-        new.__dict__.update(self.__dict__)
-        new.players = {s: p.clone() for s, p in self.players.items()}
-        new.history = list(self.history)
-        new.round_log = list(self.round_log)
-        new.river_called = set(self.river_called)
-        new.pending = {
-            s: _Pending(p.action, p.bet_at_record, list(p.intervening))
-            for s, p in self.pending.items()
-        }
-        return new
 
 
 class Hand:
@@ -139,7 +55,7 @@ class Hand:
             st.dead = setup.pot  # dead money, every player eligible (in-hand.md §19)
             st.inc = self._min_bet(st)
             start = self.button  # R-FLOW-7: first active player left of the button
-        st.round_start_live = self._live_count(st)
+        st.round_start_live = st.live_count()
         st.headsup_before_cap = st.round_start_live == 2
         self._settle(st, start)
         return st
@@ -205,29 +121,12 @@ class Hand:
     def _min_bet(self, st: _State) -> int:
         return self.setup.bets_for_street(min(st.street, 3))
 
-    @staticmethod
-    def _live_count(st: _State) -> int:
-        return len([p for p in st.players.values() if not p.folded])
-
-    @staticmethod
-    def _needs_action(st: _State, p: _Player) -> bool:
-        return not p.folded and p.stack > 0 and (not p.acted or p.committed < st.bet)
-
-    def _round_done(self, st: _State) -> bool:
-        live = [p for p in st.players.values() if not p.folded]
-        active = [p for p in live if p.stack > 0]
-        if len(live) <= 1 or not active:
-            return True
-        if len(active) == 1 and active[0].committed >= st.bet:
-            return True  # R-FLOW-10 (c): nobody left to bet against
-        return not any(self._needs_action(st, p) for p in active)
-
     def _after(self, seat: int) -> list[int]:
         """Seats clockwise after `seat` (which need not be occupied: dead button, R-BTN-2)."""
         return [s for s in self.seats if s > seat] + [s for s in self.seats if s <= seat]
 
     def _next_needing(self, st: _State, seat: int) -> int | None:
-        found = [s for s in self._after(seat) if self._needs_action(st, st.players[s])]
+        found = [s for s in self._after(seat) if st.needs_action(st.players[s])]
         if st.deferred in found and len(found) > 1 and st.street == 0:
             found.remove(st.deferred)  # the Mississippi straddler acts after everyone else
         return found[0] if found else None
@@ -313,7 +212,7 @@ class Hand:
             raise_block_rules=block,
             complete_to=self._complete_to(st, p),
             facing_opening_bet=st.aggressions == 1,
-            live_count=self._live_count(st),
+            live_count=st.live_count(),
             bound_to_raise=p.bound,
         )
 
@@ -339,7 +238,7 @@ class Hand:
             p.contributed += put
             p.folded = True
             p.last_bet = st.bet
-            if self._live_count(st) == 2 and st.raise_count < 1 + self.settings.limit_cap_raises:
+            if st.live_count() == 2 and st.raise_count < 1 + self.settings.limit_cap_raises:
                 st.headsup_before_cap = True  # 004 r.21: two left before the third raise
             st.history.append((st.street, seat, "f", p.committed))
             return
@@ -399,7 +298,7 @@ class Hand:
             p.bound = False
         st.pending.clear()
         st.round_complete = True
-        if self._live_count(st) <= 1:
+        if st.live_count() <= 1:
             st.betting_over = True
             st.to_act = None
             return
@@ -414,7 +313,7 @@ class Hand:
             st.to_act = None
             return
         st.inc = self._min_bet(st)
-        st.round_start_live = self._live_count(st)
+        st.round_start_live = st.live_count()
         st.headsup_before_cap = st.round_start_live == 2
         active = [p for p in st.players.values() if not p.folded and p.stack > 0]
         if len(active) < 2:
@@ -428,7 +327,7 @@ class Hand:
         """Move the action on from seat `after`, applying pending out-of-turn actions (§11)."""
         follow: list[Ruling] = []
         while True:
-            if self._live_count(st) <= 1 or self._round_done(st):
+            if st.live_count() <= 1 or st.round_done():
                 self._close_round(st)  # sets the first player of the next round, if any
                 return follow
             nxt = self._next_needing(st, after)
@@ -473,7 +372,7 @@ class Hand:
             # Not an action (e.g. "check" facing a bet, R-ACT-9, or "raise" without an
             # amount): its restriction or binding stands and the player is still to act.
             return None
-        self._note_intervening(st, res.kind)
+        st.note_intervening(res.kind)
         return self._ruling(st, seat, res, rules_prefix=rules)
 
     def _is_call(self, st: _State, seat: int, action: Action) -> bool:
@@ -481,11 +380,6 @@ class Hand:
             return resolve(self._view(st, seat), action, self.settings).kind == "call"
         except EngineError:
             return False
-
-    @staticmethod
-    def _note_intervening(st: _State, kind: str) -> None:
-        for pend in st.pending.values():
-            pend.intervening.append(kind)
 
     def _ruling(
         self, st: _State, seat: int, res: Resolution, *, rules_prefix: tuple[str, ...] = ()
@@ -527,7 +421,7 @@ class Hand:
         if p.stack == 0:
             raise IllegalAction(f"seat {action.seat} is all-in", rules=("R-FLOW-9",))
         st.round_complete = False
-        if action.seat != st.to_act and self._second_motion(st, action):
+        if action.seat != st.to_act and st.second_motion(action):
             # R-ACT-12: a raise in two motions entitles the player only to his first motion;
             # the second is not an action (its chips go back), not an out-of-turn action.
             ruling = Ruling(
@@ -543,7 +437,7 @@ class Hand:
             self._apply(st, action.seat, res, action.forfeit)
             ruling = self._ruling(st, action.seat, res)
             if res.kind not in ("refuse", "bind"):
-                self._note_intervening(st, res.kind)
+                st.note_intervening(res.kind)
                 follow = self._settle(st, action.seat)
                 if follow:
                     ruling = Ruling(**{**ruling.__dict__, "follow_ups": tuple(follow)})
@@ -551,12 +445,6 @@ class Hand:
         self.log.append({"type": "action", **action.to_dict()})
         self.rulings.append(ruling)
         return ruling
-
-    @staticmethod
-    def _second_motion(st: _State, action: Action) -> bool:
-        """More chips or a raise from the player who made the last action of the round."""
-        last = st.round_log[-1][0] if st.round_log else None
-        return last == action.seat and action.kind in ("chips", "raise", "bet", "all_in")
 
     def _out_of_turn(self, st: _State, action: Action) -> Ruling:
         if action.kind == "timeout":
@@ -567,7 +455,7 @@ class Hand:
             res = Resolution("fold", None, ("R-OOT-1", "TDA-53a", "R-ACT-10", "TDA-58"))
             self._apply(st, seat, res, action.forfeit)
             ruling = self._ruling(st, seat, res)
-            if self._live_count(st) <= 1 or self._round_done(st):
+            if st.live_count() <= 1 or st.round_done():
                 assert st.to_act is not None
                 self._settle(st, st.to_act)
             return Ruling(**{**ruling.__dict__, "out_of_turn": True})

@@ -1,5 +1,5 @@
 """The seating board's order on the seat itself: the table's tournament and copies of the
-player's last and first name, with one index in the board's order (issue 15, item 6: a
+player's last and first name, with one index in the board's order (a
 page of the board reads its rows and the A-Z index from it, not the whole field joined
 and sorted)."""
 

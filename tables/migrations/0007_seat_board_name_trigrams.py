@@ -1,6 +1,6 @@
 """The seat finder's search (a part of a name, as the player types it) through trigram
 indexes on the seats' copies of the names, on PostgreSQL: a LIKE '%...%' otherwise reads
-every player's name in the database (issue 15, item 6). Elsewhere (SQLite) nothing."""
+every player's name in the database. Elsewhere (SQLite) nothing."""
 
 from django.db import migrations
 

@@ -2,7 +2,7 @@
 tournament's token on every write that may change the board's order (a seat inserted or
 deleted, its entry, tournament or name copies updated), whatever wrote it: a service, a
 bulk insert, a cascade, an undo. So a board page index kept for a token is the board's
-index for as long as the token is the tournament's (issue 15, item 6)."""
+index for as long as the token is the tournament's."""
 
 from django.db import migrations, models
 

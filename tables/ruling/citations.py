@@ -19,8 +19,8 @@ from tables.engine import EngineError
 from tables.ruling import labels
 from tables.ruling.labels import RULE_TEXTS, RULE_TITLES
 
-# The floor's rules, as cited by tables.balancing, tables.buttons, tables.services.room and
-# tournaments.timecalls: (short title, the rule in one or two sentences).
+# The floor's rules, as cited by tables.rules.balancing, tables.rules.buttons, the room's
+# reads and writes and tournaments.rules.timecalls: (short title, the rule in one or two sentences).
 FLOOR_RULES: dict[str, tuple[Any, Any]] = {
     "§6.1": (
         gettext_lazy("Random seat draw"),

@@ -20,7 +20,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tables.buttons import Positions, next_hand
 from tables.cash import absence, buyin, changes, closing, opening, rake, waitlist
 from tables.cash.settings import DEFAULTS, CashSettings
 from tables.cash.shifts import Shift
@@ -37,6 +36,7 @@ from tables.models import (
     RoomEvent,
     WaitEntry,
 )
+from tables.rules.buttons import Positions, next_hand
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import NightClose, Player
 from tournaments.realtime import broadcast_cash

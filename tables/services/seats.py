@@ -15,8 +15,8 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
-from tables import draw
 from tables.models import Seat, Table, fill_board_keys
+from tables.rules import draw
 from tournaments import errors, prepared, realtime
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import (
@@ -24,8 +24,8 @@ from tournaments.models import (
     Event,
     Tournament,
 )
-from tournaments.planner_stats import analyze_after_bulk
 from tournaments.prepared import INT_MAX, NO_ID, Prepared
+from tournaments.selectors.planner_stats import analyze_after_bulk
 from tournaments.services import locks
 
 # A move's reads, compiled once (tournaments/prepared.py): the floor moves players all

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from tables import forms, permissions
 from tables.models import CashGame, RakeRecord
 from tables.services import cash as services
-from tournaments import reports
+from tournaments.documents import reports
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

@@ -176,14 +176,14 @@ def test_a_satellite_night(live_server, browser, locale):
 def test_a_mystery_draw_appears_on_the_tv_as_it_happens(daphne_url, browser, locale, drew):
     from django.utils import timezone
 
-    from tournaments.services import formats as fs
+    from tournaments.services import mystery as mystery_services
 
     td = make_user(f"td-mb-{locale[:2]}", staff=True)
     tournament = make_tournament(
         td, tables=1, bounty_format="mystery", bounty_part_cents=5000, stage_trigger_players=3
     )
     hunter, _other, out = _fill(tournament, td, 3)
-    fs.envelopes_publish(
+    mystery_services.envelopes_publish(
         tournament=tournament,
         envelopes={"E1": 10000, "E2": 4000, "E3": 1000},
         actor=td,
@@ -199,7 +199,7 @@ def test_a_mystery_draw_appears_on_the_tv_as_it_happens(daphne_url, browser, loc
     page.goto(f"{daphne_url}/s/{clock.token}/")
     page.wait_for_function("() => window.torneoClock && window.torneoClock.connected")
     assert page.locator("[data-testid=mystery-draw]").count() == 0
-    fs.mystery_draw_record(
+    mystery_services.mystery_draw_record(
         tournament=tournament,
         eliminated=out,
         portions=[[hunter]],

@@ -16,14 +16,16 @@ import pytest
 from django.utils import timezone
 
 from tables.models import Seat, Table
+from tables.selectors import room as room_reads
+from tables.services import hands as hands_services
 from tables.services import room as room_services
 from tests.browser.pko_steps import assert_tv_fits, board_names, open_page, pdf_text, tv_layout
 from tests.conftest import make_player, make_tournament, make_user
 from tournaments.models import DisplayScreen, Entry, Event, Role, StaffAssignment, Tournament
 from tournaments.selectors import formats as format_selectors
+from tournaments.services import bounties as bounties_services
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
-from tournaments.services import formats as format_services
 from tournaments.services import results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -110,7 +112,7 @@ def _bust(tournament, td, entry, winner=None):
         tournament=tournament, busts=[results.Bust(entry=entry)], actor=td, now=_now()
     )
     if winner is not None:
-        format_services.bounty_award_record(
+        bounties_services.bounty_award_record(
             tournament=tournament, eliminated=entry, portions=[[winner]], actor=td, now=_now()
         )
 
@@ -409,7 +411,7 @@ def _balancing_asks_for_the_unknown_buttons(page, url, tournament, td, words, *,
     _bust(tournament, td, victim)
     # Its bounty is awarded apart, later: the bust can no longer be undone on its own.
     hunter = next(e for e in _active(tournament) if e.pk != avoid.pk)
-    format_services.bounty_award_record(
+    bounties_services.bounty_award_record(
         tournament=tournament, eliminated=victim, portions=[[hunter]], actor=td, now=_now()
     )
     _undoing_a_bust_whose_bounty_was_awarded_apart_is_refused(page, url, tournament, words, victim)
@@ -458,7 +460,7 @@ def _the_phone_follows_its_player_through_a_table_break(
     """Players go out until a table can break; a player of that table has his phone open
     at 390x844 and sees his new seat when the floor applies the break."""
     while True:
-        plan = room_services.room_plan(tournament=tournament)
+        plan = room_reads.room_plan(tournament=tournament)
         if plan.break_table and plan.break_table.break_now:
             break
         victim = next(e for e in reversed(_active(tournament)) if e.pk != avoid.pk)
@@ -513,7 +515,7 @@ def _the_final_table_keeps_the_accessible_seat(page, url, tournament, td, needy)
         victim = next(e for e in reversed(_active(tournament)) if e.pk != needy.pk)
         _bust(tournament, td, victim)
         if len(_active(tournament)) > 9:
-            room_services.buttons_draw(tournament=tournament, actor=td, now=_now(), rng=rng)
+            hands_services.buttons_draw(tournament=tournament, actor=td, now=_now(), rng=rng)
             room_services.plan_apply_all(tournament=tournament, actor=td, now=_now(), rng=rng)
     page.goto(f"{url}/t/{tournament.slug}/room/")
     page.locator("[data-testid=final-table]").wait_for()

@@ -13,7 +13,7 @@ from tournaments.models import Entry, Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
 from tournaments.services import results
-from tournaments.services.formats import bounty_award_record
+from tournaments.services.bounties import bounty_award_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,8 +9,8 @@ import pytest
 from tests.browser.pko_steps import assert_tv_fits, tv_layout
 from tests.conftest import NOW, make_player, make_tournament, make_user
 from tournaments.models import DisplayScreen, Entry
+from tournaments.services import bounties as bounties_services
 from tournaments.services import entries as entry_services
-from tournaments.services import formats as format_services
 from tournaments.services import results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -42,7 +42,7 @@ def _pko_night(players: int = 40):
     results.eliminations_record(
         tournament=tournament, busts=[results.Bust(entry=entries[-1])], actor=td, now=NOW
     )
-    format_services.bounty_award_record(
+    bounties_services.bounty_award_record(
         tournament=tournament, eliminated=entries[-1], portions=[[entries[0]]], actor=td, now=NOW
     )
     Entry.objects.filter(pk__in=[e.pk for e in entries[:-1]]).update(bounty_cents=5000)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tables.balancing import (
+from tables.rules.balancing import (
     Move,
     RoomSettings,
     Table,
@@ -19,8 +19,8 @@ from tables.balancing import (
     shuffle_seat_cards,
     worst_seat,
 )
-from tables.buttons import Positions
-from tables.seating import SeatRef
+from tables.rules.buttons import Positions
+from tables.rules.seating import SeatRef
 
 
 def table(

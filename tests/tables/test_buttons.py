@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tables.buttons import (
+from tables.rules.buttons import (
     Positions,
     card_key,
     deal_in,

@@ -6,7 +6,7 @@ from random import Random
 
 import pytest
 
-from tables.draw import TableLoad, TableState, choose_table, even_out, planned_tables
+from tables.rules.draw import TableLoad, TableState, choose_table, even_out, planned_tables
 
 
 def _room(layout: dict[int, int], *, tables: int, seats: int = 9):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tables.seating import SeatRef, correct_wrong_seat, seat_in, transfer_to_new_seat
+from tables.rules.seating import SeatRef, correct_wrong_seat, seat_in, transfer_to_new_seat
 
 DRAWN = SeatRef("T4", 2)
 

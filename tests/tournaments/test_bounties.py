@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments import bounties as b
+from tournaments.rules import bounties as b
 
 
 def _table(**seats: int) -> b.Table:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.chips import (
+from tournaments.rules.chips import (
     RaceCard,
     RaceRounding,
     apply_race,

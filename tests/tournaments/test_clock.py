@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import clock
-from tournaments.clock import (
+from tournaments.rules import clock, handforhand
+from tournaments.rules.clock import (
     AnteMode,
     Break,
     ClockState,
@@ -454,7 +454,7 @@ def _apply(state: ClockState, now: datetime, name: str, arg: int) -> ClockState:
         return clock.previous_level(STRUCTURE, state, now=now)
     if name == "jump":
         return clock.jump_to(STRUCTURE, state, now=now, index=arg)
-    return clock.hand_for_hand_deduct(STRUCTURE, state, now=now, minutes_per_hand=arg)
+    return handforhand.hand_for_hand_deduct(STRUCTURE, state, now=now, minutes_per_hand=arg)
 
 
 @settings(max_examples=300, deadline=None)
@@ -486,7 +486,7 @@ def h4h_paused_at(after: timedelta) -> ClockState:
 
 def test_hand_for_hand_deducts_per_hand_however_long_it_took():
     state = h4h_paused_at(2 * MIN + 30 * SEC)  # 17:30 left in level 1
-    state = clock.hand_for_hand_deduct(STRUCTURE, state, now=T0 + 9 * MIN)
+    state = handforhand.hand_for_hand_deduct(STRUCTURE, state, now=T0 + 9 * MIN)
     # Wall-clock time passed, but a stopped clock only moves by the 2 minutes (RP-8b).
     assert clock.time_left(STRUCTURE, state, T0 + 30 * MIN) == 15 * MIN + 30 * SEC
     assert state.status is ClockStatus.PAUSED
@@ -494,7 +494,7 @@ def test_hand_for_hand_deducts_per_hand_however_long_it_took():
 
 def test_hand_for_hand_needs_the_clock_stopped():
     with pytest.raises(clock.ClockNotRunning):
-        clock.hand_for_hand_deduct(STRUCTURE, running_from(), now=T0)
+        handforhand.hand_for_hand_deduct(STRUCTURE, running_from(), now=T0)
 
 
 @pytest.mark.parametrize(
@@ -506,7 +506,7 @@ def test_hand_for_hand_needs_the_clock_stopped():
     ],
 )
 def test_the_clock_at_each_hand_start(minutes_per_hand, during_hand, expected):
-    starts = clock.project_hand_for_hand(
+    starts = handforhand.project_hand_for_hand(
         STRUCTURE,
         h4h_paused_at(2 * MIN + 30 * SEC),
         now=T0,
@@ -519,7 +519,7 @@ def test_the_clock_at_each_hand_start(minutes_per_hand, during_hand, expected):
 
 
 def test_a_hand_that_overruns_the_level_plays_old_blinds_and_the_overrun_counts_next():
-    starts = clock.project_hand_for_hand(
+    starts = handforhand.project_hand_for_hand(
         STRUCTURE, h4h_paused_at(16 * MIN + 30 * SEC), now=T0, count=3
     )  # 3:30 left in level 1
     got = [(s.level_number, clock.format_clock(s.remaining), s.blinds_level) for s in starts]
@@ -527,30 +527,30 @@ def test_a_hand_that_overruns_the_level_plays_old_blinds_and_the_overrun_counts_
 
 
 def test_a_hand_start_at_exactly_zero_plays_the_new_level():
-    starts = clock.project_hand_for_hand(STRUCTURE, h4h_paused_at(18 * MIN), now=T0, count=1)
+    starts = handforhand.project_hand_for_hand(STRUCTURE, h4h_paused_at(18 * MIN), now=T0, count=1)
     assert [(s.level_number, s.remaining, s.blinds_level) for s in starts] == [(2, 20 * MIN, 2)]
 
 
 def test_reaching_a_break_stops_the_deduction_at_the_break():
     state = h4h_paused_at(39 * MIN)  # 1:00 left in level 2, the colour-up break next
-    state = clock.hand_for_hand_deduct(STRUCTURE, state, now=T0)
+    state = handforhand.hand_for_hand_deduct(STRUCTURE, state, now=T0)
     view = clock.clock_view(STRUCTURE, state, T0)
     assert view.is_break and view.time_left == 10 * MIN
 
 
 def test_the_projection_takes_a_break_it_reaches_before_the_next_hand():
-    starts = clock.project_hand_for_hand(STRUCTURE, h4h_paused_at(37 * MIN), now=T0, count=3)
+    starts = handforhand.project_hand_for_hand(STRUCTURE, h4h_paused_at(37 * MIN), now=T0, count=3)
     got = [(s.level_number, clock.format_clock(s.remaining), s.blinds_level) for s in starts]
     assert got == [(2, "01:00", 2), (3, "20:00", 3), (3, "18:00", 3)]
 
 
 def test_the_service_step_charges_the_previous_hand_only_when_asked():
     state = h4h_paused_at(10 * MIN)
-    same, first = clock.hand_for_hand_hand_start(
+    same, first = handforhand.hand_for_hand_hand_start(
         STRUCTURE, state, now=T0, charge_previous_hand=False
     )
     assert (first.remaining, same.version) == (10 * MIN, state.version)
-    after, second = clock.hand_for_hand_hand_start(STRUCTURE, same, now=T0)
+    after, second = handforhand.hand_for_hand_hand_start(STRUCTURE, same, now=T0)
     assert (second.remaining, after.version) == (8 * MIN, state.version + 1)
 
 
@@ -564,7 +564,7 @@ def test_the_service_step_charges_the_previous_hand_only_when_asked():
     ],
 )
 def test_all_ins_in_hand_for_hand_hold_until_the_others_finish(called, hold, first):
-    result = clock.hand_for_hand_all_in(
+    result = handforhand.hand_for_hand_all_in(
         tables=["T1", "T2", "T3", "T4", "T5"], called_all_in_tables=called
     )
     assert (result.hold_cards_face_down, result.must_finish_first) == (hold, first)
@@ -574,14 +574,14 @@ def test_all_ins_in_hand_for_hand_hold_until_the_others_finish(called, hold, fir
 
 def test_an_all_in_at_a_table_not_in_the_hand_is_refused():
     with pytest.raises(ValueError):
-        clock.hand_for_hand_all_in(tables=["T1", "T2"], called_all_in_tables=["T9"])
+        handforhand.hand_for_hand_all_in(tables=["T1", "T2"], called_all_in_tables=["T9"])
 
 
 @pytest.mark.parametrize(
     ("finished", "ready"), [([True, True], True), ([True, False], False), ([], True)]
 )
 def test_the_next_hand_is_signalled_only_when_every_table_is_done(finished, ready):
-    assert clock.hand_for_hand_next_hand_ready(finished) is ready
+    assert handforhand.hand_for_hand_next_hand_ready(finished) is ready
 
 
 @pytest.mark.parametrize(

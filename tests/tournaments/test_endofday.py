@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from tournaments.endofday import (
+from tournaments.rules.endofday import (
     EndOfDayRefusal,
     EndOfDaySettings,
     begin_countdown,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.entry_rules import (
+from tournaments.rules.entry_rules import (
     AddOnPolicy,
     EntryFormat,
     EntryPolicy,

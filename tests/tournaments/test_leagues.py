@@ -1,10 +1,10 @@
-"""League points (tournaments/leagues.py): the formulas, best N and the stated tie-break."""
+"""League points (tournaments/rules/leagues.py): the formulas, best N and the stated tie-break."""
 
 from __future__ import annotations
 
 import pytest
 
-from tournaments.leagues import Formula, Result, hundredths, parse_table, preview, standings
+from tournaments.rules.leagues import Formula, Result, hundredths, parse_table, preview, standings
 
 TABLE = Formula(kind="table", table=(10, 7, 5, 3, 1))
 

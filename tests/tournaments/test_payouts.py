@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.payouts import (
+from tournaments.rules.payouts import (
     BuyIn,
     amounts_for,
     chip_chop,

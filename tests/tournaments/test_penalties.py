@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.penalties import (
+from tournaments.rules.penalties import (
     AnteFormat,
     Blinds,
     Infraction,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.placements import (
+from tournaments.rules.placements import (
     Elimination,
     EliminationReason,
     SameHandRule,

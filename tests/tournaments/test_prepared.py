@@ -181,8 +181,9 @@ def test_a_lone_bust_locks_its_entry_and_reads_its_player_with_it(td, tournament
 def test_the_clock_reads_the_same_structure_compiled_or_prefetched(tournament):
     """The structure the clock runs is the TD's, levels and breaks in their order, whether
     read alone (every clock change) or with the lobby's other events (prefetched)."""
-    from tournaments import clock, selectors
+    from tournaments import selectors
     from tournaments.models import StructureItem
+    from tournaments.rules import clock
 
     alone = selectors.clock_structure(tournament)
     prefetched = Tournament.objects.prefetch_related("items").get(pk=tournament.pk)

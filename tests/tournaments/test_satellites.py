@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tournaments import satellites as s
-from tournaments.placements import Elimination
+from tournaments.rules import satellites as s
+from tournaments.rules.placements import Elimination
 
 
 def test_leftover_split_among_the_seat_winners_from_first_place_down() -> None:

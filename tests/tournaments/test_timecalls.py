@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.timecalls import (
+from tournaments.rules.timecalls import (
     Caller,
     Expiry,
     Refusal,

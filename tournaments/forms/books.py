@@ -5,11 +5,11 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy
 
-from tournaments.cashbook import CORRECTION_MAX
+from tournaments.documents.pdf import SIZES
+from tournaments.documents.printouts import DOCUMENTS
 from tournaments.forms import WholeNumberField
 from tournaments.models import PaymentMethod, Role
-from tournaments.pdf import SIZES
-from tournaments.printouts import DOCUMENTS
+from tournaments.rules.cashbook import CORRECTION_MAX
 
 SLIPS = ("receipt", "payout")
 

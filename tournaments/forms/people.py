@@ -6,8 +6,8 @@ from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import leagues
 from tournaments.models import League, Player, Tournament
+from tournaments.rules import leagues
 from tournaments.selectors.people import SHOW, SORTS
 
 MAX_CHIPS = 2_000_000_000

@@ -1,10 +1,10 @@
-"""The players' names folded in one column for the player list's search (issue 15, item 6:
-one plain LIKE per player rather than three through UPPER())."""
+"""The players' names folded in one column for the player list's search:
+one plain LIKE per player rather than three through UPPER()."""
 
 from django.db import migrations
 
 import tournaments.models
-from tournaments.names import search_text
+from tournaments.rules.names import search_text
 
 
 def fill(apps, schema_editor):

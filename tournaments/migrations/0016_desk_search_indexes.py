@@ -1,4 +1,4 @@
-"""The desk's search as you type (issue 15, item 6), through indexes rather than by
+"""The desk's search as you type, through indexes rather than by
 reading every player and every entry of the user's events at each keystroke:
 
 - the players added at an event's desk (`player.create` rows of the event log);

@@ -1,4 +1,4 @@
-"""A tournament's entries summed, kept by the database (issue 15, item 6): the clock
+"""A tournament's entries summed, kept by the database: the clock
 screen's figures and the money pages read one row instead of summing every entry.
 
 Triggers on tournaments_entry add each entry's share to its tournament's row when it is

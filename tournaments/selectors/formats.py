@@ -1,7 +1,7 @@
 """What the event formats read: the buy-in split, the bounty pools and board, a
 satellite's seats, seat tickets, bounty money per finisher and what the clock screen
 shows of the format (formats.md). Money in integer cents; the writes are in
-`tournaments.services.formats`."""
+the format services (`tournaments.services.bounties`, `mystery`, `satellites`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from typing import Any
 
 from django.db.models import Sum
 
-from tournaments import bounties, satellites, selectors
+from tournaments import selectors
 from tournaments.models import BountyAward, Entry, Event, SeatTicket, Tournament
+from tournaments.rules import bounties, satellites
 
 BOUNTY_FORMATS = ("fixed", "progressive")
 

@@ -5,17 +5,15 @@ exports read here; nothing writes."""
 from __future__ import annotations
 
 import base64
-import io
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
-from tournaments import leagues
 from tournaments.models import (
     BountyAward,
     ChipCount,
@@ -28,12 +26,12 @@ from tournaments.models import (
     Purchase,
     Tournament,
 )
-from tournaments.names import fold
-from tournaments.reports import safe_cell
+from tournaments.rules import leagues
+from tournaments.rules.names import fold
 
 Table = tuple[list[str], list[list[Any]]]
 
-# --- The player list of one event (item 1) ---------------------------------------------
+# --- The player list of one event ---------------------------------------------
 
 SHOW = ("all", "active", "out", "paid")
 SORTS = {
@@ -104,9 +102,16 @@ def entries_per_player(tournament: Tournament, players: list[int] | None = None)
     return dict(rows.order_by().values("player").annotate(n=Count("pk")).values_list("player", "n"))
 
 
+class Listed(NamedTuple):
+    """A line of the player list: the entry, and how many entries its player bought here."""
+
+    entry: Entry
+    player_entries: int
+
+
 def player_list(
     tournament: Tournament, *, query: str = "", show: str = "all", sort: str = "number"
-) -> list[Entry]:
+) -> list[Listed]:
     """Every entry of the event (cancelled ones aside) with its player, seat, purchases,
     the player's entries here and the last chip count, in two queries whatever the size
     (the exports and the print view)."""
@@ -116,9 +121,7 @@ def player_list(
         )
     )
     counts = entries_per_player(tournament)
-    for entry in entries:
-        entry.player_entries = counts.get(entry.player_id, 1)
-    return entries
+    return [Listed(entry, counts.get(entry.player_id, 1)) for entry in entries]
 
 
 def player_list_page(
@@ -129,7 +132,7 @@ def player_list_page(
     sort: str = "number",
     page: int = 1,
     per_page: int = PER_PAGE,
-) -> tuple[Page, list[Entry]]:
+) -> tuple[Page, list[Listed]]:
     """One page of the list: the page's entries are chosen on the bare rows (sorted by an
     index, or by the last count when sorting by chips), then only they are read with
     their seats, purchases and counts. Four queries at any size (three when the page
@@ -160,9 +163,7 @@ def player_list_page(
     found = {e.pk: e for e in _annotated(tournament, Entry.objects.filter(pk__in=ids))}
     rows = [found[pk] for pk in ids if pk in found]
     counts = entries_per_player(tournament, [e.player_id for e in rows])
-    for entry in rows:
-        entry.player_entries = counts.get(entry.player_id, 1)
-    return chosen, rows
+    return chosen, [Listed(entry, counts.get(entry.player_id, 1)) for entry in rows]
 
 
 def _by_chips(filtered: QuerySet[Entry]) -> Callable[[int, int], list[int]]:
@@ -201,7 +202,7 @@ def last_counts(tournament: Tournament, entry_ids: list[int]) -> dict[int, int]:
     )
 
 
-def player_list_table(entries: Iterable[Entry]) -> Table:
+def player_list_table(lines: Iterable[Listed]) -> Table:
     """The list as a table for CSV and XLSX (numbers stay numbers)."""
     head = [
         _("Entry"),
@@ -218,7 +219,7 @@ def player_list_table(entries: Iterable[Entry]) -> Table:
         _("Prize"),
     ]
     rows = []
-    for e in entries:
+    for e, player_entries in lines:
         seat = getattr(e, "seat", None) if e.status == Entry.Status.ACTIVE else None
         rows.append(
             [
@@ -228,7 +229,7 @@ def player_list_table(entries: Iterable[Entry]) -> Table:
                 e.get_status_display(),
                 seat.table.number if seat else "",
                 seat.number if seat else "",
-                e.player_entries or 1,
+                player_entries,
                 e.rebuys,
                 e.addons,
                 e.last_chips if e.last_chips is not None else "",
@@ -249,22 +250,7 @@ def place_text(entry: Entry) -> str:
     return str(entry.place)
 
 
-def as_xlsx(title: str, table: Table) -> bytes:
-    """The table as an Excel workbook; text cells safe to open (no formulas)."""
-    from openpyxl import Workbook
-
-    book = Workbook(write_only=True)  # streams the rows: little memory at 10,000 entries
-    sheet = book.create_sheet(title[:31] or "Sheet")
-    head, rows = table
-    sheet.append([str(safe_cell(c)) for c in head])
-    for row in rows:
-        sheet.append([safe_cell(c) for c in row])
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
-
-
-# --- The room's players (item 2) -------------------------------------------------------
+# --- The room's players --------------------------------------------------------------
 
 
 def duplicates(players: QuerySet[Player]) -> list[list[Player]]:
@@ -411,7 +397,7 @@ def player_export(player: Player, events: QuerySet[Tournament] | None = None) ->
     }
 
 
-# --- Leagues (item 3) ------------------------------------------------------------------
+# --- Leagues ------------------------------------------------------------------
 
 
 def league_formula(league: League) -> leagues.Formula:

@@ -92,8 +92,8 @@ from tables.models import (
     WaitEntry,
 )
 from tournaments import errors
-from tournaments.clock import ClockStatus
-from tournaments.events import event_log
+from tournaments.events import PAYLOAD_REFS as PAYLOAD_REFS  # the backup's id map, read by tests
+from tournaments.events import SLUG, Ref, event_log, payload_refs, remap, values_at
 from tournaments.models import (
     BountyAward,
     CashCorrection,
@@ -123,9 +123,8 @@ from tournaments.models import (
     TimeCall,
     Tournament,
 )
-from tournaments.planner_stats import analyze_after_bulk
-from tournaments.refs import PAYLOAD_REFS as PAYLOAD_REFS  # the backup's id map, read by tests
-from tournaments.refs import SLUG, Ref, payload_refs, remap, values_at
+from tournaments.rules.clock import ClockStatus
+from tournaments.selectors.planner_stats import analyze_after_bulk
 from tournaments.services.clock import _schedule_announcement
 
 FORMAT = "torneo-tournament"

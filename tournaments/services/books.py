@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy
 from tables import permissions as room_permissions
 from tables.events import room_event_log
 from tables.models import CashTable, RakeRecord, RoomEvent
-from tournaments import cashbook, errors, events, selectors
+from tournaments import errors, events, selectors
 from tournaments.models import (
     BountyAward,
     CashCorrection,
@@ -38,6 +38,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.prepared import NO_ID, Prepared
+from tournaments.rules import cashbook
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import locks
 

@@ -13,11 +13,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tables.models import Seat
-from tournaments import placements
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Event, Tournament
+from tournaments.rules import placements
 from tournaments.selectors import formats as format_selectors
-from tournaments.services import formats, locks, results
+from tournaments.services import bounties as bounties_services
+from tournaments.services import locks, results
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def table_bust(
     if ask:
         for entry in out:
             awards.append(
-                formats.bounty_award_record(
+                bounties_services.bounty_award_record(
                     tournament=tournament,
                     eliminated=entry,
                     portions=[winners],

@@ -1,5 +1,5 @@
 """The chip set, scheduled colour-ups with the chip race, discretionary colour-ups
-(tournament.md §12). The rules are in tournaments/chips.py; this module stores and logs.
+(tournament.md §12). The rules are in tournaments/rules/chips.py; this module stores and logs.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
-from tournaments import chips, errors, realtime
+from tournaments import errors, realtime
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import ChipAdjustment, ChipDenomination, Entry, Event, Tournament
+from tournaments.rules import chips
 
 SYSTEM_RANDOM = random.SystemRandom()
 DECK = tuple(r + s for r in chips.RANKS for s in chips.DEFAULT_SUIT_ORDER)

@@ -1,7 +1,7 @@
 """Writes to the clock: start, pause, adjust, levels, announcements, hand-for-hand and the
 end-of-day countdown (tournament.md §11, §14, §17, §20).
 
-Each operation locks the tournament row, asks the pure clock (`tournaments.clock`) for
+Each operation locks the tournament row, asks the pure clock (`tournaments.rules.clock`) for
 the new state, stores it, logs an event carrying the state before (undo restores it with
 a new version) and broadcasts the clock after commit. A Celery task announces each level
 boundary; it claims the boundary with a conditional UPDATE on the version it was
@@ -28,11 +28,14 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config import scheduling
 from tables.models import Table
+from tables.selectors import room as room_reads
 from tables.services import room
-from tournaments import clock, endofday, errors, realtime, scheduling, selectors
+from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_fields, undoes
 from tournaments.models import Event, Tournament
+from tournaments.rules import clock, endofday, handforhand
 from tournaments.services import locks
 
 logger = logging.getLogger(__name__)
@@ -266,7 +269,10 @@ def clock_start(
 
     The first start evens out the draw first (§6.1): no table starts short."""
 
-    if room.before_start(tournament) and tournament.tables.filter(seats__isnull=False).exists():
+    if (
+        room_reads.before_start(tournament)
+        and tournament.tables.filter(seats__isnull=False).exists()
+    ):
         room.seats_even_out(tournament=tournament, actor=actor, now=now)
     return _change(
         tournament=tournament,
@@ -710,7 +716,7 @@ def _h4h_deal(locked: Tournament, structure, now: datetime) -> dict[str, Any]:
         return _h4h_over(locked, structure, now)
     state = _pause_if_running(structure, locked, now)
     try:
-        state, start = clock.hand_for_hand_hand_start(structure, state, now=now)
+        state, start = handforhand.hand_for_hand_hand_start(structure, state, now=now)
     except clock.ClockError as exc:
         raise _refusal(exc) from None
     _store(locked, state)
@@ -735,7 +741,7 @@ def h4h_table_done(
         done = sorted(set(locked.h4h_tables_done) | {table_number})
         locked.h4h_tables_done = done
         data: dict[str, Any] = {"table": table_number}
-        if clock.hand_for_hand_next_hand_ready([t in done for t in tables]):
+        if handforhand.hand_for_hand_next_hand_ready([t in done for t in tables]):
             data.update(_h4h_deal(locked, structure, now))
         return data
 

@@ -20,7 +20,7 @@ from tables.services import seats as seat_services
 from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_id, undoes
 from tournaments.models import ChipCount, ChipDenomination, Entry, Event, Tournament
-from tournaments.planner_stats import analyze_after_bulk
+from tournaments.selectors.planner_stats import analyze_after_bulk
 from tournaments.services import setup as setup_services
 
 SYSTEM_RANDOM = random.SystemRandom()

@@ -10,9 +10,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
-from tables.services import room as room_services
+from tables.selectors import room as room_reads
 from tables.services import seats as seat_services
-from tournaments import entry_rules, errors, placements, prepared, realtime, selectors
+from tournaments import errors, prepared, realtime, selectors
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import (
     Entry,
@@ -24,9 +24,10 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.prepared import NO_ID, Prepared
+from tournaments.rules import entry_rules, placements
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import books, locks, results
-from tournaments.services import formats as format_services
+from tournaments.services import satellites as satellites_services
 
 # --- Tournaments ----------------------------------------------------------------------
 
@@ -223,7 +224,9 @@ def _register(
             tables=(seat.table,),
         )
         ticket = (
-            format_services.ticket_redeem(tournament=tournament, entry=entry, actor=actor, now=now)
+            satellites_services.ticket_redeem(
+                tournament=tournament, entry=entry, actor=actor, now=now
+            )
             if redeem_ticket
             else None
         )
@@ -334,7 +337,7 @@ def _deal_in_known(tournament: Tournament, entry: Entry, seat):
 
     table = Table.objects.get(tournament=tournament, number=seat.table)
     occupied = table.seats.values_list("number", flat=True)
-    answer = room_services.dealt_in_for(table, seat.seat, occupied, tournament.deal_in_exclusion)
+    answer = room_reads.dealt_in_for(table, seat.seat, occupied, tournament.deal_in_exclusion)
     if answer != seat.dealt_in:
         Seat.objects.filter(entry=entry).update(dealt_in=answer)
     return replace(seat, dealt_in=answer)

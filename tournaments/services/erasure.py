@@ -23,7 +23,7 @@ from django.db.models.functions import Cast
 from django.utils.translation import gettext as _
 
 from tables.models import CashSeat, KeepApart, RoomEvent, Ruling, WaitEntry
-from tournaments import errors, names
+from tournaments import errors
 from tournaments.models import (
     CashCorrection,
     CashRefund,
@@ -35,6 +35,7 @@ from tournaments.models import (
     Player,
     TimeCall,
 )
+from tournaments.rules import names
 
 
 @dataclass(frozen=True)

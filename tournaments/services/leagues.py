@@ -1,5 +1,5 @@
 """Leagues: a season's events and how their results make points. The
-points themselves are computed on read (tournaments.selectors.people, tournaments.leagues), so the
+points themselves are computed on read (tournaments.selectors.people, tournaments.rules.leagues), so the
 standings follow the results as they are recorded."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from django.utils.translation import gettext as _
 
 from tables import permissions as room_permissions
 from tables.events import room_event_log
-from tournaments import errors, leagues
+from tournaments import errors
 from tournaments.models import League, Role, Tournament
+from tournaments.rules import leagues
 
 TD = frozenset({Role.TD})
 

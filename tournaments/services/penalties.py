@@ -1,6 +1,6 @@
 """Penalties: given, served hand by hand, carried across tables and days (§19).
 
-The rules are in tournaments/penalties.py; this module stores and logs. A penalty belongs
+The rules are in tournaments/rules/penalties.py; this module stores and logs. A penalty belongs
 to the player, not the seat: the tablet reports each hand through `penalty_hand_dealt`.
 """
 
@@ -12,9 +12,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
-from tournaments import errors, penalties, placements, realtime, selectors
+from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import Entry, Event, Penalty, Player, Tournament
+from tournaments.rules import penalties, placements
 from tournaments.services import results
 
 

@@ -1,4 +1,4 @@
-"""The room's players and the chip counts taken at the tables (item 1).
+"""The room's players and the chip counts taken at the tables.
 
 A player belongs to the room, not to one event, so his profile, merges and erasure are
 logged in the room's log (`tables.events`, actions "room.player_*"); a table's chip count
@@ -334,7 +334,7 @@ def _anonymize(player: Player, now: datetime) -> None:
     _board_names(player)
 
 
-# --- Chip counts at the tables (item 1) -----------------------------------------------
+# --- Chip counts at the tables -----------------------------------------------
 
 
 @transaction.atomic

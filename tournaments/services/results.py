@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from tables.models import Seat, Table
 from tables.services import seats as seat_services
 from tables.services.room import auto_apply
-from tournaments import errors, payouts, placements, prepared, realtime, selectors
+from tournaments import errors, prepared, realtime, selectors
 from tournaments.events import (
     action_label,
     event_log,
@@ -32,6 +32,7 @@ from tournaments.events import (
 )
 from tournaments.models import BountyAward, Deal, Entry, Event, Tournament
 from tournaments.prepared import NO_ID, Prepared
+from tournaments.rules import payouts, placements
 from tournaments.services import clock as clock_services
 from tournaments.services import locks
 

@@ -333,7 +333,7 @@ def staff_assign(
 @transaction.atomic
 def staff_remove(*, tournament: Tournament, actor, user_id: int, now: datetime) -> str:
     """Take a person's role in this tournament away; their open sockets close (the
-    StaffAssignment signal, tournaments/signals.py). The last TD stays: someone must be
+    StaffAssignment signal, tournaments/sockets/signals.py). The last TD stays: someone must be
     able to run the event. Returns the username removed."""
     assignment = (
         StaffAssignment.objects.select_for_update()

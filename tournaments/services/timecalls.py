@@ -1,7 +1,7 @@
 """Time calls: the floor calls the clock on a seat, the grant runs, and the ruling is
 recorded when it runs out (tournament.md §18).
 
-The rules are in tournaments/timecalls.py; this module stores, logs and broadcasts. The
+The rules are in tournaments/rules/timecalls.py; this module stores, logs and broadcasts. The
 expiry needs no one to press anything: a Celery task is scheduled at the expiry time
 when a broker can hold it, and the table tablet asks for it when its own countdown
 reaches zero. `timecall_expire` is idempotent and checks the time itself, so the two may
@@ -18,10 +18,12 @@ from django.db.models import Q, Subquery
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config import scheduling
 from tables.models import Seat, Table
-from tournaments import errors, realtime, scheduling, timecalls
+from tournaments import errors, realtime
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import Entry, Event, TimeCall, Tournament
+from tournaments.rules import timecalls
 
 
 class TimeCallRefused(errors.DomainError):

@@ -17,10 +17,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from config import ratelimit
 from config.views import run
 from tables import permissions as room_permissions
 from tables.models import CashTable, RoomEvent
-from tournaments import permissions, ratelimit
+from tournaments import permissions
 from tournaments.forms import books as books_forms
 from tournaments.models import Role, StaffPin, Tournament
 from tournaments.services import accounts as account_services

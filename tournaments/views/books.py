@@ -18,7 +18,8 @@ from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
 from tables import permissions as room_permissions
-from tournaments import bookprint, permissions, printouts
+from tournaments import permissions
+from tournaments.documents import bookprint, printouts
 from tournaments.forms import books as books_forms
 from tournaments.models import PaymentMethod, Role
 from tournaments.services import books as book_services

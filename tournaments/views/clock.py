@@ -13,11 +13,12 @@ from django.views.decorators.http import require_POST
 
 from config.views import run
 from tables.models import Table
-from tournaments import events, permissions, selectors, timecalls
+from tournaments import events, permissions, selectors
 from tournaments.controls import CONTROLS, control_action
 from tournaments.errors import DomainError
 from tournaments.forms import whole_number
 from tournaments.models import CONSOLE_ACTIONS, DisplayScreen, Tournament
+from tournaments.rules import timecalls
 from tournaments.services import screens as screen_services
 from tournaments.services import timecalls as timecall_services
 from tournaments.services.clock import ClockChange

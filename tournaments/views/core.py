@@ -20,9 +20,10 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from psycopg_pool import PoolTimeout
 
+from config import ratelimit
 from config.views import run
 from tables import permissions as room_permissions
-from tournaments import events, labels, permissions, ratelimit, selectors
+from tournaments import events, labels, permissions, selectors
 from tournaments.forms import whole_number
 from tournaments.models import Role, Tournament
 
@@ -37,7 +38,7 @@ def event_and_role(
 
 class LoginView(auth_views.LoginView):
     """Django's login, with attempts limited per username and address, per username and
-    per address (tournaments/ratelimit.py).
+    per address (config/ratelimit.py).
 
     The attempt is counted before the password is checked, atomically, so parallel
     guesses cannot slip in under the limit together. While a limit holds, the password is

@@ -17,15 +17,17 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config import ratelimit
 from config.views import run
 from tables import permissions as room_permissions
 from tables.models import Seat
-from tournaments import permissions, ratelimit, selectors
+from tournaments import permissions, selectors
 from tournaments.forms import PlayerForm, PurchaseForm
 from tournaments.forms import books as books_forms
 from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import entries as entry_services
+from tournaments.views import ahead
 from tournaments.views.front import front_qr, qr_svg
 
 # Who looked whom up: every desk search, its words and what it found.
@@ -309,7 +311,7 @@ def check_id(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 
 
 @login_required
-@permissions.entry_read_ahead()
+@ahead.entry_read_ahead()
 def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
     tournament = _desk(request, slug)
     entry = selectors.entry_by_number(tournament, number)
@@ -361,7 +363,7 @@ def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpRes
 
 
 @login_required
-@permissions.entry_read_ahead(seat=True)
+@ahead.entry_read_ahead(seat=True)
 def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _desk(request, slug)
     entry = selectors.entry_by_number(tournament, number, seat=True)
@@ -387,7 +389,7 @@ def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-@permissions.entry_read_ahead()
+@ahead.entry_read_ahead()
 def eliminate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
     entry = selectors.entry_by_number(tournament, number)

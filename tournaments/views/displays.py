@@ -17,12 +17,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config import ratelimit
 from tables.models import Table
-from tournaments import permissions, ratelimit, selectors, timecalls
+from tournaments import permissions, selectors
 from tournaments.controls import control_action
 from tournaments.errors import DomainError
 from tournaments.forms import whole_number
 from tournaments.models import DisplayScreen, Role, Tournament
+from tournaments.rules import timecalls
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import penalties as penalty_services
 from tournaments.services import timecalls as timecall_services

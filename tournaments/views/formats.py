@@ -22,7 +22,9 @@ from tournaments.errors import DomainError
 from tournaments.forms import AwardForm, EnvelopesForm, ForfeitForm, _numbers
 from tournaments.models import BountyAward, Entry, Event, Tournament
 from tournaments.selectors import formats as format_selectors
-from tournaments.services import formats as format_services
+from tournaments.services import bounties as bounties_services
+from tournaments.services import mystery as mystery_services
+from tournaments.services import satellites as satellites_services
 from tournaments.views.core import event_and_role
 
 SLIP_ACTIONS = ("bounty.award", "mystery.draw", "bounty.own")
@@ -42,7 +44,7 @@ def _page(
         pending = [
             e
             for e in tournament.entries.filter(status=Entry.Status.ELIMINATED)
-            .exclude(elimination_reason__in=list(format_services.FORFEIT_REASONS))
+            .exclude(elimination_reason__in=list(bounties_services.FORFEIT_REASONS))
             .select_related("player")
             .order_by("-ended_at", "-number")[:30]
             if e.pk not in awarded
@@ -62,7 +64,7 @@ def _page(
                 Q(status=Entry.Status.FORFEITED)
                 | Q(
                     status=Entry.Status.ELIMINATED,
-                    elimination_reason__in=list(format_services.FORFEIT_REASONS),
+                    elimination_reason__in=list(bounties_services.FORFEIT_REASONS),
                 )
             ).select_related("player")
             if e.pk not in awarded
@@ -128,7 +130,7 @@ def bounty_award(request: HttpRequest, slug: str) -> HttpResponse:
             if tournament.bounty_format == "mystery":
                 preview = None
             else:
-                preview = format_services.bounty_award_preview(
+                preview = bounties_services.bounty_award_preview(
                     tournament=tournament, eliminated=eliminated, portions=portions
                 )
             return _page(request, tournament, role, form=form, preview=preview, confirming=True)
@@ -138,7 +140,7 @@ def bounty_award(request: HttpRequest, slug: str) -> HttpResponse:
     if tournament.bounty_format == "mystery":
         ok, event = run(
             request,
-            format_services.mystery_draw_record,
+            mystery_services.mystery_draw_record,
             tournament=tournament,
             eliminated=eliminated,
             portions=portions,
@@ -148,7 +150,7 @@ def bounty_award(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         ok, event = run(
             request,
-            format_services.bounty_award_record,
+            bounties_services.bounty_award_record,
             tournament=tournament,
             eliminated=eliminated,
             portions=portions,
@@ -170,7 +172,7 @@ def own_bounty(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("bounties", slug)
     ok, event = run(
         request,
-        format_services.own_bounty_record,
+        bounties_services.own_bounty_record,
         tournament=tournament,
         winner=winner,
         actor=request.user,
@@ -195,7 +197,7 @@ def bounty_forfeit(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("bounties", slug)
     ok, _event = run(
         request,
-        format_services.bounty_forfeit_record,
+        bounties_services.bounty_forfeit_record,
         tournament=tournament,
         entry=entry,
         actor=request.user,
@@ -218,7 +220,7 @@ def envelopes_publish(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("bounties", slug)
     ok, _event = run(
         request,
-        format_services.envelopes_publish,
+        mystery_services.envelopes_publish,
         tournament=tournament,
         envelopes=form.cleaned_data["envelopes"],
         actor=request.user,
@@ -239,7 +241,7 @@ def satellite_award(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("bounties", slug)
     ok, _event = run(
         request,
-        format_services.satellite_award,
+        satellites_services.satellite_award,
         tournament=tournament,
         actor=request.user,
         play_off_winners=list(tournament.entries.filter(number__in=numbers)),

@@ -17,11 +17,13 @@ from django.views.decorators.http import require_POST
 
 from config.views import run
 from tables import permissions as room_permissions
-from tournaments import lobby, permissions, printouts, selectors
+from tournaments import permissions, selectors
+from tournaments.documents import printouts
 from tournaments.forms import books as books_forms
 from tournaments.forms import whole_number
 from tournaments.models import Role
 from tournaments.selectors import formats as format_selectors
+from tournaments.selectors import lobby
 from tournaments.services import sharing
 
 LOBBY_SECONDS = 20  # each running event's clock stays on the lobby screen this long

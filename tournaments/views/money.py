@@ -23,7 +23,8 @@ from django.views.decorators.http import require_POST
 
 from config.views import run
 from tables.models import Seat, Table
-from tournaments import forms, penalties, permissions, reports, selectors
+from tournaments import forms, permissions, selectors
+from tournaments.documents import reports
 from tournaments.errors import DomainError
 from tournaments.models import (
     ChipAdjustment,
@@ -34,6 +35,7 @@ from tournaments.models import (
     SeatTicket,
     Tournament,
 )
+from tournaments.rules import penalties
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results

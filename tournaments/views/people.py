@@ -19,7 +19,9 @@ from django.views.decorators.http import require_POST
 from config.views import run
 from tables import permissions as room_permissions
 from tables.models import RoomEvent, Seat
-from tournaments import leagues, permissions, selectors
+from tournaments import permissions, selectors
+from tournaments.documents import reports
+from tournaments.documents.reports import as_csv
 from tournaments.forms import people as people_forms
 from tournaments.forms import whole_number
 from tournaments.models import (
@@ -29,12 +31,12 @@ from tournaments.models import (
     PlayerPhoto,
     Tournament,
 )
-from tournaments.reports import as_csv
+from tournaments.rules import leagues
 from tournaments.selectors import people as people_selectors
 from tournaments.services import leagues as league_services
 from tournaments.services import people as people_services
 
-# --- The player list of one event (item 1) ---------------------------------------------
+# --- The player list of one event ---------------------------------------------
 
 
 @login_required
@@ -86,7 +88,7 @@ def player_list_export(request: HttpRequest, slug: str) -> HttpResponse:
         response = HttpResponse(as_csv(table), content_type="text/csv; charset=utf-8")
     else:
         response = HttpResponse(
-            people_selectors.as_xlsx(_("Players"), table),
+            reports.as_xlsx(_("Players"), table),
             content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         )
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-players.{fmt}"'
@@ -193,7 +195,7 @@ def _int(value) -> int | None:
     return whole_number(value, high=999_999)
 
 
-# --- The room's players (item 2) -------------------------------------------------------
+# --- The room's players -------------------------------------------------------
 
 
 def _people_user(request: HttpRequest) -> None:
@@ -378,7 +380,7 @@ def merge_undo(request: HttpRequest, event_id: int) -> HttpResponse:
     return redirect("people")
 
 
-# --- Leagues (item 3) ------------------------------------------------------------------
+# --- Leagues ------------------------------------------------------------------
 
 
 def _league_user(request: HttpRequest) -> None:

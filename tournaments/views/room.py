@@ -17,10 +17,13 @@ from django.views.decorators.http import require_POST
 
 from config.views import run
 from tables.models import Seat, Table
+from tables.selectors import room as room_reads
+from tables.services import hands as hands_services
 from tables.services import room as room_services
 from tables.services.seats import seat_move
 from tournaments import forms, labels, permissions, selectors
 from tournaments.models import Entry, Tournament
+from tournaments.views import ahead
 
 
 def _floor(request: HttpRequest, slug: str) -> Tournament:
@@ -38,7 +41,7 @@ NEEDS_BUTTON_SHOWN = 30
 
 
 def _room_context(tournament: Tournament, page: int = 1, *, all_waiting: bool = False) -> dict:
-    room = room_services.room_overview(tournament)
+    room = room_reads.room_overview(tournament)
     plan = room.plan
     # Names only for the players the plan moves (not for the whole field).
     moved = [int(m.player) for m in plan.moves if m.player]
@@ -175,7 +178,7 @@ def room_apply(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def room_buttons(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _floor(request, slug)
-    ok, drawn = run(request, room_services.buttons_draw, tournament=tournament, actor=request.user)
+    ok, drawn = run(request, hands_services.buttons_draw, tournament=tournament, actor=request.user)
     if ok:
         messages.success(
             request,
@@ -230,7 +233,7 @@ def table_button(request: HttpRequest, slug: str, table: int) -> HttpResponse:
     else:
         ok, _t = run(
             request,
-            room_services.button_set,
+            hands_services.button_set,
             tournament=tournament,
             table_number=table,
             button=seat,
@@ -249,7 +252,7 @@ def table_hand(request: HttpRequest, slug: str, table: int) -> HttpResponse:
     tournament = _floor(request, slug)
     ok, hands = run(
         request,
-        room_services.hand_done,
+        hands_services.hand_done,
         tournament=tournament,
         table_numbers=[table],
         actor=request.user,
@@ -343,7 +346,7 @@ def seat_lock(request: HttpRequest, slug: str, table: int, seat: int) -> HttpRes
 
 @login_required
 @require_POST
-@permissions.entry_read_ahead(field="entry")
+@ahead.entry_read_ahead(field="entry")
 def player_move(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _floor(request, slug)
     form = forms.PlayerMoveForm(request.POST)
@@ -378,7 +381,7 @@ def player_move(request: HttpRequest, slug: str) -> HttpResponse:
         # and the check (CPU that grows with the room) held
         # the interpreter lock while the pushes were written.
         if back is not None:
-            for problem in room_services.room_check(tournament=tournament):
+            for problem in room_reads.room_check(tournament=tournament):
                 messages.warning(
                     request,
                     _("The room breaks its policy now: %(problem)s See the plan.")
@@ -389,7 +392,7 @@ def player_move(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-@permissions.entry_read_ahead()
+@ahead.entry_read_ahead()
 def move_confirm(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _floor(request, slug)
     entry = selectors.entry_by_number(tournament, number)

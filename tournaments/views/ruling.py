@@ -31,8 +31,9 @@ from tables.ruling import forms as ruling_forms
 from tables.ruling import labels as ruling_labels
 from tables.ruling import presentation as ruling_presentation
 from tables.services import rulings as ruling_services
-from tournaments import clock, permissions, selectors
+from tournaments import permissions, selectors
 from tournaments.models import ChipCount, Tournament
+from tournaments.rules import clock
 
 _GAMES = {"nlhe": ("NL", "holdem"), "plo": ("PL", "omaha"), "lhe": ("L", "holdem")}
 _ANTE_MODES = {"none": "none", "each_player": "each", "big_blind_ante": "bba"}

@@ -26,7 +26,7 @@ from config.views import run
 from tables.models import Table
 from tables.services import layout as layout_services
 from tables.services import seats as seat_services
-from tournaments import permissions, presets
+from tournaments import permissions
 from tournaments.forms import (
     BreakRowForm,
     CloneForm,
@@ -41,6 +41,7 @@ from tournaments.forms import (
     whole_number,
 )
 from tournaments.models import AnteMode, StructureItem, Tournament
+from tournaments.services import presets
 from tournaments.services import setup as setup_services
 
 MAX_ROWS = 300

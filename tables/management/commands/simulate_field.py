@@ -22,8 +22,10 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from tables import balancing
 from tables.models import Seat
+from tables.rules import balancing
+from tables.selectors import room as room_reads
+from tables.services import hands as hands_services
 from tables.services import layout as layout_services
 from tables.services import room as room_services
 from tables.services import seats as seat_services
@@ -90,20 +92,20 @@ class Command(BaseCommand):
                 for n, player in enumerate(players, start=1)
             )
         seat_services.seats_draw_all(tournament=tournament, actor=actor, now=now, rng=rng)
-        room_services.buttons_draw(tournament=tournament, actor=actor, now=now, rng=rng)
+        hands_services.buttons_draw(tournament=tournament, actor=actor, now=now, rng=rng)
         seated = time.perf_counter()
         self.stdout.write(f"Seated {entries} entries at {tables} tables in {seated - started:.1f}s")
 
         figures = {"steps": 0, "moves": 0, "breaks": 0, "eliminations": 0, "violations": 0}
-        final_size = balancing.final_table_size(room_services.room_settings(tournament))
+        final_size = balancing.final_table_size(room_reads.room_settings(tournament))
         formed = False
-        room = room_services.room_load(tournament)
+        room = room_reads.room_load(tournament)
         timing = {"hands": 0.0, "eliminations": 0.0, "apply": 0.0, "check": 0.0}
         while not formed and figures["steps"] != options["max_steps"]:
             figures["steps"] += 1
             mark = time.perf_counter()
             open_numbers = [n for n, seated in room.seats.items() if len(seated) >= 2]
-            room_services.hand_done(
+            hands_services.hand_done(
                 tournament=tournament, table_numbers=open_numbers, actor=actor, now=now
             )
             mark = self._lap(timing, "hands", mark)
@@ -123,7 +125,7 @@ class Command(BaseCommand):
                 figures["breaks"] += applied.kind == "break"
                 formed = formed or applied.kind == "final_table"
             mark = self._lap(timing, "apply", mark)
-            room = room_services.room_load(tournament)
+            room = room_reads.room_load(tournament)
             problems = balancing.check_room(room.planner, room.settings)
             double = self._double_seats(tournament)
             figures["violations"] += len(problems) + double

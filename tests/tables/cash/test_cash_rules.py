@@ -6,7 +6,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tables.buttons import Positions
 from tables.cash.absence import check_absence, missed_blind_event, request_sit_out
 from tables.cash.buyin import Game, check_buy_in
 from tables.cash.changes import SeatRequest, fill_vacated_seat, seat_change_post
@@ -15,6 +14,7 @@ from tables.cash.opening import SeatedPlayer, must_move_proposal, open_table
 from tables.cash.rake import Contribution, compute_rake, rake_of
 from tables.cash.settings import DEFAULTS, CashSettings
 from tables.cash.waitlist import Response, Seated, call_for_seat, join_list
+from tables.rules.buttons import Positions
 
 NINE = datetime(2026, 11, 25, 21, 0, tzinfo=UTC)
 

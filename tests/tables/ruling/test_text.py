@@ -117,17 +117,20 @@ def test_every_rule_the_engine_cites_reads_as_its_text_in_english_and_italian():
 
 # The floor's pure modules cite their rules by these codes; the pages show them (`cite`).
 FLOOR_MODULES = (
-    "tables/balancing.py",
-    "tables/buttons.py",
-    "tables/draw.py",
-    "tables/seating.py",
+    "tables/rules/balancing.py",
+    "tables/rules/floor.py",
+    "tables/rules/buttons.py",
+    "tables/rules/draw.py",
+    "tables/rules/seating.py",
+    "tables/selectors/room.py",
+    "tables/services/hands.py",
     "tables/services/room.py",
-    "tournaments/clock.py",
-    "tournaments/endofday.py",
-    "tournaments/entry_rules.py",
-    "tournaments/penalties.py",
-    "tournaments/placements.py",
-    "tournaments/timecalls.py",
+    "tournaments/rules/clock.py",
+    "tournaments/rules/endofday.py",
+    "tournaments/rules/entry_rules.py",
+    "tournaments/rules/penalties.py",
+    "tournaments/rules/placements.py",
+    "tournaments/rules/timecalls.py",
 )
 _FLOOR_CODE = re.compile(r'"((?:TDA|RP|FIGP|003|TDA2015)[-\s][^"]{1,20})"')
 

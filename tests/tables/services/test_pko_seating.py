@@ -8,6 +8,8 @@ from random import Random
 import pytest
 
 from tables.models import Seat, Table
+from tables.selectors import room as room_reads
+from tables.services import hands as hands_services
 from tables.services import room
 from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
@@ -36,7 +38,7 @@ def test_the_final_table_redraw_leaves_an_accessible_seat_to_whom_needs_it(td, s
     placed = seat_players(tournament, {1: [1, 2, 3, 4, 5], 2: [2, 4, 6, 8]})
     needy = needs_access(placed[(1, 1)])
     started(tournament)
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(seed))
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(seed))
     applied = room.plan_apply(tournament=tournament, actor=td, now=NOW, rng=Random(seed))
     assert applied.kind == "final_table" and applied.final_table == 1
     assert where(needy) == (1, 1)
@@ -51,7 +53,7 @@ def test_a_broken_tables_player_who_needs_it_draws_an_accessible_seat(td, seed):
     placed = seat_players(tournament, {1: [1, 2, 3, 4, 5, 6], 2: [1, 2, 3, 4, 5, 6], 3: [2, 5, 8]})
     needy = needs_access(placed[(3, 5)])
     started(tournament)
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(seed))
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(seed))
     applied = room.plan_apply(tournament=tournament, actor=td, now=NOW, rng=Random(seed))
     assert applied.kind == "break" and applied.broken_table == 3
     table, seat = where(needy)
@@ -64,7 +66,9 @@ def test_balancing_never_moves_a_player_out_of_his_accessible_seat(td):
     placed = seat_players(tournament, {1: list(range(1, 10)), 2: [1, 2, 3, 4, 5, 6, 7]})
     started(tournament)
     for number in (1, 2):
-        room.button_set(tournament=tournament, table_number=number, button=1, actor=td, now=NOW)
+        hands_services.button_set(
+            tournament=tournament, table_number=number, button=1, actor=td, now=NOW
+        )
     # Seat 4 is the next big blind at table 1: he would move, but he needs seat 4.
     needy = needs_access(placed[(1, 4)])
     applied = room.plan_apply(tournament=tournament, actor=td, now=NOW)
@@ -113,8 +117,8 @@ def test_by_default_the_table_with_the_fewest_players_breaks(td):
     eight = list(range(1, 9))
     seat_players(tournament, {1: eight, 2: eight, 3: eight, 4: [3], 5: eight})
     started(tournament)
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(4))
-    plan = room.room_plan(tournament=tournament)
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(4))
+    plan = room_reads.room_plan(tournament=tournament)
     assert plan.break_table.table_id == "4"
     applied = room.plan_apply(tournament=tournament, actor=td, now=NOW, rng=Random(4))
     assert applied.kind == "break" and applied.broken_table == 4
@@ -126,7 +130,7 @@ def test_the_td_may_set_his_own_break_order(td):
     eight = list(range(1, 9))
     seat_players(tournament, {1: eight, 2: eight, 3: eight, 4: [3], 5: eight})
     started(tournament)
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(4))
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(4))
     applied = room.plan_apply(tournament=tournament, actor=td, now=NOW, rng=Random(4))
     assert applied.kind == "break" and applied.broken_table == 5
     assert len(applied.moves) == 8
@@ -152,7 +156,7 @@ def test_registrations_spread_over_the_opened_tables_and_no_seat_changes_at_the_
         assert max(seated) - min(seated) <= 1  # balanced within one seat at every moment
     before = {s.entry_id: (s.table_id, s.number) for s in Seat.objects.all()}
     # Thirty players on five opened tables: six each, nobody moved to fill four tables.
-    assert room.room_plan(tournament=tournament).moves == ()
+    assert room_reads.room_plan(tournament=tournament).moves == ()
     room.seats_even_out(tournament=tournament, actor=td, now=NOW)
     assert {s.entry_id: (s.table_id, s.number) for s in Seat.objects.all()} == before
 

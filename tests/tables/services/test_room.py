@@ -12,6 +12,8 @@ from channels.layers import get_channel_layer
 
 from config import speedups
 from tables.models import Seat, Table
+from tables.selectors import room as room_reads
+from tables.services import hands as hands_services
 from tables.services import room
 from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
@@ -92,7 +94,7 @@ class Listener:
 
 def test_marking_the_button_sets_the_blinds_and_undo_forgets_them(tournament, td):
     seat_players(tournament, {1: [1, 2, 3, 4, 5, 6]})
-    room.button_set(tournament=tournament, table_number=1, button=1, actor=td, now=NOW)
+    hands_services.button_set(tournament=tournament, table_number=1, button=1, actor=td, now=NOW)
     table = Table.objects.get(tournament=tournament, number=1)
     assert (table.button, table.sb, table.bb) == (1, 2, 3)
     event = Event.objects.get(action="table.button")
@@ -104,19 +106,21 @@ def test_marking_the_button_sets_the_blinds_and_undo_forgets_them(tournament, td
 def test_button_on_an_empty_seat_is_refused(tournament, td):
     seat_players(tournament, {1: [1, 2, 3]})
     with pytest.raises(errors.DomainError):
-        room.button_set(tournament=tournament, table_number=1, button=7, actor=td, now=NOW)
+        hands_services.button_set(
+            tournament=tournament, table_number=1, button=7, actor=td, now=NOW
+        )
 
 
 def test_hand_done_moves_a_dead_button_when_the_small_blind_busts(tournament, td):
     # tournament.md §7.1 case 1: button 1, SB 2, BB 3; seat 2 busts.
     placed = seat_players(tournament, {1: [1, 2, 3, 4, 5, 6]})
-    room.button_set(tournament=tournament, table_number=1, button=1, actor=td, now=NOW)
+    hands_services.button_set(tournament=tournament, table_number=1, button=1, actor=td, now=NOW)
     entry_services.entry_eliminate(tournament=tournament, entry=placed[(1, 2)], actor=td, now=NOW)
-    hands = room.hand_done(tournament=tournament, table_numbers=[1], actor=td, now=NOW)
+    hands = hands_services.hand_done(tournament=tournament, table_numbers=[1], actor=td, now=NOW)
     table = Table.objects.get(tournament=tournament, number=1)
     assert (table.button, table.sb, table.bb, table.button_dead) == (2, 3, 4, True)
     assert table.hands == 1 and hands[1].acts_last == 1
-    room.hand_done(tournament=tournament, table_numbers=[1], actor=td, now=NOW)
+    hands_services.hand_done(tournament=tournament, table_numbers=[1], actor=td, now=NOW)
     table.refresh_from_db()
     assert (table.button, table.sb, table.bb, table.button_dead) == (3, 4, 5, False)
 
@@ -124,12 +128,12 @@ def test_hand_done_moves_a_dead_button_when_the_small_blind_busts(tournament, td
 def test_hand_done_without_a_button_asks_for_it(tournament, td):
     seat_players(tournament, {1: [1, 2, 3]})
     with pytest.raises(errors.DomainError, match="button"):
-        room.hand_done(tournament=tournament, table_numbers=[1], actor=td, now=NOW)
+        hands_services.hand_done(tournament=tournament, table_numbers=[1], actor=td, now=NOW)
 
 
 def test_buttons_draw_gives_every_unknown_table_a_button_on_a_player(tournament, td):
     seat_players(tournament, {1: [1, 4, 7], 2: [2, 3, 9]})
-    drawn = room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(3))
+    drawn = hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(3))
     assert set(drawn) == {1, 2}
     for number, seat in drawn.items():
         table = Table.objects.get(tournament=tournament, number=number)
@@ -146,7 +150,9 @@ def test_apply_moves_the_next_big_blind_to_the_worst_seat_and_pushes_it(
 ):
     placed = seat_players(tournament, {1: list(range(1, 10)), 2: [1, 2, 3, 4, 5, 6]})
     for number in (1, 2):
-        room.button_set(tournament=tournament, table_number=number, button=1, actor=td, now=NOW)
+        hands_services.button_set(
+            tournament=tournament, table_number=number, button=1, actor=td, now=NOW
+        )
     listener = Listener(
         realtime.tournament_group(tournament.pk),
         realtime.table_group(tournament.pk, 1),
@@ -169,7 +175,7 @@ def test_apply_moves_the_next_big_blind_to_the_worst_seat_and_pushes_it(
 
 def test_a_moved_player_is_confirmed_seated_with_who_carried_his_chips(tournament, td):
     placed = seat_players(tournament, {1: list(range(1, 10)), 2: [1, 2, 3, 4, 5, 6]})
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(1))
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(1))
     applied = room.plan_apply(tournament=tournament, actor=td, now=NOW)
     entry = Entry.objects.get(pk=applied.moves[0].entry)
     chips = entry.chips
@@ -187,7 +193,9 @@ def test_a_moved_player_is_confirmed_seated_with_who_carried_his_chips(tournamen
 def test_undo_of_a_balance_puts_the_player_back(tournament, td):
     placed = seat_players(tournament, {1: list(range(1, 10)), 2: [1, 2, 3, 4, 5, 6]})
     for number in (1, 2):
-        room.button_set(tournament=tournament, table_number=number, button=1, actor=td, now=NOW)
+        hands_services.button_set(
+            tournament=tournament, table_number=number, button=1, actor=td, now=NOW
+        )
     room.plan_apply(tournament=tournament, actor=td, now=NOW)
     event = Event.objects.get(action="room.balance")
     event_undo(event_id=event.pk, tournament=tournament, actor=td, now=NOW)
@@ -198,7 +206,7 @@ def test_undo_of_a_balance_puts_the_player_back(tournament, td):
 def test_without_a_button_nothing_moves_and_the_plan_asks_for_it(tournament, td):
     seat_players(tournament, {1: list(range(1, 10)), 2: [1, 2, 3, 4, 5, 6]})
     started(tournament)
-    plan = room.room_plan(tournament=tournament)
+    plan = room_reads.room_plan(tournament=tournament)
     assert set(plan.needs_button) == {"1", "2"}
     applied = room.plan_apply(tournament=tournament, actor=td, now=NOW)
     assert applied.kind == "none" and counts(tournament) == {1: 9, 2: 6}
@@ -207,7 +215,9 @@ def test_without_a_button_nothing_moves_and_the_plan_asks_for_it(tournament, td)
 def test_a_locked_seat_is_never_filled_by_a_move(tournament, td):
     seat_players(tournament, {1: list(range(1, 10)), 2: [1, 2, 3, 4, 5, 6]})
     for number in (1, 2):
-        room.button_set(tournament=tournament, table_number=number, button=1, actor=td, now=NOW)
+        hands_services.button_set(
+            tournament=tournament, table_number=number, button=1, actor=td, now=NOW
+        )
     room.seat_lock(tournament=tournament, table_number=2, seat=7, locked=True, actor=td, now=NOW)
     applied = room.plan_apply(tournament=tournament, actor=td, now=NOW)
     assert applied.moves[0].to_seat == 8
@@ -225,7 +235,7 @@ def test_the_highest_table_breaks_by_seat_cards_when_the_others_can_take_its_pla
 ):
     tournament = make_tournament(td, tables=3)
     placed = seat_players(tournament, {1: [1, 2, 3, 4, 5, 6], 2: [1, 2, 3, 4, 5, 6], 3: [2, 5, 8]})
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(7))
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(7))
     listener = Listener(realtime.table_group(tournament.pk, 3))
     with django_capture_on_commit_callbacks(execute=True):
         applied = room.plan_apply(tournament=tournament, actor=td, now=NOW, rng=Random(7))
@@ -252,7 +262,7 @@ def test_the_highest_table_breaks_by_seat_cards_when_the_others_can_take_its_pla
 def test_no_break_while_the_other_tables_lack_free_seats(td):
     tournament = make_tournament(td, tables=3)
     seat_players(tournament, {1: list(range(1, 9)), 2: list(range(1, 9)), 3: [1, 2, 3, 4, 5, 6, 7]})
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(1))
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(1))
     assert room.plan_apply(tournament=tournament, actor=td, now=NOW).kind == "none"
 
 
@@ -262,7 +272,7 @@ def test_no_break_while_the_other_tables_lack_free_seats(td):
 def test_final_table_redraws_every_seat_and_draws_the_button(td):
     tournament = make_tournament(td, tables=2)
     placed = seat_players(tournament, {1: [1, 2, 3, 4, 5], 2: [2, 4, 6, 8]})
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(2))
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(2))
     applied = room.plan_apply(tournament=tournament, actor=td, now=NOW, rng=Random(5))
     assert applied.kind == "final_table" and applied.final_table == 1
     seats = {where(e) for e in placed.values()}
@@ -279,7 +289,7 @@ def test_final_table_redraws_every_seat_and_draws_the_button(td):
 def test_ten_left_in_a_nine_handed_event_stay_on_two_tables(td):
     tournament = make_tournament(td, tables=2)
     seat_players(tournament, {1: [1, 2, 3, 4, 5], 2: [1, 2, 3, 4, 5]})
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(2))
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(2))
     assert room.plan_apply(tournament=tournament, actor=td, now=NOW).kind == "none"
 
 
@@ -289,7 +299,7 @@ def test_ten_left_in_a_nine_handed_event_stay_on_two_tables(td):
 def test_auto_apply_balances_after_an_elimination(td):
     tournament = make_tournament(td, tables=2, auto_apply_moves=True)
     placed = seat_players(tournament, {1: list(range(1, 10)), 2: list(range(1, 9))})
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(4))
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(4))
     entry_services.entry_eliminate(tournament=tournament, entry=placed[(2, 1)], actor=td, now=NOW)
     assert sorted(counts(tournament).values()) == [8, 8]
     assert Event.objects.filter(action="room.balance").count() == 1
@@ -298,7 +308,7 @@ def test_auto_apply_balances_after_an_elimination(td):
 def test_the_desk_answers_deal_in_from_the_known_button(td):
     tournament = make_tournament(td, tables=1, late_registration_level=5)
     seat_players(tournament, {1: [1, 2, 3, 4, 5, 6]})
-    room.button_set(tournament=tournament, table_number=1, button=1, actor=td, now=NOW)
+    hands_services.button_set(tournament=tournament, table_number=1, button=1, actor=td, now=NOW)
     tournament.clock_status = "running"
     tournament.clock_started_at = NOW
     tournament.save()
@@ -340,7 +350,7 @@ def test_room_check_flags_a_manual_move_that_unbalances(tournament, td):
     seat_services.seat_move(
         tournament=tournament, entry=placed[(2, 2)], table_number=1, seat=6, actor=td, now=NOW
     )
-    codes = [v.code for v in room.room_check(tournament=tournament)]
+    codes = [v.code for v in room_reads.room_check(tournament=tournament)]
     assert codes == ["unbalanced"]
 
 
@@ -350,7 +360,7 @@ def test_a_late_entry_between_the_button_and_the_small_blind_waits_a_hand(td):
 
     tournament = make_tournament(td, tables=1, late_registration_level=5)
     seat_players(tournament, {1: [1, 2, 4, 5, 6, 7, 8, 9]})
-    room.button_set(tournament=tournament, table_number=1, button=1, actor=td, now=NOW)
+    hands_services.button_set(tournament=tournament, table_number=1, button=1, actor=td, now=NOW)
     table = Table.objects.get(tournament=tournament, number=1)
     assert (table.sb, table.bb) == (2, 4)
     tournament.clock_status = "running"
@@ -361,7 +371,7 @@ def test_a_late_entry_between_the_button_and_the_small_blind_waits_a_hand(td):
         tournament=tournament, player=make_player(), actor=td, now=later
     )
     assert (reg.table, reg.seat, reg.dealt_in) == (1, 3, "hand_after_next")
-    hands = room.hand_done(
+    hands = hands_services.hand_done(
         tournament=tournament, table_numbers=[1], actor=td, now=later + dt.timedelta(minutes=1)
     )
     assert hands[1].waiting == frozenset({3})
@@ -372,10 +382,10 @@ def test_hand_done_pushes_the_new_positions_to_the_table(
     tournament, td, django_capture_on_commit_callbacks
 ):
     seat_players(tournament, {1: [1, 3, 5, 7]})
-    room.button_set(tournament=tournament, table_number=1, button=1, actor=td, now=NOW)
+    hands_services.button_set(tournament=tournament, table_number=1, button=1, actor=td, now=NOW)
     listener = Listener(realtime.table_group(tournament.pk, 1))
     with django_capture_on_commit_callbacks(execute=True):
-        room.hand_done(tournament=tournament, table_numbers=[1], actor=td, now=NOW)
+        hands_services.hand_done(tournament=tournament, table_numbers=[1], actor=td, now=NOW)
     [payload] = [p for p in listener.payloads() if p["type"] == "hand"]
     assert (payload["button"], payload["sb"], payload["bb"], payload["hand"]) == (3, 5, 7, 1)
 
@@ -384,7 +394,7 @@ def test_a_refused_apply_pushes_nothing(td, django_capture_on_commit_callbacks):
     # A final table that does not fit its table is refused: nothing moves, nothing is sent.
     tournament = make_tournament(td, tables=2, seats=9, final_table_rule="figp")
     placed = seat_players(tournament, {1: [1, 2, 3, 4, 5], 2: [1, 2, 3, 4, 5]})
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(1))
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(1))
     listener = Listener(realtime.tournament_group(tournament.pk))
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(errors.DomainError):
         room.plan_apply(tournament=tournament, actor=td, now=NOW)
@@ -397,7 +407,7 @@ def test_a_broken_table_comes_back_as_it_was_on_undo(td, django_capture_on_commi
     table's button, blinds, hands and seats settings are logged and restored whole."""
     tournament = make_tournament(td, tables=3)
     seat_players(tournament, {1: [1, 2, 3, 4, 5, 6], 2: [1, 2, 3, 4, 5, 6], 3: [2, 5, 8]})
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(7))
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(7))
     Table.objects.filter(tournament=tournament, number=3).update(
         hands=12, hand_started_at=NOW, locked_seats=[9], accessible_seats=[1]
     )

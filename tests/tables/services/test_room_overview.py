@@ -9,6 +9,8 @@ from random import Random
 import pytest
 
 from tables.models import Seat, Table
+from tables.selectors import room as room_reads
+from tables.services import hands as hands_services
 from tables.services import room
 from tables.services import seats as seat_services
 from tests.conftest import NOW, make_tournament
@@ -31,12 +33,12 @@ def shown(plan):
     )
 
 
-def assert_as_the_whole_room(tournament) -> room.RoomOverview:
+def assert_as_the_whole_room(tournament) -> room_reads.RoomOverview:
     tournament.refresh_from_db()
-    overview = room.room_overview(tournament)
-    whole = room.room_load(tournament)
-    assert shown(overview.plan) == shown(room.room_plan(tournament=tournament, room=whole))
-    assert overview.violations == room.room_check(tournament=tournament, room=whole)
+    overview = room_reads.room_overview(tournament)
+    whole = room_reads.room_load(tournament)
+    assert shown(overview.plan) == shown(room_reads.room_plan(tournament=tournament, room=whole))
+    assert overview.violations == room_reads.room_check(tournament=tournament, room=whole)
     assert overview.counts == {n: len(seats) for n, seats in whole.seats.items()}
     assert overview.waiting == len(whole.travelling)
     return overview
@@ -54,7 +56,7 @@ def random_room(td, rng: Random):
     seat_players(tournament, {n: seats for n, seats in layout.items() if seats})
     for number, seats in layout.items():
         if len(seats) >= 2 and rng.random() < 0.8:
-            room.button_set(
+            hands_services.button_set(
                 tournament=tournament,
                 table_number=number,
                 button=rng.choice(seats),
@@ -94,7 +96,9 @@ def test_a_move_names_the_player_now_in_the_seat_though_no_count_changed(tournam
     count and every table's row as they were: a player moved within his table."""
     placed = seat_players(tournament, {1: list(range(1, 10)), 2: [1, 2, 3, 4, 5, 6]})
     for number in (1, 2):
-        room.button_set(tournament=tournament, table_number=number, button=1, actor=td, now=NOW)
+        hands_services.button_set(
+            tournament=tournament, table_number=number, button=1, actor=td, now=NOW
+        )
     started(tournament)
     before = assert_as_the_whole_room(tournament)
     mover = placed[(1, 4)]  # BB on 3: seat 4 is next hand's big blind and moves
@@ -108,7 +112,7 @@ def test_a_move_names_the_player_now_in_the_seat_though_no_count_changed(tournam
     seat_services.seat_move(
         tournament=tournament, entry=mover, table_number=1, seat=5, actor=td, now=NOW
     )
-    assert room.room_overview(tournament).counts == before.counts
+    assert room_reads.room_overview(tournament).counts == before.counts
     after = assert_as_the_whole_room(tournament)
     assert [m.player for m in after.plan.moves] == [str(placed[(1, 5)].pk)]
 
@@ -118,7 +122,9 @@ def test_a_new_button_or_an_arrival_changes_the_plan_shown(tournament, td):
     started(tournament)
     assert set(assert_as_the_whole_room(tournament).plan.needs_button) == {"1", "2"}
     for number in (1, 2):
-        room.button_set(tournament=tournament, table_number=number, button=1, actor=td, now=NOW)
+        hands_services.button_set(
+            tournament=tournament, table_number=number, button=1, actor=td, now=NOW
+        )
     Seat.objects.filter(entry=placed[(1, 4)]).update(arrived=False)  # walking: may not move
     plan = assert_as_the_whole_room(tournament).plan
     assert not plan.needs_button and [m.player for m in plan.moves] == [str(placed[(1, 5)].pk)]
@@ -130,14 +136,14 @@ def test_a_new_button_or_an_arrival_changes_the_plan_shown(tournament, td):
 def test_a_balanced_room_a_break_and_the_final_table_are_shown_as_the_whole_room(td):
     balanced = make_tournament(td, tables=3)
     seat_players(balanced, {1: list(range(1, 10)), 2: list(range(1, 9)), 3: list(range(2, 10))})
-    room.buttons_draw(tournament=balanced, actor=td, now=NOW, rng=Random(7))
+    hands_services.buttons_draw(tournament=balanced, actor=td, now=NOW, rng=Random(7))
     plan = assert_as_the_whole_room(balanced).plan
     assert not plan.moves and not plan.break_table.break_now and not plan.halts
     tournament = make_tournament(td, tables=3)
     seat_players(tournament, {1: [1, 2, 3, 4, 5, 6], 2: [1, 2, 3, 4, 5, 6], 3: [2, 5, 8]})
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(7))
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(7))
     assert assert_as_the_whole_room(tournament).plan.break_table.break_now
     final = make_tournament(td, tables=2)
     seat_players(final, {1: [1, 2, 3, 4], 2: [1, 2, 3]})
-    room.buttons_draw(tournament=final, actor=td, now=NOW, rng=Random(7))
+    hands_services.buttons_draw(tournament=final, actor=td, now=NOW, rng=Random(7))
     assert assert_as_the_whole_room(final).plan.final_table.formed

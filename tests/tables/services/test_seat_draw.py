@@ -90,7 +90,7 @@ def test_a_big_draw_leaves_the_planner_knowing_the_seats_it_wrote(
     """On a database whose statistics say the seats table is empty, a 1,000-entry draw
     has it analyzed when it commits: the next minute's pages and moves are planned for a
     room of 1,000 seats, not for an empty one (a rebalance took 1.3 s instead of 75 ms
-    until autovacuum came round; tournaments/planner_stats.py)."""
+    until autovacuum came round; tournaments/selectors/planner_stats.py)."""
     from django.db import connection
 
     if not settings.USING_POSTGRES:

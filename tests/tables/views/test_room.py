@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tables.models import Seat, Table
-from tables.services import room
+from tables.services import hands as hands_services
 from tests.conftest import NOW
 from tests.tables.services.test_room import seat_players, started, where
 
@@ -38,7 +38,9 @@ def test_room_page_shows_the_plan_and_asks_for_unknown_buttons(
 
 def test_room_fragment_with_hx_request(client, floor, tournament, unbalanced, td):
     for number in (1, 2):
-        room.button_set(tournament=tournament, table_number=number, button=1, actor=td, now=NOW)
+        hands_services.button_set(
+            tournament=tournament, table_number=number, button=1, actor=td, now=NOW
+        )
     client.force_login(floor)
     response = client.get(reverse("room", args=[tournament.slug]), HTTP_HX_REQUEST="true")
     html = response.content.decode()
@@ -51,7 +53,9 @@ def test_apply_button_moves_the_player_and_lists_him_as_arriving(
     client, floor, tournament, unbalanced, td
 ):
     for number in (1, 2):
-        room.button_set(tournament=tournament, table_number=number, button=1, actor=td, now=NOW)
+        hands_services.button_set(
+            tournament=tournament, table_number=number, button=1, actor=td, now=NOW
+        )
     client.force_login(floor)
     response = client.post(reverse("room_apply", args=[tournament.slug]), follow=True)
     html = response.content.decode()
@@ -158,7 +162,7 @@ def test_room_page_query_count_does_not_grow_with_the_room(
     tournament = make_tournament(td, tables=20)
     StaffAssignment.objects.create(tournament=tournament, user=floor, role=Role.FLOOR)
     seat_players(tournament, {n: list(range(1, 8)) for n in range(1, 21)})
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW)
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW)
     client.force_login(floor)
     with django_assert_max_num_queries(15):
         response = client.get(reverse("room", args=[tournament.slug]))

@@ -26,12 +26,14 @@ from django.urls import reverse
 from tables.engine import Action, Hand, SeatStack, TableSetup
 from tables.events import ROOM_ACTION_PREFIXES
 from tables.models import Seat
+from tables.services import hands as hands_services
 from tables.services import layout as layout_services
 from tables.services import room
 from tables.services import seats as seat_services
 from tables.services.rulings import ruling_save
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
-from tournaments import errors, events, reports, selectors
+from tournaments import errors, events, selectors
+from tournaments.documents import reports
 from tournaments.events import event_undo
 from tournaments.models import (
     DisplayScreen,
@@ -210,9 +212,9 @@ def build_event(td) -> Tournament:
     undo_last(event, desk, "entry.register", at(2835))
     assert Entry.objects.get(pk=oops.entry.pk).status == Entry.Status.VOIDED
 
-    room.buttons_draw(tournament=event, actor=floor, now=at(2836), rng=rng)
+    hands_services.buttons_draw(tournament=event, actor=floor, now=at(2836), rng=rng)
     open_tables = sorted({seated(e).table.number for e in event.entries.filter(status="active")})
-    room.hand_done(tournament=event, table_numbers=open_tables, actor=floor, now=at(2837))
+    hands_services.hand_done(tournament=event, table_numbers=open_tables, actor=floor, now=at(2837))
     mover = event.entries.filter(status="active").order_by("number").first()
     target = (3, 2) if seated(mover).table.number != 3 else (1, 2)
     seat_services.seat_move(
@@ -286,7 +288,7 @@ def build_event(td) -> Tournament:
             actor=floor,
             now=at(minute),
         )
-    room.buttons_draw(tournament=event, actor=floor, now=at(2889), rng=rng)
+    hands_services.buttons_draw(tournament=event, actor=floor, now=at(2889), rng=rng)
     room.plan_apply_all(tournament=event, actor=floor, now=at(2890), rng=rng)
     four = list(event.entries.filter(status="active").order_by("number"))
     results.eliminations_record(

@@ -9,8 +9,8 @@ from tournaments import errors
 from tournaments.events import event_undo
 from tournaments.models import BountyAward, Entry
 from tournaments.selectors import formats as format_selectors
+from tournaments.services import bounties as bounties_services
 from tournaments.services import entries as entry_services
-from tournaments.services import formats as fs
 from tournaments.services import results
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +50,7 @@ def test_undoing_a_bust_whose_bounty_was_awarded_is_refused_naming_the_award(td)
     tournament = pko(td)
     costa, winner, _other = fill(tournament, td, 3)
     bust(tournament, td, costa)
-    fs.bounty_award_record(
+    bounties_services.bounty_award_record(
         tournament=tournament, eliminated=costa, portions=[[winner]], actor=td, now=NOW
     )
     elimination = tournament.events.get(action="entry.eliminate")
@@ -77,7 +77,7 @@ def _sell(tournament, user, method="cash"):
 def test_the_seat_card_and_the_receipt_say_the_whole_buy_in_with_its_parts(client, td):
     from django.urls import reverse
 
-    from tournaments import bookprint
+    from tournaments.documents import bookprint
 
     tournament = pko(td)
     entry = _sell(tournament, td)
@@ -118,7 +118,9 @@ def test_a_count_of_the_till_mid_night_matches_the_books_bounties_included(td):
     tournament = pko(td, progressive_cash_percent=50)
     a, b, c, d = (_sell(tournament, td, m) for m in ("cash", "cash", "card", "cash"))
     bust(tournament, td, b)
-    fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    bounties_services.bounty_award_record(
+        tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
+    )
     report = books.event_books(tournament)
     result = report["books"]
     # 4 x 115 taken; 25 of b's bounty handed to a in cash (the other 25 rides on a's head).
@@ -159,7 +161,9 @@ def test_half_a_bounty_in_cents_keeps_the_books_exact(td):
     tournament = pko(td, bounty_part_cents=2500, bounty_unit_cents=50)
     a, b, _c = (_sell(tournament, td) for _ in range(3))
     bust(tournament, td, b)
-    fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    bounties_services.bounty_award_record(
+        tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
+    )
     result = books.event_books(tournament)["books"]
     assert result.bounties_paid == Decimal("12.50")
     assert result.drawer == Decimal("257.50")
@@ -228,7 +232,7 @@ def test_bounty_figures_and_books_agree_whatever_busts_awards_payments_and_undos
                     bust(tournament, td, active[op[1] % len(active)])
                 elif op[0] == "award" and out and active:
                     winners = [active[i % len(active)] for i in [op[1], *op[2]]]
-                    fs.bounty_award_record(
+                    bounties_services.bounty_award_record(
                         tournament=tournament,
                         eliminated=out[op[1] % len(out)],
                         portions=[list(dict.fromkeys(winners))],

@@ -9,7 +9,7 @@ import time_machine
 
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments import errors, selectors
-from tournaments.entry_rules import ClockSpot, addon_window_open, rebuy_window_open
+from tournaments.rules.entry_rules import ClockSpot, addon_window_open, rebuy_window_open
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
 from tournaments.services import setup as setup_services

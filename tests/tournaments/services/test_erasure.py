@@ -19,9 +19,9 @@ from tests.conftest import (
     make_room_user,
     make_tournament,
 )
-from tournaments import names
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import CashRefund, Event, Penalty, TimeCall
+from tournaments.rules import names
 from tournaments.services import backup
 from tournaments.services import books as book_services
 from tournaments.services import entries as entry_services

@@ -12,9 +12,11 @@ from tournaments import errors
 from tournaments.events import event_undo
 from tournaments.models import BountyAward, Entry, Event, SeatTicket, Tournament
 from tournaments.selectors import formats as format_selectors
+from tournaments.services import bounties as bounties_services
 from tournaments.services import entries as entry_services
-from tournaments.services import formats as fs
+from tournaments.services import mystery as mystery_services
 from tournaments.services import results
+from tournaments.services import satellites as satellites_services
 
 pytestmark = pytest.mark.django_db
 
@@ -71,10 +73,12 @@ def test_a_pko_award_pays_half_and_grows_the_eliminators_bounty_then_undoes(td):
     tournament = pko(td)
     a, b, c = fill(tournament, td, 3)
     bust(tournament, td, b)
-    preview = fs.bounty_award_preview(tournament=tournament, eliminated=b, portions=[[a]])
+    preview = bounties_services.bounty_award_preview(
+        tournament=tournament, eliminated=b, portions=[[a]]
+    )
     assert [(line["cash"], line["bounty_after"]) for line in preview.lines] == [(1000, 3000)]
     assert not BountyAward.objects.exists()  # the preview saves nothing
-    event = fs.bounty_award_record(
+    event = bounties_services.bounty_award_record(
         tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
     )
     json.dumps(event.data)
@@ -84,7 +88,7 @@ def test_a_pko_award_pays_half_and_grows_the_eliminators_bounty_then_undoes(td):
     board = format_selectors.bounty_board(tournament)
     assert board["leaders"] == [str(a.player)] and board["in_play"] == 5000
     with pytest.raises(errors.DomainError, match="already awarded"):
-        fs.bounty_award_record(
+        bounties_services.bounty_award_record(
             tournament=tournament, eliminated=b, portions=[[c]], actor=td, now=NOW
         )
     undo(tournament, td, event)
@@ -97,11 +101,13 @@ def test_undo_refuses_when_a_later_award_changed_the_same_bounty(td):
     tournament = pko(td)
     a, b, c, d = fill(tournament, td, 4)
     bust(tournament, td, b)
-    first = fs.bounty_award_record(
+    first = bounties_services.bounty_award_record(
         tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
     )
     bust(tournament, td, a)
-    fs.bounty_award_record(tournament=tournament, eliminated=a, portions=[[c]], actor=td, now=NOW)
+    bounties_services.bounty_award_record(
+        tournament=tournament, eliminated=a, portions=[[c]], actor=td, now=NOW
+    )
     with pytest.raises(errors.CannotUndo, match="undo “Bounty awarded”"):
         undo(tournament, td, first)
 
@@ -110,7 +116,7 @@ def test_a_split_pot_shares_the_bounty_and_odd_cents(td):
     tournament = make_tournament(td, bounty_format="fixed", bounty_part_cents=2501)
     a, b, c = fill(tournament, td, 3)
     bust(tournament, td, c)
-    fs.bounty_award_record(
+    bounties_services.bounty_award_record(
         tournament=tournament, eliminated=c, portions=[[a, b]], actor=td, now=NOW
     )
     totals = format_selectors.bounty_totals(tournament)
@@ -121,12 +127,14 @@ def test_an_award_refuses_bad_input_and_changes_nothing(td):
     tournament = pko(td)
     a, b = fill(tournament, td, 2)
     with pytest.raises(errors.DomainError, match="not eliminated"):
-        fs.bounty_award_record(
+        bounties_services.bounty_award_record(
             tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
         )
     bust(tournament, td, b)
     with pytest.raises(errors.DomainError, match="last chips"):
-        fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[], actor=td, now=NOW)
+        bounties_services.bounty_award_record(
+            tournament=tournament, eliminated=b, portions=[], actor=td, now=NOW
+        )
     assert not BountyAward.objects.exists()
 
 
@@ -134,15 +142,17 @@ def test_the_winner_collects_his_own_grown_bounty(td):
     tournament = pko(td)
     a, b = fill(tournament, td, 2)
     bust(tournament, td, b)
-    fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    bounties_services.bounty_award_record(
+        tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
+    )
     with pytest.raises(errors.DomainError, match="Only the winner"):
-        fs.own_bounty_record(tournament=tournament, winner=a, actor=td, now=NOW)
+        bounties_services.own_bounty_record(tournament=tournament, winner=a, actor=td, now=NOW)
     # The clock closed registration and results gave him first place.
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
     Entry.objects.filter(pk=a.pk).update(place=1)
     tournament.refresh_from_db()
     a.refresh_from_db()
-    fs.own_bounty_record(tournament=tournament, winner=a, actor=td, now=NOW)
+    bounties_services.own_bounty_record(tournament=tournament, winner=a, actor=td, now=NOW)
     assert format_selectors.bounty_totals(tournament) == {a.pk: 1000 + 3000}
 
 
@@ -152,15 +162,15 @@ def test_mystery_envelopes_must_add_up_and_draws_start_with_the_stage(td):
     )
     a, b, c = fill(tournament, td, 3)
     with pytest.raises(errors.DomainError, match="add up"):
-        fs.envelopes_publish(
+        mystery_services.envelopes_publish(
             tournament=tournament, envelopes={"E1": 10000, "E2": 1000}, actor=td, now=NOW
         )
-    fs.envelopes_publish(
+    mystery_services.envelopes_publish(
         tournament=tournament, envelopes={"E1": 10000, "E2": 4000, "E3": 1000}, actor=td, now=NOW
     )
     bust(tournament, td, c)
     with pytest.raises(errors.DomainError, match="starts at 2 players"):
-        fs.mystery_draw_record(
+        mystery_services.mystery_draw_record(
             tournament=tournament,
             eliminated=c,
             portions=[[a]],
@@ -170,7 +180,7 @@ def test_mystery_envelopes_must_add_up_and_draws_start_with_the_stage(td):
         )
     Tournament.objects.filter(pk=tournament.pk).update(stage_trigger_players=3)
     with pytest.raises(errors.DomainError, match="not among"):
-        fs.mystery_draw_record(
+        mystery_services.mystery_draw_record(
             tournament=tournament,
             eliminated=c,
             portions=[[a]],
@@ -178,7 +188,7 @@ def test_mystery_envelopes_must_add_up_and_draws_start_with_the_stage(td):
             actor=td,
             now=NOW,
         )
-    event = fs.mystery_draw_record(
+    event = mystery_services.mystery_draw_record(
         tournament=tournament, eliminated=c, portions=[[a]], envelope_code="E2", actor=td, now=NOW
     )
     assert format_selectors.bounty_totals(tournament) == {a.pk: 4000}
@@ -197,11 +207,11 @@ def test_an_electronic_draw_uses_the_random_source_passed_in(td):
         mystery_draw_method="electronic",
     )
     a, b, c = fill(tournament, td, 3)
-    fs.envelopes_publish(
+    mystery_services.envelopes_publish(
         tournament=tournament, envelopes={"E1": 10000, "E2": 4000, "E3": 1000}, actor=td, now=NOW
     )
     bust(tournament, td, c)
-    event = fs.mystery_draw_record(
+    event = mystery_services.mystery_draw_record(
         tournament=tournament,
         eliminated=c,
         portions=[[a]],
@@ -216,7 +226,7 @@ def test_an_electronic_draw_uses_the_random_source_passed_in(td):
     tournament.refresh_from_db()
     # The order was fixed before the first draw, and its fingerprint can be checked after.
     assert tournament.mystery_permutation == order
-    assert tournament.mystery_fingerprint == fs.fingerprint(order)
+    assert tournament.mystery_fingerprint == mystery_services.fingerprint(order)
 
 
 def test_a_satellite_awards_seats_and_the_target_desk_recognises_them(td):
@@ -233,11 +243,11 @@ def test_a_satellite_awards_seats_and_the_target_desk_recognises_them(td):
     figures = format_selectors.satellite_figures(satellite, NOW)
     assert (figures["seats"], figures["leftover"], figures["cash_prizes"]) == (2, 20000, {3: 20000})
     with pytest.raises(errors.DomainError, match="must still go out"):
-        fs.satellite_award(tournament=satellite, actor=td, now=NOW)
+        satellites_services.satellite_award(tournament=satellite, actor=td, now=NOW)
     for place, entry in enumerate(entries[2:], start=3):
         Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ELIMINATED, place=place)
     assert format_selectors.satellite_figures(satellite, NOW)["status"] == "seats_awarded"
-    event = fs.satellite_award(tournament=satellite, actor=td, now=NOW)
+    event = satellites_services.satellite_award(tournament=satellite, actor=td, now=NOW)
     tickets = list(SeatTicket.objects.filter(satellite=satellite, kind="seat"))
     assert len(tickets) == 2
     # The leftover goes in cash to the first player out after the seats (§11.5).
@@ -248,7 +258,9 @@ def test_a_satellite_awards_seats_and_the_target_desk_recognises_them(td):
     registration = entry_services.entry_register(
         tournament=target, player=winner, actor=td, now=NOW
     )
-    used = fs.ticket_redeem(tournament=target, entry=registration.entry, actor=td, now=NOW)
+    used = satellites_services.ticket_redeem(
+        tournament=target, entry=registration.entry, actor=td, now=NOW
+    )
     assert used is not None and format_selectors.tickets_for(target, [winner.pk]) == {}
     with pytest.raises(errors.CannotUndo, match="used in the target event"):
         undo(satellite, td, event)
@@ -268,7 +280,7 @@ def test_a_player_who_already_holds_a_seat_gets_a_credit(td):
     entry_services.entry_register(tournament=target, player=entries[0].player, actor=td, now=NOW)
     for entry in entries[1:]:
         Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ELIMINATED)
-    event = fs.satellite_award(tournament=satellite, actor=td, now=NOW)
+    event = satellites_services.satellite_award(tournament=satellite, actor=td, now=NOW)
     ticket = SeatTicket.objects.get(satellite=satellite)
     assert (ticket.kind, ticket.amount_cents) == ("credit", 110000)
     undo(satellite, td, event)
@@ -280,7 +292,9 @@ def test_results_show_prize_and_bounty_money_separately_and_in_total(td):
     tournament = pko(td)
     a, b = fill(tournament, td, 2)
     bust(tournament, td, b)
-    fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    bounties_services.bounty_award_record(
+        tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
+    )
     rows = {r["entry"].pk: r for r in format_selectors.results_with_bounties(tournament)}
     assert rows[a.pk]["bounty"] == 1000
     assert rows[a.pk]["total"] == rows[a.pk]["prize"] + 1000
@@ -291,18 +305,20 @@ def test_a_disqualified_players_bounty_goes_to_the_prize_pool_and_undoes(td):
     a, b, c = fill(tournament, td, 3)
     bust(tournament, td, c)
     with pytest.raises(errors.DomainError, match="lost his chips in play"):
-        fs.bounty_forfeit_record(tournament=tournament, entry=c, actor=td, now=NOW)
+        bounties_services.bounty_forfeit_record(tournament=tournament, entry=c, actor=td, now=NOW)
     results.eliminations_record(
         tournament=tournament,
         busts=[results.Bust(entry=b, start_stack=500, reason="disqualification")],
         actor=td,
         now=NOW,
     )
-    event = fs.bounty_forfeit_record(tournament=tournament, entry=b, actor=td, now=NOW)
+    event = bounties_services.bounty_forfeit_record(
+        tournament=tournament, entry=b, actor=td, now=NOW
+    )
     assert format_selectors.bounties_to_prize_pool(tournament) == 2000
     assert format_selectors.bounty_totals(tournament) == {}  # nobody won it
     with pytest.raises(errors.DomainError, match="already awarded"):
-        fs.bounty_forfeit_record(tournament=tournament, entry=b, actor=td, now=NOW)
+        bounties_services.bounty_forfeit_record(tournament=tournament, entry=b, actor=td, now=NOW)
     undo(tournament, td, event)
     assert format_selectors.bounties_to_prize_pool(tournament) == 0
 
@@ -333,8 +349,10 @@ def _bubble_satellite(td, resolution):
 def test_a_tie_across_the_last_seat_is_played_off_and_both_share_the_cash(td):
     satellite, a, b, c = _bubble_satellite(td, "play_off")
     with pytest.raises(errors.DomainError, match="Play-off for 1 seat"):
-        fs.satellite_award(tournament=satellite, actor=td, now=NOW)
-    fs.satellite_award(tournament=satellite, actor=td, now=NOW, play_off_winners=[c])
+        satellites_services.satellite_award(tournament=satellite, actor=td, now=NOW)
+    satellites_services.satellite_award(
+        tournament=satellite, actor=td, now=NOW, play_off_winners=[c]
+    )
     seats = set(SeatTicket.objects.filter(kind="seat").values_list("player_id", flat=True))
     assert seats == {a.player_id, c.player_id}
     cash = dict(SeatTicket.objects.filter(kind="cash").values_list("player_id", "amount_cents"))
@@ -343,7 +361,7 @@ def test_a_tie_across_the_last_seat_is_played_off_and_both_share_the_cash(td):
 
 def test_under_stack_order_the_larger_starting_stack_takes_the_seat(td):
     satellite, a, b, c = _bubble_satellite(td, "stack_order")
-    fs.satellite_award(tournament=satellite, actor=td, now=NOW)
+    satellites_services.satellite_award(tournament=satellite, actor=td, now=NOW)
     seats = set(SeatTicket.objects.filter(kind="seat").values_list("player_id", flat=True))
     assert seats == {a.player_id, b.player_id}
     cash = dict(SeatTicket.objects.filter(kind="cash").values_list("player_id", "amount_cents"))

@@ -7,6 +7,8 @@ import pytest
 from django.urls import reverse
 
 from tables.models import Seat, Table
+from tables.selectors import room as room_reads
+from tables.services import hands as hands_services
 from tables.services import room
 from tests.conftest import NOW, make_player, make_tournament
 from tests.tables.services.test_room import seat_players, started
@@ -40,7 +42,7 @@ def test_twenty_five_players_start_nine_eight_eight(td, client):
     clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
     assert _counts(tournament) == [9, 8, 8]
     tournament.refresh_from_db()
-    assert room.room_check(tournament=tournament) == []
+    assert room_reads.room_check(tournament=tournament) == []
 
 
 def test_the_demo_room_shows_no_halted_table_before_the_start(td, client):
@@ -66,10 +68,12 @@ def test_the_planner_never_picks_a_player_still_on_the_way_to_a_seat(tournament,
     placed = seat_players(tournament, {1: list(range(1, 10)), 2: [1, 2, 3, 4, 5, 6]})
     started(tournament)
     for number in (1, 2):
-        room.button_set(tournament=tournament, table_number=number, button=1, actor=td, now=NOW)
+        hands_services.button_set(
+            tournament=tournament, table_number=number, button=1, actor=td, now=NOW
+        )
     # The next big blind at table 1 (seat 4) was just moved there and has not sat down.
     Seat.objects.filter(entry=placed[(1, 4)]).update(arrived=False, moved_from="3/2")
-    plan = room.room_plan(tournament=tournament)
+    plan = room_reads.room_plan(tournament=tournament)
     movers = {m.player for m in plan.moves}
     assert movers and str(placed[(1, 4)].pk) not in movers
 
@@ -83,6 +87,6 @@ def test_a_table_break_plan_lists_every_destination(td, client):
     assert 'data-testid="break"' in page
     destinations = page.split('data-testid="break-destinations"')[1].split("</ul>")[0]
     assert destinations.count("<li>") == 3
-    plan = room.room_plan(tournament=tournament)
+    plan = room_reads.room_plan(tournament=tournament)
     for card in plan.break_table.seat_cards:
         assert f"Table {card.table} · Seat {card.seat}" in destinations

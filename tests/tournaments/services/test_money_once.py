@@ -38,8 +38,9 @@ from tournaments.models import (
 )
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import books, results
+from tournaments.services import bounties as bounties_services
 from tournaments.services import entries as entry_services
-from tournaments.services import formats as fs
+from tournaments.services import satellites as satellites_services
 
 pytestmark = pytest.mark.django_db
 
@@ -218,9 +219,11 @@ def test_a_bounty_is_paid_to_each_winner_once_by_the_database_too(td):
         tournament=tournament, busts=[results.Bust(entry=b, start_stack=1)], actor=td, now=NOW
     )
     b.refresh_from_db()
-    fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    bounties_services.bounty_award_record(
+        tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
+    )
     with pytest.raises(errors.DomainError, match="already awarded"):
-        fs.bounty_award_record(
+        bounties_services.bounty_award_record(
             tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
         )
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -239,10 +242,12 @@ def test_an_award_whose_check_was_passed_is_still_refused_in_words(td, monkeypat
         tournament=tournament, busts=[results.Bust(entry=b, start_stack=1)], actor=td, now=NOW
     )
     b.refresh_from_db()
-    fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW)
-    monkeypatch.setattr(fs, "_check_eliminated", lambda tournament, eliminated: None)
+    bounties_services.bounty_award_record(
+        tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
+    )
+    monkeypatch.setattr(bounties_services, "_check_eliminated", lambda tournament, eliminated: None)
     with pytest.raises(errors.DomainError, match="already awarded"):
-        fs.bounty_award_record(
+        bounties_services.bounty_award_record(
             tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
         )
     assert BountyAward.objects.count() == 1
@@ -257,10 +262,10 @@ def test_a_satellites_seats_are_awarded_once(td):
     entries = [sell(satellite, td) for _ in range(24)]
     for place, entry in enumerate(entries[2:], start=3):
         Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.ELIMINATED, place=place)
-    fs.satellite_award(tournament=satellite, actor=td, now=NOW)
+    satellites_services.satellite_award(tournament=satellite, actor=td, now=NOW)
     awarded = SeatTicket.objects.count()
     with pytest.raises(errors.DomainError, match="already awarded"):
-        fs.satellite_award(tournament=satellite, actor=td, now=NOW)
+        satellites_services.satellite_award(tournament=satellite, actor=td, now=NOW)
     assert SeatTicket.objects.count() == awarded
     seat = SeatTicket.objects.filter(kind="seat").first()
     with pytest.raises(IntegrityError), transaction.atomic():

@@ -178,7 +178,7 @@ def test_pdf_reports_carry_venue_date_totals_page_numbers_and_when_made(tourname
 
 def test_a_csv_report_never_opens_a_name_as_a_formula():
     """A player named "=HYPERLINK(...)" is text in the spreadsheet."""
-    from tournaments import reports
+    from tournaments.documents import reports
 
     table = (["Place", "Player"], [[1, '=HYPERLINK("http://x")'], [2, "+39 Rossi"], [3, "@Bo"]])
     text = reports.as_csv(table).decode("utf-8-sig")

@@ -21,6 +21,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from config import ratelimit
 from config.asgi import application
 from tables.models import CashSeat, RoomEvent, RoomRole, Table, WaitEntry
 from tables.services import cash as cash_services
@@ -33,7 +34,6 @@ from tests.conftest import (
     make_tournament,
     make_user,
 )
-from tournaments import ratelimit
 from tournaments.errors import DomainError
 from tournaments.models import Event, Role, StaffAssignment, StaffPin
 from tournaments.services import accounts

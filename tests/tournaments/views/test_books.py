@@ -12,9 +12,10 @@ from django.urls import reverse
 
 from tables.models import CashGame, CashTable, RakeRecord, RoomEvent, RoomRole
 from tests.conftest import NOW, make_player, make_room_user, make_tournament, make_user
-from tournaments import cashbook, events
+from tournaments import events
 from tournaments.errors import DomainError
 from tournaments.models import CashCorrection, CashRefund, Event, NightClose
+from tournaments.rules import cashbook
 from tournaments.services import books
 from tournaments.services import entries as entry_services
 
@@ -247,14 +248,16 @@ def test_a_bounty_events_books_show_the_bounty_money_apart(client, td):
     nothing of the 20 the desk also took. The bounty money is shown apart, in cents."""
     from tests.conftest import make_tournament
     from tests.tournaments.services.test_formats import bust, fill
-    from tournaments.services import formats as fs
+    from tournaments.services import bounties as bounties_services
 
     tournament = make_tournament(
         td, bounty_format="progressive", bounty_part_cents=2000, buy_in_prize=80, buy_in_fee=10
     )
     a, b, _c = fill(tournament, td, 3)
     bust(tournament, td, b)
-    fs.bounty_award_record(tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    bounties_services.bounty_award_record(
+        tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
+    )
     assert books.bounty_money(tournament) == {
         "taken": 6000,
         "paid": 1000,

@@ -9,8 +9,8 @@ import logging
 import pytest
 from django.urls import reverse
 
+from config import ratelimit
 from tests.conftest import NOW, make_player, make_tournament, make_user
-from tournaments import ratelimit
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db

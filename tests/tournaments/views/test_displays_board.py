@@ -195,13 +195,14 @@ def test_the_boards_pages_and_index_are_the_field_sorted_by_name_through_renames
 def test_a_final_table_redraw_lists_its_newest_moves_on_the_board(client, td):
     from random import Random
 
+    from tables.services import hands as hands_services
     from tables.services import room
     from tests.tables.services.test_room import seat_players
     from tournaments.models import Event
 
     tournament = make_tournament(td, tables=3)
     seat_players(tournament, {1: [1, 2, 3], 2: [2, 4, 6], 3: [1, 5, 9]})
-    room.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(2))
+    hands_services.buttons_draw(tournament=tournament, actor=td, now=NOW, rng=Random(2))
     applied = room.plan_apply(tournament=tournament, actor=td, now=NOW, rng=Random(5))
     assert applied.kind == "final_table"
     logged = Event.objects.get(action="room.final_table").data["moves"]

@@ -16,7 +16,9 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors import formats as format_selectors
+from tournaments.services import bounties as bounties_services
 from tournaments.services import entries as entry_services
+from tournaments.services import mystery as mystery_services
 from tournaments.services import results
 
 pytestmark = pytest.mark.django_db
@@ -205,9 +207,10 @@ def _screen(tournament, kind, table=None):
 def test_each_players_bounty_is_on_the_tablet_the_board_and_the_phone(client, pko, td):
     a, b = fill(pko, td, 2)
     results.eliminations_record(tournament=pko, busts=[results.Bust(entry=b)], actor=td, now=NOW)
-    from tournaments.services import formats as fs
 
-    fs.bounty_award_record(tournament=pko, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    bounties_services.bounty_award_record(
+        tournament=pko, eliminated=b, portions=[[a]], actor=td, now=NOW
+    )
     table = a.seat.table.number
     tablet = client.get(
         reverse("screen", args=[_screen(pko, "table", table).token])
@@ -223,13 +226,12 @@ def test_each_players_bounty_is_on_the_tablet_the_board_and_the_phone(client, pk
 
 
 def test_the_clock_shows_a_mystery_draw_as_it_happens_and_the_envelopes_left(client, td):
-    from tournaments.services import formats as fs
 
     tournament = make_tournament(
         td, bounty_format="mystery", bounty_part_cents=5000, stage_trigger_players=3
     )
     a, b, c = fill(tournament, td, 3)
-    fs.envelopes_publish(
+    mystery_services.envelopes_publish(
         tournament=tournament, envelopes={"E1": 10000, "E2": 4000, "E3": 1000}, actor=td, now=NOW
     )
     results.eliminations_record(
@@ -237,7 +239,7 @@ def test_the_clock_shows_a_mystery_draw_as_it_happens_and_the_envelopes_left(cli
     )
     from django.utils import timezone
 
-    fs.mystery_draw_record(
+    mystery_services.mystery_draw_record(
         tournament=tournament,
         eliminated=c,
         portions=[[a]],
@@ -268,11 +270,12 @@ def test_the_satellite_clock_shows_the_seats_and_the_seat_bubble(client, td):
 
 
 def test_results_and_reports_show_prize_and_bounty_money_separately_and_in_total(client, pko, td):
-    from tournaments.services import formats as fs
 
     a, b = fill(pko, td, 2)
     results.eliminations_record(tournament=pko, busts=[results.Bust(entry=b)], actor=td, now=NOW)
-    fs.bounty_award_record(tournament=pko, eliminated=b, portions=[[a]], actor=td, now=NOW)
+    bounties_services.bounty_award_record(
+        tournament=pko, eliminated=b, portions=[[a]], actor=td, now=NOW
+    )
     Entry.objects.filter(pk=b.pk).update(prize=40)
     public = client.get(reverse("public_results", args=[pko.slug])).content.decode()
     assert "Bounties" in public and "40.00" in public
@@ -318,13 +321,12 @@ def test_the_permission_matrix(client, pko, td, django_user_model, name, method,
 
 
 def test_a_mystery_draw_counts_the_players_before_the_hand_from_the_places(td):
-    from tournaments.services import formats as fs
 
     tournament = make_tournament(
         td, bounty_format="mystery", bounty_part_cents=5000, stage_trigger_players=3
     )
     a, b, c, d = fill(tournament, td, 4)
-    fs.envelopes_publish(
+    mystery_services.envelopes_publish(
         tournament=tournament,
         envelopes={"E1": 5000, "E2": 5000, "E3": 5000, "E4": 5000},
         actor=td,
@@ -340,7 +342,7 @@ def test_a_mystery_draw_counts_the_players_before_the_hand_from_the_places(td):
     )
     for out in (c, d):
         with pytest.raises(DomainError, match="starts at 3 players"):
-            fs.mystery_draw_record(
+            mystery_services.mystery_draw_record(
                 tournament=tournament,
                 eliminated=out,
                 portions=[[a]],
@@ -351,7 +353,7 @@ def test_a_mystery_draw_counts_the_players_before_the_hand_from_the_places(td):
     results.eliminations_record(
         tournament=tournament, busts=[results.Bust(entry=b)], actor=td, now=NOW
     )
-    fs.mystery_draw_record(
+    mystery_services.mystery_draw_record(
         tournament=tournament, eliminated=b, portions=[[a]], envelope_code="E2", actor=td, now=NOW
     )
     assert format_selectors.bounty_totals(tournament) == {a.pk: 5000}

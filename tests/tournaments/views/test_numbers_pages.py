@@ -14,9 +14,9 @@ from django.urls import reverse
 from tables.services import room
 from tests.conftest import NOW, make_manager, make_player, make_tournament
 from tournaments.models import DisplayScreen, Entry
+from tournaments.services import bounties as bounties_services
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
-from tournaments.services import formats as format_services
 from tournaments.services import results
 
 pytestmark = pytest.mark.django_db
@@ -110,7 +110,7 @@ def big_night(td):
     out = entries[3]
     entry_services.entry_eliminate(tournament=tournament, entry=out, actor=td, now=NOW)
     out.refresh_from_db()
-    format_services.bounty_award_record(
+    bounties_services.bounty_award_record(
         tournament=tournament, eliminated=out, portions=[[entries[0]]], actor=td, now=NOW
     )
     DisplayScreen.objects.create(tournament=tournament, name="TV")

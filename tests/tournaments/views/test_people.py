@@ -70,7 +70,7 @@ def test_the_lists_pages_count_the_matches_and_a_search_that_fits_is_matched_onc
         (3, 5, 3),
         (3, 5, 3),  # past the end: the last page
     ]
-    assert [[str(e.player) for e in rows] for _p, rows in pages.values()] == [
+    assert [[str(e.player) for e, _n in rows] for _p, rows in pages.values()] == [
         ["Verdi000 Gino0", "Verdi001 Gino1"],
         ["Verdi004 Gino4"],
         ["Verdi004 Gino4"],
@@ -81,7 +81,7 @@ def test_the_lists_pages_count_the_matches_and_a_search_that_fits_is_matched_onc
         found, rows = people_selectors.player_list_page(
             tournament, query="verdi003", page=1, per_page=2
         )
-    assert (found.paginator.count, [str(e.player) for e in rows]) == (1, ["Verdi003 Gino3"])
+    assert (found.paginator.count, [str(e.player) for e, _n in rows]) == (1, ["Verdi003 Gino3"])
     assert len(searched) == len(whole) - 1  # no count: the page holds every match
     nobody, rows = people_selectors.player_list_page(tournament, query="nobody", page=1, per_page=2)
     assert (nobody.paginator.count, nobody.number, rows) == (0, 1, [])
@@ -98,7 +98,7 @@ def test_the_list_finds_a_word_in_any_name_case_and_accents_aside_also_after_a_r
 
     def found(query: str) -> list[str]:
         return [
-            str(e.player) for e in people_selectors.player_list_page(tournament, query=query)[1]
+            str(e.player) for e, _n in people_selectors.player_list_page(tournament, query=query)[1]
         ]
 
     for query in ("nicolo", "NICOLÒ", "àngelo", "angel", "pirata", "Nicolo d'angelo"):
@@ -162,10 +162,12 @@ def test_pages_by_chips_run_from_the_biggest_count_to_the_uncounted_by_number(
         chosen, rows = people_selectors.player_list_page(
             tournament, sort="chips", page=page, per_page=2
         )
-        shown.append([e.number for e in rows])
+        shown.append([e.number for e, _n in rows])
         assert chosen.paginator.num_pages == 4
     assert shown == [expected[0:2], expected[2:4], expected[4:6], expected[6:], expected[6:]]
-    assert [e.number for e in people_selectors.player_list(tournament, sort="chips")] == expected
+    assert [
+        e.number for e, _n in people_selectors.player_list(tournament, sort="chips")
+    ] == expected
     page = client.get(url, {"sort": "chips"}).content.decode()
     at = page.rindex  # the list's rows come after the chip leaders
     assert at("Verdi003") < at("Verdi005") < at("Verdi001") < at("Verdi000") < at("Verdi002")
@@ -473,7 +475,7 @@ def test_bounties_and_the_paid_filter(client, td):
     rows = client.get(reverse("league_public", args=["ko"])).context["rows"]
     assert rows[0]["name"] == "Verdi000 Gino0" and rows[0]["points"] == 600  # 2 bounties
     paid = client.get(reverse("player_list", args=[event.slug]), {"show": "paid"})
-    assert [e.number for e in paid.context["rows"]] == [2]
+    assert [e.number for e, _n in paid.context["rows"]] == [2]
 
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64  # the signature is what is checked

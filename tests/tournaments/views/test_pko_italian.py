@@ -14,11 +14,11 @@ from django.db.models import fields as django_fields
 from django.urls import reverse
 from django.utils import translation
 
-from tables.services import room
+from tables.services import hands as hands_services
 from tests.conftest import NOW, make_player, make_tournament
 from tests.tables.services.test_room import seat_players, started
 from tests.tournaments.services.test_results import _pdf_text
-from tournaments import printouts
+from tournaments.documents import printouts
 from tournaments.forms import TournamentForm
 from tournaments.labels import event_details
 from tournaments.models import Event, Tournament
@@ -73,7 +73,9 @@ def test_the_room_plan_cites_its_rules_by_name_with_the_text_on_hover(italian, f
     seat_players(tournament, {1: list(range(1, 10)), 2: [1, 2, 3, 4, 5, 6]})
     started(tournament)
     for number in (1, 2):
-        room.button_set(tournament=tournament, table_number=number, button=1, actor=floor, now=NOW)
+        hands_services.button_set(
+            tournament=tournament, table_number=number, button=1, actor=floor, now=NOW
+        )
     italian.force_login(floor)
     page = italian.get(reverse("room", args=[tournament.slug])).content.decode()
     moves = page[page.index('data-testid="moves"') :]

@@ -9,7 +9,7 @@ from django.utils import translation
 
 from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments import printouts
+from tournaments.documents import printouts
 from tournaments.models import Entry
 from tournaments.services import entries as entry_services
 

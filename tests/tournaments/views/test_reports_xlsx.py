@@ -12,7 +12,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from tests.conftest import NOW, make_player
-from tournaments import reports
+from tournaments.documents import reports
 from tournaments.models import Tournament
 from tournaments.services import entries as entry_services
 from tournaments.services import penalties as penalty_services

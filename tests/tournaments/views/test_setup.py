@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from tables.models import Seat, Table
 from tables.services import layout as layout_services
 from tests.conftest import make_manager
-from tournaments import events, presets
+from tournaments import events
 from tournaments.models import Entry, Event, Player, Role, StaffAssignment, Tournament
+from tournaments.services import presets
 from tournaments.services import setup as setup_services
 
 pytestmark = pytest.mark.django_db

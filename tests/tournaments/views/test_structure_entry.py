@@ -8,7 +8,7 @@ import pytest
 
 from tests.tournaments.views import test_setup as setup_tests
 from tests.tournaments.views.test_setup import _break, _level, _saved, _structure_post, _url
-from tournaments import presets
+from tournaments.services import presets
 
 pytestmark = pytest.mark.django_db
 

@@ -95,7 +95,7 @@ class Command(BaseCommand):
     @transaction.atomic
     def _create(self, td, entries: int) -> Tournament:
         now = timezone.now()
-        from tournaments.presets import PRESETS
+        from tournaments.services.presets import PRESETS
 
         tournament = setup_services.tournament_create(
             actor=td,

@@ -16,8 +16,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import Table
-from tournaments import clock, selectors
+from tournaments import selectors
 from tournaments.models import Entry, Tournament
+from tournaments.rules import clock
 
 LIVE = {clock.ClockStatus.RUNNING, clock.ClockStatus.PAUSED}
 

@@ -8,8 +8,9 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import cashbook, pdf
+from tournaments.documents import pdf
 from tournaments.models import Entry, PaymentMethod, Tournament
+from tournaments.rules import cashbook
 from tournaments.templatetags.money_cents import cents as cents_text
 
 

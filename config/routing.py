@@ -1,4 +1,4 @@
-"""WebSocket routes."""
+"""WebSocket routes (the project's socket URL map, beside config/urls.py)."""
 
 from django.urls import path
 from django.utils.module_loading import import_string

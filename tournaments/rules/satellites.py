@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tournaments.placements import Elimination, SameHandRule, settle_eliminations
+from tournaments.rules.placements import Elimination, SameHandRule, settle_eliminations
 
 
 class LeftoverMode(StrEnum):

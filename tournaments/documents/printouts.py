@@ -12,8 +12,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
-from tournaments import clock, pdf, selectors
+from tournaments import selectors
+from tournaments.documents import pdf
 from tournaments.models import Entry, Tournament
+from tournaments.rules import clock
 
 DOCUMENTS = ("structure", "seating", "seatlist", "moves", "breaks", "final")
 SLIP_HOURS = 2  # move and break slips: the moves of the last two hours

@@ -17,7 +17,8 @@ from xml.sax.saxutils import escape
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import labels, pdf, selectors
+from tournaments import labels, selectors
+from tournaments.documents import pdf
 from tournaments.models import BountyAward, ChipCount, Entry, Penalty, Tournament
 from tournaments.selectors.formats import results_with_bounties
 

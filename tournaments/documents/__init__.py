@@ -1,0 +1,1 @@
+"""What the room prints and downloads: PDFs, printouts, the books' print, reports."""
