@@ -397,5 +397,8 @@ def test_a_night_of_pushes(
     kinds: dict[frozenset[str], list[int]] = {}
     for dealer in dealers[:first_shift]:
         kinds.setdefault(dealer.games, []).append(ledger.dealt[dealer.id])
+    # One stretch between breaks, and one down more: a down cut short by its table closing
+    # leaves its dealer that much behind the others.
+    spread = setup.max_minutes_without_break + setup.down_minutes
     for minutes in kinds.values():
-        assert max(minutes) - min(minutes) <= setup.max_minutes_without_break, minutes
+        assert max(minutes) - min(minutes) <= spread, minutes
