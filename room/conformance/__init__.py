@@ -27,6 +27,7 @@ FLOOR_ADAPTERS = (
     "room.conformance.tablegames",
     "room.conformance.cash",
     "room.conformance.jackpots",
+    "room.conformance.dealers",
 )
 ENGINE_ADAPTER = "room.conformance.engine"
 
