@@ -27,10 +27,14 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 from django.utils.module_loading import import_string  # noqa: E402
 
+from room.sockets import websocket_urlpatterns as room_sockets  # noqa: E402
 from tournaments.sockets.routing import websocket_urlpatterns  # noqa: E402
 
+# The room's sockets (the dealers' board) beside the events' and the cash room's: the
+# events' routing never imports the room.
+routes = [*websocket_urlpatterns, *room_sockets]
 websocket_app = AllowedHostsOriginValidator(
-    CookieMiddleware(SessionMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns))))
+    CookieMiddleware(SessionMiddleware(AuthMiddleware(URLRouter(routes))))
 )
 if wrapper := speedups.websocket_wrapper():
     websocket_app = import_string(wrapper)(websocket_app)
