@@ -65,6 +65,9 @@ class TipsForm(forms.Form):
         min_value=0,
         max_value=1_000_000,
         decimal_places=2,
+        # Typed as the user's language writes it: 100,01 in Italian, 100.01 in English.
+        localize=True,
+        widget=forms.TextInput(attrs={"id": "id_tips_amount", "inputmode": "decimal"}),
         error_messages={
             "required": _("Write the tips as an amount from 0 to 1,000,000."),
             "invalid": _("Write the tips as an amount from 0 to 1,000,000."),

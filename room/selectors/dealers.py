@@ -167,9 +167,15 @@ def _minutes(start: datetime, end: datetime) -> int:
     return max(0, int((end - start).total_seconds() // 60))
 
 
-def on_shift(shifts: list[DealerShift], now: datetime) -> list[rotation.DealerOnShift]:
+def on_shift(
+    shifts: list[DealerShift], now: datetime, settings: rotation.RotationSettings | None = None
+) -> list[rotation.DealerOnShift]:
     """The dealers clocked in, as the rotation rules take them: where each is, since when,
-    his minutes on the box since his last break, the table he dealt last."""
+    his minutes on the box since his last break (the down he deals now not counted), the
+    table he dealt before. A break is a break row, or time out of the box at least a
+    break's length long (the rules count it so too)."""
+    settings = settings or rotation_settings()
+    rest = timedelta(minutes=settings.break_minutes)
     rows: dict[int, list[DealerAssignment]] = defaultdict(list)
     for a in DealerAssignment.objects.filter(shift__in=shifts).order_by("started_at", "pk"):
         rows[a.shift_id].append(a)
@@ -181,13 +187,17 @@ def on_shift(shifts: list[DealerShift], now: datetime) -> list[rotation.DealerOn
         current = next((a for a in history if a.ended_at is None), None)
         box = 0
         last_table = None
+        left_box: datetime | None = None
         for a in history:
             if a.on_break:
-                box = 0  # a break resets the count
+                box = 0
                 continue
-            box += _minutes(a.started_at, a.ended_at or now)
-            if a.ended_at is not None:
-                last_table = a.table_key
+            if left_box is not None and a.started_at - left_box >= rest:
+                box = 0
+            if a.ended_at is None:
+                break  # the down being dealt now is the rules' to count
+            box += _minutes(a.started_at, a.ended_at)
+            last_table, left_box = a.table_key, a.ended_at
         if current is not None:
             since = current.started_at
         else:
@@ -211,11 +221,9 @@ def plan(now: datetime) -> tuple[list[RoomTable], list[rotation.DealerOnShift], 
     """The open tables, the dealers on shift and the next push as the rules plan it."""
     room = dealer_room()
     tables = open_tables(room)
-    shifts = open_shifts()
-    on = on_shift(shifts, now)
-    push = rotation.next_push(
-        tuple(t.rule() for t in tables), tuple(on), now, rotation_settings(room)
-    )
+    settings = rotation_settings(room)
+    on = on_shift(open_shifts(), now, settings)
+    push = rotation.next_push(tuple(t.rule() for t in tables), tuple(on), now, settings)
     return tables, on, push
 
 

@@ -156,6 +156,8 @@ def _fill_unstaffed(now: datetime, changes: _Changes) -> None:
     """The tables without a dealer take one now, from those waiting (off the box and off
     a break), as the rules would choose them for the next push."""
     tables, on, push = selectors.plan(now)
+    if push.at > now:
+        return  # nobody free can deal them yet: the next push will
     staffed = {d.table for d in on if d.table}
     free = {d.id for d in on if d.table is None and (d.on_break_until or now) <= now}
     moves = tuple(

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
@@ -158,8 +159,8 @@ def hours_table(rows: list[selectors.ShiftHours]) -> reports.Table:
     games = [code for code, _words in selectors.GAME_CHOICES]
     head = [
         _("Dealer"),
-        _("Clock in"),
-        _("Clock out"),
+        pgettext("hours column", "Clock in"),
+        pgettext("hours column", "Clock out"),
         _("Minutes late"),
         _("Minutes on the box"),
         *[str(words) for _code, words in selectors.GAME_CHOICES],

@@ -28,13 +28,16 @@
 
 (() => {
   let delay = 1000;
+  let socket = null;
+  // A tablet loads its relief line after the page: the socket opens with the first part
+  // that listens, whenever it comes.
   const connect = () => {
-    if (!document.querySelector("[data-dealers-live]")) return;
+    if (socket || !document.querySelector("[data-dealers-live]")) return;
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    let socket;
     try {
       socket = new WebSocket(`${scheme}${location.host}/ws/room/dealers/`);
     } catch (e) {
+      socket = null;
       setTimeout(connect, delay);
       return;
     }
@@ -48,10 +51,12 @@
       if (window.htmx) window.htmx.trigger(document.body, "dealers");
     });
     socket.addEventListener("close", () => {
+      socket = null;
       document.body.dataset.dealersSocket = "closed";
       delay = Math.min(delay * 2, 30000);
       setTimeout(connect, delay);
     });
   };
   document.addEventListener("DOMContentLoaded", connect);
+  document.addEventListener("htmx:afterSwap", connect);
 })();

@@ -238,3 +238,31 @@ def test_hours_export_in_csv_and_the_books_fragment(client, room):
         assert got.status_code == 200 and len(got.content) > 500
     fragment = client.get(reverse("dealer_tips"), {"night": NOW.date().isoformat()})
     assert "45.01" in fragment.content.decode()
+
+
+def test_the_push_comes_on_its_own_when_due(room, frozen_clock):
+    from room.tasks import push_dealers_when_due
+
+    users = [dealer(n) for n in ("anna", "bruno", "carla", "dario")]
+    for user in users:
+        services.clock_in(dealer=user, now=NOW)
+    assert push_dealers_when_due() is False  # the downs have just begun
+    frozen_clock.shift(timedelta(minutes=31))
+    assert push_dealers_when_due() is True
+    assert RoomEvent.objects.filter(action=services.PUSH, actor=None).count() == 1
+
+
+def test_a_pin_unlocked_tablet_reads_its_relief_line_and_nothing_else(client, room):
+    from tables.permissions import PIN_TABLE
+
+    anna = dealer("anna")
+    services.clock_in(dealer=anna, now=NOW)
+    client.force_login(anna)
+    session = client.session
+    until = (NOW + timedelta(hours=8)).timestamp()
+    session[PIN_TABLE] = {"kind": "cash", "pk": room["cash"].pk, "until": until}
+    session.save()
+    relief = client.get(reverse("dealer_relief", args=["cash", room["cash"].pk]))
+    assert relief.status_code == 200
+    assert client.get(reverse("dealer_floor")).status_code == 403
+    assert client.get(reverse("dealer_hours")).status_code == 403
