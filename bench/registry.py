@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bench import balance, engine, entries, fanout, fuzz, load, pages, reconnect
+from bench import balance, dealers, engine, entries, fanout, fuzz, load, pages, reconnect
 from bench.common import Summary
 
 Bench = Callable[..., Summary]
@@ -23,4 +23,5 @@ BENCHES: dict[str, Bench] = {
     "balance": balance.run,
     "engine": engine.run,
     "pages": pages.run,
+    "dealers": dealers.run,
 }

@@ -26,6 +26,7 @@ FLOOR_ADAPTERS = (
     "room.conformance.formats",
     "room.conformance.tablegames",
     "room.conformance.cash",
+    "room.conformance.dealers",
 )
 ENGINE_ADAPTER = "room.conformance.engine"
 

@@ -21,6 +21,9 @@ GAMES = ("holdem", "omaha", "blackjack", "punto_banco")
 
 _GAME_BIT = {game: 1 << index for index, game in enumerate(GAMES)}
 _ALL_MASKS = range(1 << len(GAMES))
+# For each set of games, the sets that hold it (as a list, and as bits over set numbers).
+_SUPERSETS = {mask: [s for s in _ALL_MASKS if s & mask == mask] for mask in _ALL_MASKS}
+_SUPERSET_BITS = {mask: sum(1 << s for s in _SUPERSETS[mask]) for mask in _ALL_MASKS}
 _MINUTE = timedelta(minutes=1)
 
 
@@ -58,6 +61,9 @@ class DealerOnShift:
     # Seated: the table dealt before this one. Out: the table of the last down.
     last_table: str | None = None
     on_break_until: datetime | None = None
+    # Minutes dealt this shift, the down being dealt not counted: of dealers out since
+    # the same moment, the one who has dealt less goes in first.
+    shift_box_minutes: int = 0
 
 
 @dataclass(frozen=True)
@@ -139,6 +145,7 @@ class _Candidate:
     """A dealer who may sit down at this push, in the line's order (longest out first)."""
 
     out_since: datetime
+    dealt: int
     id: int
     mask: int
     # The table of his last down when he has had no break since (he may not go back),
@@ -172,56 +179,87 @@ def next_push(
     seated: dict[str, DealerOnShift] = {}
     freed: list[DealerOnShift] = []  # at a table no longer open, or a second dealer at one
     out: list[DealerOnShift] = []
-    for dealer in sorted(dealers, key=lambda d: (d.since, d.id)):
-        if dealer.table is None:
+    for dealer in dealers:
+        key = dealer.table
+        if key is None:
             out.append(dealer)
-        elif dealer.table in open_tables and dealer.table not in seated:
-            seated[dealer.table] = dealer
+        elif key not in open_tables:
+            freed.append(dealer)
+        elif key not in seated:
+            seated[key] = dealer
         else:
+            # Two at one table: the one who sat first stays.
+            other = seated[key]
+            if (dealer.since, dealer.id) < (other.since, other.id):
+                seated[key], dealer = dealer, other
             freed.append(dealer)
 
+    masks: dict[frozenset[str], int] = {}
+    due = _downs_end(open_tables, seated, settings)
     unstaffed_mask = 0
     for key, table in open_tables.items():
         if key not in seated:
             unstaffed_mask |= _GAME_BIT[table.game]
 
-    at = _push_time(open_tables, seated, freed, out, unstaffed_mask, now, settings)
-    return _plan(open_tables, seated, freed, out, at, settings)
+    at = _push_time(due, freed, out, unstaffed_mask, masks, now, settings)
+    return _plan(open_tables, seated, due, freed, out, masks, at, settings)
+
+
+def _mask(dealer: DealerOnShift, masks: dict[frozenset[str], int]) -> int:
+    mask = masks.get(dealer.games)
+    if mask is None:
+        mask = masks[dealer.games] = games_mask(dealer.games)
+    return mask
+
+
+def _downs_end(
+    open_tables: dict[str, OpenTable], seated: dict[str, DealerOnShift], settings: RotationSettings
+) -> dict[str, datetime]:
+    """When each dealt table's down ends (`down_ends`, in one pass)."""
+    down = settings.down_minutes * _MINUTE
+    limit = settings.max_minutes_without_break
+    full_down_below = limit - settings.down_minutes
+    due: dict[str, datetime] = {}
+    for key, dealer in seated.items():
+        box = dealer.box_minutes_since_break
+        if box <= full_down_below and not open_tables[key].keep_dealer:
+            due[key] = dealer.since + down
+        else:
+            due[key] = dealer.since + max(0, limit - box) * _MINUTE
+    return due
 
 
 def _push_time(
-    open_tables: dict[str, OpenTable],
-    seated: dict[str, DealerOnShift],
+    due: dict[str, datetime],
     freed: list[DealerOnShift],
     out: list[DealerOnShift],
     unstaffed_mask: int,
+    masks: dict[frozenset[str], int],
     now: datetime,
     settings: RotationSettings,
 ) -> datetime:
     if freed:
         return now
-    first: datetime | None = None
+    first: datetime | None = min(due.values()) if due else None
     if unstaffed_mask:
         for dealer in out:
-            if not games_mask(dealer.games) & unstaffed_mask:
+            if not _mask(dealer, masks) & unstaffed_mask:
                 continue
             ready = _ready_at(dealer, settings)
             if ready <= now:
                 return now
             if first is None or ready < first:
                 first = ready
-    for key, dealer in seated.items():
-        ends = down_ends(dealer, open_tables[key].keep_dealer, settings)
-        if first is None or ends < first:
-            first = ends
     return now if first is None or first < now else first
 
 
 def _plan(
     open_tables: dict[str, OpenTable],
     seated: dict[str, DealerOnShift],
+    due: dict[str, datetime],
     freed: list[DealerOnShift],
     out: list[DealerOnShift],
+    masks: dict[frozenset[str], int],
     at: datetime,
     settings: RotationSettings,
 ) -> Push:
@@ -231,14 +269,15 @@ def _plan(
 
     # Tables to fill at this push: nobody at them, or their down ends by `at`.
     to_fill: list[str] = []
-    leaving: list[tuple[DealerOnShift, str | None]] = [(d, None) for d in freed]
-    for key, table in open_tables.items():
-        sitting = seated.get(key)
-        if sitting is None:
+    # A dealer freed from a table still open (a second dealer there) may not go back to it.
+    leaving: list[tuple[DealerOnShift, str | None]] = [(d, d.table) for d in freed]
+    for key in open_tables:
+        ends = due.get(key)
+        if ends is None:
             to_fill.append(key)
-        elif down_ends(sitting, table.keep_dealer, settings) <= at:
+        elif ends <= at:
             to_fill.append(key)
-            leaving.append((sitting, key))
+            leaving.append((seated[key], key))
     to_fill.sort()
 
     line: list[_Candidate] = []
@@ -246,9 +285,8 @@ def _plan(
         if _ready_at(dealer, settings) > at:
             continue
         rested = had_break(dealer, at, settings)
-        candidate = _candidate(
-            dealer, dealer.since, None if rested else dealer.last_table, open_tables
-        )
+        barred = None if rested else dealer.last_table
+        candidate = _candidate(dealer, dealer.since, barred, open_tables, _mask(dealer, masks))
         candidate.rested = rested
         line.append(candidate)
     # Leaving dealers go to the back of the line, or on break when another down would take
@@ -257,9 +295,9 @@ def _plan(
         if box_minutes(dealer, at, settings) > room_for_a_down:
             moves[dealer.id] = Move(dealer.id, None, break_until)
         else:
-            line.append(_candidate(dealer, at, left_table, open_tables))
+            line.append(_candidate(dealer, at, left_table, open_tables, _mask(dealer, masks)))
             moves[dealer.id] = Move(dealer.id, None)
-    line.sort(key=lambda c: (c.out_since, c.id))
+    line.sort(key=lambda c: (c.out_since, c.dealt, c.id))
 
     by_game: dict[int, list[str]] = {bit: [] for bit in _GAME_BIT.values()}
     for key in to_fill:
@@ -288,11 +326,15 @@ def _candidate(
     out_since: datetime,
     barred: str | None,
     open_tables: dict[str, OpenTable],
+    mask: int,
 ) -> _Candidate:
     table = open_tables.get(barred) if barred is not None else None
+    dealt = dealer.shift_box_minutes
+    if dealer.table is not None:
+        dealt += minutes_between(dealer.since, out_since)
     if table is None:
-        return _Candidate(out_since, dealer.id, games_mask(dealer.games), None, 0)
-    return _Candidate(out_since, dealer.id, games_mask(dealer.games), barred, _GAME_BIT[table.game])
+        return _Candidate(out_since, dealt, dealer.id, mask, None, 0)
+    return _Candidate(out_since, dealt, dealer.id, mask, barred, _GAME_BIT[table.game])
 
 
 def _choose(
@@ -306,21 +348,23 @@ def _choose(
     for subset in _ALL_MASKS:
         capacity[subset] = sum(n for bit, n in need.items() if bit & subset)
     used = [0] * len(_ALL_MASKS)
-    supersets = {mask: [s for s in _ALL_MASKS if s & mask == mask] for mask in _ALL_MASKS}
+    full = 0  # bit s set: the sets of games s has no table left for one more dealer
+    for subset in _ALL_MASKS:
+        if capacity[subset] == 0:
+            full |= 1 << subset
     total = capacity[-1]
     chosen: list[_Candidate] = []
     passed_over: list[_Candidate] = []
     for candidate in line:
-        if len(chosen) == total:
+        mask = candidate.mask
+        if len(chosen) == total or not mask or full & _SUPERSET_BITS[mask]:
             passed_over.append(candidate)
             continue
-        mask = candidate.mask
-        if mask and all(used[s] < capacity[s] for s in supersets[mask]):
-            for s in supersets[mask]:
-                used[s] += 1
-            chosen.append(candidate)
-        else:
-            passed_over.append(candidate)
+        for subset in _SUPERSETS[mask]:
+            used[subset] += 1
+            if used[subset] == capacity[subset]:
+                full |= 1 << subset
+        chosen.append(candidate)
     return chosen, passed_over
 
 
@@ -352,7 +396,7 @@ def _share_games(chosen: list[_Candidate], need: dict[int, int]) -> dict[int, li
         left[bit] -= 1
         share.setdefault(bit, []).append(candidate)
     for dealers in share.values():
-        dealers.sort(key=lambda c: (c.out_since, c.id))
+        dealers.sort(key=lambda c: (c.out_since, c.dealt, c.id))
     return share
 
 
@@ -497,11 +541,14 @@ def apply_push(
 
 
 def _moved(dealer: DealerOnShift, move: Move, now: datetime) -> DealerOnShift:
+    shift = dealer.shift_box_minutes
     if dealer.table is None:
         box = 0 if move.rested else dealer.box_minutes_since_break
         last = dealer.last_table
     else:
-        box = dealer.box_minutes_since_break + minutes_between(dealer.since, now)
+        dealt = minutes_between(dealer.since, now)
+        box = dealer.box_minutes_since_break + dealt
+        shift += dealt
         last = dealer.table
     if move.table is not None:
         return replace(
@@ -511,21 +558,14 @@ def _moved(dealer: DealerOnShift, move: Move, now: datetime) -> DealerOnShift:
             box_minutes_since_break=box,
             last_table=last,
             on_break_until=None,
-        )
-    if move.break_until is not None:
-        return replace(
-            dealer,
-            table=None,
-            since=now,
-            box_minutes_since_break=0,
-            last_table=last,
-            on_break_until=move.break_until,
+            shift_box_minutes=shift,
         )
     return replace(
         dealer,
         table=None,
         since=now,
-        box_minutes_since_break=box,
+        box_minutes_since_break=0 if move.break_until is not None else box,
         last_table=last,
-        on_break_until=None,
+        on_break_until=move.break_until,
+        shift_box_minutes=shift,
     )

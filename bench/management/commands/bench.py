@@ -14,6 +14,7 @@ BENCH_OPTIONS = [
     "clients",
     "changes",
     "tables",
+    "dealers",
     "rounds",
     "layer",
     "kind",
@@ -39,6 +40,7 @@ class Command(BaseCommand):
             "--changes", type=int, default=fanout.CHANGES, help="fanout: timed changes a run"
         )
         parser.add_argument("--tables", type=int, default=1112)
+        parser.add_argument("--dealers", type=int, default=1500, help="dealers: dealers on shift")
         parser.add_argument("--rounds", type=int, default=5)
         parser.add_argument(
             "--layer", choices=["memory", "redis"], default=None, help="default: from REDIS_URL"
