@@ -185,7 +185,7 @@ def on_shift(
         games = frozenset(profile.games if profile else ())
         history = rows.get(shift.pk, [])
         current = next((a for a in history if a.ended_at is None), None)
-        box = 0
+        box = shift_box = 0
         last_table = None
         left_box: datetime | None = None
         for a in history:
@@ -196,7 +196,10 @@ def on_shift(
                 box = 0
             if a.ended_at is None:
                 break  # the down being dealt now is the rules' to count
-            box += _minutes(a.started_at, a.ended_at)
+            # Counted as the rules count a down: a part of a minute is a minute.
+            dealt = rotation.minutes_between(a.started_at, a.ended_at)
+            box += dealt
+            shift_box += dealt
             last_table, left_box = a.table_key, a.ended_at
         if current is not None:
             since = current.started_at
@@ -212,6 +215,7 @@ def on_shift(
                 box_minutes_since_break=box,
                 last_table=last_table,
                 on_break_until=current.break_until if current and current.on_break else None,
+                shift_box_minutes=shift_box,
             )
         )
     return found
