@@ -76,8 +76,11 @@ class TabletOnly:
     out, the language and the PIN pages; every other address answers 403. Once the shift
     is over it is logged out and sent to its table's PIN page. A password's login passes."""
 
-    # Whatever the table: leaving, the language, unlocking (anew: the PIN is asked again).
-    ANYWHERE = frozenset({"logout", "set_language", "pin_unlock", "cash_pin_unlock"})
+    # Whatever the table: leaving, the language, unlocking (anew: the PIN is asked again),
+    # and the relief line the tablet loads (public, as the dealers' board is).
+    ANYWHERE = frozenset(
+        {"logout", "set_language", "pin_unlock", "cash_pin_unlock", "dealer_relief"}
+    )
     # A tournament table's tablet: its page, whose htmx posts go to the same address, and
     # its bust dialog.
     TOURNAMENT = frozenset({"dealer_tablet", "dealer_bust"})

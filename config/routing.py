@@ -4,6 +4,7 @@ from django.urls import path
 from django.utils.module_loading import import_string
 
 from config import speedups
+from room.sockets import websocket_urlpatterns as room_routes  # the dealers' board
 from tables.sockets import CashConsumer  # the cash room
 
 # Channels' membership per socket, or the hub's per process (config/speedups.py).
@@ -13,4 +14,5 @@ websocket_urlpatterns: list = [
     path("ws/screens/<uuid:token>/", RoomConsumer.as_asgi()),
     path("ws/t/<slug:slug>/", RoomConsumer.as_asgi()),
     path("ws/cash/", CashConsumer.as_asgi()),
+    *room_routes,
 ]

@@ -359,6 +359,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(CLOCK_SWEEP_SECONDS),
         "options": {"expires": float(CLOCK_SWEEP_SECONDS)},
     },
+    # The dealers' push when its time has come and the floor has not pressed it.
+    "dealers-push": {
+        "task": "room.tasks.push_dealers_when_due",
+        "schedule": float(CLOCK_SWEEP_SECONDS),
+        "options": {"expires": float(CLOCK_SWEEP_SECONDS)},
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # A level-change announcement this late is stale: the screens changed level on their own

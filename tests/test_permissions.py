@@ -60,6 +60,9 @@ def row(anonymous, outsider, desk, floor, td, **others):
 
 CASH_OK = {"manager": OK, "cash": OK}
 CASH_POST = {"manager": REDIRECT, "cash": REDIRECT}
+DEALERS_OK = {"manager": OK, "cash": OK, "pit": OK}
+DEALERS_POST = {"manager": REDIRECT, "cash": REDIRECT, "pit": REDIRECT}
+PIT_OK = {"manager": OK, "pit": OK}
 
 # name -> (method, expected status per role). POSTs carry empty data: a permitted role gets
 # a redirect with a message (refused input), never a 500.
@@ -326,6 +329,48 @@ MATRIX = {
         "post",
         row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=NOT_FOUND, cash=NOT_FOUND),
     ),
+    # The dealers' floor: the manager and the floor of the cash room and of the pit; the TV
+    # board and the clock-in tablet are public (the PIN is the clock's capability); a
+    # table's relief line is public as the board is (no table has the sample key).
+    "dealer_floor": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **DEALERS_OK)),
+    "dealer_board": ("get", row(OK, OK, OK, OK, OK)),
+    "dealer_clock": ("get", row(OK, OK, OK, OK, OK)),
+    "dealer_relief": ("get", row(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
+    **{
+        name: ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **DEALERS_POST))
+        for name in ("dealer_push", "dealer_override", "dealer_keep")
+    },
+    # A log row that is not there.
+    "dealer_undo": (
+        "post",
+        row(
+            LOGIN,
+            FORBIDDEN,
+            FORBIDDEN,
+            FORBIDDEN,
+            FORBIDDEN,
+            manager=NOT_FOUND,
+            cash=NOT_FOUND,
+            pit=NOT_FOUND,
+        ),
+    ),
+    # The dealers' games, shifts and the rotation's settings: the manager's.
+    "dealer_staff": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK)),
+    **{
+        name: ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=REDIRECT))
+        for name in ("dealer_profile", "dealer_settings")
+    },
+    # Hours and tips are pay: the manager and the books.
+    **{
+        name: ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK, books=OK))
+        for name in ("dealer_hours", "dealer_tips")
+    },
+    # The pit's tables: the manager and the pit (no pit table has the sample id).
+    "pit_tables": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **PIT_OK)),
+    "pit_table_status": (
+        "post",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=NOT_FOUND, pit=NOT_FOUND),
+    ),
 }
 
 
@@ -384,6 +429,9 @@ PUBLIC = {
     "kiosk_start",
     "kiosk_player",
     "kiosk_action",
+    "dealer_board",
+    "dealer_clock",
+    "dealer_relief",
 }
 
 
@@ -474,6 +522,7 @@ def world(tournament, td, floor, desk, outsider, display):
             "pit_ruling": {"event_id": 10**9},
             "merge_undo": {"event_id": 10**9},
             "cash_undo": {"event_id": 10**9},
+            "dealer_undo": {"event_id": 10**9},
             **{name: {"pk": cash[kind]} for name, kind in CASH_PK.items()},
         },
     }

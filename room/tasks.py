@@ -1,0 +1,15 @@
+"""Celery tasks of the room: thin shells around its services."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.utils import timezone
+
+from room.services import dealers
+
+
+@shared_task(name="room.tasks.push_dealers_when_due", ignore_result=True)
+def push_dealers_when_due() -> bool:
+    """Beat, every CLOCK_SWEEP_SECONDS: make the dealers' push once its time has come (the
+    floor may press it sooner). Whether anything moved."""
+    return dealers.push(actor=None, now=timezone.now(), only_if_due=True) is not None
