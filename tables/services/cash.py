@@ -25,6 +25,7 @@ from tables.cash import absence, buyin, changes, closing, opening, rake, waitlis
 from tables.cash.settings import DEFAULTS, CashSettings
 from tables.cash.shifts import Shift
 from tables.events import room_event_log, undoes
+from tables.services import jackpots
 from tables.models import (
     CashGame,
     CashOut,
@@ -1453,6 +1454,8 @@ def rake_record(
             rake=taken,
             rake_by_pot=by_pot,
         )
+    # The jackpot's drop goes in with the rake, once per hand as the rake does.
+    drop = jackpots.drop_record(record)
     room_event_log(
         actor=actor,
         action="cash.rake",
@@ -1461,6 +1464,7 @@ def rake_record(
             "table": table.number,
             "pot": pot,
             "rake": taken,
+            "drop_cents": drop.cents if drop else 0,
             "rule": rake.RULE_RAKE,
         },
         now=now,
@@ -1497,5 +1501,6 @@ def _undo_rake(event: RoomEvent, actor: Any, now: datetime) -> None:
         raise CannotUndo(
             reason=_("the books of %(night)s are closed") % {"night": night.isoformat()}
         )
+    jackpots.drop_undo(record)
     record.delete()
     broadcast_cash("undo")
