@@ -25,7 +25,6 @@ from tables.cash import absence, buyin, changes, closing, opening, rake, waitlis
 from tables.cash.settings import DEFAULTS, CashSettings
 from tables.cash.shifts import Shift
 from tables.events import room_event_log, undoes
-from tables.services import jackpots
 from tables.models import (
     CashGame,
     CashOut,
@@ -38,6 +37,7 @@ from tables.models import (
     RoomEvent,
     WaitEntry,
 )
+from tables.services import jackpots
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import NightClose, Player
 from tournaments.realtime import broadcast_cash

@@ -149,9 +149,7 @@ def jackpot_settings_save(*, actor: Any, settings: JackpotSettings, now: datetim
     before = dict(room.jackpot_rules or {})
     room.jackpot_rules = stored_settings(settings)
     room.save()
-    room_event_log(
-        actor=actor, action="cash.jackpot_settings", data={"before": before}, now=now
-    )
+    room_event_log(actor=actor, action="cash.jackpot_settings", data={"before": before}, now=now)
     _push("cash.jackpot")
     return room
 
@@ -692,7 +690,9 @@ def high_hand_pay(*, actor: Any, period_start: datetime, now: datetime) -> Jackp
             reason=_("the period ends at %(time)s")
             % {"time": timezone.localtime(end).strftime("%H:%M")}
         )
-    if JackpotPayment.objects.filter(kind=JackpotKind.HIGH_HAND, period_start=period_start).exists():
+    if JackpotPayment.objects.filter(
+        kind=JackpotKind.HIGH_HAND, period_start=period_start
+    ).exists():
         raise DomainError(_("The high hand of this period is already paid."))
     winners = best_of(hands)
     prize = settings.high_hand.prize_cents
@@ -742,4 +742,3 @@ def high_hand_pay(*, actor: Any, period_start: datetime, now: datetime) -> Jackp
 
 
 undoes("cash.jackpot_high_hand_paid")(_undo_payment)
-
