@@ -29,12 +29,15 @@ from tables.models import (
     CashGame,
     CashSeat,
     CashTable,
+    JackpotFund,
     PhoneLink,
     RoomEvent,
     WaitEntry,
 )
 from tables.selectors import cash as selectors
+from tables.selectors import jackpots as jackpot_selectors
 from tables.services import cash as services
+from tables.views import jackpots as jackpot_views
 from tournaments.errors import DomainError
 from tournaments.forms import whole_number
 from tournaments.models import Player
@@ -66,6 +69,7 @@ ACTION_LABELS = {
     "cash.rake": gettext_lazy("Rake recorded"),
     "cash.hand": gettext_lazy("Hand done"),
     "cash.phone_link": gettext_lazy("New phone link"),
+    **jackpot_views.ACTION_LABELS,
 }
 
 
@@ -854,6 +858,8 @@ def cash_undo(request: HttpRequest, event_id: int) -> HttpResponse:
     event = RoomEvent.objects.filter(pk=event_id, action__startswith="cash.").first()
     if event is None:
         raise Http404
+    if event.action in jackpot_views.MANAGER_UNDOES:
+        _role(request, permissions.MANAGER)
     ok, _undo = run(request, events.room_event_undo, actor=request.user, event_id=event.pk)
     if ok:
         messages.success(request, _("Undone."))
@@ -929,6 +935,8 @@ def brush_board(request: HttpRequest) -> HttpResponse:
     """The public board on a TV: games, open seats, waiting lists (§15). No keep-apart pairs,
     buy-ins or markers are shown."""
     context = _board_context(public=True)
+    if JackpotFund.objects.exists():
+        context["jackpot"] = jackpot_selectors.screen(context["now"])
     if request.htmx:
         return render(request, "tables/cash/brush.html#brush", context)
     return render(request, "tables/cash/brush.html", context)
