@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 
 from tables.cash.jackpot import ClaimedHand, DropRule, HighHandRule
 from tables.events import room_event_undo
@@ -25,6 +26,7 @@ from tables.services import cash as cash_services
 from tables.services import jackpots
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_tournament
 from tournaments.errors import CannotUndo, DomainError
+from tests.tournaments.services.test_money_once import all_at_once
 from tournaments.services import books
 
 pytestmark = pytest.mark.django_db
@@ -305,3 +307,43 @@ def test_tied_high_hands_share_the_prize(floor, manager, table):
     )
     assert [(s["seat"], s["cents"]) for s in paid.shares] == [(5, 501), (6, 500)]
     assert fund() == {"main": 399, "backup": 400, "next": 200}  # a prize moves nothing
+
+
+# --- at once, on PostgreSQL ---------------------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not settings.USING_POSTGRES, reason="needs PostgreSQL (DATABASE_URL)")
+@pytest.mark.django_db(transaction=True)
+def test_confirmations_and_payments_sent_at_once_pay_once(floor, manager, manager2, table):
+    for hand in range(1, 21):
+        rake(floor, table, 200, hand=hand)
+    bad = claim(floor, table)
+    jackpots.claim_confirm(actor=floor, claim=bad, now=NOW)
+    # Two managers press "confirm and pay" at the same moment, twice each.
+    jobs = [
+        lambda who=who: jackpots.claim_confirm(actor=who, claim=bad, now=NOW)
+        for who in (manager, manager2, manager, manager2)
+    ]
+    refused = all_at_once(jobs)
+    assert JackpotPayment.objects.count() == 1 and len(refused) == 3
+    assert fund() == {"main": 400, "backup": 200, "next": 0}
+    # The hour's high hand paid from four tabs at once: once.
+    at = NOW.replace(minute=5)
+    high(floor, table, 1, *QUAD_9, at)
+    later = at + timedelta(hours=1)
+    start = at.replace(minute=0)
+    refused = all_at_once(
+        [lambda: jackpots.high_hand_pay(actor=floor, period_start=start, now=later)] * 4
+    )
+    assert JackpotPayment.objects.filter(kind="high_hand").count() == 1 and len(refused) == 3
+    assert fund() == {"main": 200, "backup": 0, "next": 0}
+    # Drops taken at four tables while a payment is undone: every cent accounted for.
+    tables = [table] + [
+        CashTable.objects.create(game=table.game, number=n, opened_at=NOW) for n in (5, 6, 7)
+    ]
+    paid = RoomEvent.objects.get(action="cash.jackpot_high_hand_paid")
+    jobs = [lambda t=t: rake(floor, t, 200, now=later) for t in tables]
+    jobs.append(lambda: room_event_undo(event_id=paid.pk, actor=manager, now=later))
+    assert all_at_once(jobs) == []
+    assert fund() == {"main": 400 + 280, "backup": 200 + 80, "next": 0 + 40}
