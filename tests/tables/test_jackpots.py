@@ -25,8 +25,8 @@ from tables.models import (
 from tables.services import cash as cash_services
 from tables.services import jackpots
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_tournament
-from tournaments.errors import CannotUndo, DomainError
 from tests.tournaments.services.test_money_once import all_at_once
+from tournaments.errors import CannotUndo, DomainError
 from tournaments.services import books
 
 pytestmark = pytest.mark.django_db
