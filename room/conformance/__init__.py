@@ -26,6 +26,7 @@ FLOOR_ADAPTERS = (
     "room.conformance.formats",
     "room.conformance.tablegames",
     "room.conformance.cash",
+    "room.conformance.jackpots",
 )
 ENGINE_ADAPTER = "room.conformance.engine"
 

@@ -10,7 +10,7 @@ well formed but does not qualify is a `Judgement` with `pay=False` and its reaso
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from itertools import combinations
 from typing import Literal
@@ -22,14 +22,13 @@ from tables.engine.ranking import high_rank, holdem_rank
 SRC_FIGP = "002_25e7245d7a8abbc0.txt"
 # The definition (a prize for some hands, funded from every pot besides the rake; bad beat
 # and high hand) is FIGP's; every number and qualifier below is common practice we chose.
-RULE_JACKPOT = f"{SRC_FIGP} Glossario 'Jackpot'"
+RULE_JACKPOT = f'{SRC_FIGP} Glossario "Jackpot"'
 RULE_DROP = "jackpots.md §2"
 RULE_FUNDS = "jackpots.md §3"
 RULE_BAD_BEAT = "jackpots.md §4"
 RULE_BAD_BEAT_SPLIT = "jackpots.md §5"
 RULE_HIGH_HAND = "jackpots.md §6"
 
-Game = Literal["holdem", "omaha"]
 GAMES: frozenset[str] = frozenset({"holdem", "omaha"})
 HOLE_CARDS: dict[str, int] = {"holdem": 2, "omaha": 4}
 BOARD_CARDS = 5
@@ -37,26 +36,6 @@ BOARD_CARDS = 5
 DropKind = Literal["fixed", "share"]
 Period = Literal["hour", "shift", "day"]
 
-BadBeatReason = Literal[
-    "bad_beat_qualifies",
-    "game_not_covered",
-    "board_incomplete",
-    "too_few_players",
-    "loser_below_minimum",
-    "loser_hole_card_not_playing",
-    "winner_not_better",
-    "winner_below_minimum",
-    "winner_hole_card_not_playing",
-]
-HighHandReason = Literal[
-    "new_high_hand",
-    "ties_high_hand",
-    "game_not_covered",
-    "board_incomplete",
-    "hand_below_minimum",
-    "hand_hole_card_not_playing",
-    "below_high_hand",
-]
 # Every reason code, in the order a judgement lists them (the labels module maps each to words).
 REASONS: tuple[str, ...] = (
     "bad_beat_qualifies",
@@ -76,11 +55,26 @@ REASONS: tuple[str, ...] = (
 )
 
 
-# --- Hand notation -------------------------------------------------------------------------
+# --- Games and hand notation -------------------------------------------------------------
+
+
+def game_key(variant: str) -> str:
+    """The jackpot's name for a cash game's variant as the room writes it: "Hold'em", "NLH"
+    -> "holdem"; "PLO", "Omaha" -> "omaha". Omaha hi/lo and any other game keep their own
+    lowercased name, which no default rule covers."""
+    text = "".join(ch for ch in variant.lower() if ch.isalnum())
+    omaha = "omaha" in text or "plo" in text
+    if omaha and any(mark in text for mark in ("hilo", "hl", "8")):
+        return text
+    if omaha:
+        return "omaha"
+    if "hold" in text or "texas" in text or text in ("nlh", "nlhe", "lhe", "plh", "flh"):
+        return "holdem"
+    return text
 
 
 def hand_rank(notation: str) -> int:
-    """Return the engine rank of a hand written as its five ranks, best first by habit.
+    """Return the engine rank of a hand written as its five ranks (notation of jackpots.md §4).
 
     "AAATT" is aces full of tens, "KKKK2" four kings, "AKQJT" an ace-high straight; a
     trailing "s" makes the five cards one suit: "AKQJTs" is a royal flush, "AQT85s" an
@@ -338,7 +332,6 @@ class BadBeatRule:
     share_table: int = 250
     share_room: int = 0
     games: frozenset[str] = GAMES
-    min_rank: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         shares = (self.share_loser, self.share_winner, self.share_table, self.share_room)
@@ -346,7 +339,12 @@ class BadBeatRule:
             raise ValueError("bad-beat shares are never negative and sum to 1000 per mille")
         if self.min_players_dealt < 2:
             raise ValueError("a bad beat needs at least two players dealt in")
-        object.__setattr__(self, "min_rank", hand_rank(self.min_losing_hand))
+        hand_rank(self.min_losing_hand)  # a notation that names no hand is refused here
+
+    @property
+    def min_rank(self) -> int:
+        """The engine rank of `min_losing_hand`."""
+        return hand_rank(self.min_losing_hand)
 
 
 def judge_bad_beat(
@@ -447,14 +445,18 @@ class HighHandRule:
     both_hole_cards_play: bool = True
     prize_cents: int | None = None
     games: frozenset[str] = GAMES
-    min_rank: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.period not in ("hour", "shift", "day"):
             raise ValueError(f"high-hand period {self.period!r}: 'hour', 'shift' or 'day'")
         if self.prize_cents is not None and self.prize_cents < 0:
             raise ValueError("a prize is never negative")
-        object.__setattr__(self, "min_rank", hand_rank(self.min_hand))
+        hand_rank(self.min_hand)  # a notation that names no hand is refused here
+
+    @property
+    def min_rank(self) -> int:
+        """The engine rank of `min_hand`."""
+        return hand_rank(self.min_hand)
 
 
 def period_of(
