@@ -32,6 +32,7 @@ from tables.cash.jackpot import (
     FundShares,
     HighHandRule,
     drop_for_hand,
+    game_key,
     judge_bad_beat,
     judge_high_hand,
     period_of,
@@ -164,16 +165,6 @@ def _undo_settings(event: RoomEvent, actor: Any, now: datetime) -> None:
     _push("undo")
 
 
-def game_code(variant: str) -> str:
-    """The rules' name of a cash game's variant ("Hold'em" -> "holdem")."""
-    plain = "".join(ch for ch in variant.lower() if ch.isalnum())
-    if "omaha" in plain or plain.startswith("plo"):
-        return "omaha"
-    if "hold" in plain or plain in {"nlh", "nlhe", "lhe", "texas"}:
-        return "holdem"
-    return plain[:10] or "other"
-
-
 # --- the fund ------------------------------------------------------------------------------
 
 
@@ -218,7 +209,7 @@ def drop_record(record: RakeRecord) -> JackpotDrop | None:
     settings = jackpot_settings()
     cents = drop_for_hand(
         settings.drop,
-        game=game_code(record.game.variant),
+        game=game_key(record.game.variant),
         pot_cents=record.pot * 100,
         flop_dealt=record.flop_dealt,
     )
@@ -290,7 +281,7 @@ def _where_fields(where: Where, settings: JackpotSettings) -> dict[str, Any]:
 
 def _game_of(where: Where) -> str:
     if where.cash_table is not None:
-        return game_code(where.cash_table.game.variant)
+        return game_key(where.cash_table.game.variant)
     return "holdem"  # the engine's tournaments deal hold'em
 
 
