@@ -241,6 +241,9 @@ class CashRoom(models.Model):
     )
     answer_minutes = models.PositiveSmallIntegerField(_("minutes to answer a call"), default=15)
     overrides = models.JSONField(_("other settings"), default=dict, blank=True)
+    # The jackpots' rules (tables/cash/jackpots.md), by name: only what differs from the
+    # spec's defaults, as `overrides` keeps the rest of the room's settings.
+    jackpot_rules = models.JSONField(_("jackpot rules"), default=dict, blank=True)
 
     def __str__(self) -> str:
         return "cash room"
@@ -449,3 +452,152 @@ class CashOut(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.stack} @ {self.game_id}"
+
+
+# --- the jackpots (tables/cash/jackpots.md) ----------------------------------------------
+
+
+class JackpotKind(models.TextChoices):
+    BAD_BEAT = "bad_beat", _("Bad-beat jackpot")
+    HIGH_HAND = "high_hand", _("High hand")
+
+
+class JackpotFund(models.Model):
+    """The jackpots' money held for the players, in cents (one row): the prize on offer
+    (`main`, from which the bad beat and the high hands are paid), the backup that becomes
+    the prize when the main is emptied, and the share put aside for the jackpot after that
+    (`next`). Changed only under its row lock (tables.services.jackpots). `payments` counts
+    every payment ever made from it, so a drop or a payment knows whether a later payment
+    has used its money."""
+
+    main_cents = models.BigIntegerField(default=0)
+    backup_cents = models.BigIntegerField(default=0)
+    next_cents = models.BigIntegerField(default=0)
+    payments = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(main_cents__gte=0, backup_cents__gte=0, next_cents__gte=0),
+                name="jackpot_fund_never_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"jackpot {self.main_cents}/{self.backup_cents}/{self.next_cents}"
+
+    def parts(self) -> dict[str, int]:
+        return {"main": self.main_cents, "backup": self.backup_cents, "next": self.next_cents}
+
+
+class JackpotDrop(models.Model):
+    """One raked hand's drop, in cents, taken from the pot besides the rake and held for
+    the players, split into the fund's parts. One per hand: it belongs to the hand's rake
+    record (itself one per hand), and goes with it."""
+
+    rake = models.OneToOneField(RakeRecord, on_delete=models.CASCADE, related_name="jackpot_drop")
+    at = models.DateTimeField()
+    cents = models.PositiveIntegerField()
+    main_cents = models.PositiveIntegerField(default=0)
+    backup_cents = models.PositiveIntegerField(default=0)
+    next_cents = models.PositiveIntegerField(default=0)
+    # The fund's payment counter when the drop went in (JackpotFund.payments).
+    seq = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"drop {self.cents} @ {self.rake_id}"
+
+
+class JackpotClaim(models.Model):
+    """A hand claimed for a jackpot, as the floor entered it, with the engine's judgement:
+    a bad beat (the loser's and the winner's hole cards) or a high hand of a period. A bad
+    beat is paid after two staff confirm it (the floor, then a manager); a period's high
+    hand when the period is paid."""
+
+    class Status(models.TextChoices):
+        REFUSED = "refused", _("Refused")
+        JUDGED = "judged", _("Qualifies: to confirm")
+        CONFIRMED = "confirmed", _("Confirmed by the floor")
+        PAID = "paid", _("Paid")
+
+    kind = models.CharField(max_length=10, choices=JackpotKind.choices)
+    at = models.DateTimeField()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    # Where it was played: a cash table, or a tournament's table when the room allows it.
+    cash_table = models.ForeignKey(
+        CashTable, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    table_number = models.PositiveIntegerField(_("table"))
+    game = models.CharField(max_length=10)  # the rules' game: "holdem" | "omaha"
+    board = models.JSONField(default=list)
+    # Bad beat: {"loser": {"seat", "hole"}, "winner": {...}}; high hand: {"hand": {...}}.
+    hands = models.JSONField(default=dict)
+    players_dealt = models.PositiveSmallIntegerField(default=0)
+    # The other seats dealt in (the table's share of a bad beat), and each seat's player
+    # as the table had him when the claim was entered.
+    other_seats = models.JSONField(default=list, blank=True)
+    names = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices)
+    reasons = models.JSONField(default=list, blank=True)
+    loser_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A high hand's period, as the rules cut the day.
+    period_start = models.DateTimeField(null=True, blank=True)
+    period_end = models.DateTimeField(null=True, blank=True)
+    floor_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    floor_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["kind", "period_start"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} T{self.table_number} {self.status}"
+
+
+class JackpotPayment(models.Model):
+    """A jackpot paid: a confirmed bad beat, or a period's high hand (ties split). Paid
+    once: one payment per claim, one per high-hand period (database constraints). Its
+    shares are the slips; `before` and `after` are the fund's parts around it, so its
+    undo gives the fund back to the cent."""
+
+    kind = models.CharField(max_length=10, choices=JackpotKind.choices)
+    claim = models.OneToOneField(
+        JackpotClaim, on_delete=models.PROTECT, null=True, blank=True, related_name="payment"
+    )
+    period_start = models.DateTimeField(null=True, blank=True)
+    period_end = models.DateTimeField(null=True, blank=True)
+    at = models.DateTimeField()
+    paid_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    cents = models.PositiveBigIntegerField()
+    # [{"role": "loser" | "winner" | "table" | "room" | "high_hand", "seat", "name",
+    #   "table", "cents"}]: what each is handed (the room's share stays in the house).
+    shares = models.JSONField(default=list)
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    seq = models.PositiveIntegerField()  # the fund's payment counter this payment took
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "period_start"],
+                condition=models.Q(period_start__isnull=False),
+                name="jackpot_period_paid_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} paid {self.cents}"

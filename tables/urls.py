@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tables.views import cash, cash_remote, pit, rake, staff
+from tables.views import cash, cash_remote, jackpots, pit, rake, staff
 from tournaments.views import accounts
 
 urlpatterns: list = [
@@ -54,4 +54,16 @@ urlpatterns: list = [
         "cash/players/<int:player_id>/phone-link/", cash.phone_link_new, name="cash_phone_link_new"
     ),
     path("cash/rake/", rake.rake_report, name="cash_rake_report"),
+    # The jackpots: the floor's page, the manager's rules and their printout, claims, high
+    # hands, payments and their slips; the TV screen needs no login, as the brush board.
+    path("jackpots/", jackpots.jackpot_home, name="jackpot_home"),
+    path("jackpots/board/", jackpots.jackpot_board, name="jackpot_board"),
+    path("jackpots/settings/", jackpots.jackpot_settings, name="jackpot_settings"),
+    path("jackpots/rules/", jackpots.jackpot_rules, name="jackpot_rules"),
+    path("jackpots/claims/", jackpots.jackpot_claim, name="jackpot_claim"),
+    path("jackpots/claims/<int:pk>/confirm/", jackpots.jackpot_confirm, name="jackpot_confirm"),
+    path("jackpots/high-hands/", jackpots.jackpot_high_hand, name="jackpot_high_hand"),
+    path("jackpots/periods/pay/", jackpots.jackpot_pay_period, name="jackpot_pay_period"),
+    path("jackpots/payments/<int:pk>/slips/", jackpots.jackpot_slips, name="jackpot_slips"),
+    path("jackpots/undo/<int:event_id>/", jackpots.jackpot_undo, name="jackpot_undo"),
 ]

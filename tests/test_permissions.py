@@ -371,6 +371,44 @@ MATRIX = {
         "post",
         row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=NOT_FOUND, pit=NOT_FOUND),
     ),
+    # The jackpots: the cash-room floor and the manager work them; the manager sets the
+    # rules; the printed rules and the slips also for the books; the TV needs no login.
+    "jackpot_home": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_OK)),
+    "jackpot_board": ("get", row(OK, OK, OK, OK, OK)),
+    "jackpot_settings": (
+        "get",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK),
+    ),
+    "jackpot_rules": (
+        "get",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_OK, books=OK),
+    ),
+    **{
+        name: ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, **CASH_POST))
+        for name in ("jackpot_claim", "jackpot_high_hand", "jackpot_pay_period")
+    },
+    # A claim, a payment or a log row that is not there.
+    "jackpot_confirm": (
+        "post",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=NOT_FOUND, cash=NOT_FOUND),
+    ),
+    "jackpot_slips": (
+        "get",
+        row(
+            LOGIN,
+            FORBIDDEN,
+            FORBIDDEN,
+            FORBIDDEN,
+            FORBIDDEN,
+            manager=NOT_FOUND,
+            cash=NOT_FOUND,
+            books=NOT_FOUND,
+        ),
+    ),
+    "jackpot_undo": (
+        "post",
+        row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=NOT_FOUND, cash=NOT_FOUND),
+    ),
 }
 
 
@@ -420,6 +458,7 @@ PUBLIC = {
     "pin_unlock",
     "cash_pin_unlock",
     "cash_brush",
+    "jackpot_board",
     "cash_phone",
     "cash_phone_answer",
     "cash_phone_join",
@@ -522,6 +561,7 @@ def world(tournament, td, floor, desk, outsider, display):
             "pit_ruling": {"event_id": 10**9},
             "merge_undo": {"event_id": 10**9},
             "cash_undo": {"event_id": 10**9},
+            "jackpot_undo": {"event_id": 10**9},
             "dealer_undo": {"event_id": 10**9},
             **{name: {"pk": cash[kind]} for name, kind in CASH_PK.items()},
         },

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
@@ -186,3 +188,13 @@ def _more(parts: list[str], shown: Any, sizes: Mapping[str, int] | None, key: st
     hidden = (sizes or {}).get(key, 0) - len(shown)
     if hidden > 0:
         parts.append(ngettext("and %(n)s more", "and %(n)s more", hidden) % {"n": hidden})
+
+
+def cents_text(value: object) -> str:
+    """An amount kept in integer cents as money in the user's number format: 123456 ->
+    "1,234.56" ("1.234,56" in Italian); anything else is shown as it is. Grouped whatever
+    USE_THOUSAND_SEPARATOR says: that setting would also group the plain numbers the
+    templates write into form fields and data attributes."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return "" if value is None else str(value)
+    return number_format(Decimal(value) / 100, 2, use_l10n=True, force_grouping=True)

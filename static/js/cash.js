@@ -22,6 +22,7 @@
 // (hx-trigger "cash from:body") whenever the room changes; polling stays as the fallback.
 (() => {
   let delay = 1000;
+  let reconnecting = false;
   const connect = () => {
     if (!document.querySelector("[data-cash-live]")) return;
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -33,12 +34,16 @@
       return;
     }
     socket.addEventListener("open", () => {
+      // Back after a drop: what changed meanwhile was never pushed, so read it once.
+      if (reconnecting && window.htmx) window.htmx.trigger(document.body, "cash");
+      reconnecting = false;
       delay = 1000;
     });
     socket.addEventListener("message", () => {
       if (window.htmx) window.htmx.trigger(document.body, "cash");
     });
     socket.addEventListener("close", () => {
+      reconnecting = true;
       delay = Math.min(delay * 2, 30000);
       setTimeout(connect, delay);
     });
@@ -55,3 +60,17 @@ document.addEventListener("htmx:beforeRequest", (event) => {
   const busy = board.querySelector("details.menu[open]") || (active && active !== document.body && board.contains(active) && active.matches("input, select, textarea"));
   if (busy) event.preventDefault();
 });
+
+// A jackpot just hit: the screens show its moment for the seconds the server gives
+// (data-hit-seconds), then put it away; the next push or reload brings the next one.
+(() => {
+  const shown = new WeakSet();
+  const arm = () => document.querySelectorAll("[data-hit-seconds]").forEach((el) => {
+    if (shown.has(el)) return;
+    shown.add(el);
+    const seconds = parseInt(el.dataset.hitSeconds, 10) || 0;
+    setTimeout(() => el.classList.add("over"), seconds * 1000);
+  });
+  document.addEventListener("DOMContentLoaded", arm);
+  document.addEventListener("htmx:afterSwap", arm);
+})();

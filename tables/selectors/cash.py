@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from django.db.models import Q
 
 from tables import permissions
-from tables.models import CashGame, CashSeat, WaitEntry
+from tables.cash.settings import CashSettings
+from tables.cash.shifts import Shift
+from tables.models import CashGame, CashRoom, CashSeat, WaitEntry
 from tournaments.models import Player
 
 
@@ -84,3 +87,33 @@ def player_search(query: str, *, user: Any, limit: int = 10) -> list[Found]:
     ids = [p.pk for p in found]
     seats, lists = playing_at(ids), lists_of(ids)
     return [Found(p, seats.get(p.pk), [name for _pk, name in lists.get(p.pk, [])]) for p in found]
+
+
+def cash_room() -> CashRoom:
+    """The room's settings row; unsaved defaults until the TD first saves them (a page that
+    only reads never writes)."""
+    room = CashRoom.objects.order_by("pk").first()
+    return room if room is not None else CashRoom()
+
+
+def room_settings() -> CashSettings:
+    """The room's settings: the defaults, overridden by the room's row."""
+    room = cash_room()
+    known = {f.name for f in dataclass_fields(CashSettings)}
+    values = {k: v for k, v in (room.overrides or {}).items() if k in known}
+    if "suit_order" in values:
+        values["suit_order"] = tuple(values["suit_order"])
+    if "shifts" in values:
+        values["shifts"] = tuple(Shift(name, start) for name, start in values["shifts"])
+    return replace(CashSettings(**values), answer_minutes=room.answer_minutes)
+
+
+def game_settings(game: CashGame) -> CashSettings:
+    """The room's settings with the game's own values (seats, rake, maximum buy-in)."""
+    return replace(
+        room_settings(),
+        max_seats=game.max_seats,
+        rake_percent=float(game.rake_percent),
+        rake_cap=game.rake_cap,
+        max_buy_in=game.max_buy_in,
+    )

@@ -9,8 +9,6 @@ when a later action changed one of those games.
 from __future__ import annotations
 
 import random
-from dataclasses import fields as dataclass_fields
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,6 +35,8 @@ from tables.models import (
     WaitEntry,
 )
 from tables.rules.buttons import Positions, next_hand
+from tables.selectors.cash import cash_room, game_settings, room_settings
+from tables.services import jackpots
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import NightClose, Player
 from tournaments.realtime import broadcast_cash
@@ -97,36 +97,6 @@ def _assert_books_open(at: datetime) -> None:
 
 
 # --- settings ---------------------------------------------------------------------------
-
-
-def cash_room() -> CashRoom:
-    """The room's settings row; unsaved defaults until the TD first saves them (a page that
-    only reads never writes)."""
-    room = CashRoom.objects.order_by("pk").first()
-    return room if room is not None else CashRoom()
-
-
-def room_settings() -> CashSettings:
-    """The room's settings: the defaults, overridden by the room's row."""
-    room = cash_room()
-    known = {f.name for f in dataclass_fields(CashSettings)}
-    values = {k: v for k, v in (room.overrides or {}).items() if k in known}
-    if "suit_order" in values:
-        values["suit_order"] = tuple(values["suit_order"])
-    if "shifts" in values:
-        values["shifts"] = tuple(Shift(name, start) for name, start in values["shifts"])
-    return replace(CashSettings(**values), answer_minutes=room.answer_minutes)
-
-
-def game_settings(game: CashGame) -> CashSettings:
-    """The room's settings with the game's own values (seats, rake, maximum buy-in)."""
-    return replace(
-        room_settings(),
-        max_seats=game.max_seats,
-        rake_percent=float(game.rake_percent),
-        rake_cap=game.rake_cap,
-        max_buy_in=game.max_buy_in,
-    )
 
 
 def _game_rules(game: CashGame) -> buyin.Game:
@@ -1465,6 +1435,8 @@ def rake_record(
             rake=taken,
             rake_by_pot=by_pot,
         )
+    # The jackpot's drop goes in with the rake, once per hand as the rake does.
+    drop = jackpots.drop_record(record)
     room_event_log(
         actor=actor,
         action="cash.rake",
@@ -1473,6 +1445,7 @@ def rake_record(
             "table": table.number,
             "pot": pot,
             "rake": taken,
+            "drop_cents": drop.cents if drop else 0,
             "rule": rake.RULE_RAKE,
         },
         now=now,
@@ -1509,6 +1482,7 @@ def _undo_rake(event: RoomEvent, actor: Any, now: datetime) -> None:
         raise CannotUndo(
             reason=_("the books of %(night)s are closed") % {"night": night.isoformat()}
         )
+    jackpots.drop_undo(record)
     record.delete()
     broadcast_cash("undo")
 

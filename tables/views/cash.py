@@ -29,12 +29,16 @@ from tables.models import (
     CashGame,
     CashSeat,
     CashTable,
+    JackpotFund,
     PhoneLink,
     RoomEvent,
     WaitEntry,
 )
+from tables.selectors import cash as cash_reads
 from tables.selectors import cash as selectors
+from tables.selectors import jackpots as jackpot_selectors
 from tables.services import cash as services
+from tables.views import jackpots as jackpot_views
 from tournaments.errors import DomainError
 from tournaments.forms import whole_number
 from tournaments.models import Player
@@ -66,6 +70,7 @@ ACTION_LABELS = {
     "cash.rake": gettext_lazy("Rake recorded"),
     "cash.hand": gettext_lazy("Hand done"),
     "cash.phone_link": gettext_lazy("New phone link"),
+    **jackpot_views.ACTION_LABELS,
 }
 
 
@@ -95,7 +100,7 @@ class _LinkRefused(Exception):
 
 def _player_from_token(token: str) -> Player:
     now = timezone.now()
-    evening = services.gaming_day_start(now, services.room_settings())
+    evening = services.gaming_day_start(now, cash_reads.room_settings())
     try:
         value = signing.loads(token, salt=PHONE_SALT, max_age=now - evening)
     except signing.SignatureExpired:
@@ -155,7 +160,7 @@ def _releasable(seat: CashSeat, waiting: int, settings: Any, now: Any) -> bool:
 def _board_context(*, public: bool) -> dict[str, Any]:
     now = timezone.now()
     services.lapse_remote(now=now)  # a remote join past his window loses the place
-    room = services.cash_room()
+    room = cash_reads.cash_room()
     games = list(CashGame.objects.filter(active=True))
     tables = defaultdict(list)
     for table in CashTable.objects.filter(status=CashTable.Status.OPEN).select_related("game"):
@@ -174,7 +179,7 @@ def _board_context(*, public: bool) -> dict[str, Any]:
     rows = []
     alerts = 0
     for game in games:
-        settings = services.game_settings(game)
+        settings = cash_reads.game_settings(game)
         game_tables = []
         for table in tables[game.pk]:
             taken = seats[table.pk]
@@ -354,7 +359,7 @@ def room_settings(request: HttpRequest) -> HttpResponse:
     """The room's settings page (the manager's): every setting of cash-room.md §3 the app
     acts on, each with the rulebook's default beside it."""
     _role(request, permissions.MANAGER)
-    room = services.cash_room()
+    room = cash_reads.cash_room()
     if request.method == "POST":
         form = forms.CashRoomForm(request.POST)
         if form.is_valid():
@@ -369,7 +374,7 @@ def room_settings(request: HttpRequest) -> HttpResponse:
     else:
         form = forms.CashRoomForm(
             initial=forms.CashRoomForm.as_fields(
-                services.room_settings(), public_name_format=room.public_name_format
+                cash_reads.room_settings(), public_name_format=room.public_name_format
             )
         )
     return render(request, "tables/cash/settings.html", {"form": form})
@@ -684,7 +689,7 @@ def table_close(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_rake(request: HttpRequest, pk: int) -> HttpResponse:
     _tablet(request, pk)
-    form = forms.RakeForm(request.POST, shifts=services.room_settings().shifts)
+    form = forms.RakeForm(request.POST, shifts=cash_reads.room_settings().shifts)
     if not form.is_valid():
         form_errors(request, form)
         if request.POST.get("next") == "tablet":
@@ -855,6 +860,8 @@ def cash_undo(request: HttpRequest, event_id: int) -> HttpResponse:
     event = RoomEvent.objects.filter(pk=event_id, action__startswith="cash.").first()
     if event is None:
         raise Http404
+    if event.action in jackpot_views.MANAGER_UNDOES:
+        _role(request, permissions.MANAGER)
     ok, _undo = run(request, events.room_event_undo, actor=request.user, event_id=event.pk)
     if ok:
         messages.success(request, _("Undone."))
@@ -883,7 +890,7 @@ def phone_link_new(request: HttpRequest, player_id: int) -> HttpResponse:
 def _rake_form(request: HttpRequest, table: CashTable, now: Any) -> forms.RakeForm:
     """A hand's rake form: the shift running now, and the dealer at this tablet when he
     is one the form offers."""
-    settings = services.room_settings()
+    settings = cash_reads.room_settings()
     local = timezone.localtime(now)
     running = shifts.shift_at(local.hour * 60 + local.minute, settings.shifts)
     initial: dict[str, Any] = {"hand": services.next_rake_hand(table)}
@@ -930,6 +937,8 @@ def brush_board(request: HttpRequest) -> HttpResponse:
     """The public board on a TV: games, open seats, waiting lists (§15). No keep-apart pairs,
     buy-ins or markers are shown."""
     context = _board_context(public=True)
+    if JackpotFund.objects.exists():
+        context["jackpot"] = jackpot_selectors.screen(context["now"])
     if request.htmx:
         return render(request, "tables/cash/brush.html#brush", context)
     return render(request, "tables/cash/brush.html", context)
@@ -949,7 +958,7 @@ def phone(request: HttpRequest, token: str) -> HttpResponse:
         ahead = WaitEntry.objects.filter(game=entry.game, position__lt=entry.position).count()
         call = services.call_status(entry, now)
         deadline = None if call is None else call.deadline
-        rules = services.game_settings(entry.game)
+        rules = cash_reads.game_settings(entry.game)
         lists.append(
             {
                 "entry": entry,
@@ -982,7 +991,7 @@ def phone(request: HttpRequest, token: str) -> HttpResponse:
 
 def _remote(player: Player) -> dict[str, Any]:
     """The games he may still join from his phone (the room's remote joins)."""
-    settings = services.room_settings()
+    settings = cash_reads.room_settings()
     if not settings.remote_joins:
         return {}
     listed = set(WaitEntry.objects.filter(player=player).values_list("game_id", flat=True))

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from config.views import run
 from tables import permissions
 from tables.models import CashGame
+from tables.selectors import cash as cash_reads
 from tables.services import cash as services
 from tables.views import cash as cash_views
 from tournaments.forms import whole_number
@@ -34,7 +35,7 @@ def player_for_link(token: str) -> Player | None:
 
 def remote_games() -> list[CashGame]:
     """The games a player may join from his phone, when the room allows it."""
-    if not services.room_settings().remote_joins:
+    if not cash_reads.room_settings().remote_joins:
         return []
     return list(CashGame.objects.filter(active=True))
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from tables import forms, permissions
 from tables.models import CashGame, RakeRecord
-from tables.services import cash as services
+from tables.selectors import cash as cash_reads
 from tournaments.documents import reports
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -27,7 +27,7 @@ def _gaming_day(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
     """A gaming day's start and end: from the room's day start (06:00 by default) on
     `day` to the same time the next day, in the room's time zone; a night shift that runs
     past midnight stays in the day it began."""
-    minutes = services.room_settings().gaming_day_start_minutes
+    minutes = cash_reads.room_settings().gaming_day_start_minutes
     midnight = timezone.make_aware(dt.datetime.combine(day, dt.time()))
     start = midnight + dt.timedelta(minutes=minutes)
     return start, start + dt.timedelta(days=1)
@@ -78,7 +78,7 @@ def _table(records: QuerySet[RakeRecord]) -> reports.Table:
 def rake_report(request: HttpRequest) -> HttpResponse:
     """Rake by table, game, dealer and shift for a shift and/or gaming day (§12.8)."""
     permissions.require_room_role(request.user, permissions.RAKE)
-    defined = [s.name for s in services.room_settings().shifts]
+    defined = [s.name for s in cash_reads.room_settings().shifts]
     recorded = RakeRecord.objects.exclude(shift="").values_list("shift", flat=True).distinct()
     shifts = defined + sorted(set(recorded) - set(defined))
     form = forms.ShiftReportForm(request.GET or None, shifts=shifts)

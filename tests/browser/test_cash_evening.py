@@ -21,6 +21,7 @@ from django.utils import formats, timezone, translation
 
 from tables.cash.shifts import shift_at
 from tables.models import CashOut, CashSeat, CashTable, RakeRecord, RoomRole, WaitEntry
+from tables.selectors import cash as cash_reads
 from tables.services import cash as services
 from tables.views.cash import phone_token
 from tests.browser import cash_steps as steps
@@ -543,7 +544,7 @@ def test_a_cash_evening(daphne_url, browser, locale):
     board.fill("#id_shifts", f"{day} 06:00\n{night} 18:00")
     board.click("[data-testid=room-settings-form] button[type=submit]")
     board.wait_for_selector(f"text={words['saved']}")
-    settings = services.room_settings()
+    settings = cash_reads.room_settings()
     assert (settings.sit_out_minutes, settings.answer_minutes) == (45, 1)
     assert [s.name for s in settings.shifts] == [day, night]
     board.goto(f"{daphne_url}/room/cash/")
@@ -572,7 +573,7 @@ def test_a_cash_evening(daphne_url, browser, locale):
     assert not form.locator("input[name=flop_dealt]").is_checked()
     assert "Mara" in form.locator("select[name=dealer] option").all_text_contents()
     local = timezone.localtime()
-    running = shift_at(local.hour * 60 + local.minute, services.room_settings().shifts)
+    running = shift_at(local.hour * 60 + local.minute, cash_reads.room_settings().shifts)
     assert form.locator("select[name=shift]").input_value() == running.name
     form.locator("input[name=pot]").fill("200")
     form.locator("input[name=flop_dealt]").check()

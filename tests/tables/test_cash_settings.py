@@ -15,6 +15,7 @@ from django.urls import reverse
 from tables.cash.settings import DEFAULTS
 from tables.forms import CashRoomForm
 from tables.models import CashRoom, RakeRecord, RoomEvent, RoomRole, RoomStaff
+from tables.selectors import cash as cash_reads
 from tables.services import cash as services
 from tests.conftest import NOW, make_cash_game, make_player, make_user
 
@@ -127,7 +128,7 @@ def test_a_longer_sit_out_set_by_the_manager_is_the_one_granted(client, manager,
         follow=True,
     )
     assert "Room settings saved." in response.content.decode()
-    settings = services.room_settings()
+    settings = cash_reads.room_settings()
     assert (settings.sit_out_minutes, settings.sit_outs_per_day) == (45, 2)
     assert settings.decline_lockout_minutes == 10
     # Only what the room chose differently from the rulebook is kept as its own.
@@ -150,7 +151,7 @@ def test_markers_may_be_switched_off_and_the_day_start_moved(client, manager):
         reverse("cash_room_settings"),
         settings_post(release_after_markers="", gaming_day_start="07:30", suit_order="cdhs"),
     )
-    settings = services.room_settings()
+    settings = cash_reads.room_settings()
     assert settings.release_after_markers is None
     assert settings.gaming_day_start_minutes == 7 * 60 + 30
     assert settings.suit_order == ("c", "d", "h", "s")
@@ -190,8 +191,8 @@ def test_the_manager_sets_initials_on_the_public_board_and_can_undo_it(client, m
     assert "A.R." in client.get(reverse("cash_brush")).content.decode()
     event = RoomEvent.objects.get(action="cash.settings")
     client.post(reverse("cash_undo", args=[event.pk]))
-    assert services.cash_room().public_name_format == "first_name"
-    assert services.room_settings().sit_out_minutes == 30
+    assert cash_reads.cash_room().public_name_format == "first_name"
+    assert cash_reads.room_settings().sit_out_minutes == 30
 
 
 def test_only_the_manager_changes_the_room_settings(client, cash_floor):
@@ -199,7 +200,7 @@ def test_only_the_manager_changes_the_room_settings(client, cash_floor):
     assert client.get(reverse("cash_room_settings")).status_code == 403
     response = client.post(reverse("cash_room_settings"), settings_post(sit_out_minutes=45))
     assert response.status_code == 403
-    assert services.room_settings().sit_out_minutes == 30
+    assert cash_reads.room_settings().sit_out_minutes == 30
 
 
 # --- the rake form ----------------------------------------------------------------------

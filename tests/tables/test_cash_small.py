@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 
 from tables.models import CashRoom, RoomRole, RoomStaff
+from tables.selectors import cash as cash_reads
 from tables.services import cash as services
 from tables.services import staff as staff_services
 from tables.views.cash import phone_token
@@ -160,7 +161,7 @@ def _called_players_phone(client, manager, cash_floor, language: str) -> str:
     [("en", "answer within 1 minute<"), ("it", "rispondi entro 1 minuto<")],
 )
 def test_a_one_minute_call_says_one_minute(client, manager, cash_floor, language, words):
-    CashRoom.objects.update_or_create(pk=services.cash_room().pk, defaults={"answer_minutes": 1})
+    CashRoom.objects.update_or_create(pk=cash_reads.cash_room().pk, defaults={"answer_minutes": 1})
     html = _called_players_phone(client, manager, cash_floor, language)
     assert words in html and "1 minutes" not in html and "1 minuti" not in html
 
@@ -180,7 +181,7 @@ def test_the_phone_says_the_rooms_decline_lockout(
     """The room sets how long a declined seat keeps a player off (the rulebook's 30); the
     phone's button said 30 minutes whatever the room had chosen."""
     CashRoom.objects.update_or_create(
-        pk=services.cash_room().pk, defaults={"overrides": {"decline_lockout_minutes": lockout}}
+        pk=cash_reads.cash_room().pk, defaults={"overrides": {"decline_lockout_minutes": lockout}}
     )
     html = _called_players_phone(client, manager, cash_floor, language)
     assert words in html and "30 minut" not in html

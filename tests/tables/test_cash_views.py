@@ -21,6 +21,7 @@ from tables.models import (
     RoomRole,
     WaitEntry,
 )
+from tables.selectors import cash as cash_reads
 from tables.services import cash as services
 from tables.views.cash import PHONE_SALT, phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
@@ -343,7 +344,7 @@ def test_a_new_phone_link_turns_the_old_one_off(client, room_floor, room_desk, g
 
 def test_brush_board_uses_initials_when_the_room_says_so(client, room_desk, game):
     listed(game, ["Anna"], room_desk)
-    room = services.cash_room()
+    room = cash_reads.cash_room()
     room.public_name_format = "initials"
     room.save()
     html = client.get(reverse("cash_brush"), HTTP_HX_REQUEST="true").content.decode()

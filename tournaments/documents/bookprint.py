@@ -9,9 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.documents import pdf
+from tournaments.labels import cents_text
 from tournaments.models import Entry, PaymentMethod, Tournament
 from tournaments.rules import cashbook
-from tournaments.templatetags.money_cents import cents as cents_text
 
 
 def kind_labels() -> dict[str, str]:
@@ -62,6 +62,14 @@ def _lines(result: cashbook.Books, allocation: cashbook.Allocation, rake: int = 
         where.append([_("Bounties still held for the players"), allocation.bounties_held])
     if rake:
         where.append([_("Cash room rake"), rake])
+    if result.jackpot_drops or result.jackpots_paid or result.jackpot_room:
+        where.append([_("Jackpot drops (held for the players)"), result.jackpot_drops])
+        where.append([_("Jackpots paid to players"), -result.jackpots_paid])
+        if result.jackpot_room:
+            where.append([_("The room's share of the jackpots paid"), result.jackpot_room])
+        where.append(
+            [_("Jackpot money held for the players: tonight's change"), result.jackpot_held]
+        )
     return [
         pdf.heading(_("Sales")),
         pdf.table([_("Kind"), _("Count"), _("Amount")], sold),

@@ -44,7 +44,11 @@ class Sale:
 class Payment:
     """Money out (a refund or a prize) or a correction (signed: positive is money in)."""
 
-    kind: str  # "refund" | "prize" | "bounty" | "correction" | "rake"
+    # "refund" | "prize" | "bounty" | "correction" | "rake" | "jackpot_drop" (the cash
+    # room's drops, money in held for the players) | "jackpot_paid" (a jackpot handed to
+    # players) | "jackpot_room" (the room's share of a jackpot: from the players' to the
+    # house's, no money moves).
+    kind: str
     method: str
     clerk: str
     amount: Amount
@@ -124,8 +128,19 @@ class Books:
     bounties_paid: Amount = 0
     corrections: Amount = 0
     rake: Amount = 0
+    jackpot_drops: Amount = 0
+    jackpots_paid: Amount = 0
+    jackpot_room: Amount = 0
     drawer: Amount = 0
     accounted: Amount = 0
+
+    @property
+    def jackpot_held(self) -> Amount:
+        """The night's change in the jackpot money held for the players: the drops taken
+        less what was paid out of the fund (to players, or to the house as its share). A
+        jackpot paid from the drops of earlier nights makes it negative: that money comes
+        out of the fund's safe, not out of the night's takings."""
+        return self.jackpot_drops - self.jackpots_paid - self.jackpot_room
 
     @property
     def difference(self) -> Amount:
@@ -142,7 +157,8 @@ def books(
     allocation: Allocation,
 ) -> Books:
     """Add up the sales and payments by kind, method and clerk, and balance them against
-    the allocation. Rake (the cash room's) is money in that belongs to the house."""
+    the allocation. Rake (the cash room's) is money in that belongs to the house; its
+    jackpot drops are money in held for the players."""
     result = Books(by_method={method: MethodLine() for method in METHODS})
     for sale in sales:
         method = result.by_method.setdefault(sale.method, MethodLine())
@@ -165,6 +181,14 @@ def books(
         elif payment.kind == "rake":
             method.taken += payment.amount
             result.rake += payment.amount
+        elif payment.kind == "jackpot_drop":
+            method.taken += payment.amount
+            result.jackpot_drops += payment.amount
+        elif payment.kind == "jackpot_room":
+            result.jackpot_room += payment.amount
+        elif payment.kind == "jackpot_paid":
+            method.given_back += payment.amount
+            result.jackpots_paid += payment.amount
         else:
             method.given_back += payment.amount
             if payment.kind == "refund":
@@ -177,6 +201,10 @@ def books(
     result.drawer = (
         result.taken + result.rake - result.refunds - result.prizes_paid - result.bounties_paid
     )
-    result.drawer += result.corrections
-    result.accounted = allocation.accounted + result.rake
+    result.drawer += result.corrections + result.jackpot_drops - result.jackpots_paid
+    # The jackpot money is the players', held by the house: a liability beside the prize
+    # pool, never the house's income (but for the room's share of a jackpot paid).
+    result.accounted = (
+        allocation.accounted + result.rake + result.jackpot_held + result.jackpot_room
+    )
     return result

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy
 
 from tables import permissions as room_permissions
 from tables.events import room_event_log
-from tables.models import CashTable, RakeRecord, RoomEvent
+from tables.models import CashTable, JackpotDrop, JackpotFund, JackpotPayment, RakeRecord, RoomEvent
 from tournaments import errors, events, selectors
 from tournaments.models import (
     BountyAward,
@@ -237,6 +237,10 @@ def night_books(night: date) -> dict[str, Any]:
     rake = _rake(night)
     if rake:
         payments.append(cashbook.Payment("rake", "cash", "—", rake))
+    jackpot = jackpot_money(night)
+    for kind in ("jackpot_drop", "jackpot_paid", "jackpot_room"):
+        if jackpot[kind]:
+            payments.append(cashbook.Payment(kind, "cash", "—", cashbook.from_cents(jackpot[kind])))
     closed = night_closed(night)
     corrections = list(closed.corrections.select_related("by")) if closed else []
     payments += [
@@ -248,6 +252,7 @@ def night_books(night: date) -> dict[str, Any]:
         "books": cashbook.books(_sales(tournaments), payments, allocation),
         "allocation": allocation,
         "rake": rake,
+        "jackpot": jackpot,
         "closed": closed,
         "corrections": corrections,
         "refunds": list(
@@ -275,6 +280,33 @@ def _rake_records(night: date):
     start = timezone.make_aware(datetime.combine(night, datetime.min.time()))
     end = start + timedelta(days=1)
     return RakeRecord.objects.filter(at__gte=start, at__lt=end)
+
+
+def _night_span(night: date) -> tuple[datetime, datetime]:
+    start = timezone.make_aware(datetime.combine(night, datetime.min.time()))
+    return start, start + timedelta(days=1)
+
+
+def jackpot_money(night: date) -> dict[str, Any]:
+    """The cash room's jackpot money of the night, in cents: the drops taken with the
+    hands' rake, what was paid to players and the room's share of the jackpots paid; the
+    fund as it stands now (held for the players over every night)."""
+    start, end = _night_span(night)
+    drops = JackpotDrop.objects.filter(at__gte=start, at__lt=end).aggregate(t=Sum("cents"))["t"]
+    paid = room = 0
+    for payment in JackpotPayment.objects.filter(at__gte=start, at__lt=end):
+        for share in payment.shares:
+            if share.get("role") == "room":
+                room += int(share["cents"])
+            else:
+                paid += int(share["cents"])
+    fund = JackpotFund.objects.order_by("pk").first()
+    return {
+        "jackpot_drop": int(drops or 0),
+        "jackpot_paid": paid,
+        "jackpot_room": room,
+        "fund": fund.parts() if fund is not None else {"main": 0, "backup": 0, "next": 0},
+    }
 
 
 def _rake(night: date) -> int:
@@ -391,8 +423,10 @@ def night_close(*, night: date, actor, now: datetime) -> NightClose:
     Needs a room role over the books (`tables.permissions.BOOKS`)."""
     room_permissions.require_room_role(actor, room_permissions.BOOKS)
     # The cash tables' locks: a rake being recorded or undone finishes before the totals
-    # are counted, and one that comes after sees the night closed.
+    # are counted, and one that comes after sees the night closed; the jackpot fund's, so
+    # a jackpot being paid does the same.
     list(CashTable.objects.select_for_update().order_by("pk").values_list("pk", flat=True))
+    list(JackpotFund.objects.select_for_update().values_list("pk", flat=True))
     already = errors.DomainError(_("This night is already closed."))
     if NightClose.objects.select_for_update().filter(night=night).exists():
         raise already
@@ -444,6 +478,9 @@ def _totals(result: cashbook.Books) -> dict[str, Any]:
             "prizes_paid": result.prizes_paid,
             "bounties_paid": result.bounties_paid,
             "rake": result.rake,
+            "jackpot_drops": result.jackpot_drops,
+            "jackpots_paid": result.jackpots_paid,
+            "jackpot_room": result.jackpot_room,
             "corrections": result.corrections,
             "drawer": result.drawer,
             "accounted": result.accounted,

@@ -7,18 +7,15 @@ from decimal import Decimal
 from django import template
 from django.utils.formats import number_format
 
+from tournaments.labels import cents_text
+
 register = template.Library()
 
 
 @register.filter
 def cents(value: object) -> str:
-    """123456 -> "1,234.56" (or "1.234,56" in Italian); anything else is shown as it is.
-
-    Grouped whatever USE_THOUSAND_SEPARATOR says: that setting would also group the plain
-    numbers the templates write into form fields and data attributes."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return "" if value is None else str(value)
-    return number_format(Decimal(value) / 100, 2, use_l10n=True, force_grouping=True)
+    """123456 -> "1,234.56" (or "1.234,56" in Italian): `labels.cents_text`."""
+    return cents_text(value)
 
 
 @register.filter
