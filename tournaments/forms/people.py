@@ -7,6 +7,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import leagues
+from tournaments.forms import country_field
 from tournaments.models import League, Player, Tournament
 from tournaments.selectors.people import SHOW, SORTS
 
@@ -91,6 +92,7 @@ class ProfileForm(forms.ModelForm):
             "last_name",
             "nickname",
             "nationality",
+            "country",
             "phone",
             "email",
             "notes",
@@ -109,6 +111,7 @@ class ProfileForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.initial["document_number"] = ""
         self.fields["photo"].widget.attrs["accept"] = "image/jpeg,image/png,image/webp"
+        self.fields["country"] = country_field(_("Country (for the rankings)"))
 
     def clean_photo(self) -> tuple[bytes, str] | None:
         upload = self.cleaned_data.get("photo")

@@ -369,6 +369,7 @@ def player_export(player: Player, events: QuerySet[Tournament] | None = None) ->
             "nickname": player.nickname,
             "document_number": player.document_number,
             "nationality": player.nationality,
+            "country": player.country,
             "phone": player.phone,
             "email": player.email,
             "notes": player.notes,
