@@ -159,6 +159,10 @@ MATRIX = {
     "day_redraw": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "report": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "public_results": ("get", row(OK, OK, OK, OK, OK)),
+    # The results files for the rankings: the event's TD and floor; a league's ranking to
+    # who runs the league (the TD of its every event, the room's manager).
+    "results_export": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "league_ranking": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     # The room's own pages hold no event role: an event's staff are refused; the room's
     # manager and the role that works each part of the room are let in.
     "room_staff": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK)),
@@ -407,9 +411,12 @@ def world(tournament, td, floor, desk, outsider, display):
             "pk": 10**9,  # the cash room's objects: none has it
             "league_id": league.pk,
             "league": league.slug,
+            "export": "hendon-mob",
         },
         # Per address, ids other than the sample ones.
         "overrides": {
+            "results_export": {"fmt": "csv"},
+            "league_ranking": {"fmt": "xlsx"},
             "room_staff_undo": {"event_id": staff_change.pk},
             "pit_ruling": {"event_id": 10**9},
             "merge_undo": {"event_id": 10**9},
@@ -574,6 +581,7 @@ _SAMPLE_KWARGS = {
     "action": "pause",
     "token": "00000000-0000-0000-0000-000000000000",
     "league": "l",
+    "export": "gpi",
 }
 
 
