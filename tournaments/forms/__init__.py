@@ -244,6 +244,7 @@ _BOUNDS: dict[str, tuple[int, int]] = {
 
 
 OPTIONAL_WITH_DEFAULT = (
+    "category",
     "tax_percent",
     "tax_mode",
     "payout_unit",

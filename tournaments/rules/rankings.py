@@ -6,7 +6,7 @@
   "events with 21 or more players and a buy-in of $1 USD (or other currency equivalent) or
   higher that are open to the public, and that are not specialty or selected audience
   events such as charity, seniors, doubles, satellite, women, team and employee events"
-  (the GPI's qualifying-tournament rule, as its partner festivals publish it with the GPI
+  (the GPI's qualifying-tournament rule, as its partner tours publish it with the GPI
   system; tournaments/README.md "Results for the rankings" cites it).
 """
 
