@@ -496,6 +496,11 @@ def targets() -> dict[str, Target]:
             kwargs={"slug": "slug", "report": choice(REPORTS), "fmt": "choice:csv|pdf"},
         ),
         "public_results": Target("get", PUBLIC, {"page": "int", "all": "bool"}, {"slug": "slug"}),
+        "results_export": Target(
+            "get",
+            FLOOR,
+            kwargs={"slug": "slug", "export": "choice:hendon-mob|gpi", "fmt": "choice:csv|xlsx"},
+        ),
         "room": Target("get", FLOOR, {"page": "int", "all_waiting": "bool"}, {"slug": "slug"}),
         "room_apply": Target("post", FLOOR, kwargs={"slug": "slug"}),
         "room_buttons": Target("post", FLOOR, kwargs={"slug": "slug"}),
@@ -668,6 +673,9 @@ def _people_targets() -> dict[str, Target]:
         "league_edit": Target("post", TD, league, {"league_id": "league"}),
         "league_public": Target("get", PUBLIC, kwargs={"league": "league_slug"}),
         "league_csv": Target("get", PUBLIC, kwargs={"league": "league_slug"}),
+        "league_ranking": Target(
+            "get", TD, kwargs={"league_id": "league", "fmt": "choice:csv|xlsx"}
+        ),
     }
 
 

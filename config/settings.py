@@ -161,6 +161,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    # Country names in both languages (its catalogue), for the events' and players' countries.
+    "django_countries",
     "channels",
     "tournaments",
     "tables",
@@ -386,6 +388,19 @@ if not 1 <= TABLET_SHIFT_HOURS <= 24:
     raise ImproperlyConfigured(
         f"TABLET_SHIFT_HOURS must be 1 to 24 hours, not {TABLET_SHIFT_HOURS}"
     )
+
+# The room's own facts, the defaults of a new event (each event may say otherwise on its
+# settings page): the currency (ISO 4217), the city and the country (ISO 3166 alpha-2) of
+# the venue, which the results exports for the rankings carry.
+ROOM_CURRENCY = os.environ.get("ROOM_CURRENCY", "EUR").strip().upper()
+ROOM_CITY = " ".join(os.environ.get("ROOM_CITY", "").split())
+ROOM_COUNTRY = os.environ.get("ROOM_COUNTRY", "IT").strip().upper()
+if not (len(ROOM_CURRENCY) == 3 and ROOM_CURRENCY.isascii() and ROOM_CURRENCY.isalpha()):
+    raise ImproperlyConfigured(f"ROOM_CURRENCY must be a three-letter code, not {ROOM_CURRENCY!r}")
+if ROOM_COUNTRY and not (
+    len(ROOM_COUNTRY) == 2 and ROOM_COUNTRY.isascii() and ROOM_COUNTRY.isalpha()
+):
+    raise ImproperlyConfigured(f"ROOM_COUNTRY must be a two-letter code, not {ROOM_COUNTRY!r}")
 
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", _("Italian")), ("en", _("English"))]

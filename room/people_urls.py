@@ -3,7 +3,7 @@ superuser), and the public league standings (no login)."""
 
 from django.urls import path
 
-from tournaments.views import people
+from tournaments.views import people, results
 
 urlpatterns = [
     path("people/", people.people, name="people"),
@@ -17,6 +17,9 @@ urlpatterns = [
     path("people/merges/<int:event_id>/undo/", people.merge_undo, name="merge_undo"),
     path("leagues/", people.league_list, name="league_list"),
     path("leagues/<int:league_id>/", people.league_edit, name="league_edit"),
+    path(
+        "leagues/<int:league_id>/ranking.<str:fmt>", results.league_ranking, name="league_ranking"
+    ),
     path("s/<uuid:token>/counts/", people.tablet_counts, name="tablet_counts"),
     path("l/<slug:league>/", people.league_public, name="league_public"),
     path("l/<slug:league>/standings.csv", people.league_csv, name="league_csv"),

@@ -165,6 +165,10 @@ MATRIX = {
     "day_redraw": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, REDIRECT)),
     "report": ("get", row(LOGIN, FORBIDDEN, OK, OK, OK)),
     "public_results": ("get", row(OK, OK, OK, OK, OK)),
+    # The results files for the rankings: the event's TD and floor; a league's ranking to
+    # who runs the league (the TD of its every event, the room's manager).
+    "results_export": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "league_ranking": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     # The room's own pages hold no event role: an event's staff are refused; the room's
     # manager and the role that works each part of the room are let in.
     "room_staff": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=OK)),
@@ -549,6 +553,7 @@ def world(tournament, td, floor, desk, outsider, display):
             "league": league.slug,
             "code": reservation.code,
             "visit": kiosk_selectors.visit_for(kiosk, player),
+            "export": "hendon-mob",
         },
         # Per address, ids other than the sample ones.
         "overrides": {
@@ -557,6 +562,8 @@ def world(tournament, td, floor, desk, outsider, display):
             "kiosk_revoke": {"pk": kiosk.pk},
             **{name: {"token": kiosk.token} for name in ("kiosk_start", "kiosk_player")},
             "kiosk_action": {"token": kiosk.token, "action": "accessible"},
+            "results_export": {"fmt": "csv"},
+            "league_ranking": {"fmt": "xlsx"},
             "room_staff_undo": {"event_id": staff_change.pk},
             "pit_ruling": {"event_id": 10**9},
             "merge_undo": {"event_id": 10**9},
@@ -725,6 +732,7 @@ _SAMPLE_KWARGS = {
     "league": "l",
     "code": "ABCDEFGH",
     "visit": "v",
+    "export": "gpi",
 }
 
 

@@ -7,10 +7,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Upper
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournaments.rules.names import search_text
 
@@ -38,21 +40,68 @@ class FinalTableRule(models.TextChoices):
     FIGP = "figp", _("Ten, seven when six-handed (FIGP)")
 
 
+def room_currency() -> str:
+    """A new event's currency: the room's (settings.ROOM_CURRENCY)."""
+    return settings.ROOM_CURRENCY
+
+
+def room_city() -> str:
+    """A new event's city: the room's (settings.ROOM_CITY)."""
+    return settings.ROOM_CITY
+
+
+def room_country() -> str:
+    """A new event's country: the room's (settings.ROOM_COUNTRY)."""
+    return settings.ROOM_COUNTRY
+
+
+def validate_country(code: str) -> None:
+    """An ISO 3166 alpha-2 code of a country (empty: not known)."""
+    from django_countries import countries
+
+    if code and code not in countries:
+        raise ValidationError(_("Choose a country from the list."), code="invalid_country")
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", _("Planned")
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
+    class Category(models.TextChoices):
+        """Who may play: the rankings tell open events from those for a selected audience."""
+
+        OPEN = "open", pgettext_lazy("event category", "Open")
+        LADIES = "ladies", pgettext_lazy("event category", "Ladies")
+        SENIORS = "seniors", pgettext_lazy("event category", "Seniors")
+        SATELLITE = "satellite", pgettext_lazy("event category", "Satellite")
+        CHARITY = "charity", pgettext_lazy("event category", "Charity")
+        TEAM = "team", pgettext_lazy("event category", "Team")
+        STAFF = "staff", pgettext_lazy("event category", "Staff")
+
     slug = models.SlugField(_("address"), max_length=80, unique=True)
     name = models.CharField(_("name"), max_length=120)
     date = models.DateField(_("date"))
     venue = models.CharField(_("venue"), max_length=120, blank=True)
+    # Where the venue is, for the rankings' results files (the room's by default).
+    city = models.CharField(_("city"), max_length=80, blank=True, default=room_city)
+    country = models.CharField(
+        _("country"),
+        max_length=2,
+        blank=True,
+        default=room_country,
+        validators=[validate_country],
+    )
+    category = models.CharField(
+        _("category"), max_length=10, choices=Category.choices, default=Category.OPEN
+    )
+    open_to_public = models.BooleanField(_("open to the public"), default=True)
     game = models.CharField(_("game"), max_length=8, choices=Game.choices, default=Game.NLHE)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PLANNED
     )
-    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    currency = models.CharField(_("currency"), max_length=3, default=room_currency)
     buy_in_prize = models.PositiveIntegerField(_("buy-in: prize part"), default=100)
     buy_in_fee = models.PositiveIntegerField(_("buy-in: fee"), default=20)
     house_percent = models.DecimalField(
@@ -459,6 +508,11 @@ class Player(models.Model):
     last_name = models.CharField(_("last name"), max_length=60)
     document_number = models.CharField(_("document number"), max_length=40, blank=True)
     nationality = models.CharField(_("nationality"), max_length=60, blank=True)
+    # The country the rankings list him under (ISO 3166 alpha-2), when known; the
+    # nationality stays as the desk typed it.
+    country = models.CharField(
+        _("country"), max_length=2, blank=True, validators=[validate_country]
+    )
     needs_accessible_seat = models.BooleanField(_("needs an accessible seat"), default=False)
     # The room's regulars: what the TD knows of a player beyond the desk.
     nickname = models.CharField(_("nickname"), max_length=60, blank=True)

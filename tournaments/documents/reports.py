@@ -22,7 +22,7 @@ from tournaments.documents import pdf
 from tournaments.models import BountyAward, ChipCount, Entry, Penalty, Tournament
 from tournaments.selectors.formats import results_with_bounties
 
-Cell = str | int | Decimal | dt.datetime | None
+Cell = str | int | Decimal | dt.datetime | dt.date | None
 Table = tuple[list[str], list[list[Cell]]]
 
 
@@ -183,7 +183,7 @@ def as_csv(table: Table) -> bytes:
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
-NUMBER_FORMATS = {Decimal: "0.00", dt.datetime: "yyyy-mm-dd hh:mm"}
+NUMBER_FORMATS = {Decimal: "0.00", dt.datetime: "yyyy-mm-dd hh:mm", dt.date: "yyyy-mm-dd"}
 
 
 def as_xlsx(title: str, table: Table) -> bytes:

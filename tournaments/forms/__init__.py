@@ -127,7 +127,8 @@ CENTS_FIELDS = ("bounty_part_cents", "bounty_unit_cents", "seat_value_cents", "l
 
 
 SECTIONS: list[tuple[Any, list[str]]] = [
-    (gettext_lazy("General"), ["name", "date", "venue", "game"]),
+    (gettext_lazy("General"), ["name", "date", "venue", "city", "country", "game"]),
+    (gettext_lazy("Results and rankings"), ["category", "open_to_public"]),
     (
         gettext_lazy("Buy-in and prize pool"),
         [
@@ -250,6 +251,7 @@ _BOUNDS: dict[str, tuple[int, int]] = {
 
 
 OPTIONAL_WITH_DEFAULT = (
+    "category",
     "tax_percent",
     "tax_mode",
     "payout_unit",
@@ -290,6 +292,18 @@ def _or_default(name: str) -> Callable[[Any], Any]:
     return clean
 
 
+def country_field(label: Any) -> forms.ChoiceField:
+    """A country chosen by its name in the reader's language, kept as its ISO code."""
+    from django_countries import countries
+
+    return forms.TypedChoiceField(
+        label=label,
+        choices=[("", "—"), *((code, name) for code, name in countries)],
+        required=False,
+        empty_value="",
+    )
+
+
 class TournamentForm(forms.ModelForm):
     clean_reservable_seats = _or_default("reservable_seats")
     clean_reservation_hold_level = _or_default("reservation_hold_level")
@@ -313,6 +327,12 @@ class TournamentForm(forms.ModelForm):
                 "The part that goes into the prize pool, e.g. 50 of 50+10."
             ),
             "buy_in_fee": gettext_lazy("The organiser's fee, e.g. 10 of 50+10."),
+            "category": gettext_lazy(
+                "Rankings count only open events: not those for ladies, seniors, "
+                "satellites, charity, teams or staff."
+            ),
+            "open_to_public": gettext_lazy("Anyone may enter (the rankings ask)."),
+            "city": gettext_lazy("Where the venue is, for the rankings' results files."),
             "late_registration_level": gettext_lazy("Empty: registration closes at the start."),
             "rebuy_until_level": gettext_lazy("Empty: no time limit."),
             "rebuy_stack_threshold": gettext_lazy("Empty: any stack may rebuy."),
@@ -339,6 +359,7 @@ class TournamentForm(forms.ModelForm):
                 validators.MaxValueValidator(100),
             ]
         self.fields["currency"].widget.attrs.update(size=3, pattern="[A-Za-z]{3}")
+        self.fields["country"] = country_field(self.fields["country"].label)
         for name in OPTIONAL_WITH_DEFAULT:
             self.fields[name].required = False
 

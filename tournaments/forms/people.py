@@ -6,6 +6,7 @@ from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.forms import country_field
 from tournaments.models import League, Player, Tournament
 from tournaments.rules import leagues
 from tournaments.selectors.people import SHOW, SORTS
@@ -92,6 +93,7 @@ class ProfileForm(forms.ModelForm):
             "last_name",
             "nickname",
             "nationality",
+            "country",
             "phone",
             "email",
             "contact_consent",
@@ -121,6 +123,7 @@ class ProfileForm(forms.ModelForm):
         self.initial["phone"] = ""
         self.initial["email"] = ""
         self.fields["photo"].widget.attrs["accept"] = "image/jpeg,image/png,image/webp"
+        self.fields["country"] = country_field(_("Country (for the rankings)"))
 
     def clean_photo(self) -> tuple[bytes, str] | None:
         upload = self.cleaned_data.get("photo")

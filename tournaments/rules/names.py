@@ -23,6 +23,23 @@ def search_text(last_name: str, first_name: str, nickname: str = "") -> str:
     return " ".join(part for part in map(fold, (last_name, first_name, nickname)) if part)
 
 
+def clean_name(text: str) -> str:
+    """A first or last name as a results file lists it: single spaces, and a name typed all
+    in capitals or all in small letters ("ROSSI", "de luca") in the usual case ("Rossi",
+    "De Luca", "D'Angelo"); a name typed in mixed case ("McDonald", "van der Berg") is
+    kept as typed, accents always."""
+    plain = " ".join(text.split())
+    if plain.isupper() or plain.islower():
+        return plain.title()
+    return plain
+
+
+def name_parts(first_name: str, last_name: str) -> tuple[str, str]:
+    """(first, last) for a results file: each cleaned (`clean_name`). The desk keeps the
+    two apart, so they are never split from one string; a part left empty stays empty."""
+    return clean_name(first_name), clean_name(last_name)
+
+
 # --- Erasure: a person's names taken out of stored text ----------------------------------
 
 # What a database's JSON text shows as it is, whatever it escapes: printable ASCII but the

@@ -379,6 +379,7 @@ def player_export(player: Player, events: QuerySet[Tournament] | None = None) ->
             "nickname": player.nickname,
             "document_number": player.document_number,
             "nationality": player.nationality,
+            "country": player.country,
             "phone": player.phone,
             "email": player.email,
             "contact_consent": player.contact_consent,

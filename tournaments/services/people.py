@@ -38,6 +38,7 @@ PROFILE_FIELDS = (
     "nickname",
     "document_number",
     "nationality",
+    "country",
     "phone",
     "email",
     "contact_consent",
@@ -371,7 +372,8 @@ def player_erase(*, player: Player, actor, now: datetime) -> Player:
 def _anonymize(player: Player, now: datetime) -> None:
     player.last_name = ANONYMOUS  # shown "Anonymous #12" (last name first)
     player.first_name = f"#{player.pk}"
-    for key in ("nickname", "document_number", "nationality", "phone", "email", "notes"):
+    erased = ("nickname", "document_number", "nationality", "country", "phone", "email", "notes")
+    for key in erased:
         setattr(player, key, "")
     player.contact_consent, player.contact_consent_at = False, None
     player.no_shows_flagged_at = None

@@ -37,10 +37,12 @@ from tournaments.models import (
 )
 from tournaments.rules import penalties
 from tournaments.selectors import formats as format_selectors
+from tournaments.selectors.rankings import country_name
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results
 from tournaments.services import penalties as penalty_services
 from tournaments.views.core import event_and_role
+from tournaments.views.results import export_links
 
 MAX_CHIPS = 16  # rows of the chip-set form
 
@@ -921,5 +923,8 @@ def public_results(request: HttpRequest, slug: str) -> HttpResponse:
             "satellite": satellite,
             "hide_login": True,
             "now": timezone.now(),
+            "country": country_name(tournament.country),
+            # The files for the rankings: its TD and floor only.
+            "exports": export_links(request.user, tournament),
         },
     )
