@@ -9,9 +9,11 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 
+from django.utils.module_loading import import_string  # noqa: E402
+
 from config import speedups  # noqa: E402
 
-django_asgi_app = speedups.http_application()
+django_asgi_app = import_string(speedups.http_application())()
 
 from django.conf import settings  # noqa: E402
 
@@ -25,7 +27,6 @@ from channels.auth import AuthMiddleware  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
-from django.utils.module_loading import import_string  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 

@@ -40,8 +40,6 @@ the app asks `on(piece)`.
 
 from __future__ import annotations
 
-from typing import Any
-
 # The upstream releases whose internals the speedups were written against, per
 # interpreter line CI runs (Python 3.13 with Django 6.1, Python 3.11 with Django 5.2 LTS).
 # tests/test_speedups.py fails, naming the pieces to check again, once an installed
@@ -177,15 +175,12 @@ def channel_layer(*, redis: bool, plain: bool) -> str:
 # --- The ASGI application (config/asgi.py) --------------------------------------------
 
 
-def http_application() -> Any:
-    """Django's ASGI handler, or ours that runs a request's sync chain in one thread."""
+def http_application() -> str:
+    """Django's ASGI handler, or ours that runs a request's sync chain in one thread (named,
+    as the socket pieces below are: the ASGI module imports it)."""
     if not on("handler"):
-        from django.core.handlers.asgi import ASGIHandler
-
-        return ASGIHandler()
-    from config.handler import OneThreadASGIHandler
-
-    return OneThreadASGIHandler()
+        return "django.core.handlers.asgi.ASGIHandler"
+    return "config.handler.OneThreadASGIHandler"
 
 
 # The socket pieces are named, as settings name backends, and imported by their callers:
