@@ -7,9 +7,11 @@ from django.utils import timezone
 
 from tables.models import RoomRole, RoomStaff
 from tables.services import layout as layout_services
+from tables.services import room as room_services
 from tournaments.models import DisplayScreen, Player, Role, StaffAssignment, Tournament
 from tournaments.services import entries as entry_services
 from tournaments.services import setup as setup_services
+from tournaments.services.presets import PRESETS
 
 FIRST = [
     "Marco",
@@ -95,8 +97,6 @@ class Command(BaseCommand):
     @transaction.atomic
     def _create(self, td, entries: int) -> Tournament:
         now = timezone.now()
-        from tournaments.services.presets import PRESETS
-
         tournament = setup_services.tournament_create(
             actor=td,
             fields={
@@ -134,7 +134,5 @@ class Command(BaseCommand):
             )
             entry_services.entry_register(tournament=tournament, player=player, actor=td, now=now)
         # The draw spread evenly over the fewest tables before the start (§6.1).
-        from tables.services import room
-
-        room.seats_even_out(tournament=tournament, actor=td, now=now)
+        room_services.seats_even_out(tournament=tournament, actor=td, now=now)
         return tournament
