@@ -2,8 +2,9 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import set_language
 
+from room.views import front
 from tournaments.urls import display_urlpatterns
-from tournaments.views import accounts, books, core, front, health
+from tournaments.views import accounts, books, core, health
 
 urlpatterns = [
     path("", core.home, name="home"),

@@ -9,7 +9,6 @@ from tournaments.views import (
     core,
     desk,
     displays,
-    front,
     money,
     people,
     reservations,
@@ -17,6 +16,7 @@ from tournaments.views import (
     room,
     ruling,
     setup,
+    structure,
 )
 from tournaments.views import formats as format_views
 
@@ -140,7 +140,7 @@ display_urlpatterns = [
     path("s/<uuid:token>/bust/", busts.tablet_bust, name="tablet_bust"),
     path("p/<slug:slug>/", displays.public_clock, name="public_clock"),
     path("p/<slug:slug>/find/", displays.seat_finder, name="seat_finder"),
-    path("p/<slug:slug>/structure/", front.public_structure, name="public_structure"),
+    path("p/<slug:slug>/structure/", structure.public_structure, name="public_structure"),
     path("p/<slug:slug>/reserve/", reservations.reserve, name="reserve"),
     path("p/<slug:slug>/reserve/<str:code>/", reservations.reservation, name="reservation"),
     path(

@@ -28,7 +28,7 @@ from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import entries as entry_services
 from tournaments.views import ahead
-from tournaments.views.front import front_qr, qr_svg
+from tournaments.views.qr import front_qr, qr_svg
 
 # Who looked whom up: every desk search, its words and what it found.
 audit = logging.getLogger("tournaments.audit")

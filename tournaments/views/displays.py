@@ -28,7 +28,7 @@ from tournaments.rules import timecalls
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import penalties as penalty_services
 from tournaments.services import timecalls as timecall_services
-from tournaments.views.front import qr_svg
+from tournaments.views.qr import qr_svg
 
 SEARCHES_PER_MINUTE = ratelimit.SEAT_SEARCH.limit
 # How long a table tablet keeps showing the last time call's outcome and ruling.

@@ -21,7 +21,7 @@ from tournaments.forms.reservations import ReservationForm
 from tournaments.models import Reservation, Tournament
 from tournaments.selectors import reservations as selectors
 from tournaments.services import reservations as services
-from tournaments.views.front import qr_svg
+from tournaments.views.qr import qr_svg
 
 
 def _public(slug: str) -> Tournament:

@@ -1,47 +1,30 @@
-"""The public front door, the lobby screen and the TD's room dashboard."""
+"""The room's front door, the lobby screen and the room dashboard (a table shared between
+events from it)."""
 
 from __future__ import annotations
 
-import functools
-
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.views import run
+from room.selectors import lobby
 from tables import permissions as room_permissions
 from tournaments import permissions, selectors
-from tournaments.documents import printouts
 from tournaments.forms import books as books_forms
 from tournaments.forms import whole_number
 from tournaments.models import Role
 from tournaments.selectors import formats as format_selectors
-from tournaments.selectors import lobby
 from tournaments.services import sharing
+from tournaments.views.qr import front_qr
 
 LOBBY_SECONDS = 20  # each running event's clock stays on the lobby screen this long
 LOBBY_UPCOMING = 6  # upcoming events listed on the lobby screen
-
-
-@functools.lru_cache(maxsize=256)
-def qr_svg(url: str, scale: int) -> str:
-    """An address as an inline SVG QR code, made once per address (a desk prints two on
-    every seat card: encoding one costs milliseconds)."""
-    return segno.make(url, error="m").svg_inline(
-        scale=scale, dark="#000", light="#fff", omitsize=True
-    )
-
-
-def front_qr(request: HttpRequest) -> str:
-    """The front page's address as an inline SVG QR code (seat cards and the TV)."""
-    return qr_svg(request.build_absolute_uri(reverse("front_page")), 4)
 
 
 def front_page(request: HttpRequest) -> HttpResponse:
@@ -104,13 +87,6 @@ def room_dashboard(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         template += "#board"
     return render(request, template, context)
-
-
-def public_structure(request: HttpRequest, slug: str) -> HttpResponse:
-    """No login: the structure sheet of an event (levels, breaks, colour-ups, late reg)."""
-    tournament = permissions.get_public_tournament(slug)
-    context = {"tournament": tournament, "sheet": printouts.structure_rows(tournament)}
-    return render(request, "front/structure.html", context)
 
 
 @login_required

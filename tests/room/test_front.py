@@ -7,11 +7,11 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
+from room.selectors import lobby
 from tables.models import Table
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments.errors import DomainError
 from tournaments.models import Event
-from tournaments.selectors import lobby
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
 from tournaments.services import sharing
