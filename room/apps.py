@@ -2,6 +2,7 @@ import importlib
 import pkgutil
 
 from django.apps import AppConfig
+from django.db.models.signals import post_save
 
 
 class RoomConfig(AppConfig):
@@ -15,3 +16,14 @@ class RoomConfig(AppConfig):
         package = importlib.import_module("room.services")
         for module in pkgutil.iter_modules(package.__path__):
             importlib.import_module(f"room.services.{module.name}")
+        # The room hears what happens in the events and the tables from their logs' rows.
+        from room import receivers
+
+        post_save.connect(
+            receivers.event_saved, sender="tournaments.Event", dispatch_uid="room.event_saved"
+        )
+        post_save.connect(
+            receivers.room_event_saved,
+            sender="tables.RoomEvent",
+            dispatch_uid="room.room_event_saved",
+        )

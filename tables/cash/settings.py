@@ -40,6 +40,9 @@ class CashSettings:
     # §6.4: once he answers "coming", the seat stays locked up for this long
     # [not in sources]; then the floor may send his name to the bottom.
     arrival_minutes: int = 15
+    # A called player who answers "coming, but I need N more minutes" (from his phone's
+    # notification) starts that window N minutes later, at most this many [not in sources].
+    most_more_minutes: int = 10
     decline_lockout_minutes: int = 30  # §6.5
     declined_seat_to_bottom: bool = False  # §6.5 [not in sources]
     return_wait_minutes: int = 30  # §6.6
