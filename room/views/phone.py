@@ -12,6 +12,7 @@ import json
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -104,6 +105,7 @@ def app_qr(request: HttpRequest) -> HttpResponse:
     return render(request, "room/phone/_qr.html", {"qr": qr_svg(url, 4), "kind": "app"})
 
 
+@login_required
 def entry_qr(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The seat card's QR (a fragment the card loads at the desk): the player's own
     notifications page. The desk of that event only."""

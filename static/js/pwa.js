@@ -6,6 +6,12 @@
   const me = document.currentScript;
   if (!me || !("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register(me.dataset.sw, { scope: "/" }).catch(function () {});
+  // The first visit came before the worker: ask it to keep this page for offline use.
+  if (!navigator.serviceWorker.controller && me.dataset.pwaServed === "network") {
+    navigator.serviceWorker.ready.then(function (reg) {
+      if (reg.active) reg.active.postMessage({ type: "keep", url: location.href });
+    });
+  }
 
   const mark = document.createElement("p");
   mark.className = "pwa-stale";

@@ -38,7 +38,10 @@ function kept(request) {
 
 // A page served from the cache says so: its pwa.js then shows "last updated".
 async function fromCache(request) {
-  const cached = await caches.match(request, { ignoreSearch: request.mode !== "navigate" });
+  const cached = await caches.match(request, {
+    ignoreSearch: request.mode !== "navigate",
+    ignoreVary: true, // the page varies on its cookie and language: any copy beats none
+  });
   if (!cached) return Response.error();
   if (request.mode !== "navigate") return cached;
   const text = (await cached.text()).replace(
@@ -60,6 +63,19 @@ async function networkFirst(request) {
     return fromCache(request);
   }
 }
+
+// A page opened before the worker controlled it (the first visit) asks to be kept.
+self.addEventListener("message", (event) => {
+  const message = event.data || {};
+  if (message.type !== "keep") return;
+  const url = new URL(message.url, self.location.origin);
+  if (url.origin !== self.location.origin || !PAGES.some((p) => p.test(url.pathname))) return;
+  event.waitUntil(
+    fetch(url.href, { credentials: "same-origin" }).then((response) =>
+      response.ok ? caches.open(CACHE).then((cache) => cache.put(url.href, response)) : null
+    )
+  );
+});
 
 self.addEventListener("fetch", (event) => {
   if (kept(event.request)) event.respondWith(networkFirst(event.request));
