@@ -127,6 +127,7 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set in production (TORNEO_ENV=production)")
     SECRET_KEY = embedded_secret_key(VAR_DIR)
 
+
 def embedded_vapid_key(folder: Path) -> str:
     """The embedded server's Web Push key (VAPID, RFC 8292): a P-256 private key made once
     and kept beside the secret key (var/vapid_private_key, never committed), the same way
@@ -479,7 +480,9 @@ if not VAPID_PRIVATE_KEY and not PRODUCTION:
 # Who the push services may contact about our pushes (a mailto: or https: address).
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:torneo@localhost").strip()
 if not VAPID_SUBJECT.startswith(("mailto:", "https:")):
-    raise ImproperlyConfigured(f"VAPID_SUBJECT must be a mailto: or https: address, not {VAPID_SUBJECT!r}")
+    raise ImproperlyConfigured(
+        f"VAPID_SUBJECT must be a mailto: or https: address, not {VAPID_SUBJECT!r}"
+    )
 # Notices by e-mail, where the room configures a mail server (Django's SMTP backend).
 _EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
 NOTIFY_BY_EMAIL = env_bool("NOTIFY_BY_EMAIL", bool(_EMAIL_HOST))
@@ -492,7 +495,9 @@ _smtp = {
     "timeout": 10,
 }
 if django.VERSION >= (6, 1):
-    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": _smtp}}
+    MAILERS = {
+        "default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": _smtp}
+    }
 else:  # Django 5.2 names the same settings one by one
     EMAIL_HOST, EMAIL_PORT = _smtp["host"], _smtp["port"]
     EMAIL_HOST_USER, EMAIL_HOST_PASSWORD = _smtp["username"], _smtp["password"]

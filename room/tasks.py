@@ -6,6 +6,7 @@ from celery import shared_task
 
 from room.services import notify
 
+
 @shared_task(name="room.tasks.notify_logged", ignore_result=True)
 def notify_logged(log_name: str, pk: int) -> int:
     """Tell the players concerned what a committed log row says; returns the pushes sent."""

@@ -11,7 +11,17 @@ import polib
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("config", "tournaments", "tables", "bench", "templates", "static", "locale", "manage.py")
+SOURCES = (
+    "config",
+    "tournaments",
+    "tables",
+    "room",
+    "bench",
+    "templates",
+    "static",
+    "locale",
+    "manage.py",
+)
 
 
 @pytest.mark.skipif(

@@ -118,9 +118,7 @@ def _cash_message(notice: rules.Notice, who: Recipient, language: str) -> Messag
             ("coming", _("On my way")),
             (
                 "more",
-                ngettext(
-                    "Need %(n)s more minute", "Need %(n)s more minutes", MORE_MINUTES
-                )
+                ngettext("Need %(n)s more minute", "Need %(n)s more minutes", MORE_MINUTES)
                 % {"n": MORE_MINUTES},
             ),
             ("cancel", _("Cancel")),

@@ -36,7 +36,6 @@ from tournaments.models import Entry, Player
 from tournaments.selectors import entry_by_number
 from tournaments.views.front import qr_svg
 
-
 # The service worker's cache name: a new version drops the pages kept by an older one.
 SW_VERSION = "1"
 

@@ -696,8 +696,7 @@ def list_answer(
         if not entry.coming:
             raise CashRefused(
                 reason=_(
-                    "the time to answer ran out at %(time)s; the floor moves the name down "
-                    "the list"
+                    "the time to answer ran out at %(time)s; the floor moves the name down the list"
                 )
                 % {"time": timezone.localtime(status.deadline).strftime("%H:%M")}
             )

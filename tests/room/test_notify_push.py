@@ -185,7 +185,9 @@ def test_a_tournament_tells_each_player_his_seat_moves_the_bubble_and_his_prize(
     )
     titles = [p["title"] for p in push_service.for_browser("mover")]
     assert "Sunday Deepstack: You are in the money" in titles
-    assert "Sunday Deepstack: Sei a premio" in [p["title"] for p in push_service.for_browser("stayer")]
+    assert "Sunday Deepstack: Sei a premio" in [
+        p["title"] for p in push_service.for_browser("stayer")
+    ]
 
     tournament.refresh_from_db()
     results.eliminations_record(
