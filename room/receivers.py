@@ -34,20 +34,21 @@ ROOM_ACTIONS = frozenset({"cash.call", "cash.skip"})
 NOTIFY_LOGGED = "room.tasks.notify_logged"
 
 
-def _queue(log_name: str, pk: int) -> None:
-    """The notices of a committed row: to the Celery worker where a broker holds them, or
-    here and now in the embedded server (no broker: tasks run in-process)."""
+def _queue(log_name: str, row) -> None:
+    """The notices of a committed row: to the Celery worker where a broker holds them (by
+    its key), or here and now in the embedded server (no broker: tasks run in-process),
+    from the row in hand."""
     if scheduling.can_wait():
-        scheduling.send(NOTIFY_LOGGED, (log_name, pk))
+        scheduling.send(NOTIFY_LOGGED, (log_name, row.pk))
     else:
-        notify.logged_action_notify(log_name=log_name, pk=pk)
+        notify.row_notify(log_name=log_name, row=row)
 
 
 def event_saved(sender, instance, created: bool, **kwargs) -> None:
     """A tournament's log row: its notices go out once its transaction commits (a floor
     action rolled back tells nobody). A failed notice never fails the floor's action."""
     if created and instance.action in TOURNAMENT_ACTIONS and instance.pk:
-        transaction.on_commit(partial(_queue, "event", instance.pk), robust=True)
+        transaction.on_commit(partial(_queue, "event", instance), robust=True)
 
 
 def room_event_saved(sender, instance, created: bool, **kwargs) -> None:
@@ -57,7 +58,7 @@ def room_event_saved(sender, instance, created: bool, **kwargs) -> None:
     if not created:
         return
     if instance.action in ROOM_ACTIONS:
-        transaction.on_commit(partial(_queue, "room", instance.pk), robust=True)
+        transaction.on_commit(partial(_queue, "room", instance), robust=True)
     elif instance.action == "room.player_erase":
         data = instance.data if isinstance(instance.data, dict) else {}
         ids = [data.get("player"), *(data.get("duplicates") or [])]

@@ -5,10 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.db.models import Q
+
 from room.models import EmailOptIn, PushSubscription
 from room.rules.notices import Notice
 from tables.models import WaitEntry
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Entry, Player
+
+# Only players who opted in somewhere are read further: a floor action whose players
+# never opted in costs one read.
+OPTED_IN = Q(player__push_subscriptions__isnull=False) | Q(player__email_opt_ins__isnull=False)
 
 
 @dataclass(frozen=True)
@@ -20,26 +26,31 @@ class Recipient:
     call: WaitEntry | None = None
 
 
-def tournament_recipients(tournament: Tournament, notices: Iterable[Notice]) -> list[tuple]:
-    """(notice, recipient) for each notice of a tournament's log row: its entries are read
-    through the tournament (a payload names ids, never reaches another event's players)."""
+def tournament_recipients(tournament_id: int, notices: Iterable[Notice]) -> list[tuple]:
+    """(notice, recipient) for each notice of a tournament's log row, among the players
+    who opted in: its entries are read through the tournament (a payload names ids, never
+    reaches another event's players). One read."""
     notices = list(notices)
     entry_ids = {n.who for n in notices if n.whom == "entry"}
-    entries = {
-        e.pk: e
-        for e in Entry.objects.filter(tournament=tournament, pk__in=entry_ids).select_related(
-            "player"
-        )
-    }
+    field = any(n.whom == "field" for n in notices)
+    if not entry_ids and not field:
+        return []
+    whom = Q(status=Entry.Status.ACTIVE) if field else Q(pk__in=entry_ids)
+    if field and entry_ids:
+        whom |= Q(pk__in=entry_ids)
+    entries = (
+        Entry.objects.filter(whom, OPTED_IN, tournament_id=tournament_id)
+        .select_related("player", "tournament")
+        .distinct()
+    )
+    by_id = {e.pk: e for e in entries}
     out = []
     for notice in notices:
-        if notice.whom == "entry" and notice.who in entries:
-            entry = entries[notice.who]
+        if notice.whom == "entry" and notice.who in by_id:
+            entry = by_id[notice.who]
             out.append((notice, Recipient(entry.player, entry=entry)))
         elif notice.whom == "field":
-            still_in = Entry.objects.filter(
-                tournament=tournament, status=Entry.Status.ACTIVE
-            ).select_related("player")
+            still_in = [e for e in by_id.values() if e.status == Entry.Status.ACTIVE]
             out += [(notice, Recipient(e.player, entry=e)) for e in still_in]
     return out
 
@@ -56,6 +67,7 @@ def cash_recipients(notices: Iterable[Notice]) -> list[tuple]:
                 called_seat=notice.facts["seat"],
                 coming=False,
             )
+            .filter(OPTED_IN)
             .select_related("player", "game")
             .first()
         )

@@ -282,23 +282,22 @@ def opt_in_base_url(opt_in: EmailOptIn) -> str:
     return opt_in.base_url.rstrip("/")
 
 
-def logged_action_notify(*, log_name: str, pk: int) -> Sent:
+def row_notify(*, log_name: str, row: Event | RoomEvent) -> Sent:
     """Tell the players concerned what a committed log row says happened. `log_name`:
     "event" (a tournament's log) or "room" (the room's log)."""
-    if log_name == "event":
-        event = Event.objects.select_related("tournament").filter(pk=pk).first()
-        if event is None or event.undone_at is not None:
-            return Sent(0, 0, 0)
-        found = rules.tournament_notices(event.action, event.data or {})
-        pairs = selectors.tournament_recipients(event.tournament, found)
-        for _notice, who in pairs:
-            if who.entry is not None:
-                who.entry.tournament = event.tournament
-    else:
-        row = RoomEvent.objects.filter(pk=pk).first()
-        if row is None or row.undone_at is not None:
-            return Sent(0, 0, 0)
-        pairs = selectors.cash_recipients(rules.room_notices(row.action, row.data or {}))
-    if not pairs:
+    if row.undone_at is not None:
         return Sent(0, 0, 0)
-    return deliver(pairs)
+    if log_name == "event":
+        found = rules.tournament_notices(row.action, row.data or {})
+        pairs = selectors.tournament_recipients(row.tournament_id, found) if found else []
+    else:
+        found = rules.room_notices(row.action, row.data or {})
+        pairs = selectors.cash_recipients(found) if found else []
+    return deliver(pairs) if pairs else Sent(0, 0, 0)
+
+
+def logged_action_notify(*, log_name: str, pk: int) -> Sent:
+    """`row_notify` of the log row `pk` (the Celery task's: tasks take primary keys)."""
+    model = Event if log_name == "event" else RoomEvent
+    row = model.objects.filter(pk=pk).first()
+    return Sent(0, 0, 0) if row is None else row_notify(log_name=log_name, row=row)

@@ -74,6 +74,12 @@ FAKE_PUSH_MANAGER = """
 """
 
 
+@pytest.fixture(autouse=True)
+def notices_in_process(settings):
+    """The notices go out from the server's process, as embedded (no Celery worker here)."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+
+
 @pytest.fixture
 def push_service():
     service = PushService().start(notify.vapid_public_key())
