@@ -132,6 +132,35 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set in production (TORNEO_ENV=production)")
     SECRET_KEY = embedded_secret_key(VAR_DIR)
 
+
+def embedded_vapid_key(folder: Path) -> str:
+    """The embedded server's Web Push key (VAPID, RFC 8292): a P-256 private key made once
+    and kept beside the secret key (var/vapid_private_key, never committed), the same way
+    and for the same reason: the phones' subscriptions are bound to its public half, so a
+    new key would silence every phone that opted in."""
+    path = folder / "vapid_private_key"
+    if not path.exists():
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        folder.mkdir(parents=True, exist_ok=True)
+        pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+        draft = folder / f".vapid_private_key.{os.getpid()}"
+        draft.write_bytes(pem)
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another process made it first: use theirs
+        finally:
+            draft.unlink(missing_ok=True)
+    return path.read_text().strip()
+
+
 # Off unless asked for, embedded too (its pages are served to a room's tablets and
 # phones): TORNEO_DEBUG=1 (or DEBUG=1) turns Django's debug pages on for development.
 DEBUG = env_bool("TORNEO_DEBUG", env_bool("DEBUG", False))
@@ -474,7 +503,44 @@ SECURE_CSP = {
     "base-uri": ["'self'"],
     "form-action": ["'self'"],
     "frame-ancestors": ["'none'"],
+    # The players' phone pages: their service worker and the installable app's manifest.
+    "worker-src": ["'self'"],
+    "manifest-src": ["'self'"],
 }
+
+# --- Players' notifications (room/services/notify.py) -----------------------------------
+# Web Push signs each push with the room's VAPID key (RFC 8292), kept like the secret key:
+# VAPID_PRIVATE_KEY (PEM, or `manage.py vapid_key` makes one), or embedded a key made once
+# in var/. Production without one sends no push (the phone page says so).
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip().replace("\\n", "\n")
+if not VAPID_PRIVATE_KEY and not PRODUCTION:
+    VAPID_PRIVATE_KEY = embedded_vapid_key(VAR_DIR)
+# Who the push services may contact about our pushes (a mailto: or https: address).
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:torneo@localhost").strip()
+if not VAPID_SUBJECT.startswith(("mailto:", "https:")):
+    raise ImproperlyConfigured(
+        f"VAPID_SUBJECT must be a mailto: or https: address, not {VAPID_SUBJECT!r}"
+    )
+# Notices by e-mail, where the room configures a mail server (Django's SMTP backend).
+_EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+NOTIFY_BY_EMAIL = env_bool("NOTIFY_BY_EMAIL", bool(_EMAIL_HOST))
+_smtp = {
+    "host": _EMAIL_HOST or "localhost",
+    "port": env_int("EMAIL_PORT", 587),
+    "username": os.environ.get("EMAIL_HOST_USER", ""),
+    "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+    "use_tls": env_bool("EMAIL_USE_TLS", env_int("EMAIL_PORT", 587) == 587),
+    "timeout": 10,
+}
+if django.VERSION >= (6, 1):
+    MAILERS = {
+        "default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": _smtp}
+    }
+else:  # Django 5.2 names the same settings one by one
+    EMAIL_HOST, EMAIL_PORT = _smtp["host"], _smtp["port"]
+    EMAIL_HOST_USER, EMAIL_HOST_PASSWORD = _smtp["username"], _smtp["password"]
+    EMAIL_USE_TLS, EMAIL_TIMEOUT = _smtp["use_tls"], _smtp["timeout"]
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "torneo@localhost")
 
 # --- Cache: rate limits (login, seat finder) shared by every worker process -----------
 if REDIS_URL:

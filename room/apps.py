@@ -75,3 +75,15 @@ class RoomConfig(AppConfig):
 
         post_save.connect(table_event_logged, sender=Event, dispatch_uid="room.dealers.event")
         post_save.connect(room_event_logged, sender=RoomEvent, dispatch_uid="room.dealers.room")
+
+        # The players' notifications hear the same rows.
+        from room import receivers
+
+        post_save.connect(
+            receivers.event_saved, sender="tournaments.Event", dispatch_uid="room.event_saved"
+        )
+        post_save.connect(
+            receivers.room_event_saved,
+            sender="tables.RoomEvent",
+            dispatch_uid="room.room_event_saved",
+        )

@@ -368,7 +368,8 @@ class WaitEntry(models.Model):
     called_table = models.PositiveIntegerField(null=True, blank=True)
     called_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     coming = models.BooleanField(default=False)  # answered: the seat is locked up (§6.4)
-    # When he answered "coming": his arrival window runs from then (§6.4 lock-up).
+    # When his arrival window starts (§6.4 lock-up): when he answered "coming", or that
+    # many minutes later when he answered he needs more (`waitlist.arrival_put_off`).
     coming_at = models.DateTimeField(null=True, blank=True)
     locked_out_until = models.DateTimeField(null=True, blank=True)
     from_closed_table = models.BooleanField(default=False)

@@ -413,6 +413,27 @@ MATRIX = {
         "post",
         row(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, manager=NOT_FOUND, cash=NOT_FOUND),
     ),
+    # The players' phones: the installable app and the brush board's QR are public; the
+    # seat card's QR is the event's desk's; a player's pages open by his signed link only
+    # (the sample token is none of ours: not found for everyone).
+    "room_phone_app": ("get", row(OK, OK, OK, OK, OK)),
+    "room_manifest": ("get", row(OK, OK, OK, OK, OK)),
+    "room_service_worker": ("get", row(OK, OK, OK, OK, OK)),
+    "room_phone_qr": ("get", row(OK, OK, OK, OK, OK)),
+    "room_entry_qr": ("get", row(LOGIN, FORBIDDEN, OK, FORBIDDEN, OK)),
+    **{
+        name: (method, row(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND))
+        for name, method in (
+            ("room_notify_page", "get"),
+            ("room_notify_subscribe", "post"),
+            ("room_notify_unsubscribe", "post"),
+            ("room_notify_email", "post"),
+            ("room_notify_cash", "get"),
+            ("room_notify_from_cash", "get"),
+            ("room_notify_off", "get"),
+            ("room_notify_answer", "post"),
+        )
+    },
 }
 
 
@@ -475,6 +496,18 @@ PUBLIC = {
     "dealer_board",
     "dealer_clock",
     "dealer_relief",
+    "room_phone_app",
+    "room_manifest",
+    "room_service_worker",
+    "room_phone_qr",
+    "room_notify_page",
+    "room_notify_subscribe",
+    "room_notify_unsubscribe",
+    "room_notify_email",
+    "room_notify_cash",
+    "room_notify_from_cash",
+    "room_notify_off",
+    "room_notify_answer",
 }
 
 

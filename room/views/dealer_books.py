@@ -19,7 +19,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
-from room import forms
+from room.forms import dealers as forms
 from room.models import PitTable
 from room.selectors import dealers as selectors
 from room.services import dealers as services

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 
 from config import ratelimit
 from config.views import form_errors, run
-from room import forms
+from room.forms import dealers as forms
 from room.selectors import dealers as selectors
 from room.services import dealers as services
 from tables import events, permissions

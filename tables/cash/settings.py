@@ -46,6 +46,9 @@ class CashSettings:
     # from his phone page and must arrive within `remote_arrival_minutes` or lose the place.
     remote_joins: bool = False
     remote_arrival_minutes: int = 30
+    # A called player who answers "coming, but I need N more minutes" (from his phone's
+    # notification) starts that window N minutes later, at most this many [not in sources].
+    most_more_minutes: int = 10
     decline_lockout_minutes: int = 30  # §6.5
     declined_seat_to_bottom: bool = False  # §6.5 [not in sources]
     return_wait_minutes: int = 30  # §6.6

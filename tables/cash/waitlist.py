@@ -168,6 +168,20 @@ def arrival_deadline(answered_at: datetime, settings: CashSettings = DEFAULTS) -
     return answered_at + timedelta(minutes=settings.arrival_minutes)
 
 
+def arrival_put_off(
+    *, coming_at: datetime | None, now: datetime, minutes: int, settings: CashSettings = DEFAULTS
+) -> datetime | None:
+    """Return when the arrival window starts for a called player who needs `minutes` more:
+    that long after his "coming" (or after now, when this is his answer), so the window
+    and its deadline move by exactly `minutes`. None when the window would start more than
+    `most_more_minutes` from now: the room does not hold a seat that long (§6.4 lock-up
+    [not in sources])."""
+    start = (coming_at or now) + timedelta(minutes=minutes)
+    if minutes < 1 or start - now > timedelta(minutes=settings.most_more_minutes):
+        return None
+    return start
+
+
 @dataclass(frozen=True)
 class CallStatus:
     """Where a call stands at a moment: the window running and when it ends.

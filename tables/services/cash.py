@@ -660,26 +660,46 @@ def _uncall(entry: WaitEntry) -> None:
 
 
 @transaction.atomic
-def list_answer(*, actor: Any, entry: WaitEntry, takes_seat: bool, now: datetime) -> WaitEntry:
+def list_answer(
+    *, actor: Any, entry: WaitEntry, takes_seat: bool, now: datetime, more_minutes: int = 0
+) -> WaitEntry:
     """Record a called player's answer: coming (the seat is locked up for his arrival) or
-    declined (§6.5). An answer after the window is refused: the name goes down the list
-    (§6.4), which the floor confirms."""
+    declined (§6.5). `more_minutes`: coming, but that many minutes later (his phone's "need
+    N more minutes"): his arrival window, and its deadline on the board, move by as much.
+    An answer after the window is refused: the name goes down the list (§6.4), which the
+    floor confirms."""
     entry = _locked_entry(entry)
     status = call_status(entry, now)
     if status is None:
         raise CashRefused(reason=_("this player has not been called"))
-    if takes_seat and entry.coming:
+    if takes_seat and entry.coming and not more_minutes:
         return entry  # the same "coming" twice (a double tap, two tabs) changes nothing
-    if not entry.coming and status.overdue:
-        raise CashRefused(
-            reason=_(
-                "the time to answer ran out at %(time)s; the floor moves the name down the list"
+    if status.overdue:
+        if not entry.coming:
+            raise CashRefused(
+                reason=_(
+                    "the time to answer ran out at %(time)s; the floor moves the name down the list"
+                )
+                % {"time": timezone.localtime(status.deadline).strftime("%H:%M")}
             )
-            % {"time": timezone.localtime(status.deadline).strftime("%H:%M")}
-        )
+        if more_minutes:
+            raise CashRefused(reason=_("the time to reach the table has run out"))
     settings = game_settings(entry.game)
     change = _Change(entry.game_id)
-    if takes_seat:
+    if more_minutes:
+        start = waitlist.arrival_put_off(
+            coming_at=entry.coming_at if entry.coming else None,
+            now=now,
+            minutes=more_minutes,
+            settings=settings,
+        )
+        if start is None:
+            raise CashRefused(
+                reason=_("the seat is held at most %(minutes)s more minutes")
+                % {"minutes": settings.most_more_minutes}
+            )
+        entry.coming, entry.coming_at = True, start
+    elif takes_seat:
         entry.coming, entry.coming_at = True, now
     else:
         entry.locked_out_until = now + timedelta(minutes=settings.decline_lockout_minutes)
@@ -692,8 +712,9 @@ def list_answer(*, actor: Any, entry: WaitEntry, takes_seat: bool, now: datetime
         action="cash.answer",
         now=now,
         player=entry.player_id,
-        takes_seat=takes_seat,
-        rule=waitlist.RULE_ANSWER if takes_seat else waitlist.RULE_DECLINE,
+        takes_seat=takes_seat or bool(more_minutes),
+        more_minutes=more_minutes,
+        rule=waitlist.RULE_ANSWER if takes_seat or more_minutes else waitlist.RULE_DECLINE,
     )
     return entry
 

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from tables.cash import waitlist
 from tables.cash.settings import DEFAULTS, CashSettings
 from tables.cash.waitlist import call_status, names_passed_over
 
@@ -63,3 +64,25 @@ def test_a_seat_out_of_order_names_who_it_jumps() -> None:
         left_table_at={"Carla": at(-10)},
     )
     assert jumped == ("Anna",)
+
+
+@pytest.mark.parametrize(
+    ("coming_after", "minutes", "starts_after"),
+    [
+        (None, 5, 5),  # his answer: "coming, in 5 minutes"
+        (None, 10, 10),  # the room's most
+        (None, 11, None),  # more than the room holds a seat
+        (0, 5, 5),  # already coming: his window moves by 5
+        (-3, 10, 7),  # coming since 3 minutes: 10 more starts it 7 minutes from now
+        (5, 10, None),  # already put off 5: 10 more would be 15 from now
+        (None, 0, None),
+    ],
+)
+def test_a_player_who_needs_more_minutes_starts_his_arrival_window_that_much_later(
+    coming_after, minutes, starts_after
+):
+    now = datetime(2026, 1, 1, 21, 0, tzinfo=UTC)
+    coming_at = None if coming_after is None else now + timedelta(minutes=coming_after)
+    start = waitlist.arrival_put_off(coming_at=coming_at, now=now, minutes=minutes)
+    expected = None if starts_after is None else now + timedelta(minutes=starts_after)
+    assert start == expected

@@ -1,0 +1,1 @@
+"""The room's forms, one module per topic: what is typed or posted, parsed and bounded once."""
