@@ -151,6 +151,7 @@ def test_no_page_of_the_matrix_has_inline_code(client, world, name):
     files = {"ruling_phh", "report", "tournament_export", "health"}
     files |= {"league_csv", "player_list_export", "person_export"}  # the people pages' downloads
     files |= {"jackpot_rules"}  # the printed jackpot rules (PDF)
+    files |= {"results_export", "league_ranking"}  # the results files for the rankings
     files |= {"room_manifest", "room_service_worker"}  # the phone app's manifest and worker
     assert pages or name in files, name
 

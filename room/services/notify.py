@@ -37,6 +37,8 @@ from tables.models import RoomEvent
 from tables.services import cash as cash_services
 from tournaments.models import Event
 
+logger = logging.getLogger(__name__)
+
 log = logging.getLogger(__name__)
 
 # The answers a cash call's notification offers (a browser shows the first two as buttons
@@ -272,7 +274,10 @@ def deliver(pairs: list[tuple[rules.Notice, Recipient]]) -> Sent:
     if gone:
         PushSubscription.objects.filter(pk__in=gone).delete()
     for email in emails:
-        email.send(fail_silently=True)
+        try:
+            email.send()
+        except Exception:  # noqa: BLE001 - a mail server down never fails the floor's action
+            logger.warning("a notice by e-mail could not be sent", exc_info=True)
     ok = sum(1 for s in statuses if 200 <= s < 300)
     return Sent(pushes=ok, emails=len(emails), gone=len(gone))
 
