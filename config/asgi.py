@@ -27,11 +27,24 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 from django.utils.module_loading import import_string  # noqa: E402
 
-from tournaments.sockets.routing import websocket_urlpatterns  # noqa: E402
+from tournaments.sockets.routing import (  # noqa: E402
+    feed_websocket_urlpatterns,
+    websocket_urlpatterns,
+)
 
-websocket_app = AllowedHostsOriginValidator(
+room_sockets = AllowedHostsOriginValidator(
     CookieMiddleware(SessionMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns))))
 )
+# The public live feed reads no cookie, so a page of any site (or a script sending no
+# Origin) may follow it; everything else keeps the origin check.
+feed_sockets = URLRouter(feed_websocket_urlpatterns)
+
+
+async def websocket_app(scope, receive, send):
+    app = feed_sockets if scope.get("path", "").startswith("/api/") else room_sockets
+    return await app(scope, receive, send)
+
+
 if wrapper := speedups.websocket_wrapper():
     websocket_app = import_string(wrapper)(websocket_app)
 

@@ -358,6 +358,10 @@ LOGIN_REDIRECT_URL = "tournament_list"
 LOGOUT_REDIRECT_URL = "login"
 # A table's tablet unlocked by a dealer's PIN stays unlocked for one shift, then asks
 # for the PIN again (tables.permissions.pin_table, config.middleware.TabletOnly).
+# The live feed's limits per address (tournaments/ratelimit.py): streams opened and
+# documents read a minute; 0 lifts a limit (a bench's thousand followers on one address).
+FEED_STREAMS_PER_MINUTE = env_int("FEED_STREAMS_PER_MINUTE", 30)
+FEED_READS_PER_MINUTE = env_int("FEED_READS_PER_MINUTE", 120)
 TABLET_SHIFT_HOURS = env_int("TABLET_SHIFT_HOURS", 8)
 if not 1 <= TABLET_SHIFT_HOURS <= 24:
     raise ImproperlyConfigured(

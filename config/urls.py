@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import set_language
 
-from tournaments.urls import display_urlpatterns
+from tournaments.urls import api_urlpatterns, display_urlpatterns
 from tournaments.views import accounts, books, core, front, health
 
 urlpatterns = [
@@ -24,6 +24,7 @@ urlpatterns = [
     path("room/", include("tables.urls")),
     path("", include("tournaments.people_urls")),  # players and leagues
     *display_urlpatterns,
+    *api_urlpatterns,
 ]
 
 handler400 = "tournaments.views.core.bad_request"

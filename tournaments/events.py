@@ -362,6 +362,8 @@ ACTION_LABELS = {
     "seat.move": gettext_lazy("Seat changed"),
     "seats.draw": gettext_lazy("Seat draw for all unseated entries"),
     "ruling.save": gettext_lazy("Floor ruling saved"),
+    "ruling.publish": gettext_lazy("Featured hand published"),
+    "ruling.unpublish": gettext_lazy("Featured hand taken out of the feed"),
     "table.button": gettext_lazy("Button marked"),
     "table.button_draw": gettext_lazy("Button drawn by high card"),
     "table.hand": gettext_lazy("Hand done"),

@@ -63,6 +63,8 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "seat.move": (("entry", Entry),),
     "seats.draw": (("assignments.{}", Entry),),
     "ruling.save": (("ruling", Ruling),),
+    "ruling.publish": (("ruling", Ruling),),
+    "ruling.unpublish": (("ruling", Ruling),),
     "timecall.start": (("call", TimeCall),),
     "timecall.acted": (("call", TimeCall),),
     "timecall.cancel": (("call", TimeCall),),
