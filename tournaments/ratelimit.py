@@ -149,6 +149,8 @@ def feed_read_refused(address: str) -> bool:
     """Count a read of the feed's document from `address` (FEED_READS_PER_MINUTE)."""
     limit = _feed_limit("feed-read", "FEED_READS_PER_MINUTE")
     return limit is not None and limit.hit(address) > limit.limit
+
+
 # The desk's player search, per staff account: a desk at full speed searches as it types
 # (about a name every two seconds), a script reading players through it is stopped.
 PLAYER_SEARCH = Limit("player-search", limit=120, window=60)

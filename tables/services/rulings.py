@@ -75,9 +75,7 @@ def ruling_publish(
 ) -> Ruling:
     """Publish a saved hand as a featured hand of the event's live feed (`published`), or
     take it back out. Logged and undoable; the feed's followers are told after commit."""
-    ruling = (
-        Ruling.objects.select_for_update().filter(pk=ruling_id, tournament=tournament).first()
-    )
+    ruling = Ruling.objects.select_for_update().filter(pk=ruling_id, tournament=tournament).first()
     if ruling is None:
         raise errors.DomainError(_("This hand is not one of the event's rulings."))
     if published == (ruling.published_at is not None):

@@ -17,6 +17,7 @@ reader that has it already gets 304 from its ETag without any.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -149,10 +150,9 @@ def cached_document(tournament: Tournament, now: datetime) -> tuple[str, str]:
         return kept
     text = json.dumps(document(tournament, now, version=current), separators=(",", ":"))
     etag = f'"{tournament.pk}-{current}-{int(now.timestamp()) // DOCUMENT_SECONDS}"'
-    try:
+    # Not kept (the cache is down): the next reader renders again.
+    with contextlib.suppress(Exception):
         cache.set(key, (text, etag), timeout=DOCUMENT_SECONDS)
-    except Exception:  # noqa: BLE001 - not kept: the next reader renders again
-        pass
     return text, etag
 
 
