@@ -29,7 +29,7 @@ from bench.common import Figures, Summary
 
 PATHS = ("fast", "plain")
 # The benchmarks whose goals a speedup serves (../shared/benches.txt).
-SIDE_BY_SIDE = frozenset({"fanout", "pages", "registration_load", "reconnect"})
+SIDE_BY_SIDE = frozenset({"fanout", "feed", "pages", "registration_load", "reconnect"})
 # The flags a bench's figures carry for its goals.
 GOAL_FLAGS = ("goal_met", "connect_goal_met", "ok")
 
