@@ -66,7 +66,9 @@ _SECTIONS: dict[str, tuple[str, ...]] = {
     "clock": ("clock",),
     "structure": ("clock",),
     "day": ("clock", "figures", "chip_counts", "final_table"),
-    "elimination": ("figures", "eliminations", "final_table", "payouts"),
+    # The payout table stays as it was (the pool counts entries, not busts); the figures
+    # say how many are left against the places paid.
+    "elimination": ("figures", "eliminations", "final_table"),
     "bounty": ("figures", "eliminations"),
     "payouts": ("figures", "payouts"),
     "deal": ("figures", "payouts", "eliminations"),
@@ -208,13 +210,15 @@ def _elimination_row(entry: Entry) -> dict[str, Any]:
     }
 
 
-def _eliminations(tournament: Tournament, *, limit: int | None) -> list[dict[str, Any]]:
-    """Busted entries, the latest first (the winner too, once decided)."""
-    rows = (
-        Entry.objects.filter(tournament=tournament, place__isnull=False)
-        .select_related("player")
-        .order_by("place", "-ended_at", "number")
-    )
+def _eliminations(
+    tournament: Tournament, *, limit: int | None, keys: list[int] | None = None
+) -> list[dict[str, Any]]:
+    """Busted entries, the latest first (the winner too, once decided); `keys`: only
+    those entries (the ones a change named)."""
+    rows = Entry.objects.filter(tournament=tournament, place__isnull=False)
+    if keys is not None:
+        rows = rows.filter(pk__in=keys)
+    rows = rows.select_related("player").order_by("place", "-ended_at", "number")
     if limit is not None:
         rows = rows[:limit]
     return [_elimination_row(entry) for entry in rows]
@@ -254,9 +258,12 @@ def _chip_counts(tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
-def _final_table(tournament: Tournament) -> dict[str, Any] | None:
+def _final_table(tournament: Tournament, *, left: int | None = None) -> dict[str, Any] | None:
     """The final table once every player left sits at one open table: its seats with
-    each player's last count; None before."""
+    each player's last count; None before. `left`: the players still in, when known
+    (more than a table seats: no final table, nothing read)."""
+    if left is not None and left > tournament.seats_per_table:
+        return None
     open_tables = list(
         Table.objects.filter(tournament=tournament, status=Table.Status.OPEN).values_list(
             "pk", "number"
@@ -413,8 +420,9 @@ def update(
     tournament: Tournament, push: dict[str, Any], now: datetime, *, version: int
 ) -> dict[str, Any] | None:
     """What a follower is told of a change the screens were told of (`push`), with the
-    sections it altered; None when it alters nothing the feed shows. Its `type` is the
-    push's; `eliminations` holds the latest ones (the follower merges them by `entry`)."""
+        sections it altered; None when it alters nothing the feed shows. Its `type` is the
+        push's; `eliminations` holds the busts an elimination recorded (other changes: the latest
+    ten), which the follower merges by `entry`."""
     kind = str(push.get("type") or "")
     if kind in NOT_IN_FEED:
         return None
@@ -426,13 +434,17 @@ def update(
     if "figures" in sections:
         out["figures"] = _figures(tournament)
     if "eliminations" in sections:
-        out["eliminations"] = _eliminations(tournament, limit=RECENT)
+        # A bust names its entries (and the winner's, once one is left): only those.
+        named = [row.get("entry") for row in push.get("out") or [] if isinstance(row, dict)]
+        keys = [key for key in named if isinstance(key, int)] if kind == "elimination" else None
+        out["eliminations"] = _eliminations(tournament, limit=RECENT, keys=keys)
     if "payouts" in sections:
         out["payouts"] = _payouts(tournament)
     if "chip_counts" in sections:
         out["chip_counts"] = _chip_counts(tournament)
     if "final_table" in sections:
-        out["final_table"] = _final_table(tournament)
+        left = out["figures"]["players_left"] if "figures" in out else None
+        out["final_table"] = _final_table(tournament, left=left)
     if "featured_hands" in sections:
         out["featured_hands"] = _featured_hands(tournament)
     return out
