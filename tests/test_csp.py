@@ -150,6 +150,7 @@ def test_no_page_of_the_matrix_has_inline_code(client, world, name):
             assert inline_code(response.content.decode()) == [], (name, role, headers)
     files = {"ruling_phh", "report", "tournament_export", "health"}
     files |= {"league_csv", "player_list_export", "person_export"}  # the people pages' downloads
+    files |= {"feed_events", "feed_event"}  # the live feed answers JSON
     assert pages or name in files, name
 
 
