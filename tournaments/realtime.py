@@ -413,22 +413,28 @@ def broadcast(
 
     # What its fragments read goes with the COMMIT, in its trip (prepared.with_commit),
     # when a screen may hear it: not a trip of its own after it.
-    ready = None
+    ready = feed_ready = None
     kind = payload.get("type")
     if _renders(kind) and _may_be_heard(tournament_group(tournament_id)):
         ready = prepared.with_commit(*_push_reads(tournament_id, kind))
+    elif kind not in feed_selectors.NOT_IN_FEED and _may_be_heard(feed_group(tournament_id)):
+        # Nobody watches a screen, somebody follows the feed: its update reads the same.
+        feed_ready = prepared.with_commit(*_push_reads(tournament_id, kind))
 
     def send() -> None:
         _send_many(groups, with_fragments(tournament_id, payload, ready=ready))
-        send_feed(tournament_id, payload)
+        send_feed(tournament_id, payload, ready=feed_ready)
 
     transaction.on_commit(send)
 
 
-def send_feed(tournament_id: int, payload: dict[str, Any]) -> None:
+def send_feed(
+    tournament_id: int, payload: dict[str, Any], *, ready: prepared.Riding | None = None
+) -> None:
     """Tell the feed's followers and overlays what `payload` (a push the screens were just
     sent) changed: the event's feed version moves on, and the update is rendered once, here,
-    for every follower of every server process, only when somebody follows."""
+    for every follower of every server process, only when somebody follows. `ready`: its
+    reads, made with the change's COMMIT (`broadcast`)."""
     if payload.get("type") in feed_selectors.NOT_IN_FEED:
         return
     try:
@@ -436,10 +442,15 @@ def send_feed(tournament_id: int, payload: dict[str, Any]) -> None:
         group = feed_group(tournament_id)
         if group not in listening((group,)):
             return
-        tournament = selectors.tournament_by_pk(tournament_id)
-        if tournament is None:
-            return
-        update = feed_selectors.update(tournament, payload, timezone.now(), version=current)
+        # The row and the figures read in one trip (with the COMMIT's, `ready`), as a
+        # screens' push reads them.
+        with prepared.ahead(*_push_reads(tournament_id, payload.get("type")), ready=ready):
+            tournament = selectors.tournament_by_pk(tournament_id)
+            if tournament is None:
+                return
+            if speedups.on():
+                _SEEN[tournament_id] = (tournament.day, tournament.parent_id)
+            update = feed_selectors.update(tournament, payload, timezone.now(), version=current)
     except Exception:  # noqa: BLE001 - the action is committed; followers resync on reconnect
         logger.warning("could not render the feed's update", exc_info=True)
         return

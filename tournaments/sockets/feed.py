@@ -35,6 +35,7 @@ from tournaments import ratelimit, realtime
 from tournaments.models import DisplayScreen, Tournament
 from tournaments.selectors import feed as feed_selectors
 from tournaments.sockets import layerwatch
+from tournaments.sockets.coalesce import coalescer
 from tournaments.sockets.codes import NOT_FOUND, TRY_AGAIN_LATER
 from tournaments.sockets.consumer import FastRoomConsumer, RoomConsumer
 
@@ -75,16 +76,21 @@ def _address(scope: dict[str, Any]) -> str:
     return ratelimit.address_of(str(client[0]), forwarded)
 
 
+@database_sync_to_async
+def _refused(scope: dict[str, Any]) -> bool:
+    return ratelimit.feed_stream_refused(_address(scope))
+
+
 class FeedConsumer(RoomConsumer):
     """A follower of an event's live feed (public, or a stream overlay by its link)."""
 
     async def connect(self) -> None:
         public = "event" in self.scope["url_route"]["kwargs"]
-        if public and ratelimit.feed_stream_refused(_address(self.scope)):
+        if public and await _refused(self.scope):
             await self.close(code=TRY_AGAIN_LATER)
             return
         try:
-            tournament, screen = await _authorise(self.scope)
+            tournament, screen = await self._feed_authorise()
         except LookupError:
             await self.close(code=NOT_FOUND)
             return
@@ -103,8 +109,14 @@ class FeedConsumer(RoomConsumer):
         self._ready()
         layerwatch.watch(self)
 
+    async def _feed_authorise(self) -> tuple[Tournament, DisplayScreen | None]:
+        return await _authorise(self.scope)
+
+    async def _feed_document(self) -> str | None:
+        return await _document(self.tournament_id)
+
     async def _send_document(self) -> None:
-        text = await _document(self.tournament_id)
+        text = await self._feed_document()
         if text is None:
             await self.close(code=NOT_FOUND)
             return
@@ -127,4 +139,15 @@ class FeedConsumer(RoomConsumer):
 
 
 class FastFeedConsumer(FeedConsumer, FastRoomConsumer):
-    """`FeedConsumer` receiving the updates through the process's hub (config/speedups.py)."""
+    """`FeedConsumer` receiving the updates through the process's hub, and sharing with
+    the followers connecting at once the event read by its address and the document
+    (tournaments/sockets/coalesce.py) (config/speedups.py)."""
+
+    async def _feed_authorise(self) -> tuple[Tournament, DisplayScreen | None]:
+        kwargs = self.scope["url_route"]["kwargs"]
+        key = ("feed", str(kwargs.get("event", "")), str(kwargs.get("token", "")))
+        return await coalescer()(key, lambda: _authorise(self.scope))
+
+    async def _feed_document(self) -> str | None:
+        tournament_id = self.tournament_id
+        return await coalescer()(("feed-document", tournament_id), lambda: _document(tournament_id))
