@@ -346,6 +346,9 @@ def targets() -> dict[str, Target]:
         ),
         "ruling_detail": Target("get", FLOOR, kwargs={"slug": "slug", "ruling_id": "ruling"}),
         "ruling_phh": Target("get", FLOOR, kwargs={"slug": "slug", "ruling_id": "ruling"}),
+        "ruling_publish": Target(
+            "post", FLOOR, {"publish": "choice:0|1"}, {"slug": "slug", "ruling_id": "ruling"}
+        ),
         "dealer_tablet": Target(
             "post",
             FLOOR,
@@ -572,6 +575,13 @@ def targets() -> dict[str, Target]:
             logged=False,  # "dealt" counts down penalties (see penalty_hand)
         ),
         "public_clock": Target("get", PUBLIC, kwargs={"slug": "slug"}),
+        "overlay": Target(
+            "get",
+            PUBLIC,
+            kwargs={"token": "token", "part": "choice:clock|final-table|payouts|elimination"},
+        ),
+        "feed_events": Target("get", PUBLIC),
+        "feed_event": Target("get", PUBLIC, kwargs={"event": "slug"}),
         "seat_finder": Target("get", PUBLIC, {"q": "name"}, {"slug": "slug"}),
         **_cash_targets(),
         **_pit_targets(),

@@ -31,7 +31,7 @@ from config import speedups
 # "fast": every speedup on; "plain": every one off; "no-PIECE": that one piece off.
 PATHS = ("fast", "plain", *(f"no-{piece}" for piece in speedups.PIECES))
 # The benchmarks whose goals a speedup serves (../shared/benches.txt).
-SIDE_BY_SIDE = frozenset({"fanout", "pages", "registration_load", "reconnect"})
+SIDE_BY_SIDE = frozenset({"fanout", "feed", "pages", "registration_load", "reconnect"})
 # The flags a bench's figures carry for its goals.
 GOAL_FLAGS = ("goal_met", "connect_goal_met", "ok")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bench import balance, dealers, engine, entries, fanout, fuzz, load, pages, reconnect
+from bench import balance, dealers, engine, entries, fanout, feed, fuzz, load, pages, reconnect
 from bench.common import Summary
 
 Bench = Callable[..., Summary]
@@ -18,6 +18,7 @@ BENCHES: dict[str, Bench] = {
     "registration": entries.registration,
     "registration_load": load.registration_load,
     "fanout": fanout.fanout,
+    "feed": feed.feed,
     "reconnect": reconnect.reconnect,
     "fuzz": fuzz.fuzz,
     "balance": balance.run,

@@ -28,11 +28,21 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
-from config.routing import websocket_urlpatterns  # noqa: E402
+from config.routing import feed_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
 
-websocket_app = AllowedHostsOriginValidator(
+room_sockets = AllowedHostsOriginValidator(
     CookieMiddleware(SessionMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns))))
 )
+# The public live feed reads no cookie, so a page of any site (or a script sending no
+# Origin) may follow it; everything else keeps the origin check.
+feed_sockets = URLRouter(feed_websocket_urlpatterns)
+
+
+async def websocket_app(scope, receive, send):
+    app = feed_sockets if scope.get("path", "").startswith("/api/") else room_sockets
+    return await app(scope, receive, send)
+
+
 if wrapper := speedups.websocket_wrapper():
     websocket_app = import_string(wrapper)(websocket_app)
 

@@ -92,11 +92,19 @@ def client_ip(request: HttpRequest) -> str:
     X-Forwarded-For chain is read from the right, past the trusted proxies, to the first
     address they did not add themselves. Anyone else's X-Forwarded-For is ignored: a
     client cannot pick the address its failed logins are counted against."""
-    remote = request.META.get("REMOTE_ADDR", "") or "unknown"
+    return address_of(
+        request.META.get("REMOTE_ADDR", ""), request.META.get("HTTP_X_FORWARDED_FOR", "")
+    )
+
+
+def address_of(remote: str, forwarded: str) -> str:
+    """The client's address from the peer's (`remote`) and the X-Forwarded-For header
+    (`forwarded`), as `client_ip` reads them (a socket has no request)."""
+    remote = remote or "unknown"
     proxies = _trusted_proxies()
     if not proxies or not _is_trusted(remote, proxies):
         return remote
-    chain = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    chain = [a.strip() for a in forwarded.split(",")]
     for address in reversed([a for a in chain if a]):
         if not _is_trusted(address, proxies):
             return address[:64]
@@ -126,6 +134,27 @@ SEAT_SEARCH = Limit("seat-search", limit=20, window=60)
 RESERVE = Limit("reserve", limit=10, window=10 * 60)
 # A kiosk: each player identified (card or QR) and each action, per kiosk device.
 KIOSK = Limit("kiosk", limit=30, window=60)
+
+
+def _feed_limit(name: str, setting: str) -> Limit | None:
+    per_minute = getattr(settings, setting, 0)
+    return Limit(name, limit=per_minute, window=60) if per_minute > 0 else None
+
+
+def feed_stream_refused(address: str) -> bool:
+    """Count a stream opened on the live feed from `address`; True when over its limit
+    (FEED_STREAMS_PER_MINUTE): a follower reconnects now and then, a script looping on
+    connect is stopped."""
+    limit = _feed_limit("feed-stream", "FEED_STREAMS_PER_MINUTE")
+    return limit is not None and limit.hit(address) > limit.limit
+
+
+def feed_read_refused(address: str) -> bool:
+    """Count a read of the feed's document from `address` (FEED_READS_PER_MINUTE)."""
+    limit = _feed_limit("feed-read", "FEED_READS_PER_MINUTE")
+    return limit is not None and limit.hit(address) > limit.limit
+
+
 # The desk's player search, per staff account: a desk at full speed searches as it types
 # (about a name every two seconds), a script reading players through it is stopped.
 PLAYER_SEARCH = Limit("player-search", limit=120, window=60)

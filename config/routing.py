@@ -9,10 +9,18 @@ from tables.sockets import CashConsumer  # the cash room
 
 # Channels' membership per socket, or the hub's per process (config/speedups.py).
 RoomConsumer = import_string(speedups.room_consumer())
+FeedConsumer = import_string(speedups.feed_consumer())
 
 websocket_urlpatterns: list = [
     path("ws/screens/<uuid:token>/", RoomConsumer.as_asgi()),
     path("ws/t/<slug:slug>/", RoomConsumer.as_asgi()),
     path("ws/cash/", CashConsumer.as_asgi()),
     *room_routes,
+    path("ws/screens/<uuid:token>/feed/", FeedConsumer.as_asgi()),
+]
+
+# The public live feed: no session or cookie is read, so any page or script may follow it
+# (config/asgi.py routes it past the origin check).
+feed_websocket_urlpatterns: list = [
+    path("api/v1/events/<str:event>/stream", FeedConsumer.as_asgi()),
 ]

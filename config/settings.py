@@ -174,7 +174,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # accounts do anyway); anyone else is told only ok or error. Unset: no probe sees them.
 HEALTH_TOKEN = os.environ.get("HEALTH_TOKEN", "")
 # Reverse proxies (addresses or networks) whose X-Forwarded-For is believed when they are
-# the peer (tournaments/ratelimit.client_ip). None by default: `./bin/serve --local` and
+# the peer (config/ratelimit.client_ip). None by default: `./bin/serve --local` and
 # the embedded server have no proxy in front, and a client's own header is ignored.
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
 for _proxy in TRUSTED_PROXIES:
@@ -412,6 +412,10 @@ LOGIN_REDIRECT_URL = "tournament_list"
 LOGOUT_REDIRECT_URL = "login"
 # A table's tablet unlocked by a dealer's PIN stays unlocked for one shift, then asks
 # for the PIN again (tables.permissions.pin_table, config.middleware.TabletOnly).
+# The live feed's limits per address (config/ratelimit.py): streams opened and
+# documents read a minute; 0 lifts a limit (a bench's thousand followers on one address).
+FEED_STREAMS_PER_MINUTE = env_int("FEED_STREAMS_PER_MINUTE", 30)
+FEED_READS_PER_MINUTE = env_int("FEED_READS_PER_MINUTE", 120)
 TABLET_SHIFT_HOURS = env_int("TABLET_SHIFT_HOURS", 8)
 if not 1 <= TABLET_SHIFT_HOURS <= 24:
     raise ImproperlyConfigured(

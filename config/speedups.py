@@ -199,6 +199,12 @@ def room_consumer() -> str:
     return f"tournaments.sockets.consumer.{name}"
 
 
+def feed_consumer() -> str:
+    """The live feed's consumer, on the same footing as the room's."""
+    name = "FastFeedConsumer" if on("sockets") else "FeedConsumer"
+    return f"tournaments.sockets.feed.{name}"
+
+
 def tune_gc() -> None:
     """Freeze what is loaded at start out of the collector's sight and space out full
     collections: a full collection walked every object at 10,000 entries or 1,000 sockets,

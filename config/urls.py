@@ -3,7 +3,7 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from room.views import front
-from tournaments.urls import display_urlpatterns
+from tournaments.urls import api_urlpatterns, display_urlpatterns
 from tournaments.views import accounts, books, core, health
 
 urlpatterns = [
@@ -25,6 +25,7 @@ urlpatterns = [
     path("room/", include("tables.urls")),
     path("", include("room.people_urls")),  # players and leagues
     *display_urlpatterns,
+    *api_urlpatterns,
 ]
 
 handler400 = "tournaments.views.core.bad_request"

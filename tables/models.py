@@ -175,6 +175,8 @@ class Ruling(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField()
+    # Published by the floor as a featured hand: in the event's live feed from then on.
+    published_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

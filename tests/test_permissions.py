@@ -129,6 +129,8 @@ MATRIX = {
     "ruling_tool": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ruling_detail": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ruling_phh": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    # The floor publishes a saved hand in the live feed (or takes it out).
+    "ruling_publish": ("post", row(LOGIN, FORBIDDEN, FORBIDDEN, REDIRECT, REDIRECT)),
     "dealer_tablet": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "dealer_bust": ("get", row(LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     # Money: TD for payouts, deals and flights; floor for eliminations,
@@ -205,6 +207,11 @@ MATRIX = {
     "screen": ("get", row(OK, OK, OK, OK, OK)),
     "tablet_hand": ("post", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
     "tablet_bust": ("get", row(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)),
+    # A stream overlay by its screen's secret link (the sample's is an overlay screen).
+    "overlay": ("get", row(OK, OK, OK, OK, OK)),
+    # The public live feed: the sample event publishes it.
+    "feed_events": ("get", row(OK, OK, OK, OK, OK)),
+    "feed_event": ("get", row(OK, OK, OK, OK, OK)),
     "public_clock": ("get", row(OK, OK, OK, OK, OK)),
     "seat_finder": ("get", row(OK, OK, OK, OK, OK)),
     # The front door, the lobby and the room dashboard.
@@ -471,6 +478,9 @@ PUBLIC = {
     "screen",
     "tablet_hand",
     "tablet_bust",
+    "overlay",
+    "feed_events",
+    "feed_event",
     "tablet_counts",
     "public_clock",
     "seat_finder",
@@ -542,6 +552,9 @@ def world(tournament, td, floor, desk, outsider, display):
     ruling = Ruling.objects.create(tournament=tournament, hand=hand.to_dict(), created_at=NOW)
     league = League.objects.create(name="Winter", slug="winter", created_at=NOW)
     league.events.add(tournament)
+    tournament.feed_public = True
+    tournament.save(update_fields=["feed_public"])
+    overlay = DisplayScreen.objects.create(tournament=tournament, name="OBS", kind="overlay")
     users = {"anonymous": None, "display": None, "outsider": outsider, "desk": desk}
     users.update(floor=floor, td=td, td_other=_user("td-other"))
     users.update({role: _user(f"room-{role}", room_role=role) for role in ROOM_ROLES})
@@ -587,6 +600,8 @@ def world(tournament, td, floor, desk, outsider, display):
             "code": reservation.code,
             "visit": kiosk_selectors.visit_for(kiosk, player),
             "export": "hendon-mob",
+            "part": "clock",
+            "event": str(tournament.pk),
         },
         # Per address, ids other than the sample ones.
         "overrides": {
@@ -598,6 +613,7 @@ def world(tournament, td, floor, desk, outsider, display):
             "results_export": {"fmt": "csv"},
             "league_ranking": {"fmt": "xlsx"},
             "room_staff_undo": {"event_id": staff_change.pk},
+            "overlay": {"token": overlay.token},
             "pit_ruling": {"event_id": 10**9},
             "merge_undo": {"event_id": 10**9},
             "cash_undo": {"event_id": 10**9},
@@ -766,6 +782,8 @@ _SAMPLE_KWARGS = {
     "code": "ABCDEFGH",
     "visit": "v",
     "export": "gpi",
+    "part": "clock",
+    "event": "e",
 }
 
 

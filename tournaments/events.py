@@ -378,6 +378,8 @@ ACTION_LABELS = {
     "seat.move": gettext_lazy("Seat changed"),
     "seats.draw": gettext_lazy("Seat draw for all unseated entries"),
     "ruling.save": gettext_lazy("Floor ruling saved"),
+    "ruling.publish": gettext_lazy("Featured hand published"),
+    "ruling.unpublish": gettext_lazy("Featured hand taken out of the feed"),
     "table.button": gettext_lazy("Button marked"),
     "table.button_draw": gettext_lazy("Button drawn by high card"),
     "table.hand": gettext_lazy("Hand done"),
@@ -561,6 +563,8 @@ PAYLOAD_REFS: dict[str, tuple[Ref, ...]] = {
     "books.close": (),
     "books.correction": (),
     "table.share": (),  # "from" and "to" are slugs: history, not links
+    "ruling.publish": (("ruling", Ruling),),
+    "ruling.unpublish": (("ruling", Ruling),),
     "reservation.make": (("reservation", Reservation), ("promoted.[]", Reservation)),
     "reservation.cancel": (("reservation", Reservation), ("promoted.[]", Reservation)),
     "reservation.arrive": (("reservation", Reservation), ("entry", Entry), ("player", Player)),

@@ -400,6 +400,16 @@ class Tournament(models.Model):
     sound_break_over = models.CharField(
         _("sound when a break ends"), max_length=8, choices=SOUNDS, default="bell"
     )
+    # The public live-reporting feed (/api/v1/events/...) shows the event only once its TD
+    # says so: the public pages show every event, but a feed is read by other sites.
+    feed_public = models.BooleanField(
+        _("publish the live feed"),
+        default=False,
+        help_text=_(
+            "Live-reporting sites and streams may read the clock, counts, eliminations, "
+            "payouts and featured hands at /api/v1/events/."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     # Clock state: stored, never ticked (DESIGN.md "State worth naming").
@@ -910,6 +920,7 @@ class DisplayScreen(models.Model):
         CLOCK = "clock", _("Clock")
         SEATING = "seating", _("Seating board")
         TABLE = "table", _("Table tablet")
+        OVERLAY = "overlay", _("Stream overlay")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="screens")
     name = models.CharField(_("name"), max_length=60)

@@ -33,6 +33,7 @@ from config import speedups
 from tournaments import prepared, selectors
 from tournaments.models import DisplayScreen, TimeCall, Tournament
 from tournaments.prepared import NO_ID, Prepared
+from tournaments.selectors import feed as feed_selectors
 from tournaments.selectors import formats as format_selectors
 
 logger = logging.getLogger(__name__)
@@ -46,6 +47,12 @@ def tournament_group(tournament_id: int) -> str:
 
 def table_group(tournament_id: int, table_number: int) -> str:
     return f"tournament.{tournament_id}.table.{table_number}"
+
+
+def feed_group(tournament_id: int) -> str:
+    """The event's live feed: its public stream's followers and its stream overlays. They
+    get the feed's updates (tournaments/selectors/feed.py), not the screens' pushes."""
+    return f"tournament.{tournament_id}.feed"
 
 
 def tablets_group(tournament_id: int) -> str:
@@ -185,13 +192,23 @@ def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
 # for them, and the screens are told so (`same_figures`), so none asks for them either.
 # A move changes who sits where, not the field, the stacks or the tables open (a table
 # that opens or closes has its own push).
-NO_FIGURES = frozenset({"clock", "close", "timecall", "move"})
+NO_FIGURES = frozenset({"clock", "close", "timecall", "move", "featured_hand"})
 
 # Pushes that change nothing a table's tablet shows below its clock (seats, time call,
 # chip race, hand reports): they name no table (`at_tables` is empty), so no tablet
 # reloads its seats for them.
 NO_TABLES = frozenset(
-    {"clock", "figures", "payouts", "deal", "structure", "buttons", "mystery_draw", "seats_awarded"}
+    {
+        "clock",
+        "figures",
+        "payouts",
+        "deal",
+        "structure",
+        "buttons",
+        "mystery_draw",
+        "seats_awarded",
+        "featured_hand",
+    }
 )
 
 # Pushes whose only change at the tables they name is the list of seats (who sits where,
@@ -396,15 +413,49 @@ def broadcast(
 
     # What its fragments read goes with the COMMIT, in its trip (prepared.with_commit),
     # when a screen may hear it: not a trip of its own after it.
-    ready = None
+    ready = feed_ready = None
     kind = payload.get("type")
     if _renders(kind) and _may_be_heard(tournament_group(tournament_id)):
         ready = prepared.with_commit(*_push_reads(tournament_id, kind))
+    elif kind not in feed_selectors.NOT_IN_FEED and _may_be_heard(feed_group(tournament_id)):
+        # Nobody watches a screen, somebody follows the feed: its update reads the same.
+        feed_ready = prepared.with_commit(*_push_reads(tournament_id, kind))
 
     def send() -> None:
         _send_many(groups, with_fragments(tournament_id, payload, ready=ready))
+        send_feed(tournament_id, payload, ready=feed_ready)
 
     transaction.on_commit(send)
+
+
+def send_feed(
+    tournament_id: int, payload: dict[str, Any], *, ready: prepared.Riding | None = None
+) -> None:
+    """Tell the feed's followers and overlays what `payload` (a push the screens were just
+    sent) changed: the event's feed version moves on, and the update is rendered once, here,
+    for every follower of every server process, only when somebody follows. `ready`: its
+    reads, made with the change's COMMIT (`broadcast`)."""
+    if payload.get("type") in feed_selectors.NOT_IN_FEED:
+        return
+    try:
+        current = feed_selectors.bump(tournament_id)
+        group = feed_group(tournament_id)
+        if group not in listening((group,)):
+            return
+        # The row and the figures read in one trip (with the COMMIT's, `ready`), as a
+        # screens' push reads them.
+        with prepared.ahead(*_push_reads(tournament_id, payload.get("type")), ready=ready):
+            tournament = selectors.tournament_by_pk(tournament_id)
+            if tournament is None:
+                return
+            if speedups.on("fragments"):
+                _SEEN[tournament_id] = (tournament.day, tournament.parent_id)
+            update = feed_selectors.update(tournament, payload, timezone.now(), version=current)
+    except Exception:  # noqa: BLE001 - the action is committed; followers resync on reconnect
+        logger.warning("could not render the feed's update", exc_info=True)
+        return
+    if update is not None:
+        _send(group, update)
 
 
 def screen_group(screen_id: int) -> str:

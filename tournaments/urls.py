@@ -9,6 +9,7 @@ from tournaments.views import (
     core,
     desk,
     displays,
+    feed,
     money,
     people,
     reservations,
@@ -63,6 +64,9 @@ urlpatterns = [
     path("<slug:slug>/ruling/", ruling.ruling_tool, name="ruling_tool"),
     path("<slug:slug>/ruling/<int:ruling_id>/", ruling.ruling_detail, name="ruling_detail"),
     path("<slug:slug>/ruling/<int:ruling_id>/phh/", ruling.ruling_phh, name="ruling_phh"),
+    path(
+        "<slug:slug>/ruling/<int:ruling_id>/publish/", ruling.ruling_publish, name="ruling_publish"
+    ),
     path("<slug:slug>/tables/<int:number>/dealer/", ruling.dealer_tablet, name="dealer_tablet"),
     path("<slug:slug>/tables/<int:number>/dealer/bust/", busts.dealer_bust, name="dealer_bust"),
     path("<slug:slug>/money/", money.money, name="money"),
@@ -138,6 +142,7 @@ display_urlpatterns = [
     path("s/<uuid:token>/", displays.screen, name="screen"),
     path("s/<uuid:token>/hand/", displays.tablet_hand, name="tablet_hand"),
     path("s/<uuid:token>/bust/", busts.tablet_bust, name="tablet_bust"),
+    path("s/<uuid:token>/overlay/<str:part>/", feed.overlay, name="overlay"),
     path("p/<slug:slug>/", displays.public_clock, name="public_clock"),
     path("p/<slug:slug>/find/", displays.seat_finder, name="seat_finder"),
     path("p/<slug:slug>/structure/", structure.public_structure, name="public_structure"),
@@ -149,4 +154,10 @@ display_urlpatterns = [
         name="reservation_cancel",
     ),
     path("p/<slug:slug>/tables/<int:number>/unlock/", accounts.pin_unlock, name="pin_unlock"),
+]
+
+# The public live feed, read-only JSON (its stream: config/routing.py).
+api_urlpatterns = [
+    path("api/v1/events/", feed.event_list, name="feed_events"),
+    path("api/v1/events/<str:event>/", feed.event_feed, name="feed_event"),
 ]

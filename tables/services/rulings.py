@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from tables.engine import EngineError, Hand
 from tables.models import Ruling, Table
 from tables.ruling.citations import engine_error_message
-from tournaments import errors
+from tournaments import errors, realtime
 from tournaments.events import event_log, undoes
 from tournaments.models import Tournament
 
@@ -67,3 +67,44 @@ def ruling_save(
 @undoes("ruling.save")
 def _undo_ruling_save(event, actor, now: datetime) -> None:
     Ruling.objects.filter(pk=event.data["ruling"], tournament_id=event.tournament_id).delete()
+
+
+@transaction.atomic
+def ruling_publish(
+    *, tournament: Tournament, actor, ruling_id: int, published: bool, now: datetime
+) -> Ruling:
+    """Publish a saved hand as a featured hand of the event's live feed (`published`), or
+    take it back out. Logged and undoable; the feed's followers are told after commit."""
+    ruling = Ruling.objects.select_for_update().filter(pk=ruling_id, tournament=tournament).first()
+    if ruling is None:
+        raise errors.DomainError(_("This hand is not one of the event's rulings."))
+    if published == (ruling.published_at is not None):
+        if published:
+            raise errors.DomainError(_("This hand is already published."))
+        raise errors.DomainError(_("This hand is not published."))
+    try:
+        Hand.from_dict(ruling.hand)
+    except EngineError as exc:
+        raise errors.InvalidHand(reason=engine_error_message(exc)) from None
+    before = ruling.published_at.isoformat() if ruling.published_at else None
+    ruling.published_at = now if published else None
+    ruling.save(update_fields=["published_at"])
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="ruling.publish" if published else "ruling.unpublish",
+        data={"ruling": ruling.pk, "table": ruling.table_number, "before": before},
+        now=now,
+    )
+    realtime.broadcast(tournament.pk, {"type": "featured_hand"}, tables=())
+    return ruling
+
+
+@undoes("ruling.publish")
+@undoes("ruling.unpublish")
+def _undo_ruling_publish(event, actor, now: datetime) -> None:
+    before = event.data.get("before")
+    Ruling.objects.filter(pk=event.data["ruling"], tournament_id=event.tournament_id).update(
+        published_at=datetime.fromisoformat(before) if before else None
+    )
+    realtime.broadcast(event.tournament_id, {"type": "featured_hand"}, tables=())

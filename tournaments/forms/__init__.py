@@ -216,6 +216,7 @@ SECTIONS: list[tuple[Any, list[str]]] = [
         gettext_lazy("Add-on (house policy)"),
         ["addon_allowed", "addon_break_after_level", "addon_price", "addon_chips"],
     ),
+    (gettext_lazy("Live feed"), ["feed_public"]),
 ]
 
 

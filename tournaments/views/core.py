@@ -242,6 +242,8 @@ _UNDO_ROLES = {
     "entry.eliminate": permissions.FLOOR,
     "seat.move": permissions.FLOOR,
     "ruling.save": permissions.FLOOR,
+    "ruling.publish": permissions.FLOOR,
+    "ruling.unpublish": permissions.FLOOR,
     "penalty.give": permissions.FLOOR,
     "chips.race": permissions.FLOOR,
     "chips.remove": permissions.FLOOR,

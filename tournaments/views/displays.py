@@ -28,6 +28,7 @@ from tournaments.rules import timecalls
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import penalties as penalty_services
 from tournaments.services import timecalls as timecall_services
+from tournaments.views import feed as feed_views
 from tournaments.views.qr import qr_svg
 
 SEARCHES_PER_MINUTE = ratelimit.SEAT_SEARCH.limit
@@ -55,6 +56,8 @@ def screen(request: HttpRequest, token) -> HttpResponse:
     socket_url = f"/ws/screens/{display.token}/"
     if display.kind == DisplayScreen.Kind.SEATING:
         return _seating(request, tournament, display, socket_url)
+    if display.kind == DisplayScreen.Kind.OVERLAY:
+        return feed_views.overlay_index(request, token)
     if display.kind == DisplayScreen.Kind.TABLE:
         context = _clock_context(request, tournament, socket_url)
         number = display.table_number or 0

@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from config.views import run
 from tables import permissions as room_permissions
@@ -366,3 +366,29 @@ def dealer_tablet(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         _refuse(request, exc)
     context = _dealer_context(request, tournament, table, **_hand_context(hand, names))
     return _render_dealer(request, context)
+
+
+@login_required
+@require_POST
+def ruling_publish(request: HttpRequest, slug: str, ruling_id: int) -> HttpResponse:
+    """The floor publishes a saved hand as a featured hand of the live feed, or takes it
+    back out (`publish` = "0")."""
+    tournament = _floor(request, slug)
+    ruling = get_object_or_404(Ruling, pk=ruling_id, tournament=tournament)
+    published = request.POST.get("publish", "1") != "0"
+    ok, _ruling = run(
+        request,
+        ruling_services.ruling_publish,
+        tournament=tournament,
+        actor=request.user,
+        ruling_id=ruling.pk,
+        published=published,
+    )
+    if ok:
+        messages.success(
+            request,
+            _("The hand is in the live feed.")
+            if published
+            else _("The hand is no longer in the live feed."),
+        )
+    return redirect("ruling_detail", slug, ruling.pk)
