@@ -60,10 +60,10 @@ def tournament_notices(action: str, data: Mapping[str, Any]) -> list[Notice]:
         assignments = data.get("assignments") or {}
         out = []
         for key, value in assignments.items() if isinstance(assignments, dict) else ():
-            seat = _seat(value)
-            if str(key).isdigit() and seat:
+            place = _seat(value)
+            if str(key).isdigit() and place:
                 out.append(
-                    Notice("seat_drawn", "entry", int(key), {"table": seat[0], "seat": seat[1]})
+                    Notice("seat_drawn", "entry", int(key), {"table": place[0], "seat": place[1]})
                 )
         return out
     if action == "seat.move":
