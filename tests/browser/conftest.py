@@ -106,3 +106,21 @@ def daphne_url():
     reactor.callFromThread(reactor.stop)
     thread.join(timeout=5)
     asyncio.set_event_loop(asyncio.new_event_loop())
+
+
+# The players' phone tests (phone_steps.py): asked for by name.
+@pytest.fixture
+def notices_in_process(settings):
+    """The notices go out from the server's process, as embedded (no Celery worker here)."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+
+
+@pytest.fixture
+def push_service():
+    from room.services import notify
+    from tests.room.push_service import PushService
+
+    service = PushService().start(notify.vapid_public_key())
+    yield service
+    service.stop()
+    assert service.errors == []

@@ -15,27 +15,28 @@ one link of the chain this machine cannot run. Everything else is the real thing
 
 from __future__ import annotations
 
-import json
 from random import Random
 
 import pytest
 from django.utils import timezone
 
-from room import tokens
 from room.models import PushSubscription
-from room.services import notify
 from tables.models import Seat, WaitEntry
 from tables.selectors import cash as cash_reads
 from tables.services import cash as cash_services
 from tables.services import hands as hands_services
 from tables.services import room as room_services
 from tests.browser import cash_steps as steps
+from tests.browser import phone_steps
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_tournament
-from tests.room.push_service import PushService
 from tests.tables.services.test_room import seat_players
 from tournaments.models import Entry
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("notices_in_process"),
+]
 
 WORDS = {
     "en-GB": {
@@ -53,80 +54,6 @@ WORDS = {
         "offline": "Offline: ultimo aggiornamento alle",
     },
 }
-
-# The phone's PushManager, answering with the local push service's subscription.
-FAKE_PUSH_MANAGER = """
-(() => {
-  const sub = %s;
-  const made = {
-    endpoint: sub.endpoint, expirationTime: null, options: {userVisibleOnly: true},
-    toJSON: () => ({endpoint: sub.endpoint, expirationTime: null, keys: sub.keys}),
-    unsubscribe: () => { localStorage.removeItem("test-subscribed"); return Promise.resolve(true); },
-  };
-  if (self.PushManager) {
-    PushManager.prototype.subscribe = function () {
-      localStorage.setItem("test-subscribed", "1");
-      return Promise.resolve(made);
-    };
-    PushManager.prototype.getSubscription = function () {
-      return Promise.resolve(localStorage.getItem("test-subscribed") ? made : null);
-    };
-  }
-})();
-"""
-
-
-@pytest.fixture(autouse=True)
-def notices_in_process(settings):
-    """The notices go out from the server's process, as embedded (no Celery worker here)."""
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-
-
-@pytest.fixture
-def push_service():
-    service = PushService().start(notify.vapid_public_key())
-    yield service
-    service.stop()
-    assert service.errors == []
-
-
-class Phone:
-    """A phone's browser: its page, its DevTools session, its service worker."""
-
-    def __init__(self, browser, url: str, locale: str, subscription: dict) -> None:
-        self.url = url
-        self.context = browser.new_context(locale=locale, viewport=steps.PHONE)
-        self.context.grant_permissions(["notifications"], origin=url)
-        self.context.add_init_script(FAKE_PUSH_MANAGER % json.dumps(subscription))
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(10000)
-        self.registrations: dict[str, str] = {}
-        self.cdp = self.context.new_cdp_session(self.page)
-        self.cdp.on("ServiceWorker.workerRegistrationUpdated", self._registered)
-        self.cdp.send("ServiceWorker.enable")
-
-    def _registered(self, event) -> None:
-        for reg in event["registrations"]:
-            if not reg["isDeleted"]:
-                self.registrations[reg["scopeURL"]] = reg["registrationId"]
-
-    def worker(self):
-        self.page.wait_for_function("navigator.serviceWorker.controller !== null")
-        return self.context.service_workers[0]
-
-    def deliver(self, payload: dict) -> None:
-        """The push service hands the (decrypted) message to the phone's service worker."""
-        registration = self.registrations[f"{self.url}/"]
-        self.cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {"origin": self.url, "registrationId": registration, "data": json.dumps(payload)},
-        )
-
-    def notifications(self) -> list[dict]:
-        return self.worker().evaluate(
-            """self.registration.getNotifications().then(ns => ns.map(n => ({
-                 title: n.title, body: n.body, tag: n.tag, actions: n.actions.map(a => a.action)})))"""
-        )
 
 
 def _seat_of(entry) -> Seat:
@@ -155,10 +82,10 @@ def test_a_players_phone_is_notified_through_its_service_worker(
         actor=floor, game=game, number=7, present={p.pk for p in seated}, now=NOW
     )
 
-    phone = Phone(browser, daphne_url, locale, push_service.subscription("carla"))
+    phone = phone_steps.Phone(browser, daphne_url, locale, push_service.subscription("carla"))
     page = phone.page
     # The seat card's QR opens his page; he turns notifications on.
-    page.goto(f"{daphne_url}/room/me/{tokens.player_token(carla.pk)}/")
+    page.goto(phone_steps.player_page(daphne_url, carla))
     page.get_by_test_id("push-on").click()
     page.get_by_test_id("push-says").filter(has_text=words["on"]).wait_for()
     assert PushSubscription.objects.get(player=carla).language == locale[:2]
@@ -192,10 +119,7 @@ def test_a_players_phone_is_notified_through_its_service_worker(
 
     # He taps "need 5 more minutes": the service worker posts it to the call's signed
     # address (what its notificationclick handler runs), and the board's timer moves.
-    reply = phone.worker().evaluate(
-        """self.registration.getNotifications().then(ns =>
-             torneoClick(ns.find(n => n.data && n.data.answer), "more"))"""
-    )
+    reply = phone.tap("more")
     assert reply["ok"] and reply["message"].startswith(words["kept"]), reply
     entry = WaitEntry.objects.get(player=carla)
     assert entry.coming
