@@ -10,7 +10,7 @@ from django.db.models import Q
 from room.models import EmailOptIn, PushSubscription
 from room.rules.notices import Notice
 from tables.models import WaitEntry
-from tournaments.models import Entry, Player
+from tournaments.models import Entry, Player, Tournament
 
 # Only players who opted in somewhere are read further: a floor action whose players
 # never opted in costs one read.
@@ -89,3 +89,22 @@ def opt_ins_of(player: Player) -> tuple[list[PushSubscription], list[EmailOptIn]
         list(PushSubscription.objects.filter(player=player).order_by("pk")),
         list(EmailOptIn.objects.filter(player=player).order_by("pk")),
     )
+
+
+def seats_of(player: Player) -> list[tuple]:
+    """(seat notice, recipient) for every event the player sits in now: what a phone that
+    opts in after the draw is told at once. One read."""
+    entries = (
+        Entry.objects.filter(player=player, status=Entry.Status.ACTIVE, seat__isnull=False)
+        .exclude(tournament__status=Tournament.Status.FINISHED)
+        .select_related("player", "tournament", "seat__table")
+    )
+    return [
+        (
+            Notice(
+                "seat_drawn", "entry", e.pk, {"table": e.seat.table.number, "seat": e.seat.number}
+            ),
+            Recipient(e.player, entry=e),
+        )
+        for e in entries
+    ]

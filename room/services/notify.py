@@ -35,7 +35,7 @@ from room.selectors import notify as selectors
 from room.selectors.notify import Recipient
 from tables.models import RoomEvent
 from tables.services import cash as cash_services
-from tournaments.models import Event
+from tournaments.models import Event, Player
 
 logger = logging.getLogger(__name__)
 
@@ -298,6 +298,13 @@ def row_notify(*, log_name: str, row: Event | RoomEvent) -> Sent:
     else:
         found = rules.room_notices(row.action, row.data or {})
         pairs = selectors.cash_recipients(found) if found else []
+    return deliver(pairs) if pairs else Sent(0, 0, 0)
+
+
+def seat_now(*, player: Player) -> Sent:
+    """Tell a player who has just opted in where he sits now: his seat was drawn, most
+    often, before he could turn his phone on, and the draw's notice reached no phone."""
+    pairs = selectors.seats_of(player)
     return deliver(pairs) if pairs else Sent(0, 0, 0)
 
 

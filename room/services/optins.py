@@ -3,13 +3,17 @@ erased with his data. Each opt-in row is the consent itself (when, which languag
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from datetime import datetime
 
 from django.db import transaction
 
 from room.models import EmailOptIn, PushSubscription
+from room.services import notify
 from tournaments.models import Player
+
+logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
@@ -28,7 +32,16 @@ def push_subscribe(
             "consented_at": now,
         },
     )
+    # His seat at once, once the opt-in is kept (a failure costs the notice, not the opt-in).
+    transaction.on_commit(lambda: _seat_now(player))
     return sub
+
+
+def _seat_now(player: Player) -> None:
+    try:
+        notify.seat_now(player=player)
+    except Exception:  # noqa: BLE001 - the opt-in stands; the next notice reaches him
+        logger.warning("could not tell a new opt-in his seat", exc_info=True)
 
 
 @transaction.atomic

@@ -5,9 +5,21 @@ the pushes the local push service (tests/room/push_service.py) received and decr
 from __future__ import annotations
 
 import json
+import time
 
 from room import tokens
 from tests.browser import cash_steps as steps
+
+
+def pushes(push_service, name: str, count: int, *, seconds: float = 5.0) -> list[dict]:
+    """The pushes the local push service holds for browser `name`, once there are `count`
+    of them: a push sent after the page's answer may land a moment later."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = push_service.for_browser(name)
+        if len(found) >= count or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
 
 
 def player_page(url: str, player) -> str:

@@ -90,11 +90,14 @@ def test_a_players_phone_is_notified_through_its_service_worker(
     page.get_by_test_id("push-says").filter(has_text=words["on"]).wait_for()
     assert PushSubscription.objects.get(player=carla).language == locale[:2]
     phone.worker()  # the service worker registered and controls his page
+    # Turning notifications on tells him where he sits now (his seat came before his phone).
+    [seat] = phone_steps.pushes(push_service, "carla", 1)
+    assert "3" in seat["body"] and "5" in seat["body"]
 
     # His table breaks: the push is signed, encrypted, received and decrypted here, then
     # delivered to his phone's service worker, which shows it (and the page says it).
     room_services.plan_apply(tournament=tournament, actor=td, now=NOW, rng=Random(7))
-    [broken] = push_service.for_browser("carla")
+    [_seat, broken] = phone_steps.pushes(push_service, "carla", 2)
     new = _seat_of(placed[(3, 5)])
     assert broken["title"] == words["broken"]
     assert f"{new.table.number}" in broken["body"] and f"{new.number}" in broken["body"]

@@ -215,17 +215,21 @@ def test_a_broken_table_tells_its_players_their_new_seats(client, push_service, 
     mover, stayer = placed[(3, 5)], placed[(1, 1)]
     subscribe(client, mover.player, push_service.subscription("mover"), "it")
     subscribe(client, stayer.player, push_service.subscription("stayer"), "en")
+    # Each is told where he sits the moment his phone opts in.
+    [seat] = push_service.for_browser("mover")
+    assert (seat["title"], seat["body"]) == ("Sunday Deepstack: Il tuo posto", "Tavolo 3, posto 5.")
+    assert len(push_service.for_browser("stayer")) == 1
 
     applied = room_services.plan_apply(tournament=tournament, actor=td, now=NOW, rng=Random(7))
 
     assert applied.kind == "break" and applied.broken_table == 3
     to = Seat.objects.select_related("table").get(entry=mover)
-    [notice] = push_service.for_browser("mover")
+    [_seat, notice] = push_service.for_browser("mover")
     assert notice["title"] == "Sunday Deepstack: Il tuo tavolo è chiuso"
     assert notice["body"] == (
         f"Il tavolo 3 è chiuso: il tuo nuovo posto è tavolo {to.table.number}, posto {to.number}."
     )
-    assert push_service.for_browser("stayer") == []  # his table stays: nothing to tell him
+    assert len(push_service.for_browser("stayer")) == 1  # his table stays: nothing more
 
 
 # --- opt-ins: gone subscriptions, one tap off, e-mail, erasure --------------------------
