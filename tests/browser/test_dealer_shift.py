@@ -29,7 +29,6 @@ from tournaments.models import StaffPin, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-BOARD_SHOT = Path("/work/briefs/dealer-board.png")
 PIN = "2468"
 DEALERS = [
     ("anna", "Anna", "Bassi", ["holdem", "omaha"]),
@@ -234,8 +233,6 @@ def test_a_dealers_shift(daphne_url, browser, locale):
     tv.wait_for_selector(
         f"[data-testid='dealer-{target}']:has-text('{_name(sitting)}')", timeout=steps.LIVE
     )
-    if locale == "en-GB":
-        tv.screenshot(path=str(BOARD_SHOT))
     tv.screenshot(path=str(steps.SHOTS / f"dealer-board-{lang}.png"))
 
     # --- 5. The night's hours and tips ----------------------------------------------------
