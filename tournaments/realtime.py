@@ -324,7 +324,8 @@ def with_fragments(
 
     Rendered only when a socket may hear it: a desk registering with no screen in the
     room pays nothing. A fragment that cannot be rendered is left out: the screens fetch
-    it as before. `ready`: its reads, made with the change's COMMIT (`broadcast`)."""
+    it as before. `ready`: its reads, made with the change's COMMIT (`broadcast`); `row`: the tournament as the change
+    wrote it, when the change had it in hand."""
     kind = payload.get("type")
     if kind in NO_FIGURES and kind not in {"clock", "close"}:
         payload = {**payload, "same_figures": True}
@@ -392,7 +393,11 @@ def _seat_lists(tournament: Tournament, numbers: list[int]) -> dict[str, dict[st
 
 
 def broadcast(
-    tournament_id: int, payload: dict[str, Any], *, tables: tuple[int, ...] | None = None
+    tournament_id: int,
+    payload: dict[str, Any],
+    *,
+    tables: tuple[int, ...] | None = None,
+    row: Tournament | None = None,
 ) -> None:
     """Send `payload` to the tournament's screens (and the named tables) after commit.
 
@@ -423,18 +428,23 @@ def broadcast(
 
     def send() -> None:
         _send_many(groups, with_fragments(tournament_id, payload, ready=ready))
-        send_feed(tournament_id, payload, ready=feed_ready)
+        send_feed(tournament_id, payload, ready=feed_ready, row=row)
 
     transaction.on_commit(send)
 
 
 def send_feed(
-    tournament_id: int, payload: dict[str, Any], *, ready: prepared.Riding | None = None
+    tournament_id: int,
+    payload: dict[str, Any],
+    *,
+    ready: prepared.Riding | None = None,
+    row: Tournament | None = None,
 ) -> None:
     """Tell the feed's followers and overlays what `payload` (a push the screens were just
     sent) changed: the event's feed version moves on, and the update is rendered once, here,
     for every follower of every server process, only when somebody follows. `ready`: its
-    reads, made with the change's COMMIT (`broadcast`)."""
+    reads, made with the change's COMMIT (`broadcast`); `row`: the tournament as the change
+    wrote it, when the change had it in hand."""
     if payload.get("type") in feed_selectors.NOT_IN_FEED:
         return
     try:
@@ -445,7 +455,7 @@ def send_feed(
         # The row and the figures read in one trip (with the COMMIT's, `ready`), as a
         # screens' push reads them.
         with prepared.ahead(*_push_reads(tournament_id, payload.get("type")), ready=ready):
-            tournament = selectors.tournament_by_pk(tournament_id)
+            tournament = row if row is not None else selectors.tournament_by_pk(tournament_id)
             if tournament is None:
                 return
             if speedups.on("fragments"):

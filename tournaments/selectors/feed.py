@@ -162,7 +162,11 @@ def cached_document(tournament: Tournament, now: datetime) -> tuple[str, str]:
 
 
 def _clock(tournament: Tournament, now: datetime, *, levels: bool) -> dict[str, Any]:
-    payload = selectors.clock_payload(tournament, now, with_items=levels)
+    return _clock_section(selectors.clock_payload(tournament, now, with_items=levels))
+
+
+def _clock_section(payload: dict[str, Any]) -> dict[str, Any]:
+    """The feed's clock: the screens' clock message, less what only a screen uses."""
     keep = (
         "status",
         "server_time",
@@ -429,7 +433,10 @@ def update(
     sections = _SECTIONS.get(kind, _DEFAULT_SECTIONS)
     out: dict[str, Any] = {"type": kind, "v": API_VERSION, "version": version}
     out["event"] = {"id": tournament.pk, "status": tournament.status}
-    if "clock" in sections:
+    if kind == "clock":
+        # The screens' clock message is this one: read once by the change, not again here.
+        out["clock"] = _clock_section(push)
+    elif "clock" in sections:
         out["clock"] = _clock(tournament, now, levels=kind == "structure")
     if "figures" in sections:
         out["figures"] = _figures(tournament)

@@ -147,7 +147,7 @@ def _publish(
     push = {key: value for key, value in payload.items() if key != "items"}
     if notice:
         push["notice"] = notice
-    realtime.broadcast(tournament.pk, push)
+    realtime.broadcast(tournament.pk, push, row=tournament)
     _schedule_announcement(tournament, now, read=read)
     return ClockChange(tournament=tournament, read=read, payload=payload)
 
