@@ -646,7 +646,7 @@ def _books_targets() -> dict[str, Target]:
 
 
 def _people_targets() -> dict[str, Target]:
-    from tournaments.forms import people as people_forms
+    from room.forms import people as people_forms
 
     listing = {
         "q": "name",

@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import set_language
 
+from room.urls import people_urlpatterns
 from room.views import front
 from tournaments.urls import api_urlpatterns, display_urlpatterns
 from tournaments.views import accounts, books, core, health
@@ -23,7 +24,7 @@ urlpatterns = [
     path("t/", include("tournaments.urls")),
     path("room/", include("room.urls")),
     path("room/", include("tables.urls")),
-    path("", include("room.people_urls")),  # players and leagues
+    *people_urlpatterns,
     *display_urlpatterns,
     *api_urlpatterns,
 ]

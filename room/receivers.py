@@ -9,7 +9,7 @@ from functools import partial
 from django.db import transaction
 
 from config import scheduling
-from room.services import notify, optins
+from room.services import notify
 
 log = logging.getLogger(__name__)
 
@@ -52,14 +52,6 @@ def event_saved(sender, instance, created: bool, **kwargs) -> None:
 
 
 def room_event_saved(sender, instance, created: bool, **kwargs) -> None:
-    """A room's log row: the cash list's calls are told after the commit; an erasure of a
-    player's data deletes his opt-ins in its own transaction (the erasure service cannot
-    reach them: it sits below the room)."""
-    if not created:
-        return
-    if instance.action in ROOM_ACTIONS:
+    """A room's log row: the cash list's calls are told after the commit."""
+    if created and instance.action in ROOM_ACTIONS:
         transaction.on_commit(partial(_queue, "room", instance), robust=True)
-    elif instance.action == "room.player_erase":
-        data = instance.data if isinstance(instance.data, dict) else {}
-        ids = [data.get("player"), *(data.get("duplicates") or [])]
-        optins.opt_ins_erase(i for i in ids if type(i) is int)

@@ -1,10 +1,14 @@
-"""The room app's addresses, under /room/ beside the cash room's and the pit's."""
+"""The room app's addresses: `urlpatterns` under /room/ beside the cash room's and the
+pit's; `people_urlpatterns` at the site's root, where the room's players and leagues have
+always been (the TD of any event, a superuser), with the public league standings (no
+login)."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from room.views import dealer_books, dealers, kiosk, phone, rules
+from room.views import dealer_books, dealers, kiosk, people, phone, rules
+from tournaments.views import results
 
 urlpatterns: list = [
     path("kiosks/", kiosk.kiosks, name="kiosks"),
@@ -54,4 +58,23 @@ urlpatterns: list = [
     path("cash/me/<str:token>/notify/", phone.notify_from_cash, name="room_notify_from_cash"),
     path("off/<str:token>/", phone.notify_off, name="room_notify_off"),
     path("answer/<str:token>/", phone.notify_answer, name="room_notify_answer"),
+]
+
+people_urlpatterns = [
+    path("people/", people.people, name="people"),
+    path("people/duplicates/", people.people_duplicates, name="people_duplicates"),
+    path("people/<int:player_id>/", people.person, name="person"),
+    path("people/<int:player_id>/photo/", people.person_photo, name="person_photo"),
+    path("people/<int:player_id>/export/", people.person_export, name="person_export"),
+    path("people/<int:player_id>/erase/", people.person_erase, name="person_erase"),
+    path("people/<int:player_id>/contact/", people.person_contact, name="person_contact"),
+    path("people/<int:player_id>/merge/", people.person_merge, name="person_merge"),
+    path("people/merges/<int:event_id>/undo/", people.merge_undo, name="merge_undo"),
+    path("leagues/", people.league_list, name="league_list"),
+    path("leagues/<int:league_id>/", people.league_edit, name="league_edit"),
+    path(
+        "leagues/<int:league_id>/ranking.<str:fmt>", results.league_ranking, name="league_ranking"
+    ),
+    path("l/<slug:league>/", people.league_public, name="league_public"),
+    path("l/<slug:league>/standings.csv", people.league_csv, name="league_csv"),
 ]

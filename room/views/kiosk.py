@@ -26,12 +26,12 @@ from config.views import run
 from room.models import Kiosk
 from room.selectors import kiosk as selectors
 from room.services import kiosk as services
+from room.services import people as people_services
 from tables import permissions as room_permissions
 from tables.services import cash as cash_services
 from tables.views.cash_remote import player_for_link
 from tournaments.forms import whole_number
 from tournaments.models import Tournament
-from tournaments.services import people as people_services
 from tournaments.services import reservations as reservation_services
 
 IDLE_SECONDS = 45  # back to the start screen after this long without a touch

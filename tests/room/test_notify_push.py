@@ -17,6 +17,7 @@ from django.utils import timezone
 from room import tokens
 from room.models import EmailOptIn, PushSubscription
 from room.services import notify
+from room.services import people as people_services
 from room.tasks import notify_logged
 from tables.models import RoomEvent, Seat, Table, WaitEntry
 from tables.selectors import cash as cash_reads
@@ -30,7 +31,6 @@ from tests.tables.services.test_room import seat_players
 from tournaments.models import Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
-from tournaments.services import people as people_services
 from tournaments.services import results
 
 pytestmark = pytest.mark.django_db(transaction=True)

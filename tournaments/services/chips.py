@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from tables.models import Seat, Table
 from tournaments import errors, realtime
 from tournaments.events import event_log, logged_id, scoped, undoes
-from tournaments.models import ChipAdjustment, ChipDenomination, Entry, Event, Tournament
+from tournaments.models import ChipAdjustment, ChipCount, ChipDenomination, Entry, Event, Tournament
 from tournaments.rules import chips
 
 SYSTEM_RANDOM = random.SystemRandom()
@@ -353,3 +353,52 @@ def leftovers_clear(
 def _undo_leftovers(event: Event, actor, now: datetime) -> None:
     if event.data.get("adjustment"):
         _void_adjustment(event)
+
+
+@transaction.atomic
+def chips_count_table(
+    *, tournament: Tournament, table: int, counts: dict[int, int], actor, now: datetime
+) -> int:
+    """Record the stacks counted at one table (by the floor or the table's tablet): the
+    day's last count per player, which the player list, the average stack and the chip
+    leaders read. `counts` maps entry numbers to chips; only players seated at that table
+    may be counted. Returns how many stacks were recorded."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    seated = {
+        s.entry.number: s.entry
+        for s in Seat.objects.select_related("entry").filter(
+            table__tournament=tournament,
+            table__number=table,
+            entry__status=Entry.Status.ACTIVE,
+        )
+    }
+    if not seated:
+        raise errors.DomainError(_("No player is seated at table %(table)s."), table=table)
+    if not counts:
+        raise errors.DomainError(_("Write at least one stack."))
+    if set(counts) - set(seated):
+        raise errors.DomainError(_("Only players seated at this table can be counted here."))
+    if any(count < 0 for count in counts.values()):
+        raise errors.DomainError(_("A chip count cannot be negative."))
+    for number, count in counts.items():
+        ChipCount.objects.update_or_create(
+            entry=seated[number],
+            day=tournament.day,
+            defaults={
+                "tournament": tournament,
+                "chips": count,
+                "bag": "",
+                "table": table,
+                "counted_at": now,
+            },
+        )
+    event_log(
+        tournament=tournament,
+        actor=actor,
+        action="chips.count",
+        data={"table": table, "counts": {str(k): v for k, v in counts.items()}},
+        now=now,
+        undoable=False,
+    )
+    realtime.broadcast(tournament.pk, {"type": "figures"})
+    return len(counts)

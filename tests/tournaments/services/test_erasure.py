@@ -9,6 +9,7 @@ import random
 import pytest
 from django.urls import reverse
 
+from room.services import people as people_services
 from tables.events import room_event_undo
 from tables.models import CashSeat, CashTable, RoomEvent, RoomRole, Ruling, WaitEntry
 from tables.services import cash as cash_services
@@ -26,7 +27,6 @@ from tournaments.services import backup
 from tournaments.services import books as book_services
 from tournaments.services import entries as entry_services
 from tournaments.services import penalties as penalty_services
-from tournaments.services import people as people_services
 from tournaments.services import timecalls as timecall_services
 
 pytestmark = pytest.mark.django_db

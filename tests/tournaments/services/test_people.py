@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from room.services import people as people_services
 from tables.events import room_event_undo
 from tables.models import RoomEvent
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import ChipCount, Event
+from tournaments.services import chips as chip_services
 from tournaments.services import days as day_services
 from tournaments.services import entries as entry_services
-from tournaments.services import people as people_services
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +66,7 @@ def test_table_counts_are_logged_and_do_not_count_as_bags(tournament, td):
     ]
     table = regs[0].table
     here = {r.entry.number: 25000 for r in regs if r.table == table}
-    people_services.chips_count_table(
+    chip_services.chips_count_table(
         tournament=tournament, table=table, counts=here, actor=td, now=NOW
     )
     assert Event.objects.filter(action="chips.count").exists()
@@ -74,7 +75,7 @@ def test_table_counts_are_logged_and_do_not_count_as_bags(tournament, td):
     elsewhere = next((r for r in regs if r.table != table), None)
     if elsewhere is not None:
         with pytest.raises(DomainError):
-            people_services.chips_count_table(
+            chip_services.chips_count_table(
                 tournament=tournament,
                 table=table,
                 counts={elsewhere.entry.number: 1},

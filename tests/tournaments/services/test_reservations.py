@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 
 from room.selectors import lobby
+from room.services import people as people_services
 from tables.models import RoomEvent, Seat
 from tests.conftest import NOW, make_manager, make_player, make_user
 from tournaments.errors import DomainError
@@ -21,7 +22,6 @@ from tournaments.models import Entry, Event, Player, Reservation, ReservationRul
 from tournaments.selectors.people import mask_email, mask_phone
 from tournaments.services import clock as clock_services
 from tournaments.services import holds
-from tournaments.services import people as people_services
 from tournaments.services import reservations as services
 
 pytestmark = pytest.mark.django_db

@@ -180,7 +180,7 @@ def test_seat_finder_shows_name_table_and_seat_only(client, tournament, td):
 def test_seat_finder_follows_a_rename_and_leaves_out_the_players_who_are_out(
     client, tournament, td
 ):
-    from tournaments.services import people
+    from room.services import people
 
     url = reverse("seat_finder", args=[tournament.slug])
     giulia = make_player("Giulia", "Verdi")

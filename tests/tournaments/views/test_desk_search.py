@@ -183,8 +183,8 @@ def test_a_td_of_another_event_does_not_find_its_players_by_name(client, tournam
 def test_the_room_manager_finds_every_player_but_never_a_merged_away_record(
     client, tournament, elsewhere
 ):
+    from room.services import people as people_services
     from tests.conftest import make_manager
-    from tournaments.services import people as people_services
 
     manager = make_manager()
     twin = make_player("Gianna", "Bianchi", document_number="OLD999")

@@ -137,7 +137,7 @@ def _assert_board_is_the_field_sorted(tournament, per_page: int) -> None:
 def test_the_boards_pages_and_index_are_the_field_sorted_by_name_through_renames_and_merges(
     tournament, td
 ):
-    from tournaments.services import people as people_services
+    from room.services import people as people_services
 
     names = ["rossi", "Rossi", "Ròssi", "Àlvarez", "alvarez", "Zeta", "Bianchi", "bianchi"]
     registrations = [
@@ -219,9 +219,9 @@ def test_the_board_follows_every_change_of_the_field_as_each_commits(td):
     the board is read between them, as the screens read it: its pages and index follow
     every registration, move, bust-out, rename, merge and undo (the page index is
     kept between changes, per the board's version)."""
+    from room.services import people as people_services
     from tournaments.events import event_undo
     from tournaments.models import Event
-    from tournaments.services import people as people_services
 
     tournament = make_tournament(td, tables=6)
     registrations = [

@@ -9,13 +9,13 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
+from room.services import people as people_services
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
 from tournaments.events import event_undo
 from tournaments.models import Event, Player, Tournament
 from tournaments.selectors import rankings
 from tournaments.services import backup, results
 from tournaments.services import entries as entry_services
-from tournaments.services import people as people_services
 
 pytestmark = pytest.mark.django_db
 

@@ -12,11 +12,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from room.services import people as people_services
 from tables.models import RoomEvent
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
 from tournaments.models import ChipCount, Entry, League, Player
 from tournaments.services import entries as entry_services
-from tournaments.services import people as people_services
 
 pytestmark = pytest.mark.django_db
 

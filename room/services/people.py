@@ -13,24 +13,21 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from room.services import erasure, optins
 from tables import permissions as room_permissions
 from tables.events import room_event_log, room_event_undo
 from tables.events import undoes as room_undoes
 from tables.models import CashOut, CashSeat, RoomEvent, Seat, WaitEntry
 from tournaments import errors, realtime
 from tournaments.errors import CannotUndo
-from tournaments.events import event_log
 from tournaments.models import (
-    ChipCount,
     Entry,
     IdCheck,
     Penalty,
     Player,
     PlayerPhoto,
     SeatTicket,
-    Tournament,
 )
-from tournaments.services import erasure
 
 PROFILE_FIELDS = (
     "first_name",
@@ -341,7 +338,8 @@ def player_erase(*, player: Player, actor, now: datetime) -> Player:
     document, contact and notes are cleared; his entries, places and prizes stay (the
     events' results must still add up), under the anonymous name. The duplicates merged
     into him are the same person and are erased with him, and every copy of his names in
-    the logs and records is rewritten (`erasure`). Refused while he plays an event or sits
+    the logs and records is rewritten (`erasure`), and his phones' and e-mail notices are
+    forgotten. Refused while he plays an event or sits
     or waits in the cash room."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.erased_at is not None:
@@ -356,6 +354,7 @@ def player_erase(*, player: Player, actor, now: datetime) -> Player:
         if p.erased_at is None:
             _anonymize(p, now)
     erasure.sweep(terms, placeholder=str(player), reach=erasure.reach(players))
+    optins.opt_ins_erase(p.pk for p in players)
     data: dict[str, Any] = {"player": player.pk}
     if len(players) > 1:
         data["duplicates"] = [p.pk for p in players[1:]]
@@ -385,52 +384,3 @@ def _anonymize(player: Player, now: datetime) -> None:
 
 
 # --- Chip counts at the tables -----------------------------------------------
-
-
-@transaction.atomic
-def chips_count_table(
-    *, tournament: Tournament, table: int, counts: dict[int, int], actor, now: datetime
-) -> int:
-    """Record the stacks counted at one table (by the floor or the table's tablet): the
-    day's last count per player, which the player list, the average stack and the chip
-    leaders read. `counts` maps entry numbers to chips; only players seated at that table
-    may be counted. Returns how many stacks were recorded."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    seated = {
-        s.entry.number: s.entry
-        for s in Seat.objects.select_related("entry").filter(
-            table__tournament=tournament,
-            table__number=table,
-            entry__status=Entry.Status.ACTIVE,
-        )
-    }
-    if not seated:
-        raise errors.DomainError(_("No player is seated at table %(table)s."), table=table)
-    if not counts:
-        raise errors.DomainError(_("Write at least one stack."))
-    if set(counts) - set(seated):
-        raise errors.DomainError(_("Only players seated at this table can be counted here."))
-    if any(chips < 0 for chips in counts.values()):
-        raise errors.DomainError(_("A chip count cannot be negative."))
-    for number, chips in counts.items():
-        ChipCount.objects.update_or_create(
-            entry=seated[number],
-            day=tournament.day,
-            defaults={
-                "tournament": tournament,
-                "chips": chips,
-                "bag": "",
-                "table": table,
-                "counted_at": now,
-            },
-        )
-    event_log(
-        tournament=tournament,
-        actor=actor,
-        action="chips.count",
-        data={"table": table, "counts": {str(k): v for k, v in counts.items()}},
-        now=now,
-        undoable=False,
-    )
-    realtime.broadcast(tournament.pk, {"type": "figures"})
-    return len(counts)
