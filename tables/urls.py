@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path
 
 from tables.views import cash, cash_remote, jackpots, pit, rake, staff
-from tournaments.views import accounts
+from tournaments.views import unlock
 
 urlpatterns: list = [
     # Who holds a room role (the room's TD gives them)
@@ -41,7 +41,7 @@ urlpatterns: list = [
     path("cash/tables/<int:pk>/rake/", cash.table_rake, name="cash_table_rake"),
     path("cash/tables/<int:pk>/tablet/", cash.cash_tablet, name="cash_tablet"),
     # No login: a dealer unlocks the table's tablet with his PIN.
-    path("cash/tables/<int:pk>/unlock/", accounts.cash_pin_unlock, name="cash_pin_unlock"),
+    path("cash/tables/<int:pk>/unlock/", unlock.cash_pin_unlock, name="cash_pin_unlock"),
     path("cash/seats/<int:pk>/move/", cash.seat_move, name="cash_seat_move"),
     path("cash/seats/<int:pk>/request/", cash.seat_request, name="cash_seat_request"),
     path("cash/seats/<int:pk>/sit-out/", cash.seat_sit_out, name="cash_seat_sit_out"),

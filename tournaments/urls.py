@@ -1,7 +1,6 @@
 from django.urls import path
 
 from tournaments.views import (
-    accounts,
     backup,
     books,
     busts,
@@ -18,6 +17,7 @@ from tournaments.views import (
     ruling,
     setup,
     structure,
+    unlock,
 )
 from tournaments.views import formats as format_views
 
@@ -154,7 +154,7 @@ display_urlpatterns = [
         reservations.reservation_cancel,
         name="reservation_cancel",
     ),
-    path("p/<slug:slug>/tables/<int:number>/unlock/", accounts.pin_unlock, name="pin_unlock"),
+    path("p/<slug:slug>/tables/<int:number>/unlock/", unlock.pin_unlock, name="pin_unlock"),
 ]
 
 # The public live feed, read-only JSON (its stream: config/routing.py).

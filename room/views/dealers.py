@@ -27,7 +27,7 @@ from room.selectors import dealers as selectors
 from room.services import dealers as services
 from tables import events, permissions
 from tables.models import RoomEvent, RoomRole
-from tournaments.services import accounts as account_services
+from tournaments.selectors import pins
 
 # Who runs the dealers' floor: the room's manager and the floor of the cash room and of
 # the pit, whose tables the dealers deal.
@@ -197,9 +197,7 @@ def clock(request: HttpRequest) -> HttpResponse:
         else:
             username = form.cleaned_data["username"]
             minutes = ratelimit.pin_attempt(request, username)
-            user = (
-                None if minutes else account_services.pin_check(username, form.cleaned_data["pin"])
-            )
+            user = None if minutes else pins.pin_check(username, form.cleaned_data["pin"])
             if user is None or not permissions.has_room_role(user, permissions.DEALER):
                 messages.error(
                     request,

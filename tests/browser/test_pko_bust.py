@@ -10,11 +10,11 @@ import re
 import pytest
 from django.urls import reverse
 
+from room.services import accounts
 from tables.models import Seat
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
 from tournaments.models import BountyAward, Entry, Role, StaffAssignment
 from tournaments.selectors import formats as format_selectors
-from tournaments.services import accounts
 from tournaments.services import books as book_services
 from tournaments.services import entries as entry_services
 

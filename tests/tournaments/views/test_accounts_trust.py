@@ -23,6 +23,7 @@ from django.urls import reverse
 
 from config import ratelimit
 from config.asgi import application
+from room.services import accounts
 from tables.models import CashSeat, RoomEvent, RoomRole, Table, WaitEntry
 from tables.services import cash as cash_services
 from tests.conftest import (
@@ -36,7 +37,7 @@ from tests.conftest import (
 )
 from tournaments.errors import DomainError
 from tournaments.models import Event, Role, StaffAssignment, StaffPin
-from tournaments.services import accounts
+from tournaments.selectors import pins
 from tournaments.services import clock as clock_services
 from tournaments.sockets.consumer import current_role
 
@@ -180,7 +181,7 @@ def test_a_pin_left_on_an_account_made_td_unlocks_nothing(client, manager, tourn
     floor = _assign(make_user("gigi"), tournament, Role.FLOOR)
     accounts.pin_set(actor=manager, username="gigi", pin=PIN, now=NOW)
     StaffAssignment.objects.create(tournament=events["b"], user=floor, role=Role.TD)
-    assert accounts.pin_check("gigi", PIN) is None
+    assert pins.pin_check("gigi", PIN) is None
     response = _unlock(client, reverse("pin_unlock", args=[tournament.slug, 2]), "gigi", PIN)
     assert response.status_code == 403 and "_auth_user_id" not in client.session
 
@@ -203,14 +204,14 @@ def test_forty_parallel_wrong_pins_check_at_most_the_limit(monkeypatch):
     tournament = make_tournament(make_user("td-x"))
     StaffPin.objects.create(user=dealer, pin_hash="md5$x$y", set_at=NOW)
     checked: list[str] = []
-    real_check = accounts.pin_check
+    real_check = pins.pin_check
 
     def slow_check(username, pin):
         checked.append(username)
         time.sleep(0.02)  # the slow hash: the other guesses arrive meanwhile
         return real_check(username, pin)
 
-    monkeypatch.setattr(accounts, "pin_check", slow_check)
+    monkeypatch.setattr(pins, "pin_check", slow_check)
     url = reverse("pin_unlock", args=[tournament.slug, 1])
     barrier = threading.Barrier(40)
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from room.services import accounts
 from tables.models import Seat
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
 from tournaments.events import can_undo
 from tournaments.models import BountyAward, DisplayScreen, Entry, Event
 from tournaments.selectors import formats as format_selectors
-from tournaments.services import accounts
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db

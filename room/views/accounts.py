@@ -1,35 +1,22 @@
-"""Staff accounts: the room manager's account page, and the tablets' PIN unlock (a
-tournament table's dealer tablet, a cash table's tablet)."""
+"""The room manager's staff accounts page: accounts, their roles per event, the tablets'
+PINs, and the room's log of those changes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from config import ratelimit
 from config.views import run
+from room.services import accounts as account_services
 from tables import permissions as room_permissions
-from tables.models import CashTable, RoomEvent
+from tables.models import RoomEvent
 from tournaments import permissions
 from tournaments.forms import books as books_forms
 from tournaments.models import Role, StaffPin, Tournament
-from tournaments.services import accounts as account_services
-
-# The session of a tablet outlives its shift a little, so that the first request after
-# the shift is sent back to its table's PIN page (config.middleware.TabletOnly) rather
-# than to the password's login.
-_SESSION_GRACE_SECONDS = 3600
 
 
 def _managed_events(user):
@@ -150,93 +137,3 @@ def _apply(request: HttpRequest, data: dict) -> None:
         done = _("%(name)s has a role in the event now.")
     if ok:
         messages.success(request, done % {"name": username})
-
-
-# --- tablets unlocked by PIN -----------------------------------------------------------
-
-
-def pin_unlock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """A dealer unlocks this table's dealer tablet with his username and PIN: the session
-    reaches that tablet only, for the shift (config.middleware.TabletOnly)."""
-    tournament = permissions.get_public_tournament(slug)
-    if not tournament.tables.filter(number=number).exists():
-        raise Http404
-    return _unlock(
-        request,
-        may_hold=lambda user: permissions.may_hold_tablet(user, tournament),
-        table={"kind": "tournament", "slug": tournament.slug, "number": number},
-        tablet=reverse("dealer_tablet", args=[tournament.slug, number]),
-        context={"where": tournament.name, "number": number},
-        refused=_("Wrong username or PIN, or no floor or dealer role for this table."),
-    )
-
-
-def cash_pin_unlock(request: HttpRequest, pk: int) -> HttpResponse:
-    """A dealer of the room unlocks this cash table's tablet with his username and PIN."""
-    table = (
-        CashTable.objects.select_related("game").filter(pk=pk, status=CashTable.Status.OPEN).first()
-    )
-    if table is None:
-        raise Http404
-    return _unlock(
-        request,
-        may_hold=lambda user: room_permissions.has_room_role(user, room_permissions.DEALER),
-        table={"kind": "cash", "pk": table.pk},
-        tablet=reverse("cash_tablet", args=[table.pk]),
-        context={"where": str(table.game), "number": table.number},
-        refused=_("Wrong username or PIN, or no dealer role in the room."),
-    )
-
-
-def _unlock(
-    request: HttpRequest,
-    *,
-    may_hold: Callable[[Any], bool],
-    table: dict[str, Any],
-    tablet: str,
-    context: dict[str, Any],
-    refused: str,
-) -> HttpResponse:
-    form = books_forms.PinForm(request.POST or None)
-    status = 200
-    if request.method == "POST":
-        if not form.is_valid():
-            messages.error(request, _("Write your username and your PIN (4 to 8 digits)."))
-            status = 400
-        else:
-            username = form.cleaned_data["username"]
-            # Counted before the PIN's slow hash is checked: parallel guesses check at
-            # most the limit, as the staff login's do.
-            minutes = ratelimit.pin_attempt(request, username)
-            user = (
-                None if minutes else account_services.pin_check(username, form.cleaned_data["pin"])
-            )
-            if user is not None and may_hold(user):
-                ratelimit.pin_succeeded(request, username)
-                _login_to_tablet(request, user, table)
-                return redirect(tablet)
-            if minutes:
-                messages.error(request, _wait(minutes))
-                status = 429
-            else:
-                messages.error(request, refused)
-                status = 403
-    page = {**context, "form": form, "hide_login": True}
-    return render(request, "books/pin.html", page, status=status)
-
-
-def _wait(minutes: int) -> str:
-    return ngettext(
-        "Too many wrong PINs. Wait %(minutes)d minute and try again.",
-        "Too many wrong PINs. Wait %(minutes)d minutes and try again.",
-        minutes,
-    ) % {"minutes": minutes}
-
-
-def _login_to_tablet(request: HttpRequest, user: Any, table: dict[str, Any]) -> None:
-    """Log the dealer in for this table only, until the shift ends."""
-    shift = settings.TABLET_SHIFT_HOURS * 3600
-    login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
-    request.session.set_expiry(shift + _SESSION_GRACE_SECONDS)
-    until = timezone.now().timestamp() + shift
-    request.session[room_permissions.PIN_TABLE] = {**table, "until": until}

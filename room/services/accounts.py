@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -170,17 +170,6 @@ def pin_set(*, actor, username: str, pin: str, now: datetime) -> StaffPin:
     )
     _log(actor, "room.pin_set", now, username=username)
     return staff_pin
-
-
-def pin_check(username: str, pin: str):
-    """The active account whose PIN this is and who may still hold one, or None (the same
-    slow hash either way: no telling names apart by time). Count the attempt first."""
-    user = get_user_model().objects.filter(username=username, is_active=True).first()
-    staff_pin = StaffPin.objects.filter(user=user).first() if user is not None else None
-    if staff_pin is None or room_permissions.runs_events_or_room(user):
-        make_password(pin)
-        return None
-    return user if check_password(pin, staff_pin.pin_hash) else None
 
 
 @transaction.atomic
