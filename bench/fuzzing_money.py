@@ -33,6 +33,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bench import fuzzing
+from room.services import books as night_services
 
 COPIES = 4  # identical requests sent at once in a round
 
@@ -122,7 +123,6 @@ def _bust(money: MoneyWorld, tournament, entry) -> None:
 def build_money_world(world: fuzzing.World) -> MoneyWorld:
     from tables.models import CashGame, RoomEvent
     from tables.services import cash
-    from tournaments.services import books
 
     money = MoneyWorld(world, sales_night=_private_night(0), closed_night=_private_night(1))
     money.room_events_after = (
@@ -141,7 +141,7 @@ def build_money_world(world: fuzzing.World) -> MoneyWorld:
     money.events["sales"] = sales.pk
     closed = _event(money, money.closed_night)
     _sell(money, closed)
-    books.night_close(night=money.closed_night, actor=money.td, now=timezone.now())
+    night_services.night_close(night=money.closed_night, actor=money.td, now=timezone.now())
     game = CashGame.objects.create(sb=2, bb=5, min_buy_in=200, rake_percent=5, rake_cap=30)
     money.game_id = game.pk
     players = [_player(money) for _ in range(2)]

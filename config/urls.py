@@ -3,9 +3,9 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from room.urls import people_urlpatterns
-from room.views import accounts, front
+from room.views import accounts, books, front
 from tournaments.urls import api_urlpatterns, display_urlpatterns
-from tournaments.views import books, core, health
+from tournaments.views import core, health
 
 urlpatterns = [
     path("", core.home, name="home"),

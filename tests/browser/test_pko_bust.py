@@ -14,8 +14,8 @@ from room.services import accounts
 from tables.models import Seat
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
 from tournaments.models import BountyAward, Entry, Role, StaffAssignment
+from tournaments.selectors import books as book_reads
 from tournaments.selectors import formats as format_selectors
-from tournaments.services import books as book_services
 from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -100,12 +100,12 @@ def _agree(tournament) -> int:
     """The bounties in play, once the board and the books are seen to tell one story."""
     tournament.refresh_from_db()
     board = format_selectors.bounty_board(tournament)
-    money = book_services.bounty_money(tournament)
+    money = book_reads.bounty_money(tournament)
     active = tournament.entries.filter(status=Entry.Status.ACTIVE)
     assert board["in_play"] == sum(format_selectors.bounty_of(e, tournament) for e in active)
     # Every bust's bounty went to its winners in the same action: nothing waits.
     assert money["held"] == board["in_play"] + money["to_prize_pool"], (money, board)
-    assert book_services.event_books(tournament)["books"].balances
+    assert book_reads.event_books(tournament)["books"].balances
     return board["in_play"]
 
 

@@ -12,6 +12,8 @@ from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
 
+from room.selectors import books as night_reads
+from room.services import books as night_services
 from tables.models import (
     CashGame,
     CashSeat,
@@ -25,7 +27,6 @@ from tables.selectors import cash as cash_reads
 from tables.services import cash as services
 from tables.views.cash import PHONE_SALT, phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
-from tournaments.services import books
 
 pytestmark = pytest.mark.django_db
 
@@ -448,7 +449,7 @@ def test_a_closed_nights_rake_changes_no_more(
         actor=room_floor, table=table, pot=200, flop_dealt=True, dealer=None, shift="", now=NOW
     )
     night = timezone.localdate(NOW)
-    books.night_close(night=night, actor=room_books, now=NOW)
+    night_services.night_close(night=night, actor=room_books, now=NOW)
     client.force_login(room_floor)
     hand = {"pot": 400, "flop_dealt": "on"}
     response = client.post(reverse("cash_table_rake", args=[table.pk]), hand, follow=True)
@@ -457,7 +458,7 @@ def test_a_closed_nights_rake_changes_no_more(
     response = client.post(reverse("cash_undo", args=[logged.pk]), follow=True)
     assert f"the books of {night.isoformat()} are closed" in response.content.decode()
     assert list(RakeRecord.objects.values_list("rake", flat=True)) == [10]
-    assert books.night_books(night)["rake"] == 10
+    assert night_reads.night_books(night)["rake"] == 10
     logged.refresh_from_db()
     assert logged.undone_at is None
     with pytest.raises(services.BooksClosed):  # the service refuses whoever calls it

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 
+from room.selectors import books as night_reads
 from tables.cash.jackpot import ClaimedHand, DropRule, HighHandRule
 from tables.events import room_event_undo
 from tables.models import (
@@ -28,7 +29,6 @@ from tables.services import jackpots
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_tournament
 from tests.tournaments.services.test_money_once import all_at_once
 from tournaments.errors import CannotUndo, DomainError
-from tournaments.services import books
 
 pytestmark = pytest.mark.django_db
 
@@ -124,7 +124,7 @@ def test_the_room_chooses_its_drop_rule(manager, floor, table):
 def test_the_nights_books_hold_the_drops_for_the_players_and_balance(floor, manager, table):
     for hand in range(1, 6):
         rake(floor, table, 200, hand=hand)  # rake 10 each, drop 1.00 each
-    night = books.night_books(NOW.date())
+    night = night_reads.night_books(NOW.date())
     result = night["books"]
     assert (result.rake, result.jackpot_drops, result.jackpot_held) == (50, 5, 5)
     assert result.drawer == 55 and result.balances, (result.drawer, result.accounted)
@@ -174,7 +174,7 @@ def test_a_bad_beat_is_judged_confirmed_twice_paid_and_rolled_over(floor, manage
     assert fund() == {"main": 200, "backup": 100, "next": 0}  # the backup is the new prize
     with pytest.raises(DomainError, match="already paid"):
         jackpots.claim_confirm(actor=manager, claim=bad, now=NOW)
-    night = books.night_books(NOW.date())["books"]
+    night = night_reads.night_books(NOW.date())["books"]
     assert (night.jackpot_drops, night.jackpots_paid, night.jackpot_held) == (10, 7, 3)
     assert night.balances
     # A later hand's drop, then the payment undone: the fund as it was, plus that drop.

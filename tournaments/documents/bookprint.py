@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -213,3 +214,18 @@ def payout_pdf(tournament: Tournament, entry: Entry, *, size: str, now: datetime
     ]
     title = _("Payout slip · %(name)s") % {"name": tournament.name}
     return pdf.render(title, blocks, size=size, footer=_made(now))
+
+
+def pdf_response(content: bytes, filename: str) -> HttpResponse:
+    """A printed document, shown in the browser's own viewer."""
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+def page_rows(report: dict) -> dict:
+    """The rows a books page shows beside its totals, as the printed books list them."""
+    return {
+        "sold": sold_rows(report["books"]),
+        "method_rows": method_rows(report["books"]),
+    }

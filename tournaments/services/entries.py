@@ -25,6 +25,7 @@ from tournaments.models import (
 )
 from tournaments.prepared import NO_ID, Prepared
 from tournaments.rules import entry_rules, placements
+from tournaments.selectors import books as book_reads
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import books, locks, results
 from tournaments.services import satellites as satellites_services
@@ -247,7 +248,7 @@ def _registration_reads(
     player who needs an accessible seat is drawn from another read (`seat_assign`)."""
     reads = [
         locks.read_of(tournament),
-        books.open_read(tournament),
+        book_reads.open_read(tournament),
         selectors.last_entry_number_read(tournament),
         results.placed_out_read(tournament),
     ]

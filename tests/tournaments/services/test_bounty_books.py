@@ -8,6 +8,7 @@ from tests.conftest import NOW, make_player, make_tournament
 from tournaments import errors
 from tournaments.events import event_undo
 from tournaments.models import BountyAward, Entry
+from tournaments.selectors import books as book_reads
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import bounties as bounties_services
 from tournaments.services import entries as entry_services
@@ -113,7 +114,6 @@ def test_the_seat_card_and_the_receipt_say_the_whole_buy_in_with_its_parts(clien
 
 
 def test_a_count_of_the_till_mid_night_matches_the_books_bounties_included(td):
-    from tournaments.services import books
 
     tournament = pko(td, progressive_cash_percent=50)
     a, b, c, d = (_sell(tournament, td, m) for m in ("cash", "cash", "card", "cash"))
@@ -121,7 +121,7 @@ def test_a_count_of_the_till_mid_night_matches_the_books_bounties_included(td):
     bounties_services.bounty_award_record(
         tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
     )
-    report = books.event_books(tournament)
+    report = book_reads.event_books(tournament)
     result = report["books"]
     # 4 x 115 taken; 25 of b's bounty handed to a in cash (the other 25 rides on a's head).
     assert result.taken == 460
@@ -147,7 +147,7 @@ def test_a_refunded_pko_buy_in_gives_the_bounty_part_back_too(td):
         tournament=tournament, entry=sold, reason="wrong event", actor=td, now=NOW
     )
     assert (refund.amount, refund.bounty_cents) == (65, 5000)
-    result = books.event_books(tournament)["books"]
+    result = book_reads.event_books(tournament)["books"]
     assert (result.taken, result.refunds, result.drawer) == (230, 115, 115)
     assert result.balances, (result.drawer, result.accounted)
 
@@ -156,15 +156,13 @@ def test_half_a_bounty_in_cents_keeps_the_books_exact(td):
     """A 25.00 PKO bounty halves to 12.50 in cash: the books carry the cents."""
     from decimal import Decimal
 
-    from tournaments.services import books
-
     tournament = pko(td, bounty_part_cents=2500, bounty_unit_cents=50)
     a, b, _c = (_sell(tournament, td) for _ in range(3))
     bust(tournament, td, b)
     bounties_services.bounty_award_record(
         tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
     )
-    result = books.event_books(tournament)["books"]
+    result = book_reads.event_books(tournament)["books"]
     assert result.bounties_paid == Decimal("12.50")
     assert result.drawer == Decimal("257.50")
     assert result.balances
@@ -172,7 +170,6 @@ def test_half_a_bounty_in_cents_keeps_the_books_exact(td):
 
 def _agree(tournament):
     """The bounty figures and the books tell one story."""
-    from tournaments.services import books
 
     tournament.refresh_from_db()
     entries = list(tournament.entries.exclude(status=Entry.Status.VOIDED))
@@ -189,13 +186,13 @@ def _agree(tournament):
         for e in entries
         if e.status != "active" and e.pk not in settled
     )
-    money = books.bounty_money(tournament)
+    money = book_reads.bounty_money(tournament)
     board = format_selectors.bounty_board(tournament)
     assert board["in_play"] == in_play
     # Held: what rides on the heads still in, what waits for its winner, and what went
     # to the prize pool; nothing else, never less.
     assert money["held"] == in_play + pending + money["to_prize_pool"], (money, in_play, pending)
-    report = books.event_books(tournament)
+    report = book_reads.event_books(tournament)
     assert report["books"].bounties_paid * 100 == money["paid"]
     assert report["books"].balances, (report["books"].drawer, report["books"].accounted)
 

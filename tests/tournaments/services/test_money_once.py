@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 
+from room.selectors import books as night_reads
+from room.services import books as night_services
 from tables.models import CashGame, CashSeat, CashTable, RakeRecord, RoomRole
 from tables.services import cash
 from tests.conftest import (
@@ -174,7 +176,7 @@ def test_tabs_voiding_the_same_playing_entry_at_once_record_one_refund(td):
 def test_a_correction_sent_twice_with_its_form_key_is_recorded_once(tournament, td):
     make_manager(td)  # the night's books are the room's
     sell(tournament, td)
-    books.night_close(night=tournament.date, actor=td, now=NOW)
+    night_services.night_close(night=tournament.date, actor=td, now=NOW)
     correct = {
         "night": tournament.date,
         "amount": -20,
@@ -183,12 +185,12 @@ def test_a_correction_sent_twice_with_its_form_key_is_recorded_once(tournament, 
         "actor": td,
         "now": NOW,
     }
-    books.night_correct(**correct, key="form-1")
+    night_services.night_correct(**correct, key="form-1")
     with pytest.raises(errors.DomainError, match="already recorded"):
-        books.night_correct(**correct, key="form-1")
-    books.night_correct(**correct, key="form-2")  # a second form: a second correction
+        night_services.night_correct(**correct, key="form-1")
+    night_services.night_correct(**correct, key="form-2")  # a second form: a second correction
     assert CashCorrection.objects.count() == 2
-    assert books.night_books(tournament.date)["books"].corrections == -40
+    assert night_reads.night_books(tournament.date)["books"].corrections == -40
     with pytest.raises(IntegrityError), transaction.atomic():
         CashCorrection.objects.create(
             night=CashCorrection.objects.first().night, amount=5, reason="x", at=NOW, key="form-2"
@@ -398,7 +400,10 @@ def test_two_tabs_closing_the_night_at_once_close_it_once_in_words(td):
     tournament = make_tournament(td)
     sell(tournament, td)
     refused = all_at_once(
-        [lambda: books.night_close(night=tournament.date, actor=td, now=NOW) for _ in range(4)]
+        [
+            lambda: night_services.night_close(night=tournament.date, actor=td, now=NOW)
+            for _ in range(4)
+        ]
     )
     assert refused == ["This night is already closed."] * 3
     assert Event.objects.filter(action="books.close").count() == 1

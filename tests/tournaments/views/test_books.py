@@ -10,12 +10,15 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
+from room.selectors import books as night_reads
+from room.services import books as night_services
 from tables.models import CashGame, CashTable, RakeRecord, RoomEvent, RoomRole
 from tests.conftest import NOW, make_player, make_room_user, make_tournament, make_user
 from tournaments import events
 from tournaments.errors import DomainError
 from tournaments.models import CashCorrection, CashRefund, Event, NightClose
 from tournaments.rules import cashbook
+from tournaments.selectors import books as book_reads
 from tournaments.services import books
 from tournaments.services import entries as entry_services
 
@@ -53,7 +56,7 @@ def test_an_events_books_by_method_and_clerk_balance_to_zero(tournament, td, des
     sell(tournament, desk, "cash")
     sell(tournament, desk, "card")
     sell(tournament, td, "voucher")
-    report = books.event_books(tournament)
+    report = book_reads.event_books(tournament)
     result = report["books"]
     assert result.counts == {"entry": 3} and result.taken == 360
     assert {m: line.taken for m, line in result.by_method.items()} == {
@@ -76,7 +79,7 @@ def test_a_void_refunds_with_reason_and_who_and_the_books_still_balance(tourname
     assert entry.status == "voided"
     assert (refund.amount, refund.reason, refund.by) == (120, "wrong player", td)
     assert Event.objects.filter(action="books.refund", actor=td).exists()
-    result = books.event_books(tournament)["books"]
+    result = book_reads.event_books(tournament)["books"]
     assert (result.voided, result.refunds, result.balances) == (120, 120, True)
     with pytest.raises(DomainError):  # refunded once only
         books.sale_void(tournament=tournament, entry=entry, reason="again", actor=td, now=NOW)
@@ -88,16 +91,16 @@ def test_a_void_refunds_with_reason_and_who_and_the_books_still_balance(tourname
 
 def test_a_closed_night_refuses_sales_and_changes_only_by_correction(tournament, td, desk, cashier):
     sell(tournament, desk)
-    closed = books.night_close(night=tournament.date, actor=cashier, now=NOW)
+    closed = night_services.night_close(night=tournament.date, actor=cashier, now=NOW)
     assert closed.totals["drawer"] == 120 and closed.totals["difference"] == 0
     with pytest.raises(DomainError, match="closed"):
         sell(tournament, desk)
     with pytest.raises(DomainError):
-        books.night_close(night=tournament.date, actor=cashier, now=NOW)
+        night_services.night_close(night=tournament.date, actor=cashier, now=NOW)
     register = Event.objects.get(action="entry.register")
     with pytest.raises(DomainError, match="closed"):  # nor undone from the log
         events.event_undo(event_id=register.pk, tournament=tournament, actor=td, now=NOW)
-    books.night_correct(
+    night_services.night_correct(
         night=tournament.date,
         amount=-20,
         method="cash",
@@ -105,7 +108,7 @@ def test_a_closed_night_refuses_sales_and_changes_only_by_correction(tournament,
         actor=cashier,
         now=NOW,
     )
-    night = books.night_books(tournament.date)
+    night = night_reads.night_books(tournament.date)
     assert night["books"].corrections == -20 and night["books"].difference == -20
     assert [c.reason for c in night["corrections"]] == ["till short"]
 
@@ -115,7 +118,7 @@ def test_the_night_includes_the_cash_rooms_rake(tournament, td, desk):
     game = CashGame.objects.create(sb=1, bb=2, min_buy_in=100)
     table = CashTable.objects.create(game=game, number=1, opened_at=NOW)
     RakeRecord.objects.create(table=table, game=game, at=NOW, pot=100, rake=5)
-    night = books.night_books(NOW.date())
+    night = night_reads.night_books(NOW.date())
     assert night["rake"] == 5 and night["books"].balances
 
 
@@ -188,7 +191,7 @@ def test_the_nights_books_are_the_rooms_not_an_events_tds(client, tournament, td
     assert not NightClose.objects.exists()
     sell(other, other.staff.get().user)  # the other event still sells
     with pytest.raises(PermissionDenied):  # nor through the service
-        books.night_close(night=NOW.date(), actor=td, now=NOW)
+        night_services.night_close(night=NOW.date(), actor=td, now=NOW)
     own = client.get(reverse("event_books", args=[tournament.slug]))
     assert own.status_code == 200 and b'data-testid="whole-night"' not in own.content
     client.force_login(cashier)
@@ -205,7 +208,7 @@ def test_a_correction_is_bounded_confirmed_and_logged_in_the_rooms_log(
 ):
     """Corrections of up to 10^9 were taken at once and logged in an arbitrary event's log."""
     sell(tournament, desk)
-    books.night_close(night=NOW.date(), actor=cashier, now=NOW)
+    night_services.night_close(night=NOW.date(), actor=cashier, now=NOW)
     client.force_login(cashier)
     base = {"night": NOW.date().isoformat(), "payment_method": "card", "reason": "till short"}
     for amount in ("100001", "-100001", "1000000000", "0"):
@@ -238,7 +241,7 @@ def test_a_correction_is_bounded_confirmed_and_logged_in_the_rooms_log(
     page = client.get(reverse("night_books")).content.decode()
     assert "cashier recorded a correction of 50 money out, paid by Card: till short" in page
     with pytest.raises(DomainError, match="at most"):  # the service holds the bound too
-        books.night_correct(
+        night_services.night_correct(
             night=NOW.date(), amount=10**9, method="cash", reason="x", actor=cashier, now=NOW
         )
 
@@ -258,7 +261,7 @@ def test_a_bounty_events_books_show_the_bounty_money_apart(client, td):
     bounties_services.bounty_award_record(
         tournament=tournament, eliminated=b, portions=[[a]], actor=td, now=NOW
     )
-    assert books.bounty_money(tournament) == {
+    assert book_reads.bounty_money(tournament) == {
         "taken": 6000,
         "paid": 1000,
         "to_prize_pool": 0,
