@@ -37,7 +37,15 @@ from tables.models import (
 from tables.selectors import cash as cash_reads
 from tables.selectors import cash as selectors
 from tables.selectors import jackpots as jackpot_selectors
-from tables.services import cash as services
+from tables.services import (
+    cash_buyins,
+    cash_lists,
+    cash_players,
+    cash_rake,
+    cash_seats,
+    cash_settings,
+    cash_tables,
+)
 from tables.views import jackpots as jackpot_views
 from tournaments.errors import DomainError
 from tournaments.forms import whole_number
@@ -100,7 +108,7 @@ class _LinkRefused(Exception):
 
 def _player_from_token(token: str) -> Player:
     now = timezone.now()
-    evening = services.gaming_day_start(now, cash_reads.room_settings())
+    evening = cash_buyins.gaming_day_start(now, cash_reads.room_settings())
     try:
         value = signing.loads(token, salt=PHONE_SALT, max_age=now - evening)
     except signing.SignatureExpired:
@@ -159,7 +167,7 @@ def _releasable(seat: CashSeat, waiting: int, settings: Any, now: Any) -> bool:
 
 def _board_context(*, public: bool) -> dict[str, Any]:
     now = timezone.now()
-    services.lapse_remote(now=now)  # a remote join past his window loses the place
+    cash_lists.lapse_remote(now=now)  # a remote join past his window loses the place
     room = cash_reads.cash_room()
     games = list(CashGame.objects.filter(active=True))
     tables = defaultdict(list)
@@ -209,7 +217,7 @@ def _board_context(*, public: bool) -> dict[str, Any]:
         entries = []
         waiting_above = False
         for k, entry in enumerate(waiting[game.pk], start=1):
-            call = services.call_status(entry, now)
+            call = cash_lists.call_status(entry, now)
             deadline = None if call is None else call.deadline
             overdue = bool(call and call.overdue)
             alerts += int(overdue)
@@ -348,7 +356,7 @@ def game_add(request: HttpRequest) -> HttpResponse:
         form_errors(request, form)
         return _back(request)
     values = {f: form.cleaned_data[f] for f in forms.CashGameForm.Meta.fields}
-    ok, game = run(request, services.game_save, actor=request.user, game=None, values=values)
+    ok, game = run(request, cash_settings.game_save, actor=request.user, game=None, values=values)
     if ok:
         messages.success(request, _("Game %(game)s added.") % {"game": game})
     return _back(request)
@@ -364,7 +372,7 @@ def room_settings(request: HttpRequest) -> HttpResponse:
         form = forms.CashRoomForm(request.POST)
         if form.is_valid():
             ok, _room = run(
-                request, services.room_settings_save, actor=request.user, values=form.values()
+                request, cash_settings.room_settings_save, actor=request.user, values=form.values()
             )
             if ok:
                 messages.success(request, _("Room settings saved."))
@@ -391,7 +399,7 @@ def keep_apart(request: HttpRequest) -> HttpResponse:
     data = form.cleaned_data
     ok, _pair = run(
         request,
-        services.keep_apart_add,
+        cash_players.keep_apart_add,
         actor=request.user,
         a=data["card_a"],
         b=data["card_b"],
@@ -461,7 +469,7 @@ def list_add(request: HttpRequest) -> HttpResponse:
     if data["create"]:
         ok, result = run(
             request,
-            services.list_add_new_player,
+            cash_lists.list_add_new_player,
             actor=request.user,
             first_name=data["first_name"],
             last_name=data["last_name"],
@@ -476,7 +484,7 @@ def list_add(request: HttpRequest) -> HttpResponse:
             return _back(request)
         ok, _entries = run(
             request,
-            services.list_add,
+            cash_lists.list_add,
             actor=request.user,
             player=player,
             games=games,
@@ -495,7 +503,7 @@ def _entry(pk: int) -> WaitEntry:
 @require_POST
 def entry_remove(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
-    run(request, services.list_remove, actor=request.user, entry=_entry(pk))
+    run(request, cash_lists.list_remove, actor=request.user, entry=_entry(pk))
     return _back(request)
 
 
@@ -509,7 +517,7 @@ def entry_answer(request: HttpRequest, pk: int) -> HttpResponse:
         return _back(request)
     run(
         request,
-        services.list_answer,
+        cash_lists.list_answer,
         actor=request.user,
         entry=_entry(pk),
         takes_seat=form.cleaned_data["takes_seat"],
@@ -521,7 +529,7 @@ def entry_answer(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def entry_no_answer(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
-    run(request, services.list_no_answer, actor=request.user, entry=_entry(pk))
+    run(request, cash_lists.list_no_answer, actor=request.user, entry=_entry(pk))
     return _back(request)
 
 
@@ -531,7 +539,7 @@ def entry_skip(request: HttpRequest, pk: int) -> HttpResponse:
     """Pass a called name over for his seat: he keeps his place, the next name is called."""
     _role(request, permissions.CASH)
     entry = _entry(pk)
-    ok, following = run(request, services.list_skip, actor=request.user, entry=entry)
+    ok, following = run(request, cash_lists.list_skip, actor=request.user, entry=entry)
     if ok:
         message = _("%(player)s keeps his place on the list.") % {"player": entry.player}
         if following is None:
@@ -557,7 +565,7 @@ def entry_seat(request: HttpRequest, pk: int) -> HttpResponse:
     data = form.cleaned_data
     ok, seat = run(
         request,
-        services.seat_player,
+        cash_seats.seat_player,
         actor=request.user,
         entry=_entry(pk),
         table=data["table"],
@@ -591,7 +599,7 @@ def table_call(request: HttpRequest, pk: int) -> HttpResponse:
         return _back(request)
     ok, entry = run(
         request,
-        services.list_call,
+        cash_lists.list_call,
         actor=request.user,
         table=_open_table(pk),
         seat=form.cleaned_data["seat"],
@@ -615,7 +623,7 @@ def table_fill(request: HttpRequest, pk: int) -> HttpResponse:
         return _back(request)
     ok, result = run(
         request,
-        services.seat_fill,
+        cash_seats.seat_fill,
         actor=request.user,
         table=_open_table(pk),
         seat=form.cleaned_data["seat"],
@@ -646,7 +654,7 @@ def table_open(request: HttpRequest, pk: int) -> HttpResponse:
         return _back(request)
     ok, table = run(
         request,
-        services.table_open,
+        cash_tables.table_open,
         actor=request.user,
         game=game,
         number=form.cleaned_data["number"],
@@ -665,7 +673,7 @@ def table_open(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_hand(request: HttpRequest, pk: int) -> HttpResponse:
     _tablet(request, pk)
-    ok, table = run(request, services.table_hand_done, actor=request.user, table=_open_table(pk))
+    ok, table = run(request, cash_tables.table_hand_done, actor=request.user, table=_open_table(pk))
     if ok:
         messages.success(
             request,
@@ -679,7 +687,7 @@ def table_hand(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_close(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
-    ok, _order = run(request, services.table_close, actor=request.user, table=_open_table(pk))
+    ok, _order = run(request, cash_tables.table_close, actor=request.user, table=_open_table(pk))
     if ok:
         messages.success(request, _("The table is closed; its players are on top of the list."))
     return _back(request)
@@ -698,7 +706,7 @@ def table_rake(request: HttpRequest, pk: int) -> HttpResponse:
     data = form.cleaned_data
     ok, record = run(
         request,
-        services.rake_record,
+        cash_rake.rake_record,
         actor=request.user,
         table=_open_table(pk),
         pot=data["pot"] or 0,
@@ -752,7 +760,7 @@ def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
     data = form.cleaned_data
     ok, result = run(
         request,
-        services.seat_move,
+        cash_seats.seat_move,
         actor=request.user,
         seat=_seat(pk),
         to_table=data["table"],
@@ -782,7 +790,7 @@ def seat_request(request: HttpRequest, pk: int) -> HttpResponse:
         return _back(request)
     run(
         request,
-        services.seat_request,
+        cash_seats.seat_request,
         actor=request.user,
         seat=_seat(pk),
         kind=form.cleaned_data["request"],
@@ -795,7 +803,7 @@ def _seat_action(service: Callable[..., Any]) -> Callable[[HttpRequest, int], Ht
     @require_POST
     def view(request: HttpRequest, pk: int) -> HttpResponse:
         ok, result = run(request, service, actor=request.user, seat=_tablet_seat(request, pk))
-        if ok and service is services.marker_add and result.seat_released:
+        if ok and service is cash_seats.marker_add and result.seat_released:
             messages.warning(
                 request,
                 _("Second missed-blind marker and a waiting list: the seat may be released."),
@@ -810,9 +818,9 @@ def _seat_action(service: Callable[..., Any]) -> Callable[[HttpRequest, int], Ht
     return view
 
 
-seat_sit_out = _seat_action(services.sit_out)
-seat_sit_back = _seat_action(services.sit_back)
-seat_marker = _seat_action(services.marker_add)
+seat_sit_out = _seat_action(cash_seats.sit_out)
+seat_sit_back = _seat_action(cash_seats.sit_back)
+seat_marker = _seat_action(cash_seats.marker_add)
 
 
 @login_required
@@ -825,7 +833,7 @@ def seat_leave(request: HttpRequest, pk: int) -> HttpResponse:
         return _back(request)
     run(
         request,
-        services.seat_leave,
+        cash_seats.seat_leave,
         actor=request.user,
         seat=_seat(pk),
         stack=form.cleaned_data["stack"],
@@ -842,7 +850,7 @@ def seat_buy(request: HttpRequest, pk: int) -> HttpResponse:
         form_errors(request, form)
         return _back(request)
     ok, seat = run(
-        request, services.seat_buy, actor=request.user, seat=_seat(pk), **form.cleaned_data
+        request, cash_buyins.seat_buy, actor=request.user, seat=_seat(pk), **form.cleaned_data
     )
     if ok:
         messages.success(
@@ -874,7 +882,7 @@ def phone_link_new(request: HttpRequest, player_id: int) -> HttpResponse:
     """A new phone link for a player of the cash room: the old one stops working at once."""
     _role(request, permissions.CASH)
     player = permissions.player_for(request.user, player_id, cash=True)
-    ok, _version = run(request, services.phone_link_new, actor=request.user, player=player)
+    ok, _version = run(request, cash_players.phone_link_new, actor=request.user, player=player)
     if ok:
         messages.success(
             request,
@@ -893,7 +901,7 @@ def _rake_form(request: HttpRequest, table: CashTable, now: Any) -> forms.RakeFo
     settings = cash_reads.room_settings()
     local = timezone.localtime(now)
     running = shifts.shift_at(local.hour * 60 + local.minute, settings.shifts)
-    initial: dict[str, Any] = {"hand": services.next_rake_hand(table)}
+    initial: dict[str, Any] = {"hand": cash_rake.next_rake_hand(table)}
     if running is not None:
         initial["shift"] = running.name
     if permissions.staff_holding(permissions.DEALS_CASH).filter(pk=request.user.pk).exists():
@@ -952,11 +960,11 @@ def phone(request: HttpRequest, token: str) -> HttpResponse:
     except _LinkRefused as refused:
         return _link_refused(request, refused)
     now = timezone.now()
-    services.lapse_remote(now=now)
+    cash_lists.lapse_remote(now=now)
     lists = []
     for entry in WaitEntry.objects.filter(player=player).select_related("game"):
         ahead = WaitEntry.objects.filter(game=entry.game, position__lt=entry.position).count()
-        call = services.call_status(entry, now)
+        call = cash_lists.call_status(entry, now)
         deadline = None if call is None else call.deadline
         rules = cash_reads.game_settings(entry.game)
         lists.append(
@@ -1010,7 +1018,7 @@ def phone_answer(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     form = forms.AnswerForm(request.POST)
     if form.is_valid():
         try:
-            services.list_answer(
+            cash_lists.list_answer(
                 actor=None,
                 entry=entry,
                 takes_seat=form.cleaned_data["takes_seat"],

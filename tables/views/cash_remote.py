@@ -15,7 +15,7 @@ from config.views import run
 from tables import permissions
 from tables.models import CashGame
 from tables.selectors import cash as cash_reads
-from tables.services import cash as services
+from tables.services import cash_lists
 from tables.views import cash as cash_views
 from tournaments.forms import whole_number
 from tournaments.models import Player
@@ -48,7 +48,7 @@ def phone_join(request: HttpRequest, token: str) -> HttpResponse:
         return cash_views._link_refused(request, refused)
     wanted = {whole_number(v, low=1, high=2**31 - 1) for v in request.POST.getlist("games")}
     games = [g for g in remote_games() if g.pk in wanted]
-    ok, _entries = run(request, services.remote_join, player=player, games=games)
+    ok, _entries = run(request, cash_lists.remote_join, player=player, games=games)
     if ok:
         messages.success(request, _("You are on the list: come to the cash room in time."))
     return redirect("cash_phone", token)
@@ -58,5 +58,5 @@ def phone_join(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def entry_arrived(request: HttpRequest, pk: int) -> HttpResponse:
     permissions.require_room_role(request.user, permissions.CASH)
-    run(request, services.mark_arrived, actor=request.user, entry=cash_views._entry(pk))
+    run(request, cash_lists.mark_arrived, actor=request.user, entry=cash_views._entry(pk))
     return redirect("cash_board")
