@@ -30,7 +30,7 @@ from room.selectors import notify as selectors
 from room.services import notify, optins
 from tables.models import WaitEntry
 from tables.services import cash_lists
-from tables.views.cash import _LinkRefused, _player_from_token, phone_token
+from tables.views.cash_phone import _LinkRefused, _player_from_token, phone_token
 from tournaments import permissions
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Player

@@ -13,7 +13,7 @@ from room.models import Kiosk
 from room.selectors import kiosk as kiosk_selectors
 from tables.models import RoomEvent, WaitEntry
 from tables.services import cash_settings
-from tables.views.cash import phone_token
+from tables.views.cash_phone import phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 from tournaments.models import Reservation
 

@@ -14,7 +14,7 @@ from config import csp
 from room import tokens
 from room.services import notify
 from tables.services import cash_lists
-from tables.views.cash import phone_token
+from tables.views.cash_phone import phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 from tournaments.services import entries as entry_services
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from tables.models import CashOut, CashSeat, CashTable, RoomEvent, RoomRole, WaitEntry
 from tables.services import cash_lists, cash_log, cash_seats, cash_settings, cash_tables
-from tables.views.cash import phone_token
+from tables.views.cash_phone import phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 
 pytestmark = pytest.mark.django_db

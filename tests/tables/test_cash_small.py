@@ -16,7 +16,7 @@ from tables.models import CashRoom, RoomRole, RoomStaff
 from tables.selectors import cash as cash_reads
 from tables.services import cash_lists, cash_seats, cash_tables
 from tables.services import staff as staff_services
-from tables.views.cash import phone_token
+from tables.views.cash_phone import phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_user
 
 pytestmark = pytest.mark.django_db

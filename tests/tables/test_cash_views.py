@@ -23,7 +23,7 @@ from tables.models import (
 )
 from tables.selectors import cash as cash_reads
 from tables.services import cash_lists, cash_log, cash_rake, cash_seats, cash_settings, cash_tables
-from tables.views.cash import PHONE_SALT, phone_token
+from tables.views.cash_phone import PHONE_SALT, phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 from tournaments.services import books
 
