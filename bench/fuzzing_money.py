@@ -355,10 +355,10 @@ def _satellite(money: MoneyWorld) -> Round:
 
 def _rake(money: MoneyWorld) -> Round:
     from tables.models import CashTable, RakeRecord
-    from tables.services import cash_rake
+    from tables.selectors import cash as cash_reads
 
     table = CashTable.objects.get(pk=money.table_id)
-    hand = cash_rake.next_rake_hand(table)
+    hand = cash_reads.next_rake_hand(table)
     data = {"pot": "130", "flop_dealt": "on", "hand": str(hand), "next": "tablet"}
     return Round(
         reverse("cash_table_rake", args=[table.pk]),

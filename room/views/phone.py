@@ -29,6 +29,7 @@ from room.forms import phone as forms
 from room.selectors import notify as selectors
 from room.services import notify, optins
 from tables.models import WaitEntry
+from tables.selectors import cash as cash_reads
 from tables.services import cash_lists
 from tables.views.cash_phone import _LinkRefused, _player_from_token, phone_token
 from tournaments import permissions
@@ -281,7 +282,7 @@ def notify_answer(request: HttpRequest, token: str) -> HttpResponse:
         if answer == "cancel":
             words = _("Seat declined.")
         else:
-            status = cash_lists.call_status(entry, timezone.now())
+            status = cash_reads.call_status(entry, timezone.now())
             deadline = timezone.localtime(status.deadline) if status else timezone.localtime()
             words = _("Your seat is kept: be at the table by %(time)s.") % {
                 "time": deadline.strftime("%H:%M")

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from tables.cash import waitlist
 from tables.models import CashGame, CashSeat, CashTable, RoomEvent, WaitEntry
-from tables.selectors.cash import game_settings, room_settings
+from tables.selectors.cash import call_status, game_settings, room_settings
 from tables.services.cash_log import CashRefused, _Change
 from tables.services.cash_players import keep_apart_pairs
 from tournaments.models import Player
@@ -222,16 +222,6 @@ def answer_deadline(entry: WaitEntry) -> datetime | None:
     if entry.called_at is None:
         return None
     return waitlist.answer_deadline(entry.called_at, game_settings(entry.game))
-
-
-def call_status(entry: WaitEntry, now: datetime) -> waitlist.CallStatus | None:
-    """Where the entry's call stands at `now` (its window and deadline), or None uncalled."""
-    if entry.called_at is None:
-        return None
-    coming_at = (entry.coming_at or entry.called_at) if entry.coming else None
-    return waitlist.call_status(
-        called_at=entry.called_at, coming_at=coming_at, now=now, settings=game_settings(entry.game)
-    )
 
 
 def _locked_entry(entry: WaitEntry) -> WaitEntry:

@@ -136,11 +136,6 @@ def staff_name(user: Any) -> str:
     return (user.get_full_name() or user.get_username())[:60]
 
 
-def next_rake_hand(table: CashTable) -> int:
-    """The hand a rake form drawn now is for: the table's next one to rake."""
-    return (table.rake.aggregate(m=Max("hand"))["m"] or 0) + 1
-
-
 @undoes("cash.rake")
 def _undo_rake(event: RoomEvent, actor: Any, now: datetime) -> None:
     record = RakeRecord.objects.filter(pk=event.data["record"]).select_related("table").first()

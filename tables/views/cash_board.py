@@ -149,7 +149,7 @@ def _board_context(*, public: bool) -> dict[str, Any]:
         entries = []
         waiting_above = False
         for k, entry in enumerate(waiting[game.pk], start=1):
-            call = cash_lists.call_status(entry, now)
+            call = cash_reads.call_status(entry, now)
             deadline = None if call is None else call.deadline
             overdue = bool(call and call.overdue)
             alerts += int(overdue)

@@ -90,7 +90,7 @@ def phone(request: HttpRequest, token: str) -> HttpResponse:
     lists = []
     for entry in WaitEntry.objects.filter(player=player).select_related("game"):
         ahead = WaitEntry.objects.filter(game=entry.game, position__lt=entry.position).count()
-        call = cash_lists.call_status(entry, now)
+        call = cash_reads.call_status(entry, now)
         deadline = None if call is None else call.deadline
         rules = cash_reads.game_settings(entry.game)
         lists.append(

@@ -86,7 +86,7 @@ def _rake_form(request: HttpRequest, table: CashTable, now: Any) -> forms.RakeFo
     settings = cash_reads.room_settings()
     local = timezone.localtime(now)
     running = shifts.shift_at(local.hour * 60 + local.minute, settings.shifts)
-    initial: dict[str, Any] = {"hand": cash_rake.next_rake_hand(table)}
+    initial: dict[str, Any] = {"hand": cash_reads.next_rake_hand(table)}
     if running is not None:
         initial["shift"] = running.name
     if permissions.staff_holding(permissions.DEALS_CASH).filter(pk=request.user.pk).exists():

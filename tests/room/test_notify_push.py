@@ -105,7 +105,7 @@ def test_a_cash_call_reaches_the_phone_and_need_5_more_minutes_moves_its_timer(
     assert response.status_code == 200 and response.json()["ok"], response.content
     assert response.json()["message"].startswith(kept)
     entry.refresh_from_db()
-    status = cash_lists.call_status(entry, answered_at)
+    status = cash_reads.call_status(entry, answered_at)
     arrival = cash_reads.game_settings(game).arrival_minutes
     # His seat is held 5 minutes longer than "on my way" would hold it.
     assert entry.coming
