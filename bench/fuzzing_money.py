@@ -122,7 +122,7 @@ def _bust(money: MoneyWorld, tournament, entry) -> None:
 
 def build_money_world(world: fuzzing.World) -> MoneyWorld:
     from tables.models import CashGame, RoomEvent
-    from tables.services import cash
+    from tables.services import cash_lists, cash_tables
 
     money = MoneyWorld(world, sales_night=_private_night(0), closed_night=_private_night(1))
     money.room_events_after = (
@@ -147,9 +147,9 @@ def build_money_world(world: fuzzing.World) -> MoneyWorld:
     players = [_player(money) for _ in range(2)]
     now = timezone.now()
     for player in players:
-        cash.list_add(actor=money.td, games=[game], player=player, present=True, now=now)
+        cash_lists.list_add(actor=money.td, games=[game], player=player, present=True, now=now)
     number = 9000 + uuid.uuid4().int % 900
-    table = cash.table_open(
+    table = cash_tables.table_open(
         actor=money.td, game=game, number=number, present={p.pk for p in players}, now=now
     )
     money.table_id = table.pk
@@ -355,10 +355,10 @@ def _satellite(money: MoneyWorld) -> Round:
 
 def _rake(money: MoneyWorld) -> Round:
     from tables.models import CashTable, RakeRecord
-    from tables.services import cash
+    from tables.selectors import cash as cash_reads
 
     table = CashTable.objects.get(pk=money.table_id)
-    hand = cash.next_rake_hand(table)
+    hand = cash_reads.next_rake_hand(table)
     data = {"pot": "130", "flop_dealt": "on", "hand": str(hand), "next": "tablet"}
     return Round(
         reverse("cash_table_rake", args=[table.pk]),

@@ -101,7 +101,7 @@ def make_manager(user=None):
 
 def make_cash_game(actor, *, now=None, **values):
     """A no-limit hold'em 2/5 game of the cash room (rake 5%, capped at 30)."""
-    from tables.services import cash as cash_services
+    from tables.services import cash_settings
 
     defaults = {
         "variant": "Hold'em",
@@ -115,7 +115,7 @@ def make_cash_game(actor, *, now=None, **values):
         "rake_cap": 30,
         "active": True,
     }
-    return cash_services.game_save(
+    return cash_settings.game_save(
         actor=actor, game=None, values={**defaults, **values}, now=now or NOW
     )
 

@@ -6,7 +6,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from config import scheduling
-from tables.services.cash import lapse_remote
+from tables.services.cash_lists import lapse_remote
 from tournaments.models import TimeCall
 from tournaments.services.clock import clock_announce, clock_sweep
 from tournaments.services.timecalls import timecall_expire

@@ -34,7 +34,7 @@ from room.rules import notices as rules
 from room.selectors import notify as selectors
 from room.selectors.notify import Recipient
 from tables.models import RoomEvent
-from tables.services import cash as cash_services
+from tables.selectors import cash as cash_reads
 from tournaments.models import Event, Player
 
 logger = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ def _cash_message(notice: rules.Notice, who: Recipient, language: str) -> Messag
     call = who.call
     if call is None or call.called_at is None:
         return None
-    status = cash_services.call_status(call, timezone.now())
+    status = cash_reads.call_status(call, timezone.now())
     deadline = call.called_at if status is None else status.deadline
     answer = tokens.answer_token(
         entry_id=call.pk, player_id=who.player.pk, called_at=call.called_at, language=language

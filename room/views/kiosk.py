@@ -28,7 +28,7 @@ from room.selectors import kiosk as selectors
 from room.services import kiosk as services
 from room.services import people as people_services
 from tables import permissions as room_permissions
-from tables.services import cash as cash_services
+from tables.services import cash_lists
 from tables.views.cash_remote import player_for_link
 from tournaments.forms import whole_number
 from tournaments.models import Tournament
@@ -77,7 +77,7 @@ def kiosk_player(request: HttpRequest, token, visit: str) -> HttpResponse:
     kiosk = selectors.kiosk_by_token(str(token))
     player = selectors.visit_player(kiosk, visit)
     now = timezone.now()
-    cash_services.lapse_remote(now=now)
+    cash_lists.lapse_remote(now=now)
     return _no_store(
         render(
             request,
@@ -114,7 +114,7 @@ def kiosk_action(request: HttpRequest, token, visit: str, action: str) -> HttpRe
             return back
         # At the kiosk he is in the room: present, as the rules ask (cash-room.md §6.2).
         ok, _entries = run(
-            request, cash_services.list_add, actor=None, player=player, games=games, present=True
+            request, cash_lists.list_add, actor=None, player=player, games=games, present=True
         )
         if ok:
             messages.success(request, _("You are on the list."))

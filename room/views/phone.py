@@ -29,8 +29,9 @@ from room.forms import phone as forms
 from room.selectors import notify as selectors
 from room.services import notify, optins
 from tables.models import WaitEntry
-from tables.services import cash as cash_services
-from tables.views.cash import _LinkRefused, _player_from_token, phone_token
+from tables.selectors import cash as cash_reads
+from tables.services import cash_lists
+from tables.views.cash_phone import _LinkRefused, _player_from_token, phone_token
 from tournaments import permissions
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Player
@@ -269,7 +270,7 @@ def notify_answer(request: HttpRequest, token: str) -> HttpResponse:
             return _refused(form)
         answer = form.cleaned_data["answer"]
         try:
-            entry = cash_services.list_answer(
+            entry = cash_lists.list_answer(
                 actor=None,
                 entry=entry,
                 takes_seat=answer != "cancel",
@@ -281,7 +282,7 @@ def notify_answer(request: HttpRequest, token: str) -> HttpResponse:
         if answer == "cancel":
             words = _("Seat declined.")
         else:
-            status = cash_services.call_status(entry, timezone.now())
+            status = cash_reads.call_status(entry, timezone.now())
             deadline = timezone.localtime(status.deadline) if status else timezone.localtime()
             words = _("Your seat is kept: be at the table by %(time)s.") % {
                 "time": deadline.strftime("%H:%M")

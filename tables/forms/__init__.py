@@ -16,7 +16,8 @@ from tables.cash.rake import Contribution
 from tables.cash.settings import DEFAULTS, CashSettings
 from tables.cash.shifts import Shift
 from tables.models import CashGame, CashRoom, CashSeat, CashTable, RoomRole
-from tables.services.cash import GAME_FIELDS, staff_name
+from tables.services.cash_rake import staff_name
+from tables.services.cash_settings import GAME_FIELDS
 from tournaments.models import Player
 
 MAX_CHIPS = 10**9

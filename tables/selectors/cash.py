@@ -1,5 +1,6 @@
-"""What the cash room's board reads about people: where a player already plays, which
-lists hold him, and the room's players a name, card or document typed at the list finds."""
+"""What the cash room's pages read: where a player already plays, which lists hold him,
+the room's players a name, card or document typed at the list finds, the room's and a
+game's settings, where a called name's call stands, and the hand a rake form is for."""
 
 from __future__ import annotations
 
@@ -7,14 +8,16 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from dataclasses import fields as dataclass_fields
+from datetime import datetime
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Max, Q
 
 from tables import permissions
+from tables.cash import waitlist
 from tables.cash.settings import CashSettings
 from tables.cash.shifts import Shift
-from tables.models import CashGame, CashRoom, CashSeat, WaitEntry
+from tables.models import CashGame, CashRoom, CashSeat, CashTable, WaitEntry
 from tournaments.models import Player
 
 
@@ -117,3 +120,18 @@ def game_settings(game: CashGame) -> CashSettings:
         rake_cap=game.rake_cap,
         max_buy_in=game.max_buy_in,
     )
+
+
+def call_status(entry: WaitEntry, now: datetime) -> waitlist.CallStatus | None:
+    """Where the entry's call stands at `now` (its window and deadline), or None uncalled."""
+    if entry.called_at is None:
+        return None
+    coming_at = (entry.coming_at or entry.called_at) if entry.coming else None
+    return waitlist.call_status(
+        called_at=entry.called_at, coming_at=coming_at, now=now, settings=game_settings(entry.game)
+    )
+
+
+def next_rake_hand(table: CashTable) -> int:
+    """The hand a rake form drawn now is for: the table's next one to rake."""
+    return (table.rake.aggregate(m=Max("hand"))["m"] or 0) + 1

@@ -15,8 +15,9 @@ from config.views import run
 from tables import permissions
 from tables.models import CashGame
 from tables.selectors import cash as cash_reads
-from tables.services import cash as services
-from tables.views import cash as cash_views
+from tables.services import cash_lists
+from tables.views import cash_lists as list_views
+from tables.views import cash_phone
 from tournaments.forms import whole_number
 from tournaments.models import Player
 
@@ -28,8 +29,8 @@ def player_for_link(token: str) -> Player | None:
     if "/cash/me/" in token:
         token = token.split("/cash/me/", 1)[1].split("/", 1)[0]
     try:
-        return cash_views._player_from_token(token)
-    except cash_views._LinkRefused:
+        return cash_phone._player_from_token(token)
+    except cash_phone._LinkRefused:
         return None
 
 
@@ -43,12 +44,12 @@ def remote_games() -> list[CashGame]:
 @require_POST
 def phone_join(request: HttpRequest, token: str) -> HttpResponse:
     try:
-        player = cash_views._player_from_token(token)
-    except cash_views._LinkRefused as refused:
-        return cash_views._link_refused(request, refused)
+        player = cash_phone._player_from_token(token)
+    except cash_phone._LinkRefused as refused:
+        return cash_phone._link_refused(request, refused)
     wanted = {whole_number(v, low=1, high=2**31 - 1) for v in request.POST.getlist("games")}
     games = [g for g in remote_games() if g.pk in wanted]
-    ok, _entries = run(request, services.remote_join, player=player, games=games)
+    ok, _entries = run(request, cash_lists.remote_join, player=player, games=games)
     if ok:
         messages.success(request, _("You are on the list: come to the cash room in time."))
     return redirect("cash_phone", token)
@@ -58,5 +59,5 @@ def phone_join(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def entry_arrived(request: HttpRequest, pk: int) -> HttpResponse:
     permissions.require_room_role(request.user, permissions.CASH)
-    run(request, services.mark_arrived, actor=request.user, entry=cash_views._entry(pk))
+    run(request, cash_lists.mark_arrived, actor=request.user, entry=list_views._entry(pk))
     return redirect("cash_board")

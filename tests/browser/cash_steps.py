@@ -10,7 +10,7 @@ from pathlib import Path
 from django.utils import timezone
 
 from tables.models import CashSeat, WaitEntry
-from tables.services import cash as services
+from tables.services import cash_lists
 from tests.conftest import make_player
 
 SHOTS = Path("var/screenshots")
@@ -42,7 +42,7 @@ def listed(game, names, actor, now, last: str = "Rossi"):
     for name in names:
         first, surname = name if isinstance(name, tuple) else (name, last)
         player = make_player(first, surname)
-        services.list_add(actor=actor, player=player, games=[game], present=True, now=now)
+        cash_lists.list_add(actor=actor, player=player, games=[game], present=True, now=now)
         players.append(player)
     return players
 

@@ -22,8 +22,8 @@ from django.utils import formats, timezone, translation
 from tables.cash.shifts import shift_at
 from tables.models import CashOut, CashSeat, CashTable, RakeRecord, RoomRole, WaitEntry
 from tables.selectors import cash as cash_reads
-from tables.services import cash as services
-from tables.views.cash import phone_token
+from tables.services import cash_lists
+from tables.views.cash_phone import phone_token
 from tests.browser import cash_steps as steps
 from tests.conftest import make_cash_game, make_player, make_room_user
 from tournaments.models import Player
@@ -284,7 +284,7 @@ def test_a_cash_evening(daphne_url, browser, locale):
     )
     regulars = steps.listed(nl, NL_NAMES, manager, now)
     anna, sara, tino = regulars[0], regulars[18], regulars[19]
-    services.list_add(actor=manager, player=anna, games=[plo], present=True, now=now)
+    cash_lists.list_add(actor=manager, player=anna, games=[plo], present=True, now=now)
     steps.listed(plo, PLO_NAMES, manager, now)
     walter, yuri = steps.listed(plo, [("Walter", "Sala"), ("Yuri", "Galli")], manager, now)
     marco = make_player("Marco", "Rossi")  # a regular of the room, on no list tonight

@@ -21,7 +21,7 @@ import pytest
 from django.utils import timezone
 
 from tables.models import CashSeat, CashTable, JackpotFund, JackpotPayment, RoomRole
-from tables.services import cash as services
+from tables.services import cash_rake
 from tests.browser import cash_steps as steps
 from tests.conftest import make_cash_game, make_player, make_room_user
 
@@ -157,7 +157,7 @@ def test_a_jackpot_evening(daphne_url, browser, locale):
     _live(tv, "[data-testid=jackpot-main]", _money(140, lang))
     brush.goto(f"{daphne_url}/room/cash/board/")
     for _hand in range(28):
-        services.rake_record(
+        cash_rake.rake_record(
             actor=manager,
             table=table,
             pot=200,

@@ -17,7 +17,7 @@ from django.utils import timezone
 from room.models import PushSubscription
 from tables.models import Seat, WaitEntry
 from tables.selectors import cash as cash_reads
-from tables.services import cash as cash_services
+from tables.services import cash_lists, cash_tables
 from tables.services import hands as hands_services
 from tables.services import room as room_services
 from tests.browser import cash_steps as steps
@@ -127,8 +127,8 @@ def test_a_reserved_players_night_on_his_phone(daphne_url, browser, push_service
     game = make_cash_game(floor)
     seated = [make_player("Seduto", "Uno"), make_player("Seduto", "Due")]
     for p in [*seated, giulia]:
-        cash_services.list_add(actor=floor, player=p, games=[game], present=True, now=NOW)
-    table = cash_services.table_open(
+        cash_lists.list_add(actor=floor, player=p, games=[game], present=True, now=NOW)
+    table = cash_tables.table_open(
         actor=floor, game=game, number=7, present={p.pk for p in seated}, now=NOW
     )
     board = steps.screen(browser, locale, steps.TABLET)
@@ -136,7 +136,7 @@ def test_a_reserved_players_night_on_his_phone(daphne_url, browser, push_service
     board.goto(f"{daphne_url}/room/cash/")
     free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
     # The call is dated by the server's clock, which the board's countdown runs against.
-    cash_services.list_call(actor=floor, table=table, seat=free, now=timezone.now())
+    cash_lists.list_call(actor=floor, table=table, seat=free, now=timezone.now())
     countdown = board.get_by_test_id(f"call-countdown-{giulia.pk}")
     countdown.wait_for()
     before = int(countdown.get_attribute("data-countdown"))

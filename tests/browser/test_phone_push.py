@@ -23,7 +23,7 @@ from django.utils import timezone
 from room.models import PushSubscription
 from tables.models import Seat, WaitEntry
 from tables.selectors import cash as cash_reads
-from tables.services import cash as cash_services
+from tables.services import cash_lists, cash_tables
 from tables.services import hands as hands_services
 from tables.services import room as room_services
 from tests.browser import cash_steps as steps
@@ -77,8 +77,8 @@ def test_a_players_phone_is_notified_through_its_service_worker(
     game = make_cash_game(floor)
     seated = [make_player("Seduto", "Uno"), make_player("Seduto", "Due")]
     for p in [*seated, carla]:
-        cash_services.list_add(actor=floor, player=p, games=[game], present=True, now=NOW)
-    table = cash_services.table_open(
+        cash_lists.list_add(actor=floor, player=p, games=[game], present=True, now=NOW)
+    table = cash_tables.table_open(
         actor=floor, game=game, number=7, present={p.pk for p in seated}, now=NOW
     )
 
@@ -111,7 +111,7 @@ def test_a_players_phone_is_notified_through_its_service_worker(
     steps.login(board, daphne_url, "cash-phone")
     board.goto(f"{daphne_url}/room/cash/")
     free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
-    cash_services.list_call(actor=floor, table=table, seat=free, now=timezone.now())
+    cash_lists.list_call(actor=floor, table=table, seat=free, now=timezone.now())
     countdown = board.get_by_test_id(f"call-countdown-{carla.pk}")
     countdown.wait_for()
     before = int(countdown.get_attribute("data-countdown"))

@@ -17,7 +17,7 @@ from room.selectors import dealers as selectors
 from room.services import dealers as services
 from tables.events import room_event_undo
 from tables.models import CashTable, RoomEvent, RoomRole, Table
-from tables.services import cash as cash_services
+from tables.services import cash_tables
 from tables.services import room as room_services
 from tests.conftest import NOW, make_cash_game, make_manager, make_room_user, make_tournament
 from tournaments.errors import CannotUndo, DomainError
@@ -138,7 +138,7 @@ def test_a_cash_table_closing_frees_its_dealer_at_once(room, django_capture_on_c
     cash_key = room["keys"][2]
     at_cash = next(u for u in [anna, *others] if where(u) == cash_key)
     with django_capture_on_commit_callbacks(execute=True):
-        cash_services.table_close(actor=room["manager"], table=room["cash"], now=NOW)
+        cash_tables.table_close(actor=room["manager"], table=room["cash"], now=NOW)
     assert where(at_cash) is None
     assert RoomEvent.objects.filter(action=services.REFLOW).exists()
 

@@ -12,8 +12,8 @@ from config import ratelimit
 from room.models import Kiosk
 from room.selectors import kiosk as kiosk_selectors
 from tables.models import RoomEvent, WaitEntry
-from tables.services import cash as cash_services
-from tables.views.cash import phone_token
+from tables.services import cash_settings
+from tables.views.cash_phone import phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 from tournaments.models import Reservation
 
@@ -32,7 +32,7 @@ def game(floor):
 
 
 def _allow_remote(floor, minutes=20):
-    cash_services.room_settings_save(
+    cash_settings.room_settings_save(
         actor=floor,
         values={"remote_joins": True, "remote_arrival_minutes": minutes},
         now=NOW,

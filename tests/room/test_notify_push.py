@@ -21,7 +21,7 @@ from room.services import people as people_services
 from room.tasks import notify_logged
 from tables.models import RoomEvent, Seat, Table, WaitEntry
 from tables.selectors import cash as cash_reads
-from tables.services import cash as cash_services
+from tables.services import cash_lists, cash_tables
 from tables.services import hands as hands_services
 from tables.services import room as room_services
 from tables.services import seats as seat_services
@@ -60,8 +60,8 @@ def open_table(floor, game, number: int):
     but theirs)."""
     seated = [make_player("Seduto", f"Primo{number}"), make_player("Seduto", f"Secondo{number}")]
     for p in seated:
-        cash_services.list_add(actor=floor, player=p, games=[game], present=True, now=NOW)
-    table = cash_services.table_open(
+        cash_lists.list_add(actor=floor, player=p, games=[game], present=True, now=NOW)
+    table = cash_tables.table_open(
         actor=floor, game=game, number=number, present={p.pk for p in seated}, now=NOW
     )
     free = [s for s in range(1, 10) if not table.seats.filter(number=s).exists()]
@@ -89,10 +89,10 @@ def test_a_cash_call_reaches_the_phone_and_need_5_more_minutes_moves_its_timer(
     game = make_cash_game(floor)
     table, free = open_table(floor, game, 3)
     player = make_player("Carla", "Verdi")
-    cash_services.list_add(actor=floor, player=player, games=[game], present=True, now=NOW)
+    cash_lists.list_add(actor=floor, player=player, games=[game], present=True, now=NOW)
     subscribe(client, player, push_service.subscription("carla"), language)
 
-    entry = cash_services.list_call(actor=floor, table=table, seat=free[0], now=timezone.now())
+    entry = cash_lists.list_call(actor=floor, table=table, seat=free[0], now=timezone.now())
 
     [payload] = push_service.for_browser("carla")
     assert payload["title"] == title
@@ -105,7 +105,7 @@ def test_a_cash_call_reaches_the_phone_and_need_5_more_minutes_moves_its_timer(
     assert response.status_code == 200 and response.json()["ok"], response.content
     assert response.json()["message"].startswith(kept)
     entry.refresh_from_db()
-    status = cash_services.call_status(entry, answered_at)
+    status = cash_reads.call_status(entry, answered_at)
     arrival = cash_reads.game_settings(game).arrival_minutes
     # His seat is held 5 minutes longer than "on my way" would hold it.
     assert entry.coming
@@ -121,11 +121,11 @@ def test_on_my_way_and_cancel_answer_the_call_as_the_floor_would(client, push_se
     table, free = open_table(floor, game, 1)
     anna, bruno = make_player("Anna", "Blu"), make_player("Bruno", "Neri")
     for p in (anna, bruno):
-        cash_services.list_add(actor=floor, player=p, games=[game], present=True, now=NOW)
+        cash_lists.list_add(actor=floor, player=p, games=[game], present=True, now=NOW)
     subscribe(client, anna, push_service.subscription("anna"), "en")
     subscribe(client, bruno, push_service.subscription("bruno"), "en")
-    cash_services.list_call(actor=floor, table=table, seat=free[0], now=timezone.now())
-    cash_services.list_call(actor=floor, table=table, seat=free[1], now=timezone.now())
+    cash_lists.list_call(actor=floor, table=table, seat=free[0], now=timezone.now())
+    cash_lists.list_call(actor=floor, table=table, seat=free[1], now=timezone.now())
 
     # The Celery task (where a broker runs it) sends the same notices again when asked.
     called = RoomEvent.objects.filter(action="cash.call").order_by("pk").first()

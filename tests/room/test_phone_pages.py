@@ -13,8 +13,8 @@ from django.urls import reverse
 from config import csp
 from room import tokens
 from room.services import notify
-from tables.services import cash as cash_services
-from tables.views.cash import phone_token
+from tables.services import cash_lists
+from tables.views.cash_phone import phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 from tournaments.services import entries as entry_services
 
@@ -44,7 +44,7 @@ def test_every_player_page_registers_the_app(client, tournament, td):
     player = make_player("Pia", "Pagina")
     floor = make_room_user("cashman", "cash")
     game = make_cash_game(floor)
-    cash_services.list_add(actor=floor, player=player, games=[game], present=True, now=NOW)
+    cash_lists.list_add(actor=floor, player=player, games=[game], present=True, now=NOW)
     pages = [
         reverse("seat_finder", args=[tournament.slug]),
         reverse("public_results", args=[tournament.slug]),

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from tables.models import RoomRole, WaitEntry
-from tables.services import cash as services
+from tables.services import cash_lists, cash_seats, cash_tables
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 from tournaments.models import Player
 
@@ -76,7 +76,7 @@ def test_the_search_finds_the_rooms_players_and_adds_the_one_chosen(
     client, brush, manager, game, plo
 ):
     marco = make_player("Marco", "Rossi", document_number="AX123")
-    services.list_add(actor=manager, player=marco, games=[game], present=True, now=NOW)
+    cash_lists.list_add(actor=manager, player=marco, games=[game], present=True, now=NOW)
     client.force_login(brush)
     found = client.get(reverse("cash_player_search"), {"find": "rossi"}).content.decode()
     assert f'data-testid="match-{marco.pk}"' in found and "card AX123" in found
@@ -122,8 +122,8 @@ def test_the_list_shows_when_he_joined_how_long_he_waited_and_where_he_plays(
 ):
     anna, bruno, carla = (make_player(n, "Neri") for n in ("Anna", "Bruno", "Carla"))
     for p in (anna, bruno, carla):
-        services.list_add(actor=manager, player=p, games=[game], present=True, now=NOW)
-    services.table_open(
+        cash_lists.list_add(actor=manager, player=p, games=[game], present=True, now=NOW)
+    cash_tables.table_open(
         actor=manager,
         game=game,
         number=1,
@@ -132,8 +132,8 @@ def test_the_list_shows_when_he_joined_how_long_he_waited_and_where_he_plays(
         rng=random.Random(3),
     )
     later = NOW + timedelta(minutes=5)
-    services.list_add(actor=manager, player=anna, games=[plo], present=True, now=later)
-    services.list_add(actor=manager, player=carla, games=[plo], present=True, now=later)
+    cash_lists.list_add(actor=manager, player=anna, games=[plo], present=True, now=later)
+    cash_lists.list_add(actor=manager, player=carla, games=[plo], present=True, now=later)
     client.force_login(brush)
     with translation.override("en"):
         html = client.get(reverse("cash_board")).content.decode()
@@ -159,8 +159,8 @@ def _section(html, game):
 def test_seating_out_of_order_is_warned(client, brush, manager, game):
     players = [make_player(n, "Blu") for n in ("Anna", "Bruno", "Carla", "Dario", "Elena")]
     for p in players:
-        services.list_add(actor=manager, player=p, games=[game], present=True, now=NOW)
-    services.table_open(
+        cash_lists.list_add(actor=manager, player=p, games=[game], present=True, now=NOW)
+    cash_tables.table_open(
         actor=manager,
         game=game,
         number=1,
@@ -179,8 +179,8 @@ def test_seating_out_of_order_is_warned(client, brush, manager, game):
 def test_alerts_are_coloured_and_counted(client, brush, manager, game):
     players = [make_player(n, "Viola") for n in ("Anna", "Bruno", "Carla")]
     for p in players:
-        services.list_add(actor=manager, player=p, games=[game], present=True, now=NOW)
-    table = services.table_open(
+        cash_lists.list_add(actor=manager, player=p, games=[game], present=True, now=NOW)
+    table = cash_tables.table_open(
         actor=manager,
         game=game,
         number=2,
@@ -189,7 +189,7 @@ def test_alerts_are_coloured_and_counted(client, brush, manager, game):
         rng=random.Random(6),
     )
     seat = table.seats.first()
-    services.sit_out(actor=manager, seat=seat, now=NOW)
+    cash_seats.sit_out(actor=manager, seat=seat, now=NOW)
     client.force_login(brush)
     html = client.get(reverse("cash_board")).content.decode()
     assert "No alerts" in html
@@ -212,8 +212,8 @@ def test_alerts_are_coloured_and_counted(client, brush, manager, game):
 def test_the_board_is_compact_with_labelled_fields_and_confirmations(client, brush, manager, game):
     players = [make_player(n, "Oro") for n in ("Anna", "Bruno", "Carla")]
     for p in players:
-        services.list_add(actor=manager, player=p, games=[game], present=True, now=NOW)
-    table = services.table_open(
+        cash_lists.list_add(actor=manager, player=p, games=[game], present=True, now=NOW)
+    table = cash_tables.table_open(
         actor=manager,
         game=game,
         number=3,
@@ -237,8 +237,8 @@ def test_the_brush_board_is_a_tv_screen_that_shows_a_called_player_his_seat(
 ):
     players = [make_player(n, "Rosa") for n in ("Anna", "Bruno", "Carla")]
     for p in players:
-        services.list_add(actor=manager, player=p, games=[game], present=True, now=NOW)
-    table = services.table_open(
+        cash_lists.list_add(actor=manager, player=p, games=[game], present=True, now=NOW)
+    table = cash_tables.table_open(
         actor=manager,
         game=game,
         number=4,
@@ -247,7 +247,7 @@ def test_the_brush_board_is_a_tv_screen_that_shows_a_called_player_his_seat(
         rng=random.Random(2),
     )
     free = next(n for n in range(1, 10) if not table.seats.filter(number=n).exists())
-    services.list_call(actor=manager, table=table, seat=free, now=timezone.now())
+    cash_lists.list_call(actor=manager, table=table, seat=free, now=timezone.now())
     html = client.get(reverse("cash_brush")).content.decode()
     assert "screens.css" in html and "torneo.css" not in html
     assert "Staff login" not in html and 'class="topbar"' not in html

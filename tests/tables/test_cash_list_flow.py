@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 
 from tables.models import CashOut, CashSeat, CashTable, RoomEvent, RoomRole, WaitEntry
-from tables.services import cash as services
-from tables.views.cash import phone_token
+from tables.services import cash_lists, cash_log, cash_seats, cash_settings, cash_tables
+from tables.views.cash_phone import phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,7 @@ def listed(game, names, actor, *, at=NOW):
     players = []
     for name in names:
         player = make_player(name, "Rossi")
-        services.list_add(actor=actor, player=player, games=[game], present=True, now=at)
+        cash_lists.list_add(actor=actor, player=player, games=[game], present=True, now=at)
         players.append(player)
     return players
 
@@ -52,7 +52,7 @@ def on_list(game):
 
 
 def opened(game, number, players, actor, *, seed=1):
-    return services.table_open(
+    return cash_tables.table_open(
         actor=actor,
         game=game,
         number=number,
@@ -82,7 +82,7 @@ def test_opening_a_table_with_a_player_already_playing_is_refused_in_words(
     anna, bruno = listed(nl, ["Anna", "Bruno"], room_floor)
     # Anna and Bruno also wait for the Omaha game, as Carla and Dario do.
     for player in (anna, bruno):
-        services.list_add(actor=room_floor, player=player, games=[plo], present=True, now=NOW)
+        cash_lists.list_add(actor=room_floor, player=player, games=[plo], present=True, now=NOW)
     carla, dario = listed(plo, ["Carla", "Dario"], room_floor)
     opened(nl, 1, [anna, bruno], room_floor)
     client.force_login(room_floor)
@@ -116,7 +116,7 @@ def test_opening_a_table_with_a_player_already_playing_is_refused_in_words(
 
 def test_opening_refusal_in_italian(client, room_floor, nl, plo):
     anna, bruno = listed(nl, ["Anna", "Bruno"], room_floor)
-    services.list_add(actor=room_floor, player=anna, games=[plo], present=True, now=NOW)
+    cash_lists.list_add(actor=room_floor, player=anna, games=[plo], present=True, now=NOW)
     (carla,) = listed(plo, ["Carla"], room_floor)
     opened(nl, 1, [anna, bruno], room_floor)
     client.force_login(room_floor)
@@ -138,7 +138,7 @@ def test_seating_out_of_list_order_asks_for_a_reason_and_logs_it(client, room_fl
     anna, bruno = listed(nl, ["Anna", "Bruno"], room_floor)
     table = opened(nl, 1, [anna, bruno], room_floor)
     carla, dario, elena, fabio = listed(nl, ["Carla", "Dario", "Elena", "Fabio"], room_floor)
-    called = services.list_call(actor=room_floor, table=table, seat=free_seat(table), now=NOW)
+    called = cash_lists.list_call(actor=room_floor, table=table, seat=free_seat(table), now=NOW)
     assert called.player == carla
     other = next(
         s
@@ -174,7 +174,7 @@ def test_seating_out_of_list_order_asks_for_a_reason_and_logs_it(client, room_fl
         for s in range(1, 10)
         if s not in {called.called_seat, *table.seats.values_list("number", flat=True)}
     )
-    seat = services.seat_player(
+    seat = cash_seats.seat_player(
         actor=room_floor,
         entry=WaitEntry.objects.get(player=dario),
         table=table,
@@ -189,7 +189,7 @@ def test_seating_out_of_list_order_asks_for_a_reason_and_logs_it(client, room_fl
 def test_a_player_seated_in_another_game_leaves_it_with_his_stake(client, room_floor, nl, plo):
     anna, bruno, carla = listed(nl, ["Anna", "Bruno", "Carla"], room_floor)
     nl_table = opened(nl, 1, [anna, bruno, carla], room_floor)
-    services.list_add(actor=room_floor, player=anna, games=[plo], present=True, now=NOW)
+    cash_lists.list_add(actor=room_floor, player=anna, games=[plo], present=True, now=NOW)
     dario, elena = listed(plo, ["Dario", "Elena"], room_floor)
     plo_table = opened(plo, 2, [dario, elena], room_floor, seed=2)
     entry = WaitEntry.objects.get(player=anna, game=plo)
@@ -234,13 +234,13 @@ def test_a_player_seated_in_another_game_leaves_it_with_his_stake(client, room_f
 
 @pytest.fixture
 def one_minute(manager):
-    services.room_settings_save(actor=manager, values={"answer_minutes": 1}, now=NOW)
+    cash_settings.room_settings_save(actor=manager, values={"answer_minutes": 1}, now=NOW)
 
 
 def _called(nl, floor):
     anna, bruno, carla, dario = listed(nl, ["Anna", "Bruno", "Carla", "Dario"], floor)
     table = opened(nl, 1, [anna, bruno], floor)
-    entry = services.list_call(actor=floor, table=table, seat=free_seat(table), now=NOW)
+    entry = cash_lists.list_call(actor=floor, table=table, seat=free_seat(table), now=NOW)
     assert entry.player == carla
     return table, entry, carla
 
@@ -268,7 +268,7 @@ def test_coming_after_the_answer_time_is_refused(client, room_floor, nl, one_min
 
 def test_answer_exactly_at_the_limit_is_in_time(room_floor, nl, one_minute):
     _table, entry, _carla = _called(nl, room_floor)
-    services.list_answer(actor=None, entry=entry, takes_seat=True, now=NOW + timedelta(minutes=1))
+    cash_lists.list_answer(actor=None, entry=entry, takes_seat=True, now=NOW + timedelta(minutes=1))
     entry.refresh_from_db()
     assert entry.coming and entry.coming_at == NOW + timedelta(minutes=1)
 
@@ -277,7 +277,7 @@ def test_a_player_who_said_coming_and_never_came_goes_to_the_bottom(
     client, room_floor, nl, frozen_clock
 ):
     _table, entry, carla = _called(nl, room_floor)
-    services.list_answer(actor=None, entry=entry, takes_seat=True, now=NOW + timedelta(minutes=5))
+    cash_lists.list_answer(actor=None, entry=entry, takes_seat=True, now=NOW + timedelta(minutes=5))
     client.force_login(room_floor)
     frozen_clock.move_to(NOW + timedelta(minutes=10))
     board = client.get(reverse("cash_board")).content.decode()
@@ -315,10 +315,10 @@ def test_the_floor_skips_a_called_name_who_keeps_his_place(client, room_floor, n
     entry.refresh_from_db()
     assert (entry.called_table, entry.called_seat) == (1, seat)
     # Nobody else to call: the seat stays free, said in words.
-    services.list_remove(actor=room_floor, entry=dario, now=NOW)
+    cash_lists.list_remove(actor=room_floor, entry=dario, now=NOW)
     response = client.post(reverse("cash_entry_skip", args=[entry.pk]), follow=True)
     assert "Nobody else on the list can take the seat now." in response.content.decode()
-    assert seat in services.free_seats(table)
+    assert seat in cash_lists.free_seats(table)
 
 
 def test_a_seat_given_twice_at_once_is_refused_in_words(room_floor, nl, monkeypatch):
@@ -327,9 +327,9 @@ def test_a_seat_given_twice_at_once_is_refused_in_words(room_floor, nl, monkeypa
     anna, bruno, carla = listed(nl, ["Anna", "Bruno", "Carla"], room_floor)
     table = opened(nl, 1, [anna, bruno], room_floor)
     taken = table.seats.get(player=anna).number
-    monkeypatch.setattr(services, "_check_seat_free", lambda *args, **kwargs: None)
-    with pytest.raises(services.CashRefused, match="just taken by another action"):
-        services.seat_player(
+    monkeypatch.setattr(cash_seats, "_check_seat_free", lambda *args, **kwargs: None)
+    with pytest.raises(cash_log.CashRefused, match="just taken by another action"):
+        cash_seats.seat_player(
             actor=room_floor,
             entry=WaitEntry.objects.get(player=carla),
             table=table,
@@ -337,8 +337,8 @@ def test_a_seat_given_twice_at_once_is_refused_in_words(room_floor, nl, monkeypa
             buy_in=100,
             now=NOW,
         )
-    with pytest.raises(services.CashRefused, match=f"seat {taken} is taken"):
-        services.seat_move(
+    with pytest.raises(cash_log.CashRefused, match=f"seat {taken} is taken"):
+        cash_seats.seat_move(
             actor=room_floor,
             seat=table.seats.get(player=bruno),
             to_table=table,

@@ -16,7 +16,7 @@ from tables.cash.settings import DEFAULTS
 from tables.forms import CashRoomForm
 from tables.models import CashRoom, RakeRecord, RoomEvent, RoomRole, RoomStaff
 from tables.selectors import cash as cash_reads
-from tables.services import cash as services
+from tables.services import cash_lists, cash_seats, cash_settings, cash_tables
 from tests.conftest import NOW, make_cash_game, make_player, make_user
 
 pytestmark = pytest.mark.django_db
@@ -61,9 +61,9 @@ def table(game, cash_floor):
     players = []
     for name in ["Anna", "Bruno", "Carla"]:
         player = make_player(name)
-        services.list_add(actor=cash_floor, player=player, games=[game], present=True, now=NOW)
+        cash_lists.list_add(actor=cash_floor, player=player, games=[game], present=True, now=NOW)
         players.append(player)
-    return services.table_open(
+    return cash_tables.table_open(
         actor=cash_floor,
         game=game,
         number=6,
@@ -86,7 +86,7 @@ def settings_post(**changes):
 def with_shifts(actor, text="Day 10:00\nNight 18:00"):
     form = CashRoomForm(settings_post(shifts=text))
     assert form.is_valid(), form.errors
-    services.room_settings_save(actor=actor, values=form.values(), now=NOW)
+    cash_settings.room_settings_save(actor=actor, values=form.values(), now=NOW)
 
 
 # --- settings ---------------------------------------------------------------------------
@@ -138,7 +138,7 @@ def test_a_longer_sit_out_set_by_the_manager_is_the_one_granted(client, manager,
         "decline_lockout_minutes",
     }
     seat = table.seats.first()
-    seat = services.sit_out(actor=manager, seat=seat, now=NOW)
+    seat = cash_seats.sit_out(actor=manager, seat=seat, now=NOW)
     assert seat.sit_out_until == NOW + timedelta(minutes=45)
     # The page shows the room's values from now on.
     html = client.get(reverse("cash_room_settings")).content.decode()
@@ -182,7 +182,7 @@ def test_a_bad_setting_is_refused_with_a_message_and_nothing_changes(client, man
 
 def test_the_manager_sets_initials_on_the_public_board_and_can_undo_it(client, manager, game):
     player = make_player("Anna")
-    services.list_add(actor=manager, player=player, games=[game], present=True, now=NOW)
+    cash_lists.list_add(actor=manager, player=player, games=[game], present=True, now=NOW)
     client.force_login(manager)
     client.post(
         reverse("cash_room_settings"),

@@ -14,9 +14,9 @@ from django.urls import reverse
 
 from tables.models import CashRoom, RoomRole, RoomStaff
 from tables.selectors import cash as cash_reads
-from tables.services import cash as services
+from tables.services import cash_lists, cash_seats, cash_tables
 from tables.services import staff as staff_services
-from tables.views.cash import phone_token
+from tables.views.cash_phone import phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_user
 
 pytestmark = pytest.mark.django_db
@@ -50,8 +50,8 @@ def test_log_rows_name_the_player_and_the_game(
     game = make_cash_game(manager)
     rossi, bianchi = make_player("Marco", "Rossi"), make_player("Luca", "Bianchi")
     for player in (rossi, bianchi):
-        services.list_add(actor=cash_floor, player=player, games=[game], present=True, now=NOW)
-    services.table_open(
+        cash_lists.list_add(actor=cash_floor, player=player, games=[game], present=True, now=NOW)
+    cash_tables.table_open(
         actor=cash_floor,
         game=game,
         number=2,
@@ -95,9 +95,9 @@ def test_a_seat_from_another_game_out_of_order_logs_his_stake_and_the_reason(
         (walter, plo),
         (anna, plo),
     ):
-        services.list_add(actor=cash_floor, player=player, games=[game], present=True, now=NOW)
+        cash_lists.list_add(actor=cash_floor, player=player, games=[game], present=True, now=NOW)
     for game, number, present in ((nl, 1, {anna.pk, bruno.pk}), (plo, 2, {ugo.pk, zeno.pk})):
-        services.table_open(
+        cash_tables.table_open(
             actor=cash_floor,
             game=game,
             number=number,
@@ -106,7 +106,7 @@ def test_a_seat_from_another_game_out_of_order_logs_his_stake_and_the_reason(
             rng=random.Random(number),
         )
     table = plo.tables.get()
-    services.seat_player(
+    cash_seats.seat_player(
         actor=cash_floor,
         entry=plo.waiting.get(player=anna),
         table=table,
@@ -139,8 +139,8 @@ def _called_players_phone(client, manager, cash_floor, language: str) -> str:
     game = make_cash_game(manager)
     players = [make_player(name) for name in ("Anna", "Bruno", "Carla")]
     for player in players:
-        services.list_add(actor=cash_floor, player=player, games=[game], present=True, now=NOW)
-    table = services.table_open(
+        cash_lists.list_add(actor=cash_floor, player=player, games=[game], present=True, now=NOW)
+    table = cash_tables.table_open(
         actor=cash_floor,
         game=game,
         number=3,
@@ -149,7 +149,7 @@ def _called_players_phone(client, manager, cash_floor, language: str) -> str:
         rng=random.Random(2),
     )
     free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
-    services.list_call(actor=cash_floor, table=table, seat=free, now=NOW)
+    cash_lists.list_call(actor=cash_floor, table=table, seat=free, now=NOW)
     page = client.get(
         reverse("cash_phone", args=[phone_token(players[2])]), HTTP_ACCEPT_LANGUAGE=language
     )

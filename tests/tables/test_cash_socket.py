@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tables.services import cash as services
+from tables.services import cash_lists
 from tests.conftest import NOW, make_cash_game, make_player, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,7 +23,7 @@ def _add_game_and_list_a_player() -> None:
     td.is_superuser = True
     td.save()
     game = make_cash_game(td)
-    services.list_add(actor=td, player=make_player("Laura"), games=[game], present=True, now=NOW)
+    cash_lists.list_add(actor=td, player=make_player("Laura"), games=[game], present=True, now=NOW)
 
 
 async def test_a_list_change_is_pushed_to_every_cash_screen():

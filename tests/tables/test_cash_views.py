@@ -24,8 +24,8 @@ from tables.models import (
     WaitEntry,
 )
 from tables.selectors import cash as cash_reads
-from tables.services import cash as services
-from tables.views.cash import PHONE_SALT, phone_token
+from tables.services import cash_lists, cash_log, cash_rake, cash_seats, cash_settings, cash_tables
+from tables.views.cash_phone import PHONE_SALT, phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +62,7 @@ def listed(game, names, actor, *, at=NOW):
     players = []
     for name in names:
         player = make_player(name)
-        services.list_add(actor=actor, player=player, games=[game], present=True, now=at)
+        cash_lists.list_add(actor=actor, player=player, games=[game], present=True, now=at)
         players.append(player)
     return players
 
@@ -114,10 +114,10 @@ def test_a_bad_game_is_refused_with_a_message(client, room_td):
 
 
 def test_desk_adds_a_present_player_to_several_lists(client, room_desk, game, room_td):
-    other = services.game_save(
+    other = cash_settings.game_save(
         actor=room_td,
         game=None,
-        values={**{f: getattr(game, f) for f in services.GAME_FIELDS}, "sb": 5, "bb": 10},
+        values={**{f: getattr(game, f) for f in cash_settings.GAME_FIELDS}, "sb": 5, "bb": 10},
         now=NOW,
     )
     client.force_login(room_desk)
@@ -237,7 +237,7 @@ def test_no_answer_goes_to_the_bottom_only_after_the_call_window(
     client, room_floor, room_desk, game
 ):
     listed(game, ["Anna", "Bruno", "Carla", "Dario"], room_desk)
-    table = services.table_open(
+    table = cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=1,
@@ -250,18 +250,18 @@ def test_no_answer_goes_to_the_bottom_only_after_the_call_window(
         rng=random.Random(1),
     )
     free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
-    entry = services.list_call(actor=room_floor, table=table, seat=free, now=NOW)
+    entry = cash_lists.list_call(actor=room_floor, table=table, seat=free, now=NOW)
     assert entry.player.first_name == "Carla"
     client.force_login(room_floor)
     response = client.post(reverse("cash_entry_no_answer", args=[entry.pk]), follow=True)
     assert "has not run out yet" in response.content.decode()
-    services.list_no_answer(actor=room_floor, entry=entry, now=NOW + timedelta(minutes=16))
+    cash_lists.list_no_answer(actor=room_floor, entry=entry, now=NOW + timedelta(minutes=16))
     assert names_on_list(game) == ["Dario", "Carla"]
 
 
 def test_phone_shows_the_seat_ready_and_the_player_answers(client, room_floor, room_desk, game):
     anna, bruno, carla = listed(game, ["Anna", "Bruno", "Carla"], room_desk)
-    table = services.table_open(
+    table = cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=2,
@@ -270,7 +270,7 @@ def test_phone_shows_the_seat_ready_and_the_player_answers(client, room_floor, r
         rng=random.Random(3),
     )
     free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
-    entry = services.list_call(actor=room_floor, table=table, seat=free, now=NOW)
+    entry = cash_lists.list_call(actor=room_floor, table=table, seat=free, now=NOW)
     token = phone_token(carla)
     html = client.get(reverse("cash_phone", args=[token])).content.decode()
     assert f"Your seat is ready: table 2 seat {free} — answer within 15 minutes" in html
@@ -283,7 +283,7 @@ def test_phone_shows_the_seat_ready_and_the_player_answers(client, room_floor, r
 
 def test_phone_in_italian(client, room_floor, room_desk, game):
     anna, bruno, carla = listed(game, ["Anna", "Bruno", "Carla"], room_desk)
-    table = services.table_open(
+    table = cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=2,
@@ -292,7 +292,7 @@ def test_phone_in_italian(client, room_floor, room_desk, game):
         rng=random.Random(3),
     )
     free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
-    services.list_call(actor=room_floor, table=table, seat=free, now=NOW)
+    cash_lists.list_call(actor=room_floor, table=table, seat=free, now=NOW)
     html = client.get(
         reverse("cash_phone", args=[phone_token(carla)]), HTTP_ACCEPT_LANGUAGE="it"
     ).content.decode()
@@ -354,7 +354,7 @@ def test_brush_board_uses_initials_when_the_room_says_so(client, room_desk, game
 
 def test_sit_out_and_markers_on_the_tablet(client, room_floor, room_desk, game):
     players = listed(game, ["Anna", "Bruno", "Carla"], room_desk)
-    table = services.table_open(
+    table = cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=3,
@@ -414,7 +414,7 @@ def test_tournament_staff_without_a_room_role_sees_no_cash_board(client, floor):
 
 def test_the_books_cannot_seat_move_or_undo(client, room_desk, room_books, room_floor, game):
     players = listed(game, ["Anna", "Bruno"], room_desk)
-    table = services.table_open(
+    table = cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=7,
@@ -437,7 +437,7 @@ def test_a_closed_nights_rake_changes_no_more(
     """A closed night (a tournament and the cash room) still took rake, and the rake's undo
     changed its books silently."""
     players = listed(game, ["Anna", "Bruno"], room_desk)
-    table = services.table_open(
+    table = cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=8,
@@ -445,7 +445,7 @@ def test_a_closed_nights_rake_changes_no_more(
         now=NOW,
         rng=random.Random(4),
     )
-    services.rake_record(
+    cash_rake.rake_record(
         actor=room_floor, table=table, pot=200, flop_dealt=True, dealer=None, shift="", now=NOW
     )
     night = timezone.localdate(NOW)
@@ -461,8 +461,8 @@ def test_a_closed_nights_rake_changes_no_more(
     assert night_reads.night_books(night)["rake"] == 10
     logged.refresh_from_db()
     assert logged.undone_at is None
-    with pytest.raises(services.BooksClosed):  # the service refuses whoever calls it
-        services.rake_record(
+    with pytest.raises(cash_rake.BooksClosed):  # the service refuses whoever calls it
+        cash_rake.rake_record(
             actor=room_floor, table=table, pot=400, flop_dealt=True, dealer="", shift="", now=NOW
         )
     # Nor does any other cash action of that night come undone.
@@ -472,7 +472,7 @@ def test_a_closed_nights_rake_changes_no_more(
     assert CashTable.objects.get(pk=table.pk).status == CashTable.Status.OPEN
     # The next night's books are open: its rake is taken.
     tomorrow = NOW + timedelta(days=1)
-    services.rake_record(
+    cash_rake.rake_record(
         actor=room_floor, table=table, pot=200, flop_dealt=True, dealer="", shift="", now=tomorrow
     )
     assert RakeRecord.objects.count() == 2
@@ -491,7 +491,7 @@ def test_kept_apart_players_never_share_a_table(client, room_td, room_floor, roo
     )
     assert "will not sit at the same table" in response.content.decode()
     # The opening passes Carla over (kept apart from Anna); she keeps her place.
-    table = services.table_open(
+    table = cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=1,
@@ -526,7 +526,7 @@ def test_second_marker_with_a_list_flags_the_seat_for_the_floor(
     client, room_floor, room_desk, game
 ):
     players = listed(game, ["Anna", "Bruno", "Carla"], room_desk)
-    table = services.table_open(
+    table = cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=2,
@@ -557,7 +557,7 @@ def test_the_log_reads_as_words(client, room_floor, room_desk, game, language, w
 
 def test_short_buy_in_once_and_no_rathole_the_same_day(client, room_floor, room_desk, game):
     anna, bruno, carla = listed(game, ["Anna", "Bruno", "Carla"], room_desk)
-    table = services.table_open(
+    table = cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=9,
@@ -578,7 +578,7 @@ def test_short_buy_in_once_and_no_rathole_the_same_day(client, room_floor, room_
     # Bruno leaves with 900 and lists again: back the same day with 300 is refused.
     bseat = table.seats.get(player=bruno)
     client.post(reverse("cash_seat_leave", args=[bseat.pk]), {"stack": 900})
-    services.list_add(actor=room_desk, player=bruno, games=[game], present=True, now=NOW)
+    cash_lists.list_add(actor=room_desk, player=bruno, games=[game], present=True, now=NOW)
     entry = WaitEntry.objects.get(player=bruno)
     free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
     response = client.post(
@@ -597,7 +597,7 @@ def test_short_buy_in_once_and_no_rathole_the_same_day(client, room_floor, room_
 
 def test_the_tablet_rakes_a_hand_from_each_seats_chips(client, room_floor, room_desk, game):
     players = listed(game, ["Anna", "Bruno"], room_desk)
-    table = services.table_open(
+    table = cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=5,
@@ -627,14 +627,14 @@ def test_the_tablet_rakes_a_hand_from_each_seats_chips(client, room_floor, room_
 def test_undo_that_would_seat_a_player_twice_is_refused(
     client, room_td, room_floor, room_desk, game
 ):
-    other = services.game_save(
+    other = cash_settings.game_save(
         actor=room_td,
         game=None,
-        values={**{f: getattr(game, f) for f in services.GAME_FIELDS}, "sb": 5, "bb": 10},
+        values={**{f: getattr(game, f) for f in cash_settings.GAME_FIELDS}, "sb": 5, "bb": 10},
         now=NOW,
     )
     anna, bruno = listed(game, ["Anna", "Bruno"], room_desk)
-    table = services.table_open(
+    table = cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=1,
@@ -642,11 +642,11 @@ def test_undo_that_would_seat_a_player_twice_is_refused(
         now=NOW,
         rng=random.Random(12),
     )
-    services.seat_leave(actor=room_floor, seat=table.seats.get(player=anna), now=NOW)
+    cash_seats.seat_leave(actor=room_floor, seat=table.seats.get(player=anna), now=NOW)
     leave = RoomEvent.objects.get(action="cash.leave")
     carla, dario = listed(other, ["Carla", "Dario"], room_desk)
-    services.list_add(actor=room_desk, player=anna, games=[other], present=True, now=NOW)
-    services.table_open(
+    cash_lists.list_add(actor=room_desk, player=anna, games=[other], present=True, now=NOW)
+    cash_tables.table_open(
         actor=room_floor,
         game=other,
         number=2,
@@ -680,7 +680,7 @@ def test_hand_done_moves_the_button_on_the_tablet_and_undo_puts_it_back(
     client, room_floor, room_desk, game
 ):
     players = listed(game, ["Anna", "Bruno", "Carla"], room_desk)
-    table = services.table_open(
+    table = cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=3,
@@ -702,16 +702,16 @@ def test_hand_done_moves_the_button_on_the_tablet_and_undo_puts_it_back(
 def test_a_declined_seat_locks_out_every_game_at_the_same_buy_in(
     room_td, room_floor, room_desk, game
 ):
-    plo = services.game_save(
+    plo = cash_settings.game_save(
         actor=room_td,
         game=None,
-        values={**{f: getattr(game, f) for f in services.GAME_FIELDS}, "variant": "Omaha"},
+        values={**{f: getattr(game, f) for f in cash_settings.GAME_FIELDS}, "variant": "Omaha"},
         now=NOW,
     )
     anna, bruno, carla = listed(game, ["Anna", "Bruno", "Carla"], room_desk)
-    services.list_add(actor=room_desk, player=carla, games=[plo], present=True, now=NOW)
+    cash_lists.list_add(actor=room_desk, player=carla, games=[plo], present=True, now=NOW)
     dario, elena = listed(plo, ["Dario", "Elena"], room_desk)
-    nlh = services.table_open(
+    nlh = cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=1,
@@ -720,10 +720,10 @@ def test_a_declined_seat_locks_out_every_game_at_the_same_buy_in(
         rng=random.Random(15),
     )
     free = next(s for s in range(1, 10) if not nlh.seats.filter(number=s).exists())
-    entry = services.list_call(actor=room_floor, table=nlh, seat=free, now=NOW)
-    services.list_answer(actor=room_floor, entry=entry, takes_seat=False, now=NOW)
+    entry = cash_lists.list_call(actor=room_floor, table=nlh, seat=free, now=NOW)
+    cash_lists.list_answer(actor=room_floor, entry=entry, takes_seat=False, now=NOW)
     # Omaha at the same minimum buy-in: Carla is passed over for 30 minutes, then called.
-    plo_table = services.table_open(
+    plo_table = cash_tables.table_open(
         actor=room_floor,
         game=plo,
         number=2,
@@ -732,11 +732,11 @@ def test_a_declined_seat_locks_out_every_game_at_the_same_buy_in(
         rng=random.Random(16),
     )
     free = next(s for s in range(1, 10) if not plo_table.seats.filter(number=s).exists())
-    with pytest.raises(services.CashRefused):
-        services.list_call(
+    with pytest.raises(cash_log.CashRefused):
+        cash_lists.list_call(
             actor=room_floor, table=plo_table, seat=free, now=NOW + timedelta(minutes=29)
         )
-    later = services.list_call(
+    later = cash_lists.list_call(
         actor=room_floor, table=plo_table, seat=free, now=NOW + timedelta(minutes=31)
     )
     assert later.player == carla

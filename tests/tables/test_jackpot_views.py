@@ -13,8 +13,7 @@ from django.utils import translation
 
 from tables.models import CashSeat, CashTable, JackpotClaim, JackpotPayment, RoomEvent, RoomRole
 from tables.selectors import jackpots as jackpots_reads
-from tables.services import cash as cash_services
-from tables.services import jackpots
+from tables.services import cash_rake, jackpots
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +47,7 @@ def table(manager, floor):
             table=table, player=make_player(f"P{seat}", f"Seat{seat}"), number=seat, seated_at=NOW
         )
     for hand in range(1, 11):
-        cash_services.rake_record(
+        cash_rake.rake_record(
             actor=floor,
             table=table,
             pot=200,

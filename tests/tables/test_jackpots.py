@@ -24,8 +24,7 @@ from tables.models import (
     RoomRole,
 )
 from tables.selectors import jackpots as jackpots_reads
-from tables.services import cash as cash_services
-from tables.services import jackpots
+from tables.services import cash_rake, jackpots
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_tournament
 from tests.tournaments.services.test_money_once import all_at_once
 from tournaments.errors import CannotUndo, DomainError
@@ -65,7 +64,7 @@ def table(manager):
 
 
 def rake(actor, table, pot=200, *, flop=True, hand=None, now=NOW):
-    return cash_services.rake_record(
+    return cash_rake.rake_record(
         actor=actor,
         table=table,
         pot=pot,

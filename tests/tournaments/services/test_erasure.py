@@ -12,7 +12,7 @@ from django.urls import reverse
 from room.services import people as people_services
 from tables.events import room_event_undo
 from tables.models import CashSeat, CashTable, RoomEvent, RoomRole, Ruling, WaitEntry
-from tables.services import cash as cash_services
+from tables.services import cash_lists, cash_seats, cash_tables
 from tests.conftest import (
     NOW,
     make_cash_game,
@@ -97,8 +97,8 @@ def _history(tournament, td, cash_td, game):
         now=NOW,
     )
     for player in (zeb, bruna):
-        cash_services.list_add(actor=cash_td, player=player, games=[game], present=True, now=NOW)
-    table = cash_services.table_open(
+        cash_lists.list_add(actor=cash_td, player=player, games=[game], present=True, now=NOW)
+    table = cash_tables.table_open(
         actor=cash_td,
         game=game,
         number=7,
@@ -107,7 +107,7 @@ def _history(tournament, td, cash_td, game):
         rng=random.Random(1),
     )
     seat = CashSeat.objects.get(table=table, player=zeb)
-    cash_services.seat_leave(actor=cash_td, seat=seat, now=NOW, stack=350)
+    cash_seats.seat_leave(actor=cash_td, seat=seat, now=NOW, stack=350)
     zeb.refresh_from_db()
     return zeb
 
@@ -185,8 +185,8 @@ def test_the_duplicates_merged_into_him_are_erased_with_him(tournament, td):
 def test_a_player_seated_at_a_cash_table_is_not_erased(td, cash_td, game):
     zeb, bruna = make_player("Zebedeo", "Quaglietti"), make_player("Bruna", "Bianchetti")
     for player in (zeb, bruna):
-        cash_services.list_add(actor=cash_td, player=player, games=[game], present=True, now=NOW)
-    table = cash_services.table_open(
+        cash_lists.list_add(actor=cash_td, player=player, games=[game], present=True, now=NOW)
+    table = cash_tables.table_open(
         actor=cash_td, game=game, number=7, present={zeb.pk, bruna.pk}, now=NOW
     )
     seat = CashSeat.objects.get(table=table, player=zeb)
@@ -207,7 +207,7 @@ def test_a_listed_player_is_not_erased_and_the_page_says_which_list(
     reg = entry_services.entry_register(tournament=tournament, player=zeb, actor=td, now=NOW)
     entry_services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
     entry_services.entry_eliminate(tournament=tournament, entry=reg.entry, actor=td, now=NOW)
-    cash_services.list_add(actor=cash_td, player=zeb, games=[game], present=True, now=NOW)
+    cash_lists.list_add(actor=cash_td, player=zeb, games=[game], present=True, now=NOW)
     client.force_login(td)
 
     response = client.post(reverse("person_erase", args=[zeb.pk]), {"confirm": "1"}, follow=True)
@@ -220,15 +220,15 @@ def test_a_listed_player_is_not_erased_and_the_page_says_which_list(
 
 def test_an_erased_player_is_not_put_back_on_a_list(td, cash_td, game):
     zeb = make_player("Zebedeo", "Quaglietti")
-    cash_services.list_add(actor=cash_td, player=zeb, games=[game], present=True, now=NOW)
-    cash_services.list_remove(actor=cash_td, entry=WaitEntry.objects.get(player=zeb), now=NOW)
+    cash_lists.list_add(actor=cash_td, player=zeb, games=[game], present=True, now=NOW)
+    cash_lists.list_remove(actor=cash_td, entry=WaitEntry.objects.get(player=zeb), now=NOW)
     people_services.player_erase(player=zeb, actor=td, now=NOW)
     removal = RoomEvent.objects.get(action="cash.list_remove")
 
     with pytest.raises(CannotUndo):
         room_event_undo(event_id=removal.pk, actor=cash_td, now=NOW)
     with pytest.raises(DomainError):
-        cash_services.list_add(actor=cash_td, player=zeb, games=[game], present=True, now=NOW)
+        cash_lists.list_add(actor=cash_td, player=zeb, games=[game], present=True, now=NOW)
 
     assert not WaitEntry.objects.exists() and not CashTable.objects.exists()
 

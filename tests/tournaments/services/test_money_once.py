@@ -16,7 +16,7 @@ from django.urls import reverse
 from room.selectors import books as night_reads
 from room.services import books as night_services
 from tables.models import CashGame, CashSeat, CashTable, RakeRecord, RoomRole
-from tables.services import cash
+from tables.services import cash_buyins, cash_lists, cash_rake, cash_tables
 from tests.conftest import (
     NOW,
     make_manager,
@@ -294,8 +294,8 @@ def cash_table(room_floor) -> CashTable:
     game = CashGame.objects.create(sb=2, bb=5, min_buy_in=200, rake_percent=5, rake_cap=30)
     players = [make_player() for _ in range(2)]
     for player in players:
-        cash.list_add(actor=room_floor, games=[game], player=player, present=True, now=NOW)
-    return cash.table_open(
+        cash_lists.list_add(actor=room_floor, games=[game], player=player, present=True, now=NOW)
+    return cash_tables.table_open(
         actor=room_floor,
         game=game,
         number=3,
@@ -327,7 +327,7 @@ def test_a_hands_rake_sent_twice_from_the_tablet_is_recorded_once(client, room_f
 def test_a_rake_for_a_hand_not_yet_reached_is_refused(room_floor, cash_table):
     rake = {"actor": room_floor, "table": cash_table, "flop_dealt": True, "dealer": "", "shift": ""}
     with pytest.raises(errors.DomainError, match="no such hand"):
-        cash.rake_record(**rake, pot=100, hand=5, now=NOW)
+        cash_rake.rake_record(**rake, pot=100, hand=5, now=NOW)
     assert not RakeRecord.objects.exists()
 
 
@@ -353,10 +353,12 @@ def test_tablets_raking_and_buying_at_once_write_each_once(room_floor, cash_tabl
     seat = cash_table.seats.first()
     rake = {"actor": room_floor, "table": cash_table, "flop_dealt": True, "dealer": "", "shift": ""}
     jobs: list[Callable[[], object]] = [
-        lambda: cash.rake_record(**rake, pot=100, hand=1, now=NOW) for _ in range(4)
+        lambda: cash_rake.rake_record(**rake, pot=100, hand=1, now=NOW) for _ in range(4)
     ]
     jobs += [
-        lambda: cash.seat_buy(actor=room_floor, seat=seat, stack=10, amount=300, bought=0, now=NOW)
+        lambda: cash_buyins.seat_buy(
+            actor=room_floor, seat=seat, stack=10, amount=300, bought=0, now=NOW
+        )
         for _ in range(4)
     ]
     refused = all_at_once(jobs)

@@ -25,7 +25,8 @@ from config import ratelimit
 from config.asgi import application
 from room.services import accounts
 from tables.models import CashSeat, RoomEvent, RoomRole, Table, WaitEntry
-from tables.services import cash as cash_services
+from tables.services import cash_lists
+from tables.services import cash_tables as table_services
 from tests.conftest import (
     NOW,
     make_cash_game,
@@ -351,11 +352,9 @@ def cash_tables(manager):
     for number in (1, 2):
         players = [make_player(f"P{number}{k}") for k in range(2)]
         for player in players:
-            cash_services.list_add(
-                actor=manager, player=player, games=[game], present=True, now=NOW
-            )
+            cash_lists.list_add(actor=manager, player=player, games=[game], present=True, now=NOW)
         tables.append(
-            cash_services.table_open(
+            table_services.table_open(
                 actor=manager,
                 game=game,
                 number=number,

@@ -738,16 +738,16 @@ def test_after_a_merge_the_cash_room_never_brings_the_merged_away_record_back():
     from tables.events import room_event_undo
     from tables.models import WaitEntry
     from tables.selectors import cash as cash_selectors
-    from tables.services import cash as cash_services
+    from tables.services import cash_lists
     from tournaments.errors import CannotUndo
 
     manager = make_manager()
     _game, other, _tables = _cash_room()
     kept = make_player("Rita", "Sole")
     duplicate = make_player("rita", "SOLE", document_number="RS777")
-    cash_services.list_add(actor=manager, player=duplicate, games=[other], present=True, now=NOW)
+    cash_lists.list_add(actor=manager, player=duplicate, games=[other], present=True, now=NOW)
     later = make_player("Ezio", "Nero")
-    cash_services.list_add(actor=manager, player=later, games=[other], present=True, now=NOW)
+    cash_lists.list_add(actor=manager, player=later, games=[other], present=True, now=NOW)
     people_services.players_merge(source=duplicate, target=kept, actor=manager, now=NOW)
     added = RoomEvent.objects.filter(action="cash.list_add").order_by("pk").last()
     with pytest.raises(CannotUndo, match="merged into another since"):
