@@ -40,7 +40,7 @@ from tables.selectors import jackpots as jackpot_selectors
 from tables.services import cash as services
 from tables.views import jackpots as jackpot_views
 from tournaments.errors import DomainError
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.models import Player
 
 PHONE_SALT = "cash.phone"

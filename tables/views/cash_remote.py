@@ -17,7 +17,7 @@ from tables.models import CashGame
 from tables.selectors import cash as cash_reads
 from tables.services import cash as services
 from tables.views import cash as cash_views
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.models import Player
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.models import DisplayScreen
 
 

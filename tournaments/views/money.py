@@ -26,6 +26,7 @@ from tables.models import Seat, Table
 from tournaments import forms, permissions, selectors
 from tournaments.documents import reports
 from tournaments.errors import DomainError
+from tournaments.forms.fields import first_error
 from tournaments.models import (
     ChipAdjustment,
     ChipCount,
@@ -51,7 +52,7 @@ def _refused(request: HttpRequest, form) -> bool:
     """True (after saying why) when the form does not hold what staff meant to type."""
     if form.is_valid():
         return False
-    messages.error(request, forms.first_error(form))
+    messages.error(request, first_error(form))
     return True
 
 
@@ -411,7 +412,7 @@ def penalty_give(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Only the TD may eliminate or disqualify a player."))
         return redirect("penalties", slug)
     if not valid and "entry" not in form.errors:
-        messages.error(request, forms.first_error(form))
+        messages.error(request, first_error(form))
         return redirect("penalties", slug)
     entry = _active_by_number(tournament).get(form.cleaned_data.get("entry"))
     if entry is None:
@@ -635,7 +636,7 @@ def color_up(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Choose a player and the chip to colour up to."))
         return redirect("chips", slug)
     if not valid:
-        messages.error(request, forms.first_error(form))
+        messages.error(request, first_error(form))
         return redirect("chips", slug)
     stack = {v: c for v, c in form.stack().items() if v < target}
     ok, result = run(
@@ -669,7 +670,7 @@ def leftovers(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Choose a player and the retired chip."))
         return redirect("chips", slug)
     if not valid:
-        messages.error(request, forms.first_error(form))
+        messages.error(request, first_error(form))
         return redirect("chips", slug)
     ok, result = run(
         request,

@@ -22,6 +22,7 @@ from tables.services import hands as hands_services
 from tables.services import room as room_services
 from tables.services.seats import seat_move
 from tournaments import forms, labels, permissions, selectors
+from tournaments.forms.fields import first_error
 from tournaments.models import Entry, Tournament
 from tournaments.views import ahead
 
@@ -400,7 +401,7 @@ def move_confirm(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         raise Http404
     form = forms.MoveConfirmForm(request.POST)
     if not form.is_valid():
-        messages.error(request, forms.first_error(form))
+        messages.error(request, first_error(form))
         return redirect("room", slug)
     ok, seat = run(
         request,

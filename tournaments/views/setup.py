@@ -36,10 +36,8 @@ from tournaments.forms import (
     TablesAddForm,
     TableUpdateForm,
     TournamentForm,
-    _is_number,
-    all_errors,
-    whole_number,
 )
+from tournaments.forms.fields import _is_number, all_errors, whole_number
 from tournaments.models import AnteMode, StructureItem, Tournament
 from tournaments.services import presets
 from tournaments.services import setup as setup_services
