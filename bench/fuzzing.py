@@ -224,12 +224,11 @@ def targets() -> dict[str, Target]:
     from tournaments.documents.reports import REPORTS
     from tournaments.forms import (
         CloneForm,
-        PlayerForm,
-        PurchaseForm,
         TablesAddForm,
         TableUpdateForm,
         TournamentForm,
     )
+    from tournaments.forms.desk import PlayerForm, PurchaseForm
     from tournaments.models import ChipAdjustment, DisplayScreen, Purchase, Role
     from tournaments.rules.penalties import PenaltyKind, TableEvent
 

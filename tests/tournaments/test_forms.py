@@ -56,7 +56,7 @@ def test_a_superscript_table_number_on_the_screens_form_is_a_refusal_not_a_500(
     ],
 )
 def test_names_are_normalised(typed, read):
-    from tournaments.forms import PlayerForm
+    from tournaments.forms.desk import PlayerForm
 
     form = PlayerForm({"first_name": typed, "last_name": "Rossi"})
     assert form.is_valid(), form.errors
@@ -65,7 +65,7 @@ def test_names_are_normalised(typed, read):
 
 @pytest.mark.parametrize("typed", ["123", "\u200b\u200b", "--", "\u202e"])
 def test_a_name_without_a_letter_is_refused(typed):
-    from tournaments.forms import PlayerForm
+    from tournaments.forms.desk import PlayerForm
 
     form = PlayerForm({"first_name": typed, "last_name": "Rossi"})
     assert not form.is_valid()
