@@ -26,6 +26,7 @@ from tables.models import Seat, Table
 from tournaments import forms, permissions, selectors
 from tournaments.documents import reports
 from tournaments.errors import DomainError
+from tournaments.forms import money as money_forms
 from tournaments.forms.fields import first_error
 from tournaments.models import (
     ChipAdjustment,
@@ -99,7 +100,7 @@ RESULTS_PER_PAGE = 100
 
 def _results_window(request: HttpRequest, keys: list[int]) -> tuple[list[int], dict]:
     """The rows of a results list this request shows, and what its pager says."""
-    query = forms.ResultsPageForm(request.GET)
+    query = money_forms.ResultsPageForm(request.GET)
     asked = query.cleaned_data if query.is_valid() else {}
     if len(keys) <= RESULTS_PER_PAGE:
         return keys, {"all": False, "page": None, "total": len(keys)}
@@ -187,7 +188,7 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
 @require_POST
 def payouts_generate(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = event_and_role(request, slug, permissions.TD)
-    form = forms.PaidPlacesForm(request.POST)
+    form = money_forms.PaidPlacesForm(request.POST)
     if _refused(request, form):
         return redirect("money", slug)
     ok, _amounts = run(
@@ -206,7 +207,7 @@ def payouts_generate(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def payouts_edit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = event_and_role(request, slug, permissions.TD)
-    form = forms.PayoutAmountsForm(request.POST)
+    form = money_forms.PayoutAmountsForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Write the prizes as whole numbers, first place first."))
         return redirect("money", slug)
@@ -227,7 +228,7 @@ def payouts_edit(request: HttpRequest, slug: str) -> HttpResponse:
 def deal(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = event_and_role(request, slug, permissions.TD)
     active = _active_by_number(tournament)
-    form = forms.DealForm(request.POST, keys=active)
+    form = money_forms.DealForm(request.POST, keys=active)
     if _refused(request, form):
         return money(request, slug) if request.htmx else redirect("money", slug)
     stacks = {active[n].pk: stack for n, stack in form.counts().items()}
