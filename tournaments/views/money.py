@@ -26,6 +26,7 @@ from tables.models import Seat, Table
 from tournaments import forms, permissions, selectors
 from tournaments.documents import reports
 from tournaments.errors import DomainError
+from tournaments.forms import floor as floor_forms
 from tournaments.forms import money as money_forms
 from tournaments.forms.fields import first_error
 from tournaments.models import (
@@ -280,7 +281,7 @@ def eliminations(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> HttpResponse:
     template = "money/eliminations.html#floor" if request.htmx else "money/eliminations.html"
-    query = forms.TableChoiceForm(request.GET if request.method == "GET" else request.POST)
+    query = floor_forms.TableChoiceForm(request.GET if request.method == "GET" else request.POST)
     chosen = query.cleaned_data.get("view_table") if query.is_valid() else None
     board = selectors.payouts_board(tournament)
     by_table = board["players_left"] > LIST_ALL_UP_TO
@@ -321,7 +322,7 @@ def eliminations_record(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _record_eliminations(request: HttpRequest, tournament: Tournament) -> None:
     active = _active_by_number(tournament)
-    form = forms.EliminationsForm(request.POST, keys=active)
+    form = floor_forms.EliminationsForm(request.POST, keys=active)
     if _refused(request, form):
         return
     numbers = form.out_numbers()
@@ -407,7 +408,7 @@ def penalty_list(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def penalty_give(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, role = event_and_role(request, slug, permissions.FLOOR)
-    form = forms.PenaltyForm(request.POST)
+    form = floor_forms.PenaltyForm(request.POST)
     valid = form.is_valid()
     if form.cleaned_data.get("kind") in {"elimination", "disqualification"} and role != Role.TD:
         messages.error(request, _("Only the TD may eliminate or disqualify a player."))
@@ -445,7 +446,7 @@ def penalty_give(request: HttpRequest, slug: str) -> HttpResponse:
 def penalty_hand(request: HttpRequest, slug: str) -> HttpResponse:
     """The floor (or a tablet) reports a hand dealt at a table."""
     tournament, _role = event_and_role(request, slug, permissions.FLOOR)
-    form = forms.HandDealtForm(request.POST)
+    form = floor_forms.HandDealtForm(request.POST)
     table = (
         Table.objects.filter(tournament=tournament, number=form.cleaned_data["table"]).first()
         if form.is_valid()
