@@ -75,7 +75,7 @@ def test_a_name_without_a_letter_is_refused(typed):
 @pytest.mark.parametrize("typed", ["٣", "²", "1_000", "3.0", "+3"])
 def test_every_form_number_goes_through_the_one_parser(typed):
     """Django's IntegerField takes "٣" (int() does); the forms' fields do not."""
-    from tournaments.forms import LeftoversForm
+    from tournaments.forms.chips import LeftoversForm
     from tournaments.forms.floor import PenaltyForm
 
     form = PenaltyForm({"kind": "warning", "entry": "3", "hands": typed})

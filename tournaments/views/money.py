@@ -26,6 +26,7 @@ from tables.models import Seat, Table
 from tournaments import forms, permissions, selectors
 from tournaments.documents import reports
 from tournaments.errors import DomainError
+from tournaments.forms import chips as chip_forms
 from tournaments.forms import floor as floor_forms
 from tournaments.forms import money as money_forms
 from tournaments.forms.fields import first_error
@@ -483,7 +484,7 @@ def _chips_page(
     """The chips page; `typed`: the chip set as the TD typed it, shown again when it was
     refused (not the set saved before)."""
     tournament, role = event_and_role(request, slug, permissions.STAFF)
-    query = forms.ColorUpPreviewForm(request.GET)
+    query = chip_forms.ColorUpPreviewForm(request.GET)
     query.is_valid()  # a junk table or chip reads as none chosen
     table_number = query.cleaned_data.get("table")
     removed = query.cleaned_data.get("removed")
@@ -491,7 +492,7 @@ def _chips_page(
         tournament.tables.filter(number=table_number).first() if table_number is not None else None
     )
     seats = list(table.seats.select_related("entry__player")) if table else []
-    held = forms.ColorUpPreviewForm(request.GET, keys=[s.number for s in seats]).counts()
+    held = chip_forms.ColorUpPreviewForm(request.GET, keys=[s.number for s in seats]).counts()
     denominations = list(tournament.denominations.all())
     plan = None
     if table is not None and removed is not None and "preview" in request.GET:
@@ -549,7 +550,7 @@ def _chips_page(
 @require_POST
 def chipset(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = event_and_role(request, slug, permissions.TD)
-    form = forms.ChipRowsForm(request.POST, rows=MAX_CHIPS)
+    form = chip_forms.ChipRowsForm(request.POST, rows=MAX_CHIPS)
     # What was typed, row by row (the rows left blank dropped): shown again on a refusal,
     # so the TD corrects the one wrong figure instead of typing the set again.
     typed = [
@@ -584,14 +585,14 @@ def chipset(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def chip_race(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = event_and_role(request, slug, permissions.FLOOR)
-    query = forms.ColorUpPreviewForm(request.POST)
+    query = chip_forms.ColorUpPreviewForm(request.POST)
     query.is_valid()
     table_number, removed = query.cleaned_data.get("table"), query.cleaned_data.get("removed")
     table = tournament.tables.filter(number=table_number).first() if table_number else None
     if table is None or removed is None:
         messages.error(request, _("Choose a table and the chip being coloured up."))
         return redirect("chips", slug)
-    form = forms.ChipRaceForm(request.POST, keys=table.seats.values_list("number", flat=True))
+    form = chip_forms.ChipRaceForm(request.POST, keys=table.seats.values_list("number", flat=True))
     if _refused(request, form):
         return redirect(f"{_chips_url(slug)}?table={table.number}&removed={removed}")
     held, cards, nothing_else = form.counts(), form.cards(), form.nothing_else()
@@ -630,7 +631,7 @@ def color_up(request: HttpRequest, slug: str) -> HttpResponse:
     """A discretionary colour-up of one player, announced (TDA-25.5, FIGP §68)."""
     tournament, _role = event_and_role(request, slug, permissions.FLOOR)
     values = tournament.denominations.values_list("value", flat=True)
-    form = forms.ColorUpForm(request.POST, keys=values)
+    form = chip_forms.ColorUpForm(request.POST, keys=values)
     valid = form.is_valid()
     entry = _active_by_number(tournament).get(form.cleaned_data.get("entry"))
     target = form.cleaned_data.get("target")
@@ -664,7 +665,7 @@ def color_up(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def leftovers(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = event_and_role(request, slug, permissions.FLOOR)
-    form = forms.LeftoversForm(request.POST)
+    form = chip_forms.LeftoversForm(request.POST)
     valid = form.is_valid()
     entry = _active_by_number(tournament).get(form.cleaned_data.get("entry"))
     removed = form.cleaned_data.get("removed")
@@ -700,7 +701,7 @@ def leftovers(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def chips_remove(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = event_and_role(request, slug, permissions.FLOOR)
-    form = forms.ChipsRemoveForm(request.POST)
+    form = chip_forms.ChipsRemoveForm(request.POST)
     if _refused(request, form):
         return redirect("chips", slug)
     ok, _adj = run(
