@@ -16,7 +16,6 @@ from django.utils.translation import gettext_lazy
 from tournaments.forms.fields import (
     MAX_CHIPS,
     MAX_TABLE_NUMBER,
-    KeyedCountsForm,
     MoneyInCentsField,
     SeatListField,
     WholeNumberField,
@@ -470,22 +469,4 @@ class CloneForm(forms.Form):
         name = self.cleaned_data["name"].strip()
         if not name:
             raise forms.ValidationError(_("Give the copy a name."))
-        return name
-
-
-class BagForm(KeyedCountsForm):
-    """End of day: each player's bagged chips (a blank line is not counted)."""
-
-    prefix_of_counts = "chips"
-    label_of_counts = gettext_lazy("Chips of entry %(n)s")
-
-
-class FlightForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
-    date = forms.DateField(label=gettext_lazy("Date"))
-
-    def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
-        if not name:
-            raise forms.ValidationError(_("Give the flight a name and a date."))
         return name

@@ -23,10 +23,11 @@ from django.views.decorators.http import require_POST
 
 from config.views import run
 from tables.models import Seat, Table
-from tournaments import forms, permissions, selectors
+from tournaments import permissions, selectors
 from tournaments.documents import reports
 from tournaments.errors import DomainError
 from tournaments.forms import chips as chip_forms
+from tournaments.forms import days as day_forms
 from tournaments.forms import floor as floor_forms
 from tournaments.forms import money as money_forms
 from tournaments.forms.fields import first_error
@@ -750,7 +751,7 @@ def days_page(request: HttpRequest, slug: str) -> HttpResponse:
 def bag(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = event_and_role(request, slug, permissions.FLOOR)
     active = _active_by_number(tournament)
-    form = forms.BagForm(request.POST, keys=active)
+    form = day_forms.BagForm(request.POST, keys=active)
     if _refused(request, form):
         return redirect("days", slug)
     counts = {active[n].pk: chips for n, chips in form.counts(blank=None).items()}
@@ -783,7 +784,7 @@ def day_next(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def flight_new(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = event_and_role(request, slug, permissions.TD)
-    form = forms.FlightForm(request.POST)
+    form = day_forms.FlightForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Give the flight a name and a date."))
         return redirect("days", slug)
