@@ -105,7 +105,7 @@ def _form_kinds(form_class) -> dict[str, str]:
 
 
 def _tournament_base(world: World) -> dict[str, Any]:
-    from tournaments.forms import TournamentForm
+    from tournaments.forms.setup import TournamentForm
     from tournaments.models import Tournament
 
     form = TournamentForm(instance=Tournament.objects.get(pk=world.tournament_id))
@@ -222,13 +222,13 @@ def targets() -> dict[str, Target]:
     """Every URL name of the project, with its fuzz spec."""
     from tournaments.controls import CONTROLS
     from tournaments.documents.reports import REPORTS
-    from tournaments.forms import (
+    from tournaments.forms.desk import PlayerForm, PurchaseForm
+    from tournaments.forms.setup import (
         CloneForm,
         TablesAddForm,
         TableUpdateForm,
         TournamentForm,
     )
-    from tournaments.forms.desk import PlayerForm, PurchaseForm
     from tournaments.models import ChipAdjustment, DisplayScreen, Purchase, Role
     from tournaments.rules.penalties import PenaltyKind, TableEvent
 
@@ -294,7 +294,7 @@ def targets() -> dict[str, Target]:
         "staff_edit": Target(
             "post",
             TD,
-            {"username": "username", "role": choice(Role.values)},
+            {"username": "username", "role": choice(Role.values), "remove": "int"},
             {"slug": "slug"},
             base=lambda w: {"username": w.usernames["outsider"], "role": "floor"},
         ),
