@@ -101,8 +101,8 @@ urlpatterns = [
     path("<slug:slug>/days/flights/merge/", money.flights_merge, name="flights_merge"),
     path("<slug:slug>/days/next/", money.day_next, name="day_next"),
     path("<slug:slug>/days/redraw/", money.day_redraw, name="day_redraw"),
-    path("<slug:slug>/reports/<str:report>.<str:fmt>", money.report, name="report"),
-    path("<slug:slug>/results/", money.public_results, name="public_results"),
+    path("<slug:slug>/reports/<str:report>.<str:fmt>", results.report, name="report"),
+    path("<slug:slug>/results/", results.public_results, name="public_results"),
     path(
         "<slug:slug>/results/<slug:export>.<str:fmt>",
         results.results_export,

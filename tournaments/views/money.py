@@ -11,8 +11,7 @@ import functools
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -37,40 +36,21 @@ from tournaments.models import (
     Entry,
     Penalty,
     Role,
-    SeatTicket,
     Tournament,
 )
 from tournaments.rules import penalties
 from tournaments.selectors import formats as format_selectors
-from tournaments.selectors.rankings import country_name
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results
 from tournaments.services import penalties as penalty_services
 from tournaments.views.core import event_and_role
 from tournaments.views.floor import LIST_ALL_UP_TO, _active_by_number, _refused, _seated
-from tournaments.views.results import export_links
+from tournaments.views.results import _results_window
 
 MAX_CHIPS = 16  # rows of the chip-set form
 
 
 TABLE_LINKS_UP_TO = 100
-
-
-# A results list shows this many rows a page (1,000 places at 10,000 entries took most of
-# the page's time); "Show all" lists every row, as the page used to.
-RESULTS_PER_PAGE = 100
-
-
-def _results_window(request: HttpRequest, keys: list[int]) -> tuple[list[int], dict]:
-    """The rows of a results list this request shows, and what its pager says."""
-    query = money_forms.ResultsPageForm(request.GET)
-    asked = query.cleaned_data if query.is_valid() else {}
-    if len(keys) <= RESULTS_PER_PAGE:
-        return keys, {"all": False, "page": None, "total": len(keys)}
-    if asked.get("all"):
-        return keys, {"all": True, "page": None, "total": len(keys)}
-    page = Paginator(keys, RESULTS_PER_PAGE).get_page(asked.get("page") or 1)
-    return list(page), {"all": False, "page": page, "total": len(keys)}
 
 
 # --- Payouts and deals (TD writes, staff read) ----------------------------------------
@@ -789,44 +769,6 @@ def day_redraw(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("days", slug)
 
 
-# --- Reports and the public results page ----------------------------------------------
-
-
-def _report_title(report: str) -> str:
-    return {
-        "results": _("Results"),
-        "payouts": _("Payouts"),
-        "chips": _("Chip counts"),
-        "penalties": _("Penalties"),
-        "bounties": _("Bounties paid"),
-    }[report]
-
-
-XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-
-
-@login_required
-def report(request: HttpRequest, slug: str, report: str, fmt: str) -> HttpResponse:
-    tournament, _role = event_and_role(request, slug, permissions.STAFF)
-    if report not in reports.REPORTS or fmt not in {"csv", "xlsx", "pdf"}:
-        raise Http404
-    table = reports.REPORTS[report](tournament)
-    filename = f"{tournament.slug}-{report}.{fmt}"
-    if fmt == "csv":
-        response = HttpResponse(reports.as_csv(table), content_type="text/csv; charset=utf-8")
-    elif fmt == "xlsx":
-        response = HttpResponse(
-            reports.as_xlsx(_report_title(report), table), content_type=XLSX_TYPE
-        )
-    else:
-        response = HttpResponse(
-            reports.as_pdf(tournament, _report_title(report), table, now=timezone.now()),
-            content_type="application/pdf",
-        )
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 def _recent_busts(tournament) -> list[Entry]:
     """The last busts, each marked when the player re-entered and plays on."""
     recent = list(
@@ -842,54 +784,3 @@ def _recent_busts(tournament) -> list[Entry]:
     for e in recent:
         e.playing_again = e.player_id in playing
     return recent
-
-
-def public_results(request: HttpRequest, slug: str) -> HttpResponse:
-    """Names, places and prizes only: no login (tournament.md §4 public role)."""
-    tournament = permissions.get_public_tournament(slug)
-    # One row per player, for his live entry: a player who re-entered and plays on is not
-    # shown out; a finished player shows his best entry (results come best first).
-    keys, pager = _results_window(request, selectors.finished_keys(tournament, one_per_player=True))
-    finished = selectors.finished_entries(tournament, keys)
-    rows = [{"place": reports._place(e), "name": str(e.player), "prize": e.prize} for e in finished]
-    satellite = None
-    if tournament.prize_type == "seats":
-        # A satellite's prizes are seats in its target event (and the leftover in cash).
-        satellite = format_selectors.satellite_figures(tournament, timezone.now())
-        seats = set(
-            tournament.tickets.filter(voided=False, kind=SeatTicket.Kind.SEAT).values_list(
-                "player_id", flat=True
-            )
-        )
-        for row, entry in zip(rows, finished, strict=True):
-            row["seat"] = entry.player_id in seats
-    if tournament.bounty_format != "none":
-        # Prize and bounty money separately and in total, in cents (formats.md §12), for
-        # the same live entries.
-        rows = [
-            {
-                "place": reports._place(r["entry"]),
-                "name": str(r["entry"].player),
-                "prize_cents": r["prize"],
-                "bounty_cents": r["bounty"],
-                "total_cents": r["total"],
-            }
-            for r in format_selectors.results_with_bounties(tournament, finished)
-        ]
-    return render(
-        request,
-        "money/public_results.html",
-        {
-            "event": tournament,
-            "rows": rows,
-            "results_pager": pager,
-            # The pool alone: the payout table and the players left are not shown here.
-            "prize_pool": selectors.prize_pool(tournament).prize_pool,
-            "satellite": satellite,
-            "hide_login": True,
-            "now": timezone.now(),
-            "country": country_name(tournament.country),
-            # The files for the rankings: its TD and floor only.
-            "exports": export_links(request.user, tournament),
-        },
-    )
