@@ -105,7 +105,7 @@ def _form_kinds(form_class) -> dict[str, str]:
 
 
 def _tournament_base(world: World) -> dict[str, Any]:
-    from tournaments.forms import TournamentForm
+    from tournaments.forms.setup import TournamentForm
     from tournaments.models import Tournament
 
     form = TournamentForm(instance=Tournament.objects.get(pk=world.tournament_id))
@@ -222,10 +222,9 @@ def targets() -> dict[str, Target]:
     """Every URL name of the project, with its fuzz spec."""
     from tournaments.controls import CONTROLS
     from tournaments.documents.reports import REPORTS
-    from tournaments.forms import (
+    from tournaments.forms.desk import PlayerForm, PurchaseForm
+    from tournaments.forms.setup import (
         CloneForm,
-        PlayerForm,
-        PurchaseForm,
         TablesAddForm,
         TableUpdateForm,
         TournamentForm,
@@ -295,7 +294,7 @@ def targets() -> dict[str, Target]:
         "staff_edit": Target(
             "post",
             TD,
-            {"username": "username", "role": choice(Role.values)},
+            {"username": "username", "role": choice(Role.values), "remove": "int"},
             {"slug": "slug"},
             base=lambda w: {"username": w.usernames["outsider"], "role": "floor"},
         ),

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import permissions
 from tournaments.errors import DomainError
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.models import Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import timecalls as timecall_services

@@ -6,7 +6,7 @@ from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.forms import country_field
+from tournaments.forms.fields import country_field
 from tournaments.models import League, Player, Tournament
 from tournaments.rules import leagues
 

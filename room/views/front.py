@@ -17,7 +17,7 @@ from room.selectors import lobby
 from tables import permissions as room_permissions
 from tournaments import permissions, selectors
 from tournaments.forms import books as books_forms
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.models import Role
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import sharing

@@ -30,7 +30,7 @@ from room.services import people as people_services
 from tables import permissions as room_permissions
 from tables.services import cash_lists
 from tables.views.cash_remote import player_for_link
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.models import Tournament
 from tournaments.services import reservations as reservation_services
 

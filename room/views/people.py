@@ -22,7 +22,7 @@ from tables import permissions as room_permissions
 from tables.models import RoomEvent
 from tournaments import permissions
 from tournaments.documents.reports import as_csv
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.models import (
     League,
     Player,

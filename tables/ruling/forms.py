@@ -22,7 +22,7 @@ from tables.ruling.labels import (
     SETTING_LABELS,
     InputError,
 )
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 
 # --- Reading what the floor typed -----------------------------------------------------
 

@@ -18,7 +18,7 @@ from tables.selectors import cash as cash_reads
 from tables.services import cash_lists
 from tables.views import cash_lists as list_views
 from tables.views import cash_phone
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.models import Player
 
 

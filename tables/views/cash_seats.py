@@ -20,7 +20,7 @@ from tables.models import CashSeat
 from tables.services import cash_buyins, cash_seats
 from tables.views.cash_board import _back, _role
 from tables.views.cash_tablet import _tablet
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 
 
 def _seat(pk: int) -> CashSeat:

@@ -28,7 +28,7 @@ from tables.games.cards import names
 from tables.models import RoomEvent
 from tables.permissions import PIT, require_room_role, room_object
 from tables.services import pit as pit_services
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200):

@@ -15,7 +15,7 @@ from tables import events, forms, permissions
 from tables.models import RoomEvent, RoomRole, RoomStaff
 from tables.services import staff as staff_services
 from tournaments.errors import DomainError
-from tournaments.forms import first_error
+from tournaments.forms.fields import first_error
 
 
 def _change_words(data: dict) -> str:

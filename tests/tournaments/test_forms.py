@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.models import DisplayScreen
 
 
@@ -56,7 +56,7 @@ def test_a_superscript_table_number_on_the_screens_form_is_a_refusal_not_a_500(
     ],
 )
 def test_names_are_normalised(typed, read):
-    from tournaments.forms import PlayerForm
+    from tournaments.forms.desk import PlayerForm
 
     form = PlayerForm({"first_name": typed, "last_name": "Rossi"})
     assert form.is_valid(), form.errors
@@ -65,7 +65,7 @@ def test_names_are_normalised(typed, read):
 
 @pytest.mark.parametrize("typed", ["123", "\u200b\u200b", "--", "\u202e"])
 def test_a_name_without_a_letter_is_refused(typed):
-    from tournaments.forms import PlayerForm
+    from tournaments.forms.desk import PlayerForm
 
     form = PlayerForm({"first_name": typed, "last_name": "Rossi"})
     assert not form.is_valid()
@@ -75,7 +75,8 @@ def test_a_name_without_a_letter_is_refused(typed):
 @pytest.mark.parametrize("typed", ["٣", "²", "1_000", "3.0", "+3"])
 def test_every_form_number_goes_through_the_one_parser(typed):
     """Django's IntegerField takes "٣" (int() does); the forms' fields do not."""
-    from tournaments.forms import LeftoversForm, PenaltyForm
+    from tournaments.forms.chips import LeftoversForm
+    from tournaments.forms.floor import PenaltyForm
 
     form = PenaltyForm({"kind": "warning", "entry": "3", "hands": typed})
     assert not form.is_valid() and "hands" in form.errors

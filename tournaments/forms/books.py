@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy
 
 from tournaments.documents.pdf import SIZES
 from tournaments.documents.printouts import DOCUMENTS
-from tournaments.forms import WholeNumberField
+from tournaments.forms.fields import WholeNumberField
 from tournaments.models import PaymentMethod, Role
 from tournaments.rules.cashbook import CORRECTION_MAX
 

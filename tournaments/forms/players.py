@@ -5,9 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.forms.fields import MAX_CHIPS
 from tournaments.selectors.people import SHOW, SORTS
-
-MAX_CHIPS = 2_000_000_000
 
 
 class PlayerListForm(forms.Form):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tournaments import selectors
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.permissions import _PK_OF, _STAFF_TOURNAMENT
 from tournaments.prepared import Prepared
 

@@ -16,7 +16,7 @@ from tables.models import Table
 from tournaments import events, permissions, selectors
 from tournaments.controls import CONTROLS, control_action
 from tournaments.errors import DomainError
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.models import CONSOLE_ACTIONS, DisplayScreen, Tournament
 from tournaments.rules import timecalls
 from tournaments.services import screens as screen_services

@@ -24,7 +24,7 @@ from config import ratelimit
 from config.views import run
 from tables import permissions as room_permissions
 from tournaments import events, labels, permissions, selectors
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.models import Role, Tournament
 
 

@@ -22,8 +22,8 @@ from config.views import run
 from tables import permissions as room_permissions
 from tables.models import Seat
 from tournaments import permissions, selectors
-from tournaments.forms import PlayerForm, PurchaseForm
 from tournaments.forms import books as books_forms
+from tournaments.forms import desk as desk_forms
 from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import entries as entry_services
@@ -141,14 +141,14 @@ def _player_rows(tournament: Tournament, players, *, revealed: str = "") -> list
 
 @login_required
 def desk(request: HttpRequest, slug: str) -> HttpResponse:
-    return _desk_page(request, _desk(request, slug), form=PlayerForm())
+    return _desk_page(request, _desk(request, slug), form=desk_forms.PlayerForm())
 
 
 @functools.lru_cache(maxsize=16)
 def _blank_player_form(language: str) -> str:
     """The empty New player form, rendered once per language (every desk page shows it:
     its field templates cost more than the rest of the page)."""
-    return PlayerForm().as_div()
+    return desk_forms.PlayerForm().as_div()
 
 
 def _desk_page(request, tournament: Tournament, *, form, **extra) -> HttpResponse:
@@ -209,7 +209,7 @@ def search(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def player_new(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _desk(request, slug)
-    form = PlayerForm(request.POST)
+    form = desk_forms.PlayerForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Check the player's details."))
         return redirect("desk", slug)
@@ -319,7 +319,7 @@ def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpRes
         raise Http404
     if kind not in Purchase.Kind.values:
         return redirect("desk", slug)
-    form = PurchaseForm(request.POST or None, initial={"key": secrets.token_urlsafe(24)})
+    form = desk_forms.PurchaseForm(request.POST or None, initial={"key": secrets.token_urlsafe(24)})
     if request.method == "POST":
         if form.is_valid():
             ok, bought = run(

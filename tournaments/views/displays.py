@@ -22,7 +22,7 @@ from tables.models import Table
 from tournaments import permissions, selectors
 from tournaments.controls import control_action
 from tournaments.errors import DomainError
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.models import DisplayScreen, Role, Tournament
 from tournaments.rules import timecalls
 from tournaments.selectors import formats as format_selectors

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from config.views import run
 from tournaments import permissions
 from tournaments.errors import DomainError
-from tournaments.forms import AwardForm, EnvelopesForm, ForfeitForm, _numbers
+from tournaments.forms import formats as format_forms
 from tournaments.models import BountyAward, Entry, Event, Tournament
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import bounties as bounties_services
@@ -84,8 +84,8 @@ def _page(
             "recent": recent,
             "winner": winner,
             "forfeitable": forfeitable,
-            "form": extra.pop("form", None) or AwardForm(),
-            "envelopes_form": EnvelopesForm(),
+            "form": extra.pop("form", None) or format_forms.AwardForm(),
+            "envelopes_form": format_forms.EnvelopesForm(),
             "satellite": format_selectors.satellite_figures(tournament, timezone.now()),
             "tickets": tournament.tickets.filter(voided=False).select_related("player", "target"),
             **extra,
@@ -99,7 +99,9 @@ def bounties(request: HttpRequest, slug: str) -> HttpResponse:
     return _page(request, tournament, role)
 
 
-def _portions(tournament: Tournament, form: AwardForm) -> tuple[Entry, list[list[Entry]]]:
+def _portions(
+    tournament: Tournament, form: format_forms.AwardForm
+) -> tuple[Entry, list[list[Entry]]]:
     entries = {e.number: e for e in tournament.entries.select_related("player")}
     eliminated = entries.get(form.cleaned_data["eliminated"])
     if eliminated is None:
@@ -120,7 +122,7 @@ def _portions(tournament: Tournament, form: AwardForm) -> tuple[Entry, list[list
 @require_POST
 def bounty_award(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, role = event_and_role(request, slug, permissions.FLOOR)
-    form = AwardForm(request.POST)
+    form = format_forms.AwardForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Check the fields marked below; nothing was saved."))
         return _page(request, tournament, role, form=form)
@@ -186,7 +188,7 @@ def own_bounty(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def bounty_forfeit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = event_and_role(request, slug, permissions.FLOOR)
-    form = ForfeitForm(request.POST)
+    form = format_forms.ForfeitForm(request.POST)
     entry = (
         tournament.entries.filter(number=form.cleaned_data["entry"]).first()
         if form.is_valid()
@@ -214,7 +216,7 @@ def bounty_forfeit(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def envelopes_publish(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, role = event_and_role(request, slug, permissions.TD)
-    form = EnvelopesForm(request.POST)
+    form = format_forms.EnvelopesForm(request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(form.errors.get("envelopes", [])))
         return redirect("bounties", slug)
@@ -235,7 +237,9 @@ def envelopes_publish(request: HttpRequest, slug: str) -> HttpResponse:
 def satellite_award(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, _role = event_and_role(request, slug, permissions.TD)
     try:
-        numbers = _numbers(request.POST.get("play_off_winners", "")[:200], required=False)
+        numbers = format_forms._numbers(
+            request.POST.get("play_off_winners", "")[:200], required=False
+        )
     except forms.ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return redirect("bounties", slug)

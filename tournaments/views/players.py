@@ -16,7 +16,7 @@ from tournaments import permissions, selectors
 from tournaments.documents import reports
 from tournaments.documents.reports import as_csv
 from tournaments.forms import players as player_forms
-from tournaments.forms import whole_number
+from tournaments.forms.fields import whole_number
 from tournaments.models import (
     DisplayScreen,
 )

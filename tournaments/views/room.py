@@ -21,7 +21,9 @@ from tables.selectors import room as room_reads
 from tables.services import hands as hands_services
 from tables.services import room as room_services
 from tables.services.seats import seat_move
-from tournaments import forms, labels, permissions, selectors
+from tournaments import labels, permissions, selectors
+from tournaments.forms import floor as floor_forms
+from tournaments.forms.fields import first_error
 from tournaments.models import Entry, Tournament
 from tournaments.views import ahead
 
@@ -137,7 +139,7 @@ def _room_context(tournament: Tournament, page: int = 1, *, all_waiting: bool = 
 @login_required
 def room(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _floor(request, slug)
-    query = forms.TablesPageForm(request.GET)
+    query = floor_forms.TablesPageForm(request.GET)
     asked = query.cleaned_data if query.is_valid() else {}
     context = _room_context(
         tournament, asked.get("page") or 1, all_waiting=bool(asked.get("all_waiting"))
@@ -226,7 +228,7 @@ def room_table(request: HttpRequest, slug: str, table: int) -> HttpResponse:
 @require_POST
 def table_button(request: HttpRequest, slug: str, table: int) -> HttpResponse:
     tournament = _floor(request, slug)
-    form = forms.ButtonForm(request.POST)
+    form = floor_forms.ButtonForm(request.POST)
     seat = form.cleaned_data["button"] if form.is_valid() else None
     if seat is None:
         messages.error(request, _("Choose the seat with the button."))
@@ -277,7 +279,7 @@ def table_hand(request: HttpRequest, slug: str, table: int) -> HttpResponse:
 @require_POST
 def table_status(request: HttpRequest, slug: str, table: int) -> HttpResponse:
     tournament = _floor(request, slug)
-    form = forms.TableStatusForm(request.POST)
+    form = floor_forms.TableStatusForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose to open or to close the table."))
         return redirect("room", slug)
@@ -303,7 +305,7 @@ def table_status(request: HttpRequest, slug: str, table: int) -> HttpResponse:
 @require_POST
 def table_renumber(request: HttpRequest, slug: str, table: int) -> HttpResponse:
     tournament = _floor(request, slug)
-    form = forms.TableRenumberForm(request.POST)
+    form = floor_forms.TableRenumberForm(request.POST)
     new_number = form.cleaned_data["number"] if form.is_valid() else None
     if new_number is None:
         messages.error(request, _("Give a table number from 1 to 9999."))
@@ -328,7 +330,7 @@ def table_renumber(request: HttpRequest, slug: str, table: int) -> HttpResponse:
 @require_POST
 def seat_lock(request: HttpRequest, slug: str, table: int, seat: int) -> HttpResponse:
     tournament = _floor(request, slug)
-    form = forms.SeatLockForm(request.POST)
+    form = floor_forms.SeatLockForm(request.POST)
     form.is_valid()  # one optional character: anything but "0" locks, as the button sends
     ok, _t = run(
         request,
@@ -349,7 +351,7 @@ def seat_lock(request: HttpRequest, slug: str, table: int, seat: int) -> HttpRes
 @ahead.entry_read_ahead(field="entry")
 def player_move(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _floor(request, slug)
-    form = forms.PlayerMoveForm(request.POST)
+    form = floor_forms.PlayerMoveForm(request.POST)
     form.is_valid()
     number, table, seat, back = (
         form.cleaned_data.get(name) for name in ("entry", "table", "seat", "back_table")
@@ -398,9 +400,9 @@ def move_confirm(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     entry = selectors.entry_by_number(tournament, number)
     if entry is None:
         raise Http404
-    form = forms.MoveConfirmForm(request.POST)
+    form = floor_forms.MoveConfirmForm(request.POST)
     if not form.is_valid():
-        messages.error(request, forms.first_error(form))
+        messages.error(request, first_error(form))
         return redirect("room", slug)
     ok, seat = run(
         request,

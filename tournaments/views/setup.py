@@ -27,19 +27,8 @@ from tables.models import Table
 from tables.services import layout as layout_services
 from tables.services import seats as seat_services
 from tournaments import permissions
-from tournaments.forms import (
-    BreakRowForm,
-    CloneForm,
-    LevelRowForm,
-    StaffForm,
-    StaffRemoveForm,
-    TablesAddForm,
-    TableUpdateForm,
-    TournamentForm,
-    _is_number,
-    all_errors,
-    whole_number,
-)
+from tournaments.forms import setup as setup_forms
+from tournaments.forms.fields import _is_number, all_errors, whole_number
 from tournaments.models import AnteMode, StructureItem, Tournament
 from tournaments.services import presets
 from tournaments.services import setup as setup_services
@@ -59,7 +48,7 @@ def _td(request: HttpRequest, slug: str) -> Tournament:
 def tournament_create(request: HttpRequest) -> HttpResponse:
     if not permissions.can_create_tournaments(request.user):
         raise PermissionDenied
-    form = TournamentForm(request.POST or None, initial={"date": timezone.localdate()})
+    form = setup_forms.TournamentForm(request.POST or None, initial={"date": timezone.localdate()})
     if request.method == "POST":
         if form.is_valid():
             ok, tournament = run(
@@ -83,7 +72,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _td(request, slug)
-    form = TournamentForm(request.POST or None, instance=tournament)
+    form = setup_forms.TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST":
         if form.is_valid():
             # Only what changed goes to the service, so the log shows the real edit.
@@ -114,7 +103,7 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "creating": False,
             "warnings": structure_warnings(tournament),
-            "clone_form": CloneForm(initial=_clone_initial(tournament)),
+            "clone_form": setup_forms.CloneForm(initial=_clone_initial(tournament)),
         },
     )
 
@@ -310,9 +299,9 @@ def _validate_rows(rows: list[dict[str, str]]) -> tuple[list[forms.Form], bool]:
     row_forms: list[forms.Form] = []
     for row in rows:
         if row["kind"] == StructureItem.Kind.BREAK:
-            row_forms.append(BreakRowForm(row))
+            row_forms.append(setup_forms.BreakRowForm(row))
         else:
-            row_forms.append(LevelRowForm(row))
+            row_forms.append(setup_forms.LevelRowForm(row))
     valid = all([f.is_valid() for f in row_forms])  # noqa: C419 - validate every row
     return row_forms, valid
 
@@ -371,7 +360,7 @@ def structure_edit(request: HttpRequest, slug: str) -> HttpResponse:
 # --- Tables ---------------------------------------------------------------------------
 
 
-def _tables_context(tournament: Tournament, form: TablesAddForm) -> dict[str, Any]:
+def _tables_context(tournament: Tournament, form: setup_forms.TablesAddForm) -> dict[str, Any]:
     tables = tournament.tables.annotate(
         players=Count("seats", filter=Q(seats__entry__status="active"))
     ).order_by("number")
@@ -385,7 +374,7 @@ def _tables_context(tournament: Tournament, form: TablesAddForm) -> dict[str, An
 
 
 def _table_update(request: HttpRequest, tournament: Tournament) -> bool:
-    form = TableUpdateForm(request.POST)
+    form = setup_forms.TableUpdateForm(request.POST)
     if not form.is_valid():
         messages.error(
             request,
@@ -412,7 +401,7 @@ def tables_edit(request: HttpRequest, slug: str) -> HttpResponse:
     last = tournament.tables.order_by("-number").values_list("number", flat=True).first() or 0
     initial = {"first": last + 1, "last": last + 10, "max_seats": tournament.seats_per_table}
     adding = request.method == "POST" and request.POST.get("action") != "update"
-    form = TablesAddForm(request.POST if adding else None, initial=initial)
+    form = setup_forms.TablesAddForm(request.POST if adding else None, initial=initial)
     if request.method == "POST" and not adding:
         if _table_update(request, tournament) and not request.htmx:
             return redirect("tables_edit", slug)
@@ -430,7 +419,9 @@ def tables_edit(request: HttpRequest, slug: str) -> HttpResponse:
                 if not request.htmx:
                     return redirect("tables_edit", slug)
                 after = added[-1].number
-                form = TablesAddForm(initial={**initial, "first": after + 1, "last": after + 10})
+                form = setup_forms.TablesAddForm(
+                    initial={**initial, "first": after + 1, "last": after + 10}
+                )
         else:
             messages.error(request, _("Check the fields marked below; no table was added."))
     context = _tables_context(tournament, form)
@@ -446,11 +437,11 @@ def tables_edit(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def staff_edit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _td(request, slug)
-    form = StaffForm(
+    form = setup_forms.StaffForm(
         request.POST if request.method == "POST" and "remove" not in request.POST else None
     )
     if request.method == "POST" and "remove" in request.POST:
-        removal = StaffRemoveForm(request.POST)
+        removal = setup_forms.StaffRemoveForm(request.POST)
         if removal.is_valid():
             ok, username = run(
                 request,
@@ -488,7 +479,7 @@ def staff_edit(request: HttpRequest, slug: str) -> HttpResponse:
                 )
                 if not request.htmx:
                     return redirect("staff_edit", slug)
-                form = StaffForm()
+                form = setup_forms.StaffForm()
         else:
             messages.error(request, _("Write a username and choose a role."))
     context = {
@@ -516,7 +507,7 @@ def tournament_clone(request: HttpRequest, slug: str) -> HttpResponse:
     if not permissions.can_create_tournaments(request.user):
         raise PermissionDenied  # a clone is a new tournament: the right to create one
 
-    form = CloneForm(request.POST or None, initial=_clone_initial(tournament))
+    form = setup_forms.CloneForm(request.POST or None, initial=_clone_initial(tournament))
     if request.method == "POST":
         if form.is_valid():
             ok, clone = run(

@@ -85,7 +85,7 @@ def test_a_bounty_event_without_a_bounty_part_is_refused(client, td, tournament)
     client.force_login(td)
     response = client.get(reverse("tournament_edit", args=[tournament.slug]))
     assert "Event format: bounties" in response.content.decode()
-    from tournaments.forms import TournamentForm
+    from tournaments.forms.setup import TournamentForm
 
     data = {name: getattr(tournament, name) for name in TournamentForm.Meta.fields}
     data = {k: ("" if v is None else v) for k, v in data.items() if not isinstance(v, bool) or v}

@@ -19,7 +19,7 @@ from tests.conftest import NOW, make_player, make_tournament
 from tests.tables.services.test_room import seat_players, started
 from tests.tournaments.services.test_results import _pdf_text
 from tournaments.documents import printouts
-from tournaments.forms import TournamentForm
+from tournaments.forms.setup import TournamentForm
 from tournaments.labels import event_details
 from tournaments.models import Event, Tournament
 from tournaments.services import entries as entry_services
