@@ -307,11 +307,6 @@ def results(tournament: Tournament) -> list[Entry]:
         .select_related("player")
     )
 
-    playing = {e.player_id for e in entries if e.status == Entry.Status.ACTIVE}
-    for e in entries:
-        # An earlier entry of a player who re-entered: he is still playing.
-        e.playing_again = e.status != Entry.Status.ACTIVE and e.player_id in playing  # type: ignore[attr-defined]
-
     def key(e: Entry):
         if e.disqualified:
             return (2, 0, e.number)
@@ -323,8 +318,8 @@ def results(tournament: Tournament) -> list[Entry]:
 
 
 def finished(tournament: Tournament) -> list[Entry]:
-    """The entries with a place (or disqualified), best first, as `results` orders and
-    marks them, without reading the field still playing (9,000 rows at 10,000 entries)."""
+    """The entries with a place (or disqualified), best first, as `results` orders them,
+    without reading the field still playing (9,000 rows at 10,000 entries)."""
     return finished_entries(tournament, finished_keys(tournament))
 
 
@@ -367,16 +362,19 @@ def finished_keys(tournament: Tournament, *, one_per_player: bool = False) -> li
 
 
 def finished_entries(tournament: Tournament, keys: list[int]) -> list[Entry]:
-    """The entries `keys` names, in that order, with their players, marked as `finished`
-    marks them (`playing_again`)."""
+    """The entries `keys` names, in that order, with their players."""
     # The players by key (prefetched): joined, the planner hashes every player of the
     # room for a page of 100 entries.
     entries = {e.pk: e for e in tournament.entries.filter(pk__in=keys).prefetch_related("player")}
+    return [entries[k] for k in keys if k in entries]
+
+
+def playing_again(tournament: Tournament, entries: list[Entry]) -> set[int]:
+    """The keys of those `entries` that are over while their player re-entered and plays
+    on (a page marks them), in one read."""
     playing = set(
         tournament.entries.filter(
-            status=Entry.Status.ACTIVE, player_id__in={e.player_id for e in entries.values()}
+            status=Entry.Status.ACTIVE, player_id__in={e.player_id for e in entries}
         ).values_list("player_id", flat=True)
     )
-    for e in entries.values():
-        e.playing_again = e.status != Entry.Status.ACTIVE and e.player_id in playing  # type: ignore[attr-defined]
-    return [entries[k] for k in keys if k in entries]
+    return {e.pk for e in entries if e.status != Entry.Status.ACTIVE and e.player_id in playing}

@@ -47,6 +47,7 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
     tables = []
     if by_table and table_count <= TABLE_LINKS_UP_TO:
         tables = selectors.tables_in_play(tournament)
+    recent = _recent_busts(tournament)
     return render(
         request,
         template,
@@ -59,7 +60,8 @@ def _eliminations_page(request: HttpRequest, tournament: Tournament, role) -> Ht
             "tables": tables,
             "table_count": table_count,
             "board": board,
-            "recent": _recent_busts(tournament),
+            "recent": recent,
+            "playing_again": selectors.playing_again(tournament, recent),
         },
     )
 
@@ -135,17 +137,9 @@ def _record_eliminations(request: HttpRequest, tournament: Tournament) -> None:
 
 
 def _recent_busts(tournament) -> list[Entry]:
-    """The last busts, each marked when the player re-entered and plays on."""
-    recent = list(
+    """The last busts, the latest first."""
+    return list(
         tournament.entries.filter(status=Entry.Status.ELIMINATED)
         .select_related("player")
         .order_by("-ended_at", "-number")[:20]
     )
-    playing = set(
-        tournament.entries.filter(
-            status=Entry.Status.ACTIVE, player_id__in=[e.player_id for e in recent]
-        ).values_list("player_id", flat=True)
-    )
-    for e in recent:
-        e.playing_again = e.player_id in playing
-    return recent

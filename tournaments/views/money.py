@@ -58,6 +58,7 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
     # An htmx request from the deal calculator gets its own card back (STYLE.md 13, 20).
     template = "money/money.html#deal" if request.htmx and role == Role.TD else "money/money.html"
     shown, pager = _results_window(request, selectors.finished_keys(tournament))
+    results = selectors.finished_entries(tournament, shown)
     # The pool is read once for its lines, the payouts and the money reached.
     family = (
         selectors.tournament_family(tournament) if tournament.parent_id is None else [tournament]
@@ -93,7 +94,8 @@ def money(request: HttpRequest, slug: str, proposal=None, stacks=None) -> HttpRe
             "proposal": proposal,
             "stacks": stacks or {},
             "deal": tournament.deals.filter(voided=False).order_by("-created_at").first(),
-            "results": selectors.finished_entries(tournament, shown),
+            "results": results,
+            "playing_again": selectors.playing_again(tournament, results),
             "results_pager": pager,
             "format_board": format_selectors.bounty_board(tournament),
             "satellite": format_selectors.satellite_figures(tournament, timezone.now()),

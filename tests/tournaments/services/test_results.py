@@ -122,8 +122,12 @@ def test_a_reentered_player_is_never_shown_out_while_he_plays(tournament, td, cl
     public = client.get(reverse("public_results", args=[tournament.slug])).content.decode()
     assert "Luca Verdi" not in public
     client.force_login(td)
+    entry_services.entry_eliminate(tournament=tournament, entry=entries[1], actor=td, now=NOW)
     busts = client.get(reverse("eliminations", args=[tournament.slug])).content.decode()
-    assert "re-entered, playing" in busts
+    # Luca's first entry is marked; the player out for good is not.
+    assert busts.count("re-entered, playing") == 1
+    money = client.get(reverse("money", args=[tournament.slug])).content.decode()
+    assert money.count("re-entered, playing") == 1
 
 
 def test_reports_use_words_the_room_time_zone_and_blank_zero_prizes(tournament, td, client):
