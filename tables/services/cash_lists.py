@@ -218,12 +218,6 @@ def _call_next(
     return entry
 
 
-def answer_deadline(entry: WaitEntry) -> datetime | None:
-    if entry.called_at is None:
-        return None
-    return waitlist.answer_deadline(entry.called_at, game_settings(entry.game))
-
-
 def _locked_entry(entry: WaitEntry) -> WaitEntry:
     """The entry's row, locked: two tabs answering or seating the same name act one after
     the other, and the second sees what the first did."""

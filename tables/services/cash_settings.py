@@ -65,7 +65,6 @@ def game_save(
     return game
 
 
-@transaction.atomic
 def _stored(value: Any) -> Any:
     """A setting as the room's row keeps it (JSON): tuples as lists, a shift as its pair."""
     if isinstance(value, tuple):
@@ -75,6 +74,7 @@ def _stored(value: Any) -> Any:
     return value
 
 
+@transaction.atomic
 def room_settings_save(*, actor: Any, values: dict[str, Any], now: datetime) -> CashRoom:
     """Change the room's settings (the manager's, §3). `values` holds settings of
     `CashSettings` by name, checked by the form; one left at the rulebook's default is kept
