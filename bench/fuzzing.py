@@ -692,7 +692,7 @@ def _people_targets() -> dict[str, Target]:
 
 
 def _pit_targets() -> dict[str, Target]:
-    from tables.forms import games
+    from room.forms import games
 
     room = ("td", "floor")
     saved = {"op": "choice:save|", "note": "text"}  # a saved ruling is logged (pit.ruling)
@@ -711,7 +711,7 @@ def _pit_targets() -> dict[str, Target]:
 
 
 def _cash_targets() -> dict[str, Target]:
-    from tables import forms as cash
+    from room.forms import cash as cash
     from tournaments.forms import books
 
     room = ("td", "floor")  # the room TD, and a tournament floor who holds no room role

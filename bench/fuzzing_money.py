@@ -121,8 +121,8 @@ def _bust(money: MoneyWorld, tournament, entry) -> None:
 
 
 def build_money_world(world: fuzzing.World) -> MoneyWorld:
+    from room.services import cash_lists, cash_tables
     from tables.models import CashGame, RoomEvent
-    from tables.services import cash_lists, cash_tables
 
     money = MoneyWorld(world, sales_night=_private_night(0), closed_night=_private_night(1))
     money.room_events_after = (
@@ -354,8 +354,8 @@ def _satellite(money: MoneyWorld) -> Round:
 
 
 def _rake(money: MoneyWorld) -> Round:
+    from room.selectors import cash as cash_reads
     from tables.models import CashTable, RakeRecord
-    from tables.selectors import cash as cash_reads
 
     table = CashTable.objects.get(pk=money.table_id)
     hand = cash_reads.next_rake_hand(table)

@@ -4,8 +4,8 @@ from django.urls import path
 from django.utils.module_loading import import_string
 
 from config import speedups
-from room.sockets import websocket_urlpatterns as room_routes  # the dealers' board
-from tables.sockets import CashConsumer  # the cash room
+from room.sockets.cash import CashConsumer  # the cash room
+from room.sockets.dealers import websocket_urlpatterns as room_routes  # the dealers' board
 
 # Channels' membership per socket, or the hub's per process (config/speedups.py).
 RoomConsumer = import_string(speedups.room_consumer())

@@ -386,7 +386,7 @@ CELERY_BEAT_SCHEDULE = {
     # The cash room's remote joins past their arrival window leave the lists (the board
     # and the calls also check when they read them).
     "cash-remote-lapse": {
-        "task": "tournaments.tasks.lapse_remote_joins",
+        "task": "room.tasks.lapse_remote_joins",
         "schedule": float(CLOCK_SWEEP_SECONDS),
         "options": {"expires": float(CLOCK_SWEEP_SECONDS)},
     },

@@ -23,7 +23,6 @@ urlpatterns = [
     path("staff/accounts/", accounts.staff_accounts, name="staff_accounts"),
     path("t/", include("tournaments.urls")),
     path("room/", include("room.urls")),
-    path("room/", include("tables.urls")),
     *people_urlpatterns,
     *display_urlpatterns,
     *api_urlpatterns,

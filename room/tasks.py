@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.utils import timezone
 
-from room.services import dealers, notify
+from room.services import cash_lists, dealers, notify
 
 
 @shared_task(name="room.tasks.push_dealers_when_due", ignore_result=True)
@@ -19,3 +19,9 @@ def push_dealers_when_due() -> bool:
 def notify_logged(log_name: str, pk: int) -> int:
     """Tell the players concerned what a committed log row says; returns the pushes sent."""
     return notify.logged_action_notify(log_name=log_name, pk=pk).pushes
+
+
+@shared_task(name="room.tasks.lapse_remote_joins", ignore_result=True)
+def lapse_remote_joins() -> int:
+    """Beat: the cash room's remote joins whose arrival window passed leave the lists."""
+    return cash_lists.lapse_remote(now=timezone.now())

@@ -469,7 +469,7 @@ class JackpotFund(models.Model):
     """The jackpots' money held for the players, in cents (one row): the prize on offer
     (`main`, from which the bad beat and the high hands are paid), the backup that becomes
     the prize when the main is emptied, and the share put aside for the jackpot after that
-    (`next`). Changed only under its row lock (tables.services.jackpots). `payments` counts
+    (`next`). Changed only under its row lock (room.services.jackpots). `payments` counts
     every payment ever made from it, so a drop or a payment knows whether a later payment
     has used its money."""
 

@@ -101,7 +101,7 @@ def make_manager(user=None):
 
 def make_cash_game(actor, *, now=None, **values):
     """A no-limit hold'em 2/5 game of the cash room (rake 5%, capped at 30)."""
-    from tables.services import cash_settings
+    from room.services import cash_settings
 
     defaults = {
         "variant": "Hold'em",

@@ -6,7 +6,6 @@ from celery import shared_task
 from django.utils import timezone
 
 from config import scheduling
-from tables.services.cash_lists import lapse_remote
 from tournaments.models import TimeCall
 from tournaments.services.clock import clock_announce, clock_sweep
 from tournaments.services.timecalls import timecall_expire
@@ -37,9 +36,3 @@ def expire_time_call(call_id: int) -> bool:
         tournament=call.tournament, actor=None, now=timezone.now(), call_id=call_id
     )
     return ended.outcome == TimeCall.Outcome.EXPIRED
-
-
-@shared_task(name="tournaments.tasks.lapse_remote_joins", ignore_result=True)
-def lapse_remote_joins() -> int:
-    """Beat: the cash room's remote joins whose arrival window passed leave the lists."""
-    return lapse_remote(now=timezone.now())

@@ -31,10 +31,10 @@ from pywebpush import WebPushException, webpush
 from room import tokens
 from room.models import EmailOptIn, PushSubscription
 from room.rules import notices as rules
+from room.selectors import cash as cash_reads
 from room.selectors import notify as selectors
 from room.selectors.notify import Recipient
 from tables.models import RoomEvent
-from tables.selectors import cash as cash_reads
 from tournaments.models import Event, Player
 
 logger = logging.getLogger(__name__)

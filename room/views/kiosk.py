@@ -25,11 +25,11 @@ from config import ratelimit
 from config.views import run
 from room.models import Kiosk
 from room.selectors import kiosk as selectors
+from room.services import cash_lists
 from room.services import kiosk as services
 from room.services import people as people_services
+from room.views.cash_remote import player_for_link
 from tables import permissions as room_permissions
-from tables.services import cash_lists
-from tables.views.cash_remote import player_for_link
 from tournaments.forms.fields import whole_number
 from tournaments.models import Tournament
 from tournaments.services import reservations as reservation_services

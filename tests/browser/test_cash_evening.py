@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from django.utils import formats, timezone, translation
 
+from room.selectors import cash as cash_reads
+from room.services import cash_lists
+from room.views.cash_phone import phone_token
 from tables.cash.shifts import shift_at
 from tables.models import CashOut, CashSeat, CashTable, RakeRecord, RoomRole, WaitEntry
-from tables.selectors import cash as cash_reads
-from tables.services import cash_lists
-from tables.views.cash_phone import phone_token
 from tests.browser import cash_steps as steps
 from tests.conftest import make_cash_game, make_player, make_room_user
 from tournaments.models import Player

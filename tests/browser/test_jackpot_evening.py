@@ -20,8 +20,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from room.services import cash_rake
 from tables.models import CashSeat, CashTable, JackpotFund, JackpotPayment, RoomRole
-from tables.services import cash_rake
 from tests.browser import cash_steps as steps
 from tests.conftest import make_cash_game, make_player, make_room_user
 

@@ -21,9 +21,9 @@ import pytest
 from django.utils import timezone
 
 from room.models import PushSubscription
+from room.selectors import cash as cash_reads
+from room.services import cash_lists, cash_tables
 from tables.models import Seat, WaitEntry
-from tables.selectors import cash as cash_reads
-from tables.services import cash_lists, cash_tables
 from tables.services import hands as hands_services
 from tables.services import room as room_services
 from tests.browser import cash_steps as steps

@@ -14,10 +14,10 @@ from django.urls import reverse
 from room.models import DealerAssignment, DealerShift, PitTable, TipsPool
 from room.rules.tips import split_pool, weights
 from room.selectors import dealers as selectors
+from room.services import cash_tables
 from room.services import dealers as services
 from tables.events import room_event_undo
 from tables.models import CashTable, RoomEvent, RoomRole, Table
-from tables.services import cash_tables
 from tables.services import room as room_services
 from tests.conftest import NOW, make_cash_game, make_manager, make_room_user, make_tournament
 from tournaments.errors import CannotUndo, DomainError

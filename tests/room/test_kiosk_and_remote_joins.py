@@ -11,9 +11,9 @@ from django.urls import reverse
 from config import ratelimit
 from room.models import Kiosk
 from room.selectors import kiosk as kiosk_selectors
+from room.services import cash_settings
+from room.views.cash_phone import phone_token
 from tables.models import RoomEvent, WaitEntry
-from tables.services import cash_settings
-from tables.views.cash_phone import phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 from tournaments.models import Reservation
 

@@ -16,12 +16,11 @@ from django.utils import timezone
 
 from room import tokens
 from room.models import EmailOptIn, PushSubscription
-from room.services import notify
+from room.selectors import cash as cash_reads
+from room.services import cash_lists, cash_tables, notify
 from room.services import people as people_services
 from room.tasks import notify_logged
 from tables.models import RoomEvent, Seat, Table, WaitEntry
-from tables.selectors import cash as cash_reads
-from tables.services import cash_lists, cash_tables
 from tables.services import hands as hands_services
 from tables.services import room as room_services
 from tables.services import seats as seat_services

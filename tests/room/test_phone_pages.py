@@ -12,9 +12,8 @@ from django.urls import reverse
 
 from config import csp
 from room import tokens
-from room.services import notify
-from tables.services import cash_lists
-from tables.views.cash_phone import phone_token
+from room.services import cash_lists, notify
+from room.views.cash_phone import phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 from tournaments.services import entries as entry_services
 

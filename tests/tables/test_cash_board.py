@@ -15,8 +15,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from room.services import cash_lists, cash_seats, cash_tables
 from tables.models import RoomRole, WaitEntry
-from tables.services import cash_lists, cash_seats, cash_tables
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 from tournaments.models import Player
 

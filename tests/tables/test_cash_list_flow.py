@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
+from room.services import cash_lists, cash_log, cash_seats, cash_settings, cash_tables
+from room.views.cash_phone import phone_token
 from tables.models import CashOut, CashSeat, CashTable, RoomEvent, RoomRole, WaitEntry
-from tables.services import cash_lists, cash_log, cash_seats, cash_settings, cash_tables
-from tables.views.cash_phone import phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 
 pytestmark = pytest.mark.django_db

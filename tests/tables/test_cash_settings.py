@@ -12,11 +12,11 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
+from room.forms.cash import CashRoomForm
+from room.selectors import cash as cash_reads
+from room.services import cash_lists, cash_seats, cash_settings, cash_tables
 from tables.cash.settings import DEFAULTS
-from tables.forms import CashRoomForm
 from tables.models import CashRoom, RakeRecord, RoomEvent, RoomRole, RoomStaff
-from tables.selectors import cash as cash_reads
-from tables.services import cash_lists, cash_seats, cash_settings, cash_tables
 from tests.conftest import NOW, make_cash_game, make_player, make_user
 
 pytestmark = pytest.mark.django_db

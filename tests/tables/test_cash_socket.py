@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tables.services import cash_lists
+from room.services import cash_lists
 from tests.conftest import NOW, make_cash_game, make_player, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,7 +13,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from room.selectors import books as night_reads
+from room.selectors import cash as cash_reads
 from room.services import books as night_services
+from room.services import cash_lists, cash_log, cash_rake, cash_seats, cash_settings, cash_tables
+from room.views.cash_phone import PHONE_SALT, phone_token
 from tables.models import (
     CashGame,
     CashSeat,
@@ -23,9 +26,6 @@ from tables.models import (
     RoomRole,
     WaitEntry,
 )
-from tables.selectors import cash as cash_reads
-from tables.services import cash_lists, cash_log, cash_rake, cash_seats, cash_settings, cash_tables
-from tables.views.cash_phone import PHONE_SALT, phone_token
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 
 pytestmark = pytest.mark.django_db

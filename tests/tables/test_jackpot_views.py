@@ -11,9 +11,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from room.selectors import jackpots as jackpots_reads
+from room.services import cash_rake, jackpots
 from tables.models import CashSeat, CashTable, JackpotClaim, JackpotPayment, RoomEvent, RoomRole
-from tables.selectors import jackpots as jackpots_reads
-from tables.services import cash_rake, jackpots
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 
 pytestmark = pytest.mark.django_db

@@ -11,6 +11,8 @@ import pytest
 from django.conf import settings
 
 from room.selectors import books as night_reads
+from room.selectors import jackpots as jackpots_reads
+from room.services import cash_rake, jackpots
 from tables.cash.jackpot import ClaimedHand, DropRule, HighHandRule
 from tables.events import room_event_undo
 from tables.models import (
@@ -23,8 +25,6 @@ from tables.models import (
     RoomEvent,
     RoomRole,
 )
-from tables.selectors import jackpots as jackpots_reads
-from tables.services import cash_rake, jackpots
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_tournament
 from tests.tournaments.services.test_money_once import all_at_once
 from tournaments.errors import CannotUndo, DomainError

@@ -5,7 +5,7 @@ room app's, room/services/books.py).
 A night is a date: the events played on it and the cash room's rake taken on it. Once
 closed (a NightClose row with the totals as they stood), sales, voids and refunds on
 that night are refused, and so are the cash room's rake and its undo
-(`tables.services.cash_rake`); the night changes only by a recorded correction. The night is
+(`room.services.cash_rake`); the night changes only by a recorded correction. The night is
 the room's: closing it and correcting it are logged in the room's log (`tables.events`).
 """
 

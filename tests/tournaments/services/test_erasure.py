@@ -9,10 +9,10 @@ import random
 import pytest
 from django.urls import reverse
 
+from room.services import cash_lists, cash_seats, cash_tables
 from room.services import people as people_services
 from tables.events import room_event_undo
 from tables.models import CashSeat, CashTable, RoomEvent, RoomRole, Ruling, WaitEntry
-from tables.services import cash_lists, cash_seats, cash_tables
 from tests.conftest import (
     NOW,
     make_cash_game,

@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from room.selectors import books as night_reads
 from room.services import books as night_services
+from room.services import cash_buyins, cash_lists, cash_rake, cash_tables
 from tables.models import CashGame, CashSeat, CashTable, RakeRecord, RoomRole
-from tables.services import cash_buyins, cash_lists, cash_rake, cash_tables
 from tests.conftest import (
     NOW,
     make_manager,

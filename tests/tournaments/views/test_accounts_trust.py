@@ -23,10 +23,9 @@ from django.urls import reverse
 
 from config import ratelimit
 from config.asgi import application
-from room.services import accounts
+from room.services import accounts, cash_lists
+from room.services import cash_tables as table_services
 from tables.models import CashSeat, RoomEvent, RoomRole, Table, WaitEntry
-from tables.services import cash_lists
-from tables.services import cash_tables as table_services
 from tests.conftest import (
     NOW,
     make_cash_game,

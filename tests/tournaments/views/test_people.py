@@ -735,10 +735,10 @@ def test_the_undo_of_another_tds_merge_is_not_found(client, tournament, td, fore
 def test_after_a_merge_the_cash_room_never_brings_the_merged_away_record_back():
     """An older cash-room action undone after the merge would put the hidden record back
     on a list; his card finds the player kept."""
+    from room.selectors import cash as cash_selectors
+    from room.services import cash_lists
     from tables.events import room_event_undo
     from tables.models import WaitEntry
-    from tables.selectors import cash as cash_selectors
-    from tables.services import cash_lists
     from tournaments.errors import CannotUndo
 
     manager = make_manager()

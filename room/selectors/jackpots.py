@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from room.selectors import cash as cash_reads
 from tables.cash.jackpot import (
     REASONS,
     BadBeatRule,
@@ -22,7 +23,6 @@ from tables.cash.jackpot import (
 )
 from tables.models import CashRoom, JackpotClaim, JackpotFund, JackpotKind, JackpotPayment
 from tables.ruling.jackpot_labels import PERIOD_LABELS, reason_texts
-from tables.selectors import cash as cash_reads
 
 REASON_CODES = frozenset(REASONS)
 # How long the screens show a jackpot just paid.

@@ -16,13 +16,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
-from tables import forms, permissions
+from room.forms import cash as forms
+from room.selectors import cash as cash_reads
+from room.services import cash_rake, cash_tables
+from room.views.cash_board import _back
+from room.views.cash_tables import _open_table
+from tables import permissions
 from tables.cash import shifts
 from tables.models import CashTable
-from tables.selectors import cash as cash_reads
-from tables.services import cash_rake, cash_tables
-from tables.views.cash_board import _back
-from tables.views.cash_tables import _open_table
 
 
 @login_required

@@ -19,15 +19,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
+from room.forms import games as gf
+from room.services import pit as pit_services
 from tables import games_labels as labels
-from tables.forms import games as gf
 from tables.games import GameError, trainer
 from tables.games import blackjack as bj
 from tables.games import punto_banco as pb
 from tables.games.cards import names
 from tables.models import RoomEvent
 from tables.permissions import PIT, require_room_role, room_object
-from tables.services import pit as pit_services
 from tournaments.forms.fields import whole_number
 
 

@@ -15,11 +15,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
-from tables import forms, permissions
+from room.forms import cash as forms
+from room.services import cash_buyins, cash_seats
+from room.views.cash_board import _back, _role
+from room.views.cash_tablet import _tablet
+from tables import permissions
 from tables.models import CashSeat
-from tables.services import cash_buyins, cash_seats
-from tables.views.cash_board import _back, _role
-from tables.views.cash_tablet import _tablet
 from tournaments.forms.fields import whole_number
 
 

@@ -19,7 +19,14 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.views import run
-from tables import events, forms, permissions
+from room.forms import cash as forms
+from room.selectors import cash as cash_reads
+from room.selectors import cash as selectors
+from room.selectors import jackpots as jackpot_selectors
+from room.services import cash_lists
+from room.views import jackpots as jackpot_views
+from room.views.cash_phone import phone_token
+from tables import events, permissions
 from tables.cash import absence
 from tables.models import (
     CashGame,
@@ -30,12 +37,6 @@ from tables.models import (
     RoomEvent,
     WaitEntry,
 )
-from tables.selectors import cash as cash_reads
-from tables.selectors import cash as selectors
-from tables.selectors import jackpots as jackpot_selectors
-from tables.services import cash_lists
-from tables.views import jackpots as jackpot_views
-from tables.views.cash_phone import phone_token
 from tournaments.models import Player
 
 # The log shows words, never codes.

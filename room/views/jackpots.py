@@ -21,13 +21,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
+from room.forms import jackpots as forms
+from room.selectors import jackpots as jackpots_reads
+from room.selectors import jackpots as selectors
+from room.services import jackpots as services
 from tables import events, permissions
-from tables.forms import jackpots as forms
 from tables.models import JackpotClaim, JackpotPayment, RoomEvent
 from tables.ruling.jackpot_labels import reason_texts
-from tables.selectors import jackpots as jackpots_reads
-from tables.selectors import jackpots as selectors
-from tables.services import jackpots as services
 from tournaments.documents import pdf
 from tournaments.labels import cents_text
 

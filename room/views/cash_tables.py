@@ -11,10 +11,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
-from tables import forms, permissions
+from room.forms import cash as forms
+from room.services import cash_lists, cash_seats, cash_tables
+from room.views.cash_board import _back, _role
+from tables import permissions
 from tables.models import CashGame, CashTable
-from tables.services import cash_lists, cash_seats, cash_tables
-from tables.views.cash_board import _back, _role
 
 
 def _open_table(pk: int) -> CashTable:

@@ -1,6 +1,6 @@
 """The dealers' socket (`ws/room/dealers/`): a read-only "the plan changed" push for the
 dealer board, the floor's page and the tablets' relief line, which then refresh over htmx.
-It carries no data, so anyone may listen, as on the cash room's socket (tables/sockets.py).
+It carries no data, so anyone may listen, as on the cash room's socket (room/sockets/cash.py).
 """
 
 from __future__ import annotations

@@ -11,9 +11,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tables import events, forms, permissions
+from room.forms import cash as forms
+from room.services import staff as staff_services
+from tables import events, permissions
 from tables.models import RoomEvent, RoomRole, RoomStaff
-from tables.services import staff as staff_services
 from tournaments.errors import DomainError
 from tournaments.forms.fields import first_error
 

@@ -11,13 +11,13 @@ from django import forms
 from django.utils.formats import time_format
 from django.utils.translation import gettext_lazy as _
 
+from room.services.cash_rake import staff_name
+from room.services.cash_settings import GAME_FIELDS
 from tables import permissions
 from tables.cash.rake import Contribution
 from tables.cash.settings import DEFAULTS, CashSettings
 from tables.cash.shifts import Shift
 from tables.models import CashGame, CashRoom, CashSeat, CashTable, RoomRole
-from tables.services.cash_rake import staff_name
-from tables.services.cash_settings import GAME_FIELDS
 from tournaments.models import Player
 
 MAX_CHIPS = 10**9

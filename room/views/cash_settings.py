@@ -12,10 +12,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
-from tables import forms, permissions
-from tables.selectors import cash as cash_reads
-from tables.services import cash_players, cash_settings
-from tables.views.cash_board import _back, _role
+from room.forms import cash as forms
+from room.selectors import cash as cash_reads
+from room.services import cash_players, cash_settings
+from room.views.cash_board import _back, _role
+from tables import permissions
 
 
 @login_required

@@ -15,11 +15,12 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
-from tables import forms, permissions
+from room.forms import cash as forms
+from room.selectors import cash as selectors
+from room.services import cash_lists, cash_players, cash_seats
+from room.views.cash_board import _back, _role
+from tables import permissions
 from tables.models import WaitEntry
-from tables.selectors import cash as selectors
-from tables.services import cash_lists, cash_players, cash_seats
-from tables.views.cash_board import _back, _role
 from tournaments.models import Player
 
 

@@ -12,6 +12,8 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from room.selectors.jackpots import DEFAULTS, JackpotSettings
+from room.services.jackpots import Where
 from tables.cash.jackpot import (
     BadBeatRule,
     ClaimedHand,
@@ -24,8 +26,6 @@ from tables.engine.cards import parse_cards, split_concatenated
 from tables.engine.errors import InvalidCards
 from tables.models import CashTable, Table
 from tables.ruling.labels import ENGINE_ERRORS
-from tables.selectors.jackpots import DEFAULTS, JackpotSettings
-from tables.services.jackpots import Where
 
 GAMES = [("holdem", "Hold'em"), ("omaha", "Omaha")]
 PERIODS = [("hour", _("every hour")), ("shift", _("every shift")), ("day", _("every day"))]

@@ -15,10 +15,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from config.views import form_errors
-from tables import forms
+from room.forms import cash as forms
+from room.selectors import cash as cash_reads
+from room.services import cash_buyins, cash_lists
 from tables.models import CashGame, CashSeat, PhoneLink, WaitEntry
-from tables.selectors import cash as cash_reads
-from tables.services import cash_buyins, cash_lists
 from tournaments.errors import DomainError
 from tournaments.models import Player
 

@@ -23,6 +23,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from room.selectors.jackpots import (
+    DEFAULTS,
+    GROUPS,
+    JackpotSettings,
+    _plain,
+    best_of,
+    jackpot_settings,
+    period_at,
+    period_hands,
+)
 from tables import permissions
 from tables.cash.jackpot import (
     ClaimedHand,
@@ -51,16 +61,6 @@ from tables.models import (
     Table,
 )
 from tables.ruling.labels import ENGINE_ERRORS
-from tables.selectors.jackpots import (
-    DEFAULTS,
-    GROUPS,
-    JackpotSettings,
-    _plain,
-    best_of,
-    jackpot_settings,
-    period_at,
-    period_hands,
-)
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.labels import cents_text
 from tournaments.models import NightClose

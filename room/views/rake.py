@@ -15,9 +15,10 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables import forms, permissions
+from room.forms import cash as forms
+from room.selectors import cash as cash_reads
+from tables import permissions
 from tables.models import CashGame, RakeRecord
-from tables.selectors import cash as cash_reads
 from tournaments.documents import reports
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
