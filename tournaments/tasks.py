@@ -8,7 +8,7 @@ from django.utils import timezone
 from config import scheduling
 from tables.services.cash import lapse_remote
 from tournaments.models import TimeCall
-from tournaments.services.clock import clock_announce, clock_sweep
+from tournaments.services.level_announcements import clock_announce, clock_sweep
 from tournaments.services.timecalls import timecall_expire
 
 

@@ -74,7 +74,7 @@ from tournaments.services.backup_format import (
     _is_user,
     exported_fields,
 )
-from tournaments.services.clock import _schedule_announcement
+from tournaments.services.level_announcements import _schedule_announcement
 
 RESERVED_SLUGS = frozenset({"new", "import"})  # URL words under /t/
 
