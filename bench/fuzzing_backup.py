@@ -63,11 +63,11 @@ class BackupCase:
 def _document(world: fuzzing.World) -> dict:
     """The world exported once per run (cached on the world)."""
     from tournaments.models import Tournament
-    from tournaments.services import backup
+    from tournaments.services import backup_export
 
     cached = getattr(world, "_backup_document", None)
     if cached is None:
-        cached = backup.export_tournament(Tournament.objects.get(pk=world.tournament_id))
+        cached = backup_export.export_tournament(Tournament.objects.get(pk=world.tournament_id))
         world._backup_document = cached  # type: ignore[attr-defined]
     return cached
 
@@ -90,39 +90,40 @@ def _concrete(node: Any, parts: list[str], at: tuple) -> list[tuple[tuple, bool]
 
 def sites(world: fuzzing.World) -> dict[str, list[tuple]]:
     """Every place of the document a case may change, by kind."""
-    from tournaments.services import backup
+    from tournaments.events import payload_refs
+    from tournaments.services import backup_format
 
     cached = getattr(world, "_backup_sites", None)
     if cached is not None:
         return cached
     doc = _document(world)
     found: dict[str, list[tuple]] = {kind: [] for kind in KINDS}
-    sections = {s.key: s.model for s in backup.SECTIONS}
+    sections = {s.key: s.model for s in backup_format.SECTIONS}
     from tournaments.models import Player, Tournament
 
     sections["players"] = Player
     for field_name in doc["tournament"]:
         if field_name.startswith("clock_") or field_name in {"status", "h4h_active", "h4h_hands"}:
             found["state"].append(("tournament", field_name))
-    json_fields = {(m, f) for m, f in backup.JSON_REFS}
+    json_fields = {(m, f) for m, f in backup_format.JSON_REFS}
     for model, name in json_fields:
         if model is Tournament:
             found["json"].append(("tournament", name))
     for key, model in sections.items():
         for i, row in enumerate(doc.get(key, [])):
             found["id"].append((key, i, "id"))
-            for f in backup.exported_fields(model):
-                if f.is_relation and not backup._is_user(f) and row.get(f.name) is not None:
+            for f in backup_format.exported_fields(model):
+                if f.is_relation and not backup_format._is_user(f) and row.get(f.name) is not None:
                     found["id"].append((key, i, f.name))
                 if (model, f.name) in json_fields:
                     found["json"].append((key, i, f.name))
-                    for path, _model in backup.JSON_REFS[(model, f.name)]:
+                    for path, _model in backup_format.JSON_REFS[(model, f.name)]:
                         for at, is_key in _concrete(row[f.name], path.split("."), ()):
                             found["key" if is_key else "id"].append((key, i, f.name, *at))
             if key == "events" and isinstance(row.get("data"), dict):
                 for data_key in row["data"]:
                     found["json"].append((key, i, "data", data_key))
-                for path, _model in backup.payload_refs(row["action"], row["data"]) or ():
+                for path, _model in payload_refs(row["action"], row["data"]) or ():
                     for at, is_key in _concrete(row["data"], path.split("."), ()):
                         found["key" if is_key else "id"].append((key, i, "data", *at))
     world._backup_sites = found  # type: ignore[attr-defined]
@@ -226,9 +227,9 @@ def crafted(world: fuzzing.World, case: BackupCase) -> dict:
 
 
 def _fingerprint(tournament) -> str:
-    from tournaments.services import backup
+    from tournaments.services import backup_export
 
-    document = backup.export_tournament(tournament)
+    document = backup_export.export_tournament(tournament)
     document.pop("exported_at", None)
     text = json.dumps(document, sort_keys=True, default=str)
     return hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()

@@ -31,6 +31,8 @@ from tables.models import Table
 from tournaments import controls
 from tournaments.models import DisplayScreen, Event, StaffAssignment, Tournament
 from tournaments.services import clock as clock_services
+from tournaments.services import endofday as endofday_services
+from tournaments.services import handforhand as handforhand_services
 from tournaments.sockets import consumer as consumers
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -190,10 +192,10 @@ def room(tournament, td):
     clock_services.clock_next_level(tournament=tournament, actor=td, now=now)
     states["level2"] = _clock_row(tournament.pk)
     Tournament.objects.filter(pk=tournament.pk).update(**states["running"])
-    clock_services.h4h_start(tournament=tournament, actor=td, now=now)
+    handforhand_services.h4h_start(tournament=tournament, actor=td, now=now)
     states["h4h"] = _clock_row(tournament.pk)
     Tournament.objects.filter(pk=tournament.pk).update(**states["running"])
-    clock_services.eod_start(
+    endofday_services.eod_start(
         tournament=tournament, actor=td, card="5", last_level_of_day=True, now=now
     )
     states["eod"] = _clock_row(tournament.pk)

@@ -17,6 +17,8 @@ from tournaments.errors import DomainError
 from tournaments.forms.fields import whole_number
 from tournaments.models import Tournament
 from tournaments.services import clock as clock_services
+from tournaments.services import endofday as endofday_services
+from tournaments.services import handforhand as handforhand_services
 from tournaments.services import timecalls as timecall_services
 
 
@@ -106,17 +108,17 @@ CONTROLS: dict[str, tuple[frozenset[str], Any, Any]] = {
     "next": (TD, clock_services.clock_next_level, _NONE),
     "previous": (TD, clock_services.clock_previous_level, _NONE),
     "jump": (TD, clock_services.clock_jump, lambda m: {"index": _int(m, "index")}),
-    "h4h_start": (TD, clock_services.h4h_start, _NONE),
-    "h4h_stop": (TD, clock_services.h4h_stop, _NONE),
-    "h4h_next_hand": (TD, clock_services.h4h_next_hand, _NONE),
+    "h4h_start": (TD, handforhand_services.h4h_start, _NONE),
+    "h4h_stop": (TD, handforhand_services.h4h_stop, _NONE),
+    "h4h_next_hand": (TD, handforhand_services.h4h_next_hand, _NONE),
     "h4h_table_done": (
         FLOOR,
-        clock_services.h4h_table_done,
+        handforhand_services.h4h_table_done,
         lambda m: {"table_number": _int(m, "table")},
     ),
-    "eod_start": (TD, clock_services.eod_start, _eod),
-    "eod_hand": (FLOOR, clock_services.eod_hand, lambda m: {"table_number": _int(m, "table")}),
-    "eod_stop": (TD, clock_services.eod_stop, _NONE),
+    "eod_start": (TD, endofday_services.eod_start, _eod),
+    "eod_hand": (FLOOR, endofday_services.eod_hand, lambda m: {"table_number": _int(m, "table")}),
+    "eod_stop": (TD, endofday_services.eod_stop, _NONE),
     "timecall_start": (FLOOR, timecall_services.timecall_start, _timecall_start),
     "timecall_acted": (FLOOR, timecall_services.timecall_acted, _timecall),
     "timecall_cancel": (FLOOR, timecall_services.timecall_cancel, _timecall),

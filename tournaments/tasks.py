@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from config import scheduling
 from tournaments.models import TimeCall
-from tournaments.services.clock import clock_announce, clock_sweep
+from tournaments.services.level_announcements import clock_announce, clock_sweep
 from tournaments.services.timecalls import timecall_expire
 
 

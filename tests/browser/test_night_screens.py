@@ -19,6 +19,7 @@ from tests.conftest import make_player, make_tournament, make_user
 from tournaments.models import DisplayScreen
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
+from tournaments.services import handforhand as handforhand_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -101,7 +102,7 @@ def test_the_console_shows_each_tables_hand_done_live(daphne_url, browser):
             tournament=tournament, player=make_player(), actor=td, now=now
         )
     clock_services.clock_start(tournament=tournament, actor=td, now=now)  # 9/3 evened to 6/6
-    clock_services.h4h_start(tournament=tournament, actor=td, now=now)
+    handforhand_services.h4h_start(tournament=tournament, actor=td, now=now)
     context = browser.new_context(locale="en-GB")
     context.add_cookies(_session_cookie(td, daphne_url))
     console = context.new_page()

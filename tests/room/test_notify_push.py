@@ -30,6 +30,7 @@ from tests.tables.services.test_room import seat_players
 from tournaments.models import Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
+from tournaments.services import handforhand as handforhand_services
 from tournaments.services import results
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -182,11 +183,11 @@ def test_a_tournament_tells_each_player_his_seat_moves_the_bubble_and_his_prize(
         late_registration_level=None, payouts=[5000, 4000, 3000, 2000, 1000]
     )
     tournament.refresh_from_db()
-    clock_services.h4h_start(tournament=tournament, actor=td, now=NOW + 5 * MIN)
+    handforhand_services.h4h_start(tournament=tournament, actor=td, now=NOW + 5 * MIN)
     assert push_service.for_browser("mover")[-1]["title"] == "Sunday Deepstack: The money bubble"
     assert push_service.for_browser("stayer")[-1]["title"] == "Sunday Deepstack: La bolla"
 
-    clock_services.h4h_table_done(tournament=tournament, actor=td, table_number=2, now=NOW)
+    handforhand_services.h4h_table_done(tournament=tournament, actor=td, table_number=2, now=NOW)
     results.eliminations_record(
         tournament=tournament, busts=[results.Bust(entry=entries[1])], actor=td, now=NOW + 8 * MIN
     )

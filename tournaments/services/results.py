@@ -34,6 +34,7 @@ from tournaments.models import BountyAward, Deal, Entry, Event, Tournament
 from tournaments.prepared import NO_ID, Prepared
 from tournaments.rules import payouts, placements
 from tournaments.services import clock as clock_services
+from tournaments.services import handforhand as handforhand_services
 from tournaments.services import locks
 
 
@@ -490,7 +491,7 @@ def _after_busts(
         clock_services.clock_republish(tournament=tournament, now=now)
         return
     if tournament.h4h_active:
-        clock_services.h4h_bubble_burst(
+        handforhand_services.h4h_bubble_burst(
             tournament=tournament,
             tables=[table for table, _seat in data["seats"].values()],
             actor=actor,

@@ -48,7 +48,7 @@ from tournaments import permissions, realtime, selectors
 from tournaments.controls import TIMECALL_ACTIONS, control_action
 from tournaments.errors import DomainError
 from tournaments.models import DisplayScreen, Role, Tournament
-from tournaments.services import clock as clock_services
+from tournaments.services import level_announcements as announcement_services
 from tournaments.services import timecalls as timecall_services
 from tournaments.sockets import layerwatch
 from tournaments.sockets.coalesce import coalescer
@@ -94,7 +94,7 @@ def _catch_up(tournament_id: int) -> None:
     if tournament is None:
         return
     now = timezone.now()
-    clock_services.clock_catch_up(tournament=tournament, now=now)
+    announcement_services.clock_catch_up(tournament=tournament, now=now)
     timecall_services.timecall_catch_up(tournament=tournament, now=now)
 
 

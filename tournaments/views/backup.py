@@ -1,5 +1,5 @@
 """Backup pages: a TD downloads the tournament as JSON; a user who may create tournaments
-uploads such a file to create it here (tournaments/services/backup.py does the work)."""
+uploads such a file to create it here (tournaments/services/backup_*.py do the work)."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tournaments import permissions
 from tournaments.errors import DomainError
-from tournaments.services import backup
+from tournaments.services import backup_checks, backup_export, backup_import
 
 
 @login_required
 @require_GET
 def tournament_export(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.TD)
-    data = backup.dumps(backup.export_tournament(tournament, now=timezone.now()))
+    data = backup_export.dumps(backup_export.export_tournament(tournament, now=timezone.now()))
     response = HttpResponse(data, content_type="application/json; charset=utf-8")
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
     response["Content-Disposition"] = (
@@ -35,22 +35,22 @@ def tournament_export(request: HttpRequest, slug: str) -> HttpResponse:
 def tournament_import(request: HttpRequest) -> HttpResponse:
     if not permissions.can_create_tournaments(request.user):
         raise PermissionDenied
-    max_mb = backup.MAX_DOCUMENT_BYTES // (1024 * 1024)
+    max_mb = backup_checks.MAX_DOCUMENT_BYTES // (1024 * 1024)
     if request.method == "GET":
         return render(request, "setup/import.html", {"max_mb": max_mb})
     upload = request.FILES.get("file")
     if upload is None:
         messages.error(request, _("Choose a file written by “Export (JSON)”."))
         return redirect("tournament_import")
-    if upload.size > backup.MAX_DOCUMENT_BYTES:
+    if upload.size > backup_checks.MAX_DOCUMENT_BYTES:
         messages.error(
             request,
             _("This file cannot be imported: the file is larger than %(mb)s MB.") % {"mb": max_mb},
         )
         return redirect("tournament_import")
     try:
-        result = backup.import_document(
-            backup.loads(upload.read()), actor=request.user, now=timezone.now()
+        result = backup_import.import_document(
+            backup_checks.loads(upload.read()), actor=request.user, now=timezone.now()
         )
     except DomainError as exc:
         messages.error(request, str(exc))

@@ -45,7 +45,15 @@ from tournaments.models import (
     StaffAssignment,
     Tournament,
 )
-from tournaments.services import backup, days, results, screens
+from tournaments.services import (
+    backup_checks,
+    backup_export,
+    backup_format,
+    backup_import,
+    days,
+    results,
+    screens,
+)
 from tournaments.services import chips as chip_services
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
@@ -343,35 +351,37 @@ def canonical(document: dict) -> dict:
         )
         for row in doc["players"]
     }
-    for section in backup.SECTIONS:
+    for section in backup_format.SECTIONS:
         keys[section.model] = {
             row["id"]: f"{section.key}#{i}" for i, row in enumerate(doc[section.key])
         }
     slugs = {row["slug"]: f"T{i}" for i, row in enumerate(tournaments)}
 
     def mapper(model, old):
-        return slugs.get(old) if model == backup.SLUG else keys[model].get(old)
+        return slugs.get(old) if model == events.SLUG else keys[model].get(old)
 
     def rewrite(model, rows):
         for row in rows:
-            for f in backup.exported_fields(model):
+            for f in backup_format.exported_fields(model):
                 name = "id" if f.primary_key else f.name
                 value = row.get(name)
                 if f.primary_key or (f.is_relation and f.related_model in keys):
                     target = model if f.primary_key else f.related_model
                     row[name] = keys[target].get(value, value)
-                elif (model, f.name) in backup.JSON_REFS:
-                    row[name] = backup.remap(value, backup.JSON_REFS[(model, f.name)], mapper)
+                elif (model, f.name) in backup_format.JSON_REFS:
+                    row[name] = events.remap(
+                        value, backup_format.JSON_REFS[(model, f.name)], mapper
+                    )
             if model is Tournament:
                 row["slug"] = slugs[row["slug"]]
             if model is Event:
-                refs = backup.payload_refs(row["action"], row["data"])
-                row["data"] = backup.remap(row["data"], refs, mapper)
+                refs = events.payload_refs(row["action"], row["data"])
+                row["data"] = events.remap(row["data"], refs, mapper)
 
     rewrite(Tournament, tournaments)
     rewrite(Player, doc["players"])
     doc["players"].sort(key=lambda row: row["id"])
-    for section in backup.SECTIONS:
+    for section in backup_format.SECTIONS:
         rewrite(section.model, doc[section.key])
     return doc
 
@@ -477,11 +487,11 @@ LATER = at(2930)
 
 
 def test_import_next_to_the_original_loses_nothing(event, td):
-    first = backup.export_tournament(event, now=LATER)
+    first = backup_export.export_tournament(event, now=LATER)
     # The rich event puts rows in every list and most kinds of action in the log.
     assert first["format"] == "torneo-tournament" and first["version"] == 1
     assert [f["name"] for f in first["flights"]] == ["Day 1A", "Day 1B"]
-    for section in backup.SECTIONS:
+    for section in backup_format.SECTIONS:
         assert first[section.key], f"the rich event has no {section.key}"
     actions = {e["action"] for e in first["events"]}
     assert {
@@ -494,11 +504,13 @@ def test_import_next_to_the_original_loses_nothing(event, td):
         "clock.start",
     } <= actions
     assert all("token" not in row for row in first["screens"])
-    assert backup.loads(backup.dumps(first)) == first  # plain JSON types only
+    assert backup_checks.loads(backup_export.dumps(first)) == first  # plain JSON types only
     shown = behaviour(event, LATER)
     players_before = Player.objects.count()
 
-    result = backup.import_document(backup.loads(backup.dumps(first)), actor=td, now=LATER)
+    result = backup_import.import_document(
+        backup_checks.loads(backup_export.dumps(first)), actor=td, now=LATER
+    )
     copy_ = result.tournament
     assert copy_.pk != event.pk and copy_.slug != event.slug
     assert result.renamed == {
@@ -513,7 +525,7 @@ def test_import_next_to_the_original_loses_nothing(event, td):
     assert result.players_created == 0 and result.players_matched == len(first["players"])
     assert result.users_created == []
 
-    second = backup.export_tournament(copy_, now=LATER)
+    second = backup_export.export_tournament(copy_, now=LATER)
     assert canonical(without_import_row(second)) == canonical(first)
     assert behaviour(copy_, LATER) == shown
     # Screens have new secret links; the original's still work.
@@ -523,7 +535,7 @@ def test_import_next_to_the_original_loses_nothing(event, td):
 
 
 def test_import_into_a_database_without_the_original(event, td):
-    first = backup.export_tournament(event, now=LATER)
+    first = backup_export.export_tournament(event, now=LATER)
     shown = behaviour(event, LATER)
     slug = event.slug
     player_ids = set(event.entries.values_list("player_id", flat=True))
@@ -534,7 +546,7 @@ def test_import_into_a_database_without_the_original(event, td):
     get_user_model().objects.filter(username="deskie").delete()
     assert not Tournament.objects.exists()
 
-    result = backup.import_document(first, actor=td, now=LATER)
+    result = backup_import.import_document(first, actor=td, now=LATER)
     imported = result.tournament
     assert imported.slug == slug and result.renamed == {}
     assert result.players_created == len(first["players"]) and result.players_matched == 0
@@ -543,7 +555,7 @@ def test_import_into_a_database_without_the_original(event, td):
     assert not deskie.is_active and not deskie.has_usable_password()
     assert StaffAssignment.objects.get(tournament=imported, user=deskie).role == Role.DESK
 
-    second = backup.export_tournament(imported, now=LATER)
+    second = backup_export.export_tournament(imported, now=LATER)
     assert canonical(without_import_row(second)) == canonical(first)
     assert behaviour(imported, LATER) == shown
     log = imported.events.filter(action="tournament.import").get()
@@ -551,7 +563,9 @@ def test_import_into_a_database_without_the_original(event, td):
 
 
 def test_the_imported_log_still_undoes_on_the_imported_rows(event, td):
-    copy_ = backup.import_tournament(backup.export_tournament(event), actor=td, now=LATER)
+    copy_ = backup_import.import_tournament(
+        backup_export.export_tournament(event), actor=td, now=LATER
+    )
     # The last elimination: its entry comes back to play in the copy only.
     out = copy_.events.filter(action="entry.eliminate", undone_at=None).order_by("-pk").first()
     entry_id = out.data["entries"][0]
@@ -575,10 +589,10 @@ def test_the_imported_log_still_undoes_on_the_imported_rows(event, td):
 
 def test_a_flight_exported_alone_comes_back_standalone(event, td):
     flight = event.flights.order_by("pk").first()
-    document = backup.export_tournament(flight)
+    document = backup_export.export_tournament(flight)
     assert document["flight_of"] == {"slug": event.slug, "name": event.name}
     assert document["flights"] == [] and document["tournament"]["parent"] is None
-    imported = backup.import_tournament(document, actor=td, now=LATER)
+    imported = backup_import.import_tournament(document, actor=td, now=LATER)
     assert imported.parent is None and imported.name == flight.name
     assert imported.entries.count() == flight.entries.count()
     assert imported.chip_counts.count() == flight.chip_counts.count()
@@ -586,10 +600,10 @@ def test_a_flight_exported_alone_comes_back_standalone(event, td):
 
 def test_the_importer_becomes_td_and_users_resolve_by_username(tournament, td):
     entry_services.entry_register(tournament=tournament, player=make_player(), actor=td, now=NOW)
-    document = backup.export_tournament(tournament)
+    document = backup_export.export_tournament(tournament)
     document["staff"][0]["user"] = "someone-else"  # the TD is not the importer
     importer = make_user("importer", staff=True)
-    imported = backup.import_tournament(document, actor=importer, now=LATER)
+    imported = backup_import.import_tournament(document, actor=importer, now=LATER)
     assert imported.staff.get(user=importer).role == Role.TD
     other = get_user_model().objects.get(username="someone-else")
     assert not other.is_active and imported.staff.get(user=other).role == Role.TD
@@ -600,29 +614,29 @@ def test_the_importer_becomes_td_and_users_resolve_by_username(tournament, td):
     )
     # A slug that is a word of the site's addresses is never given to a tournament.
     document["tournament"]["slug"] = "import"
-    assert backup.import_tournament(document, actor=importer, now=LATER).slug == "import-2"
+    assert backup_import.import_tournament(document, actor=importer, now=LATER).slug == "import-2"
 
 
 # --- Every model and every field is accounted for -----------------------------------------
 
 
 def test_every_model_is_exported_or_excluded_with_a_reason():
-    exported = {Tournament, Player, *(s.model for s in backup.SECTIONS)}
+    exported = {Tournament, Player, *(s.model for s in backup_format.SECTIONS)}
     for label in ("tournaments", "tables"):
         for model in apps.get_app_config(label).get_models():
-            assert model in exported or backup.EXCLUDED_MODELS.get(model), (
+            assert model in exported or backup_format.EXCLUDED_MODELS.get(model), (
                 f"{model.__name__} is neither in the backup nor excluded with a reason"
             )
-    assert all(reason for reason in backup.EXCLUDED_FIELDS.values())
+    assert all(reason for reason in backup_format.EXCLUDED_FIELDS.values())
 
 
 def test_every_json_field_and_every_reference_is_mapped():
-    exported = [Tournament, Player, *(s.model for s in backup.SECTIONS)]
+    exported = [Tournament, Player, *(s.model for s in backup_format.SECTIONS)]
     known = {*exported, get_user_model()}
     for model in exported:
-        for f in backup.exported_fields(model):
+        for f in backup_format.exported_fields(model):
             if isinstance(f, models.JSONField):
-                assert (model, f.name) in backup.JSON_REFS, f"{model.__name__}.{f.name}"
+                assert (model, f.name) in backup_format.JSON_REFS, f"{model.__name__}.{f.name}"
             if f.is_relation:
                 assert f.related_model in known, f"{model.__name__}.{f.name}"
 
@@ -639,7 +653,7 @@ def test_every_logged_action_has_its_payload_ids_listed():
     logged |= {"entry.rebuy", "entry.addon"}  # action=f"entry.{kind}"
     # The room's own log (cash room, pit) is not part of a tournament's backup.
     logged = {action for action in logged if not action.startswith(ROOM_ACTION_PREFIXES)}
-    assert logged - set(backup.PAYLOAD_REFS) == set()
+    assert logged - set(events.PAYLOAD_REFS) == set()
 
 
 # --- Bad files change nothing --------------------------------------------------------------
@@ -652,7 +666,7 @@ def counts() -> dict:
             Tournament,
             Player,
             get_user_model(),
-            *(s.model for s in backup.SECTIONS),
+            *(s.model for s in backup_format.SECTIONS),
         ]
     }
 
@@ -684,11 +698,11 @@ def broken_copies(document: dict) -> list[tuple[str, dict, str]]:
 
 
 def test_a_damaged_file_is_refused_and_changes_nothing(small, td):
-    document = backup.export_tournament(small)
+    document = backup_export.export_tournament(small)
     before = counts()
     for what, doc, words in broken_copies(document):
         with pytest.raises(errors.BadBackup) as refused:
-            backup.import_document(doc, actor=td, now=LATER)
+            backup_import.import_document(doc, actor=td, now=LATER)
         message = str(refused.value)
         assert message.startswith("This file cannot be imported"), (what, message)
         assert words in message, (what, message)
@@ -706,13 +720,13 @@ def test_a_damaged_file_is_refused_and_changes_nothing(small, td):
 )
 def test_what_is_not_json_is_refused(data, words):
     with pytest.raises(errors.BadBackup, match=words):
-        backup.loads(data)
+        backup_checks.loads(data)
 
 
 def test_a_huge_file_is_refused_before_parsing(monkeypatch):
-    monkeypatch.setattr(backup, "MAX_DOCUMENT_BYTES", 1000)
+    monkeypatch.setattr(backup_checks, "MAX_DOCUMENT_BYTES", 1000)
     with pytest.raises(errors.BadBackup, match="larger than"):
-        backup.loads(b" " * 1001)
+        backup_checks.loads(b" " * 1001)
 
 
 # --- Management commands ------------------------------------------------------------------
@@ -729,7 +743,9 @@ def test_export_and_import_commands(small, tmp_path):
     new_slug = out.getvalue().strip().splitlines()[-1]
     imported = Tournament.objects.get(slug=new_slug)
     assert imported.pk != event.pk and imported.entries.count() == 3
-    assert canonical(without_import_row(backup.export_tournament(imported))) == canonical(document)
+    assert canonical(without_import_row(backup_export.export_tournament(imported))) == canonical(
+        document
+    )
     # To stdout without -o.
     out = io.StringIO()
     call_command("export_tournament", event.slug, stdout=out)
@@ -749,8 +765,8 @@ def test_import_command_refuses_a_bad_file_with_its_message(tmp_path, db):
 
 
 def test_display_screen_tokens_are_new(display, td):
-    imported = backup.import_tournament(
-        backup.export_tournament(display.tournament), actor=td, now=LATER
+    imported = backup_import.import_tournament(
+        backup_export.export_tournament(display.tournament), actor=td, now=LATER
     )
     screen = DisplayScreen.objects.get(tournament=imported)
     assert screen.name == display.name and screen.token != display.token
@@ -769,7 +785,7 @@ def test_the_td_downloads_the_export_from_the_home_page(client, small, td):
     assert response["Content-Type"].startswith("application/json")
     assert response["Content-Disposition"].startswith(f'attachment; filename="{event.slug}-')
     document = json.loads(response.content)
-    assert canonical(document) == canonical(backup.export_tournament(event, now=LATER))
+    assert canonical(document) == canonical(backup_export.export_tournament(event, now=LATER))
 
 
 def test_staff_below_td_see_no_export(client, tournament, desk):
@@ -781,7 +797,7 @@ def test_staff_below_td_see_no_export(client, tournament, desk):
 
 def test_upload_creates_the_tournament_and_says_what_happened(client, small, td):
     event = small
-    data = backup.dumps(backup.export_tournament(event))
+    data = backup_export.dumps(backup_export.export_tournament(event))
     client.force_login(make_manager(td))
     listing = client.get(reverse("tournament_list")).content.decode()
     assert reverse("tournament_import") in listing
@@ -811,7 +827,7 @@ def test_upload_creates_the_tournament_and_says_what_happened(client, small, td)
     ],
 )
 def test_a_bad_upload_says_why_and_changes_nothing(client, td, monkeypatch, content, words):
-    monkeypatch.setattr(backup, "MAX_DOCUMENT_BYTES", 1000)
+    monkeypatch.setattr(backup_checks, "MAX_DOCUMENT_BYTES", 1000)
     client.force_login(make_manager(td))
     before = counts()
     data = {} if content is None else {"file": SimpleUploadedFile("x.json", content)}
@@ -822,7 +838,7 @@ def test_a_bad_upload_says_why_and_changes_nothing(client, td, monkeypatch, cont
 
 
 def test_import_is_for_those_who_may_create_tournaments(client, floor, tournament):
-    data = backup.dumps(backup.export_tournament(tournament))
+    data = backup_export.dumps(backup_export.export_tournament(tournament))
     client.force_login(floor)
     response = client.post(
         reverse("tournament_import"), {"file": SimpleUploadedFile("t.json", data)}
@@ -835,12 +851,12 @@ def test_import_is_for_those_who_may_create_tournaments(client, floor, tournamen
 def test_a_payload_id_that_is_not_a_whole_number_refuses_the_file(small, td, crafted):
     """An id written as text or a float would slip past the remapping
     and, undone, name a row of another tournament. The file is refused; nothing written."""
-    document = copy.deepcopy(backup.export_tournament(small))
+    document = copy.deepcopy(backup_export.export_tournament(small))
     registrations = [e for e in document["events"] if e["action"] == "entry.register"]
     assert registrations
     registrations[0]["data"]["entry"] = crafted
     before = counts()
     with pytest.raises(errors.BadBackup) as refused:
-        backup.import_document(document, actor=td, now=LATER)
+        backup_import.import_document(document, actor=td, now=LATER)
     assert "where a row's number belongs" in str(refused.value)
     assert counts() == before

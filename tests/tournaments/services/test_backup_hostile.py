@@ -22,7 +22,7 @@ from tests.tournaments.services.test_backup import event as event  # noqa: F401 
 from tests.tournaments.services.test_backup import small as small  # noqa: F401 - fixture
 from tournaments import errors
 from tournaments.models import Event, Tournament
-from tournaments.services import backup
+from tournaments.services import backup_checks, backup_export, backup_format, backup_import
 
 pytestmark = pytest.mark.django_db
 
@@ -136,7 +136,7 @@ RICH_CASES = [
 def _refused(document: dict, td, what: str, words: str) -> None:
     before = counts()
     with pytest.raises(errors.BadBackup) as refused:
-        backup.import_document(document, actor=td, now=LATER)
+        backup_import.import_document(document, actor=td, now=LATER)
     message = str(refused.value)
     assert message.startswith("This file cannot be imported"), (what, message)
     assert words in message, (what, message)
@@ -145,7 +145,7 @@ def _refused(document: dict, td, what: str, words: str) -> None:
 
 @pytest.mark.parametrize(("what", "change", "words"), SMALL_CASES, ids=[c[0] for c in SMALL_CASES])
 def test_a_hostile_value_refuses_the_file(small, td, what, change, words):  # noqa: F811
-    document = copy.deepcopy(backup.export_tournament(small))
+    document = copy.deepcopy(backup_export.export_tournament(small))
     if what.startswith("payload id as a dict key"):
         document["events"].append(
             {
@@ -160,7 +160,7 @@ def test_a_hostile_value_refuses_the_file(small, td, what, change, words):  # no
 
 
 def test_a_hostile_value_in_a_played_event_refuses_the_file(event, td):  # noqa: F811
-    exported = backup.export_tournament(event)
+    exported = backup_export.export_tournament(event)
     for what, change, words in RICH_CASES:
         document = copy.deepcopy(exported)
         change(document)
@@ -168,16 +168,16 @@ def test_a_hostile_value_in_a_played_event_refuses_the_file(event, td):  # noqa:
 
 
 def test_the_refusal_is_translated(small, td):  # noqa: F811
-    document = copy.deepcopy(backup.export_tournament(small))
+    document = copy.deepcopy(backup_export.export_tournament(small))
     document["tournament"]["clock_status"] = "exploded"
     with translation.override("it"), pytest.raises(errors.BadBackup) as refused:
-        backup.import_document(document, actor=td, now=LATER)
+        backup_import.import_document(document, actor=td, now=LATER)
     assert "non è uno stato dell'orologio" in str(refused.value)
 
 
 def test_a_file_of_not_json_numbers_is_refused():
     with pytest.raises(errors.BadBackup, match="not a JSON file"):
-        backup.loads(b'{"format": "torneo-tournament", "x": NaN}')
+        backup_checks.loads(b'{"format": "torneo-tournament", "x": NaN}')
 
 
 def test_an_exported_file_names_gone_rows_by_negative_ids(small, td, desk):  # noqa: F811
@@ -189,9 +189,9 @@ def test_an_exported_file_names_gone_rows_by_negative_ids(small, td, desk):  # n
     check = entry_services.id_check(tournament=small, player=player, actor=desk, now=NOW)
     logged = small.events.get(action="id.check")
     event_undo(event_id=logged.pk, tournament=small, actor=td, now=NOW)
-    document = backup.export_tournament(small)
+    document = backup_export.export_tournament(small)
     assert first(document, "id.check")["data"]["check"] == -check.pk
-    backup.import_document(document, actor=td, now=LATER)
+    backup_import.import_document(document, actor=td, now=LATER)
 
 
 # --- Accepted, strange files: every page answers and every undo refuses or works (1c) ----
@@ -206,7 +206,7 @@ def hostile(document: dict) -> dict:
     t.update(
         clock_status="running",
         clock_index=30000,
-        clock_elapsed=backup.LONGEST_CLOCK,
+        clock_elapsed=backup_checks.LONGEST_CLOCK,
         clock_started_at=NOW.isoformat(),
         h4h_active=True,
         h4h_tables_done=[9999],
@@ -259,9 +259,9 @@ def _reads_answer(client, slug: str) -> None:
 @pytest.mark.parametrize("source", ["small", "event"])
 def test_a_strange_file_imports_and_every_read_and_undo_answers(request, client, td, source):
     original = request.getfixturevalue(source)
-    exported = backup.export_tournament(original, now=NOW)
+    exported = backup_export.export_tournament(original, now=NOW)
     document = hostile(exported)
-    imported = backup.import_document(document, actor=td, now=LATER).tournament
+    imported = backup_import.import_document(document, actor=td, now=LATER).tournament
     client.force_login(td)
     _reads_answer(client, imported.slug)
     for row in Event.objects.filter(tournament=imported).order_by("-pk"):
@@ -272,9 +272,9 @@ def test_a_strange_file_imports_and_every_read_and_undo_answers(request, client,
         assert response.status_code < 500, (row.action, response.status_code)
     _reads_answer(client, imported.slug)
     # The original is untouched by the undos of its imported copy.
-    assert backup.export_tournament(original, now=NOW) == exported
+    assert backup_export.export_tournament(original, now=NOW) == exported
     assert Tournament.objects.filter(pk=original.pk).exists()
 
 
 def test_every_json_field_has_its_shape_checked():
-    assert set(backup.JSON_SHAPES) == set(backup.JSON_REFS)
+    assert set(backup_checks.JSON_SHAPES) == set(backup_format.JSON_REFS)

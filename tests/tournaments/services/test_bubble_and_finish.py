@@ -16,6 +16,7 @@ from tournaments import events, selectors
 from tournaments.models import Event, Tournament
 from tournaments.services import clock as svc
 from tournaments.services import entries as entry_services
+from tournaments.services import handforhand as handforhand_services
 from tournaments.services import results
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -68,9 +69,11 @@ def _status(tournament, now):
 
 def test_hand_for_hand_ends_by_itself_when_the_bubble_bursts_with_a_banner(td):
     tournament, entries = _field(td, 6, paid=5)  # one off the money
-    svc.h4h_start(tournament=tournament, actor=td, now=NOW + 5 * MIN)
+    handforhand_services.h4h_start(tournament=tournament, actor=td, now=NOW + 5 * MIN)
     assert _status(tournament, NOW + 6 * MIN) == "paused"
-    svc.h4h_table_done(tournament=tournament, actor=td, table_number=2, now=NOW + 7 * MIN)
+    handforhand_services.h4h_table_done(
+        tournament=tournament, actor=td, table_number=2, now=NOW + 7 * MIN
+    )
     listener = Listener(tournament)
 
     _bust(tournament, _at_table(tournament, entries, 1)[0], td, NOW + 8 * MIN)
@@ -89,12 +92,16 @@ def test_hand_for_hand_ends_by_itself_when_the_bubble_bursts_with_a_banner(td):
 
 def test_a_table_still_playing_the_bubble_hand_ends_hand_for_hand_when_it_is_done(td):
     tournament, entries = _field(td, 6, paid=5)
-    svc.h4h_start(tournament=tournament, actor=td, now=NOW + 5 * MIN)
+    handforhand_services.h4h_start(tournament=tournament, actor=td, now=NOW + 5 * MIN)
     _bust(tournament, _at_table(tournament, entries, 1)[0], td, NOW + 6 * MIN)
     # Table 2 still plays the hand: a player out there shares the bubble, so it goes on.
     assert tournament.h4h_active
-    svc.h4h_table_done(tournament=tournament, actor=td, table_number=1, now=NOW + 7 * MIN)
-    svc.h4h_table_done(tournament=tournament, actor=td, table_number=2, now=NOW + 8 * MIN)
+    handforhand_services.h4h_table_done(
+        tournament=tournament, actor=td, table_number=1, now=NOW + 7 * MIN
+    )
+    handforhand_services.h4h_table_done(
+        tournament=tournament, actor=td, table_number=2, now=NOW + 8 * MIN
+    )
     tournament.refresh_from_db()
     assert not tournament.h4h_active and tournament.h4h_hands == 0  # no hand dealt
     assert _status(tournament, NOW + 9 * MIN) == "running"
@@ -102,11 +109,15 @@ def test_a_table_still_playing_the_bubble_hand_ends_hand_for_hand_when_it_is_don
 
 def test_hand_for_hand_started_in_the_money_runs_until_the_td_stops_it(td):
     tournament, entries = _field(td, 6, paid=6)
-    svc.h4h_start(tournament=tournament, actor=td, now=NOW + 5 * MIN)
-    svc.h4h_table_done(tournament=tournament, actor=td, table_number=2, now=NOW + 6 * MIN)
+    handforhand_services.h4h_start(tournament=tournament, actor=td, now=NOW + 5 * MIN)
+    handforhand_services.h4h_table_done(
+        tournament=tournament, actor=td, table_number=2, now=NOW + 6 * MIN
+    )
     _bust(tournament, _at_table(tournament, entries, 1)[0], td, NOW + 7 * MIN)
     assert tournament.h4h_active
-    svc.h4h_table_done(tournament=tournament, actor=td, table_number=1, now=NOW + 8 * MIN)
+    handforhand_services.h4h_table_done(
+        tournament=tournament, actor=td, table_number=1, now=NOW + 8 * MIN
+    )
     tournament.refresh_from_db()
     assert tournament.h4h_active and tournament.h4h_hands == 1
 

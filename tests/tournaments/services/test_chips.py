@@ -427,6 +427,7 @@ def test_tables_reporting_the_same_hand_for_hand_hand_separately_share_the_place
     from datetime import timedelta
 
     from tournaments.services import clock as clock_services
+    from tournaments.services import handforhand as handforhand_services
 
     tournament = make_tournament(td, tables=2)
     regs = fill(tournament, td, 5)
@@ -446,8 +447,8 @@ def test_tables_reporting_the_same_hand_for_hand_hand_separately_share_the_place
         actor=td,
         now=later,
     )
-    clock_services.h4h_start(tournament=tournament, actor=td, now=later)
-    clock_services.h4h_next_hand(tournament=tournament, actor=td, now=later)
+    handforhand_services.h4h_start(tournament=tournament, actor=td, now=later)
+    handforhand_services.h4h_next_hand(tournament=tournament, actor=td, now=later)
     a, b = by_table[first][1], by_table[second][0]
 
     # Table one reports first: alone, its player is the bubble (4th, nothing).
@@ -475,7 +476,7 @@ def test_tables_reporting_the_same_hand_for_hand_hand_separately_share_the_place
     assert b.status == Entry.Status.ACTIVE
 
     # The next hand is another hand: a bust there is placed alone, in the money.
-    clock_services.h4h_next_hand(tournament=tournament, actor=td, now=later)
+    handforhand_services.h4h_next_hand(tournament=tournament, actor=td, now=later)
     results.eliminations_record(
         tournament=tournament, busts=[results.Bust(entry=b, start_stack=8000)], actor=td, now=later
     )

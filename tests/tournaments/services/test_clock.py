@@ -16,6 +16,9 @@ from tests.conftest import NOW
 from tournaments import events, realtime, selectors
 from tournaments.models import Event
 from tournaments.services import clock as svc
+from tournaments.services import endofday as endofday_services
+from tournaments.services import handforhand as handforhand_services
+from tournaments.services import level_announcements as announcement_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -141,24 +144,30 @@ def test_announcement_is_claimed_once_and_logged(tournament, td):
     svc.clock_start(tournament=tournament, actor=td, now=NOW)
     listener = Listener(tournament)
     boundary = NOW + 20 * MIN
-    assert not svc.clock_announce(
+    assert not announcement_services.clock_announce(
         tournament_id=tournament.pk, version=1, index=1, now=boundary - MIN
     )
-    assert svc.clock_announce(tournament_id=tournament.pk, version=1, index=1, now=boundary)
-    assert not svc.clock_announce(tournament_id=tournament.pk, version=1, index=1, now=boundary)
+    assert announcement_services.clock_announce(
+        tournament_id=tournament.pk, version=1, index=1, now=boundary
+    )
+    assert not announcement_services.clock_announce(
+        tournament_id=tournament.pk, version=1, index=1, now=boundary
+    )
     rows = Event.objects.filter(action="clock.level")
     assert [(r.data["index"], r.data["level"]) for r in rows] == [(1, 2)]
     pushed = listener.messages()
     assert len(pushed) == 1 and pushed[0]["announce"]["index"] == 1
     # The next boundary of the same clock version is still announced.
-    assert svc.clock_announce(tournament_id=tournament.pk, version=1, index=2, now=NOW + 40 * MIN)
+    assert announcement_services.clock_announce(
+        tournament_id=tournament.pk, version=1, index=2, now=NOW + 40 * MIN
+    )
 
 
 def test_stale_announcement_does_nothing(tournament, td):
     svc.clock_start(tournament=tournament, actor=td, now=NOW)
     svc.clock_adjust(tournament=tournament, actor=td, seconds=120, now=NOW + MIN)
     listener = Listener(tournament)
-    assert not svc.clock_announce(
+    assert not announcement_services.clock_announce(
         tournament_id=tournament.pk, version=1, index=1, now=NOW + 25 * MIN
     )
     assert not Event.objects.filter(action="clock.level").exists()
@@ -178,8 +187,10 @@ def test_the_task_runs_the_claim(tournament, td):
 def test_catch_up_logs_a_passed_boundary_once(tournament, td):
     svc.clock_start(tournament=tournament, actor=td, now=NOW)
     listener = Listener(tournament)
-    assert svc.clock_catch_up(tournament=fresh(tournament), now=NOW + 21 * MIN)
-    assert not svc.clock_catch_up(tournament=fresh(tournament), now=NOW + 22 * MIN)
+    assert announcement_services.clock_catch_up(tournament=fresh(tournament), now=NOW + 21 * MIN)
+    assert not announcement_services.clock_catch_up(
+        tournament=fresh(tournament), now=NOW + 22 * MIN
+    )
     assert Event.objects.filter(action="clock.level").count() == 1
     # A minute late: the screens changed level long ago, no banner and sound now.
     (pushed,) = listener.messages()
@@ -192,13 +203,13 @@ def test_a_late_task_is_skipped_as_stale(tournament, td, caplog):
     listener = Listener(tournament)
     boundary = NOW + 20 * MIN
     # The worker was down at the boundary and comes back 16 s later.
-    assert not svc.clock_announce(
+    assert not announcement_services.clock_announce(
         tournament_id=tournament.pk, version=1, index=1, now=boundary + 16 * SEC
     )
     assert "skipped as stale" in caplog.text
     assert not Event.objects.filter(action="clock.level").exists()
     # Within the grace period it is still announced, with the banner: the only message.
-    assert svc.clock_announce(
+    assert announcement_services.clock_announce(
         tournament_id=tournament.pk, version=1, index=1, now=boundary + 15 * SEC
     )
     (pushed,) = listener.messages()
@@ -211,18 +222,18 @@ def test_sweep_announces_a_missed_boundary_and_requeues_the_next(tournament, td,
     _queued(broker)  # the task queued at the start is lost, as when Redis restarts
     listener = Listener(tournament)
     # Long before the boundary: nothing to do yet.
-    assert svc.clock_sweep(now=NOW + 5 * MIN) == 0
+    assert announcement_services.clock_sweep(now=NOW + 5 * MIN) == 0
     assert _queued(broker) == []
     # Within two sweeps of it: the boundary's task is queued again.
-    assert svc.clock_sweep(now=NOW + 19 * MIN) == 1
+    assert announcement_services.clock_sweep(now=NOW + 19 * MIN) == 1
     assert [args for args, _eta in _queued(broker)] == [[tournament.pk, 1, 1]]
     # Passed 10 s ago and nobody announced it: the sweep announces it now.
-    assert svc.clock_sweep(now=NOW + 20 * MIN + 10 * SEC) == 1
+    assert announcement_services.clock_sweep(now=NOW + 20 * MIN + 10 * SEC) == 1
     assert Event.objects.filter(action="clock.level").count() == 1
     assert listener.messages()[0]["announce"]["index"] == 1
     # Claimed: the next sweep does not announce it twice.
     _queued(broker)
-    svc.clock_sweep(now=NOW + 20 * MIN + 40 * SEC)
+    announcement_services.clock_sweep(now=NOW + 20 * MIN + 40 * SEC)
     assert Event.objects.filter(action="clock.level").count() == 1
 
 
@@ -269,10 +280,12 @@ def test_with_a_broker_each_change_schedules_the_next_boundary(tournament, td, b
         NOW + 21 * MIN,
     ]
     # The first task is stale by the time it runs: the clock moved to version 3.
-    assert not svc.clock_announce(
+    assert not announcement_services.clock_announce(
         tournament_id=tournament.pk, version=1, index=1, now=NOW + 21 * MIN
     )
-    assert svc.clock_announce(tournament_id=tournament.pk, version=3, index=1, now=NOW + 21 * MIN)
+    assert announcement_services.clock_announce(
+        tournament_id=tournament.pk, version=3, index=1, now=NOW + 21 * MIN
+    )
 
 
 def _open_tables(tournament, numbers):
@@ -283,19 +296,23 @@ def test_hand_for_hand_deducts_per_hand_when_all_tables_are_done(tournament, td)
     _open_tables(tournament, [1, 2])
     svc.clock_start(tournament=tournament, actor=td, now=NOW)
     at = NOW + 2 * MIN + 30 * dt.timedelta(seconds=1)  # 17:30 left, as in RP-8b
-    svc.h4h_start(tournament=tournament, actor=td, now=at)
+    handforhand_services.h4h_start(tournament=tournament, actor=td, now=at)
     assert view(tournament, at + 5 * MIN).status == "paused"
-    svc.h4h_table_done(tournament=tournament, actor=td, table_number=1, now=at + 3 * MIN)
+    handforhand_services.h4h_table_done(
+        tournament=tournament, actor=td, table_number=1, now=at + 3 * MIN
+    )
     assert view(tournament, at + 3 * MIN).time_left == 17 * MIN + 30 * dt.timedelta(seconds=1)
-    svc.h4h_table_done(tournament=tournament, actor=td, table_number=2, now=at + 4 * MIN)
+    handforhand_services.h4h_table_done(
+        tournament=tournament, actor=td, table_number=2, now=at + 4 * MIN
+    )
     t = fresh(tournament)
     assert (t.h4h_hands, t.h4h_tables_done) == (1, [])
     assert view(tournament, at + 4 * MIN).time_left == 15 * MIN + 30 * dt.timedelta(seconds=1)
     payload = selectors.clock_payload(t, at)
     assert payload["hand_for_hand"] == {"hands": 1, "tables_done": []}
     with pytest.raises(svc.errors.DomainError):
-        svc.h4h_table_done(tournament=tournament, actor=td, table_number=4, now=at)
-    svc.h4h_stop(tournament=tournament, actor=td, now=at + 5 * MIN)
+        handforhand_services.h4h_table_done(tournament=tournament, actor=td, table_number=4, now=at)
+    handforhand_services.h4h_stop(tournament=tournament, actor=td, now=at + 5 * MIN)
     assert selectors.clock_payload(fresh(tournament), at)["hand_for_hand"] is None
 
 
@@ -303,10 +320,12 @@ def test_end_of_day_in_window_counts_hands_per_table(tournament, td):
     _open_tables(tournament, [1, 2])
     svc.clock_start(tournament=tournament, actor=td, now=NOW)
     at = NOW + 10 * MIN + 20 * dt.timedelta(seconds=1)  # 9:40 left (ED-01)
-    svc.eod_start(tournament=tournament, actor=td, card="6d", last_level_of_day=True, now=at)
+    endofday_services.eod_start(
+        tournament=tournament, actor=td, card="6d", last_level_of_day=True, now=at
+    )
     t = fresh(tournament)
     assert t.clock_status == "paused" and t.eod_remaining == {"1": 6, "2": 6}
-    svc.eod_hand(tournament=tournament, actor=td, table_number=1, now=at)
+    endofday_services.eod_hand(tournament=tournament, actor=td, table_number=1, now=at)
     payload = selectors.clock_payload(fresh(tournament), at)
     assert payload["end_of_day"]["hands_left"] == 6
     assert payload["end_of_day"]["tables"] == {"1": 5, "2": 6}
@@ -320,6 +339,8 @@ def test_end_of_day_refusals_leave_the_clock_running(tournament, td, minutes, ca
     svc.clock_start(tournament=tournament, actor=td, now=NOW)
     at = NOW + 20 * MIN - minutes * MIN
     with pytest.raises(svc.ClockRefused):
-        svc.eod_start(tournament=tournament, actor=td, card=card, last_level_of_day=last, now=at)
+        endofday_services.eod_start(
+            tournament=tournament, actor=td, card=card, last_level_of_day=last, now=at
+        )
     t = fresh(tournament)
     assert (t.clock_status, t.eod_card, t.clock_version) == ("running", "", 1)

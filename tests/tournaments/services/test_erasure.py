@@ -23,7 +23,7 @@ from tests.conftest import (
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import CashRefund, Event, Penalty, TimeCall
 from tournaments.rules import names
-from tournaments.services import backup
+from tournaments.services import backup_export
 from tournaments.services import books as book_services
 from tournaments.services import entries as entry_services
 from tournaments.services import penalties as penalty_services
@@ -147,7 +147,7 @@ def test_no_page_nor_backup_names_an_erased_player(client, tournament, td, cash_
     client.force_login(td)
     log_page = client.get(reverse("event_log", args=[tournament.slug])).content.decode()
     assert f"Anonymous #{zeb.pk}" in log_page and "Bianchetti Bruna" in log_page
-    document = json.dumps(backup.export_tournament(tournament, now=NOW), ensure_ascii=False)
+    document = json.dumps(backup_export.export_tournament(tournament, now=NOW), ensure_ascii=False)
     pages = {
         "event log": log_page,
         "backup": document,
@@ -176,7 +176,7 @@ def test_the_duplicates_merged_into_him_are_erased_with_him(tournament, td):
     duplicate.refresh_from_db()
     assert duplicate.erased_at and duplicate.document_number == ""
     assert str(duplicate) == f"Anonymous #{duplicate.pk}"
-    text = _stored_text() + json.dumps(backup.export_tournament(tournament, now=NOW))
+    text = _stored_text() + json.dumps(backup_export.export_tournament(tournament, now=NOW))
     assert [word for word in HIS_WORDS if word in text] == []
     logged = RoomEvent.objects.get(action="room.player_erase")
     assert logged.data == {"player": kept.pk, "duplicates": [duplicate.pk]}

@@ -22,6 +22,7 @@ from tournaments.models import Entry, Event, Player, Reservation, ReservationRul
 from tournaments.selectors.people import mask_email, mask_phone
 from tournaments.services import clock as clock_services
 from tournaments.services import holds
+from tournaments.services import level_announcements as announcement_services
 from tournaments.services import reservations as services
 
 pytestmark = pytest.mark.django_db
@@ -131,12 +132,12 @@ def test_the_hold_is_released_when_its_level_starts(tournament, td, frozen_clock
     held, waiting = _reserve(tournament, 1), _reserve(tournament, 2)
     clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
     frozen_clock.move_to(NOW + 19 * MIN)
-    clock_services.clock_catch_up(tournament=tournament, now=NOW + 19 * MIN)
+    announcement_services.clock_catch_up(tournament=tournament, now=NOW + 19 * MIN)
     assert Reservation.objects.get(pk=held.pk).status == Reservation.Status.HELD
     # Level 2 begins: the clock's level change (here a clock read, as with no broker).
     frozen_clock.move_to(NOW + 21 * MIN)
     tournament.refresh_from_db()
-    assert clock_services.clock_catch_up(tournament=tournament, now=NOW + 21 * MIN)
+    assert announcement_services.clock_catch_up(tournament=tournament, now=NOW + 21 * MIN)
     held.refresh_from_db()
     waiting.refresh_from_db()
     assert held.status == waiting.status == Reservation.Status.RELEASED

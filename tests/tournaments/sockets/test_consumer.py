@@ -14,6 +14,7 @@ from tables.models import Table
 from tests.conftest import NOW
 from tournaments.models import DisplayScreen, Event, Role, StaffAssignment
 from tournaments.services import clock as clock_services
+from tournaments.services import handforhand as handforhand_services
 from tournaments.services import screens as screen_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,7 +41,7 @@ def room(tournament, td):
         if role != "outsider":
             StaffAssignment.objects.create(tournament=tournament, user=users[role], role=role)
     clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
-    clock_services.h4h_start(tournament=tournament, actor=td, now=NOW)
+    handforhand_services.h4h_start(tournament=tournament, actor=td, now=NOW)
     screens = {
         "clock_screen": DisplayScreen.objects.create(tournament=tournament, name="C"),
         "tablet": DisplayScreen.objects.create(

@@ -39,6 +39,7 @@ from tournaments.errors import DomainError
 from tournaments.models import Event, Role, StaffAssignment, StaffPin
 from tournaments.selectors import pins
 from tournaments.services import clock as clock_services
+from tournaments.services import handforhand as handforhand_services
 from tournaments.sockets.consumer import current_role
 
 pytestmark = pytest.mark.django_db
@@ -328,7 +329,7 @@ def test_a_pin_sessions_socket_is_refused_what_the_floor_may_send():
     tournament = make_tournament(td, tables=2)
     Table.objects.filter(tournament=tournament, number=2).update(status="open")
     clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
-    clock_services.h4h_start(tournament=tournament, actor=td, now=NOW)
+    handforhand_services.h4h_start(tournament=tournament, actor=td, now=NOW)
     floor = _assign(make_user("gigi"), tournament, Role.FLOOR)
     accounts.pin_set(actor=make_manager(), username="gigi", pin=PIN, now=NOW)
     by_pin, by_password = Client(), Client()

@@ -14,6 +14,7 @@ from tournaments import errors
 from tournaments.models import DisplayScreen, Event
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
+from tournaments.services import handforhand as handforhand_services
 from tournaments.services import screens as screen_services
 from tournaments.views import displays
 
@@ -68,7 +69,7 @@ def test_console_refusals_are_messages_not_errors(client, tournament, td, action
 def test_floor_may_report_a_table_but_not_run_the_clock(client, tournament, td, floor):
     Table.objects.filter(tournament=tournament, number__in=[1, 2]).update(status="open")
     clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
-    clock_services.h4h_start(tournament=tournament, actor=td, now=NOW)
+    handforhand_services.h4h_start(tournament=tournament, actor=td, now=NOW)
     client.force_login(floor)
     client.post(reverse("clock_control", args=[tournament.slug, "pause"]))
     client.post(reverse("clock_control", args=[tournament.slug, "h4h_table_done"]), {"table": 2})
@@ -159,7 +160,7 @@ def test_table_tablet_reports_hand_done(client, tournament, td):
         tournament=tournament, name="T", kind="table", table_number=reg.table
     )
     clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
-    clock_services.h4h_start(tournament=tournament, actor=td, now=NOW)
+    handforhand_services.h4h_start(tournament=tournament, actor=td, now=NOW)
     html = client.get(reverse("screen", args=[screen.token])).content.decode()
     assert str(reg.entry.player) in html and "Hand done" in html
     client.post(reverse("tablet_hand", args=[screen.token]), {"hand": "done"})

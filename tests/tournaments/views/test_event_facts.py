@@ -11,10 +11,11 @@ from django.urls import reverse
 
 from room.services import people as people_services
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
+from tournaments import errors
 from tournaments.events import event_undo
 from tournaments.models import Event, Player, Tournament
 from tournaments.selectors import rankings
-from tournaments.services import backup, results
+from tournaments.services import backup_export, backup_import, results
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
@@ -126,7 +127,7 @@ def test_the_backup_carries_the_facts_and_an_older_file_still_imports(td, tourna
     )
     player = make_player("José", "Núñez", country="ES")
     entry_services.entry_register(tournament=tournament, player=player, actor=td, now=NOW)
-    document = backup.export_tournament(tournament, now=NOW)
+    document = backup_export.export_tournament(tournament, now=NOW)
     row = document["tournament"]
     assert (row["city"], row["country"], row["category"], row["open_to_public"]) == (
         "Sanremo",
@@ -135,7 +136,9 @@ def test_the_backup_carries_the_facts_and_an_older_file_still_imports(td, tourna
         False,
     )
     assert document["players"][0]["country"] == "ES"
-    copy = backup.import_tournament(document, actor=importer, now=NOW + dt.timedelta(hours=1))
+    copy = backup_import.import_tournament(
+        document, actor=importer, now=NOW + dt.timedelta(hours=1)
+    )
     assert (copy.city, copy.country, copy.category, copy.open_to_public, copy.currency) == (
         "Sanremo",
         "IT",
@@ -149,7 +152,9 @@ def test_the_backup_carries_the_facts_and_an_older_file_still_imports(td, tourna
         del document["tournament"][key]
     for person in document["players"]:
         del person["country"]
-    older = backup.import_tournament(document, actor=importer, now=NOW + dt.timedelta(hours=2))
+    older = backup_import.import_tournament(
+        document, actor=importer, now=NOW + dt.timedelta(hours=2)
+    )
     assert (older.city, older.country, older.category, older.open_to_public) == (
         "",
         "IT",
@@ -161,8 +166,8 @@ def test_the_backup_carries_the_facts_and_an_older_file_still_imports(td, tourna
 
 
 def test_a_backup_naming_an_unknown_country_is_refused(td, tournament):
-    document = backup.export_tournament(tournament, now=NOW)
+    document = backup_export.export_tournament(tournament, now=NOW)
     document["tournament"]["country"] = "XX"
-    with pytest.raises(backup.errors.BadBackup):
-        backup.import_tournament(document, actor=td, now=NOW)
+    with pytest.raises(errors.BadBackup):
+        backup_import.import_tournament(document, actor=td, now=NOW)
     assert Tournament.objects.count() == 1

@@ -11,6 +11,7 @@ from tests.conftest import NOW, make_player
 from tournaments.models import DisplayScreen
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
+from tournaments.services import handforhand as handforhand_services
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +53,7 @@ def test_the_console_marks_each_table_hand_done_from_the_push(client, tournament
         )
     clock_services.clock_start(tournament=tournament, actor=td, now=NOW)
     tournament.refresh_from_db()
-    clock_services.h4h_start(tournament=tournament, actor=td, now=NOW)
+    handforhand_services.h4h_start(tournament=tournament, actor=td, now=NOW)
     client.force_login(td)
     page = client.get(f"/t/{tournament.slug}/clock/").content.decode()
     buttons = re.findall(r'data-h4h-table="(\d+)"', page)

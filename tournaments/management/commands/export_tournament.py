@@ -7,7 +7,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Tournament
-from tournaments.services import backup
+from tournaments.services import backup_export
 
 
 class Command(BaseCommand):
@@ -21,7 +21,7 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(slug=options["slug"]).first()
         if tournament is None:
             raise CommandError(f"No tournament has the address {options['slug']!r}.")
-        data = backup.dumps(backup.export_tournament(tournament))
+        data = backup_export.dumps(backup_export.export_tournament(tournament))
         if options["output"]:
             try:
                 with open(options["output"], "wb") as out:

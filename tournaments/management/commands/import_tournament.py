@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from tournaments.errors import DomainError
-from tournaments.services import backup
+from tournaments.services import backup_checks, backup_import
 
 
 class Command(BaseCommand):
@@ -31,11 +31,13 @@ class Command(BaseCommand):
                 raise CommandError(f"No user is called {options['user']!r}.")
         try:
             with open(options["file"], "rb") as source:
-                data = source.read(backup.MAX_DOCUMENT_BYTES + 1)
+                data = source.read(backup_checks.MAX_DOCUMENT_BYTES + 1)
         except OSError as exc:
             raise CommandError(str(exc)) from None
         try:
-            result = backup.import_document(backup.loads(data), actor=actor, now=timezone.now())
+            result = backup_import.import_document(
+                backup_checks.loads(data), actor=actor, now=timezone.now()
+            )
         except DomainError as exc:
             raise CommandError(str(exc)) from None
         for old, new in result.renamed.items():
