@@ -128,8 +128,8 @@ def _value(model_field: models.Field, raw: Any, where: str) -> Any:
 
 
 # --- What a JSON field and a state field may hold ---------------------------------------
-# A value the services would never write makes a read path or an undo fail later (issue
-# 12, item 1b): the file is refused instead. Each check returns whether the value is well
+# A value the services would never write makes a read path or an undo fail later: the
+# file is refused instead. Each check returns whether the value is well
 # formed; bounds are generous (what no real event reaches), never what a form would allow.
 
 Check = Callable[[Any], bool]
