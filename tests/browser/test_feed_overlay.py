@@ -20,7 +20,6 @@ from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-# Where the closing note's picture of an overlay goes (the brief's folder, when present).
 # Where to keep the elimination overlay's screenshot, when asked (FEED_OVERLAY_SHOT).
 SHOT = os.environ.get("FEED_OVERLAY_SHOT")
 
