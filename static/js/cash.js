@@ -19,7 +19,8 @@
 })();
 
 // Live: pages marked data-cash-live listen on ws/cash/ and refresh their htmx part
-// (hx-trigger "cash from:body") whenever the room changes; polling stays as the fallback.
+// (hx-trigger "cash from:body") whenever the room changes, and once after a dropped
+// socket is back; they never poll.
 (() => {
   let delay = 1000;
   let reconnecting = false;
@@ -52,14 +53,29 @@
 })();
 
 // The floor's board does not refresh under the hands of someone using it: while one of
-// its menus is open or a field has the focus, the refresh waits for the next push or poll.
-document.addEventListener("htmx:beforeRequest", (event) => {
-  const board = document.getElementById("board");
-  if (!board || event.detail.elt !== board) return;
-  const active = document.activeElement;
-  const busy = board.querySelector("details.menu[open]") || (active && active !== document.body && board.contains(active) && active.matches("input, select, textarea"));
-  if (busy) event.preventDefault();
-});
+// its menus is open or a field has the focus, the refresh waits until the menu closes or
+// the field is left, then happens once.
+(() => {
+  let waiting = false;
+  const busy = (board) => {
+    const active = document.activeElement;
+    return board.querySelector("details.menu[open]") || (active && active !== document.body && board.contains(active) && active.matches("input, select, textarea"));
+  };
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const board = document.getElementById("board");
+    if (!board || event.detail.elt !== board || !busy(board)) return;
+    event.preventDefault();
+    waiting = true;
+  });
+  const later = () => setTimeout(() => {
+    const board = document.getElementById("board");
+    if (!waiting || !board || busy(board) || !window.htmx) return;
+    waiting = false;
+    window.htmx.trigger(document.body, "cash");
+  }, 0);
+  document.addEventListener("focusout", later);
+  document.addEventListener("toggle", later, true);  // a <details> menu closing
+})();
 
 // A jackpot just hit: the screens show its moment for the seconds the server gives
 // (data-hit-seconds), then put it away; the next push or reload brings the next one.

@@ -343,6 +343,28 @@ def test_a_new_phone_link_turns_the_old_one_off(client, room_floor, room_desk, g
     assert RoomEvent.objects.filter(action="cash.phone_link").count() == 1
 
 
+def test_the_cash_pages_refresh_on_the_rooms_pushes_and_never_poll(
+    client, room_floor, room_desk, game
+):
+    anna, bruno, carla = listed(game, ["Anna", "Bruno", "Carla"], room_desk)
+    table = cash_tables.table_open(
+        actor=room_floor,
+        game=game,
+        number=2,
+        present={anna.pk, bruno.pk},
+        now=NOW,
+        rng=random.Random(3),
+    )
+    pages = [reverse("cash_brush"), reverse("cash_phone", args=[phone_token(carla)])]
+    client.force_login(room_floor)
+    pages += [reverse("cash_board"), reverse("cash_tablet", args=[table.pk])]
+    for url in pages:
+        html = client.get(url).content.decode()
+        triggers = re.findall(r'hx-trigger="([^"]*)"', html)
+        assert "cash from:body" in triggers, url
+        assert not [t for t in triggers if "every" in t], (url, triggers)
+
+
 def test_brush_board_uses_initials_when_the_room_says_so(client, room_desk, game):
     listed(game, ["Anna"], room_desk)
     room = cash_reads.cash_room()
