@@ -7,6 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from room.models import GAME_CHOICES, DealerRoom, PitTable
+from tournaments.forms import WholeNumberField
 from tournaments.forms import books as books_forms
 
 
@@ -36,7 +37,13 @@ class SettingsForm(forms.Form):
 
 
 class OverrideForm(forms.Form):
-    dealer = forms.IntegerField(error_messages={"required": _("Choose a dealer.")})
+    dealer = WholeNumberField(
+        min_value=1,
+        max_value=2**31 - 1,
+        error_messages={
+            key: _("Choose a dealer.") for key in ("required", "invalid", "min_value", "max_value")
+        },
+    )
     table = forms.CharField(required=False, max_length=40)
 
 
