@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from room.models import GAME_CHOICES, DealerRoom, PitTable
-from tournaments.forms import WholeNumberField
+from tournaments.forms import NightField, WholeNumberField
 from tournaments.forms import books as books_forms
 
 
@@ -59,14 +59,14 @@ class ClockForm(books_forms.PinForm):
 
 
 class NightForm(forms.Form):
-    night = forms.DateField(required=False)
+    night = NightField(required=False)
     format = forms.ChoiceField(
         required=False, choices=[("", ""), ("csv", "CSV"), ("xlsx", "XLSX"), ("pdf", "PDF")]
     )
 
 
 class TipsForm(forms.Form):
-    night = forms.DateField(error_messages={"required": _("Choose the night.")})
+    night = NightField(error_messages={"required": _("Choose the night.")})
     amount = forms.DecimalField(
         label=_("Tips pool (€)"),
         min_value=0,

@@ -17,6 +17,7 @@ from tables.cash.settings import DEFAULTS, CashSettings
 from tables.cash.shifts import Shift
 from tables.models import CashGame, CashRoom, CashSeat, CashTable, RoomRole
 from tables.services.cash import GAME_FIELDS, staff_name
+from tournaments.forms import NightField
 from tournaments.models import Player
 
 MAX_CHIPS = 10**9
@@ -201,7 +202,7 @@ class RakeForm(forms.Form):
 
 class ShiftReportForm(forms.Form):
     shift = forms.ChoiceField(label=_("Shift"), choices=[], required=False)
-    day = forms.DateField(
+    day = NightField(
         label=_("Gaming day"),
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
