@@ -14,8 +14,9 @@ checks three things:
 Hypothesis and polib are test dependencies (the `test` extra): they are imported inside
 functions only, so this module loads without them.
 
-A new URL needs a row in TARGETS (tests/fuzz/test_forms_fuzz.py fails otherwise): the
-method, the roles that may use it, its fields and its URL arguments, by kind.
+A new URL needs a row in `targets()` (tests/fuzz/test_forms_fuzz.py fails otherwise): the
+method, the roles that may use it, its fields and its URL arguments, by kind. The room's
+routes, their kinds and the world's room rows are in bench/fuzzing_room.py.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from django.db.models import ForeignKey, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from bench import fuzzing_room
 from tables.services import layout as layout_services
 from tables.services import rulings as ruling_services
 from tournaments.services import entries as entry_services
@@ -64,9 +66,10 @@ class Target:
 
     `fields` maps a field name to a kind (see `_near`); a name may hold a placeholder
     expanded from the world: {entry} (entry numbers), {seat} (1-10), {i} (0-15, chip-set
-    rows), {value} (chip values). `kwargs` maps URL arguments to kinds. `base` returns a
-    valid form for the world, which cases then mutate. `logged`: an accepted change writes
-    the event log (False where a change is by design a counter, not an action).
+    rows), {value} (chip values), {dealer} (the room's dealers, bench/fuzzing_room.py).
+    `kwargs` maps URL arguments to kinds. `base` returns a valid form for the world, which
+    cases then mutate. `logged`: an accepted change writes the event log (False where a
+    change is by design a counter, not an action).
     """
 
     method: str
@@ -75,6 +78,10 @@ class Target:
     kwargs: dict[str, str] = field(default_factory=dict)
     base: Callable[[World], dict[str, Any]] | None = None
     logged: bool = True
+    # The body is JSON (a page's script posts it), not a form.
+    json: bool = False
+    # Settings the route needs to answer at all (e-mail notices where a mail server is set).
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 def _form_kinds(form_class) -> dict[str, str]:
@@ -93,6 +100,10 @@ def _form_kinds(form_class) -> dict[str, str]:
             kinds[name] = "choice:" + "|".join(str(v) for v, _label in form_field.choices)
         elif isinstance(form_field, forms.DateField):
             kinds[name] = "date"
+        elif isinstance(form_field, forms.DateTimeField):
+            kinds[name] = "datetime"
+        elif isinstance(form_field, forms.TimeField):
+            kinds[name] = "time"
         elif isinstance(form_field, forms.DecimalField):
             kinds[name] = "decimal"
         elif isinstance(form_field, forms.IntegerField):
@@ -294,7 +305,7 @@ def targets() -> dict[str, Target]:
         "staff_edit": Target(
             "post",
             TD,
-            {"username": "username", "role": choice(Role.values), "remove": "int"},
+            {"username": "username", "role": choice(Role.values), "remove": "user"},
             {"slug": "slug"},
             base=lambda w: {"username": w.usernames["outsider"], "role": "floor"},
         ),
@@ -592,6 +603,7 @@ def targets() -> dict[str, Target]:
         "room_staff_undo": Target("post", ("td", "floor"), kwargs={"event_id": "event"}),
         **_books_targets(),
         **_people_targets(),
+        **fuzzing_room.targets(),
     }
 
 
@@ -793,8 +805,12 @@ _READ = re.compile(r"\b(?:POST|GET)\.(?:get|getlist)\(\s*f?\"([^\"]*)\"")
 _HELPER = re.compile(r"\b(_\w+)\(")
 _SLOT = re.compile(r"\{[^}]*\}")
 # A form bound to the request's data (an unbound form only renders: it reads nothing).
-_FORM = re.compile(r"\b(\w*forms)\.(\w+Form)\(\s*(?:request\.(?:POST|GET)|data\b)")
+_FORM = re.compile(
+    r"(?<![\w.])(?:(\w*forms)\.)?(\w+Form)\(\s*(?:request\.(?:POST|GET)|data\b)([^)]*)"
+)
 _MADE = re.compile(r"self\.fields\[\s*f?\"([^\"]*)\"\s*\]\s*=")
+# The project's own apps (Django's views, login and language, read nothing of ours).
+_OURS = ("tournaments.", "tables.", "room.")
 
 
 def _form_fields(form_class) -> set[str]:
@@ -806,12 +822,12 @@ def _form_fields(form_class) -> set[str]:
     if "keys" in inspect.signature(form_class.__init__).parameters or any(
         "keys" in inspect.signature(k.__init__).parameters
         for k in form_class.__mro__
-        if "__init__" in k.__dict__ and k.__module__.startswith("tournaments.")
+        if "__init__" in k.__dict__ and k.__module__.startswith(_OURS)
     ):
         names |= set(form_class(keys=["{}"]).fields)  # one field per key: "stack_{}"
     for klass in form_class.__mro__:
         init = klass.__dict__.get("__init__")
-        if init is not None and klass.__module__.startswith(("tournaments.", "tables.")):
+        if init is not None and klass.__module__.startswith(_OURS):
             made = {_SLOT.sub("{}", n) for n in _MADE.findall(inspect.getsource(init))}
             names |= {n for n in made if not n.startswith("{")}  # keyed: named below
     return names
@@ -837,7 +853,7 @@ def fields_read(name: str) -> set[str]:
     walk(get_resolver().url_patterns)
     view = inspect.unwrap(callbacks[name])
     module = inspect.getmodule(view)
-    if module is None or not module.__name__.startswith(("tournaments.", "tables.")):
+    if module is None or not module.__name__.startswith(_OURS):
         return set()  # Django's own views (login, logout, language)
     seen, todo, reads = set(), [view], set()
     while todo:
@@ -847,10 +863,13 @@ def fields_read(name: str) -> set[str]:
         seen.add(function)
         source = inspect.getsource(function)
         reads |= {_SLOT.sub("{}", field) for field in _READ.findall(source)}
-        for alias, form_name in _FORM.findall(source):
-            form_class = getattr(getattr(module, alias, None), form_name, None)
+        for alias, form_name, rest in _FORM.findall(source):
+            holder = getattr(module, alias, None) if alias else module
+            form_class = getattr(holder, form_name, None)
             if form_class is not None:
-                reads |= _form_fields(form_class)
+                names = _form_fields(form_class)
+                # A prefixed form (one per row of a page) reads "<prefix>-<name>".
+                reads |= {"{}-" + n for n in names} if "prefix=" in rest else names
         for helper in _HELPER.findall(source):
             found = getattr(module, helper, None)
             if inspect.isfunction(found) and found.__module__ == module.__name__:
@@ -887,18 +906,24 @@ class World:
     league_ids: list[int] = field(default_factory=list)
     league_slugs: list[str] = field(default_factory=list)
     probe: Any = field(default=None, repr=False)  # the snapshot's SQL, compiled once
+    room: Any = field(default=None, repr=False)  # the room's rows (fuzzing_room.RoomWorld)
+    # The room's one-row settings as they were before the world (fuzzing_room.room_rows).
+    room_before: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def user_ids(self) -> list[int]:
         return [u.pk for u in self.users.values() if u is not None]
 
 
-def build_world(label: str = "fuzz") -> World:
-    """Build the world through the services, as the room would (committed by the caller)."""
+def build_world(label: str = "fuzz", *, room: bool = True) -> World:
+    """Build the world through the services, as the room would (committed by the caller).
+    `room`: the room's rows too (bench/fuzzing_room.py), which the room's routes need."""
     from tables.engine import Hand, SeatStack, TableSetup
     from tournaments.models import DisplayScreen, Event, Player, Role, StaffAssignment
     from tournaments.services import chips, clock, penalties, results, screens
 
     now = timezone.now()
+    # Read first: the event's first tables already make the dealers' settings row.
+    room_before = fuzzing_room.room_rows()
     suffix = uuid.uuid4().hex[:8]
     User = get_user_model()
     users: dict[str, Any] = {"anonymous": None}
@@ -924,6 +949,9 @@ def build_world(label: str = "fuzz") -> World:
             "addon_price": 50,
             "addon_chips": 20000,
             "late_registration_level": 6,
+            # Two seats held by reservation, the rest of them wait (fuzzing_room).
+            "reservations_open": True,
+            "reservable_seats": 2,
         },
         now=now,
     )
@@ -1031,7 +1059,7 @@ def build_world(label: str = "fuzz") -> World:
         name=f"Fuzz league {suffix}", slug=f"fuzz-league-{suffix}", created_at=now
     )
     league.events.set([tournament])
-    return World(
+    world = World(
         tournament_id=tournament.pk,
         slug=tournament.slug,
         users=users,
@@ -1050,20 +1078,29 @@ def build_world(label: str = "fuzz") -> World:
         names_json=json.dumps({"1": "Anna", "2": "Bruno", "3": "Carla"}),
         league_ids=[league.pk],
         league_slugs=[league.slug],
+        room_before=room_before,
     )
+    if room:
+        world.room = fuzzing_room.build_room(world)
+    return world
 
 
 def delete_world(world: World) -> None:
     """Remove everything the world made (the bench runs against the configured database)."""
+    from tables.models import SeatBoardVersion
     from tournaments.models import Player, Tournament
 
     with transaction.atomic():
+        fuzzing_room.delete_room(world)
         family = Tournament.objects.filter(
             Q(pk=world.tournament_id)
             | Q(parent_id=world.tournament_id)
             | Q(staff__user_id__in=world.user_ids())
         )
-        Tournament.objects.filter(pk__in=list(family.values_list("pk", flat=True))).delete()
+        ids = list(family.values_list("pk", flat=True))
+        Tournament.objects.filter(pk__in=ids).delete()
+        # The seating board's token: a row per event the database's triggers keep.
+        SeatBoardVersion.objects.filter(tournament_id__in=ids).delete()
         from tournaments.models import League
 
         League.objects.filter(pk__in=world.league_ids).delete()
@@ -1089,6 +1126,9 @@ def _scope(model, world: World):
         return manager.filter(pk__in=world.player_ids)
     if model is get_user_model():
         return manager.filter(pk__in=world.user_ids())
+    room = fuzzing_room.scope(model, world)
+    if room is not None:
+        return room
     names = {f.name: f for f in model._meta.concrete_fields}
     if "tournament" in names:
         return manager.filter(tournament_id=world.tournament_id)
@@ -1479,6 +1519,10 @@ def _near(kind: str, world: World):
         ),
         "names": st.sampled_from([world.names_json, "{}", '{"1": ["x"]}', '{"a": 1}', "[]"]),
         "hand": st.one_of(st.just(world.hand_json), _mutated_json(world.hand_json)),
+        "datetime": st.sampled_from(
+            ["2030-01-01 10:00", "2030-01-01T10:00:00+01:00", "31/12/2030 10:00", "now"]
+        ),
+        **fuzzing_room.field_kinds(world),
     }
     for numeric in ("int", "chips_int", "decimal", "seat", "table", "entry", "value", "amounts"):
         simple[numeric] = _numerals(simple[numeric])
@@ -1527,8 +1571,12 @@ def _json_paths(node, path=()):
 
 def _expand(fields: dict[str, str], world: World) -> dict[str, str]:
     out = {}
+    room = fuzzing_room.placeholders(world)
     for name, kind in fields.items():
-        if "{entry}" in name:
+        placeholder = next((p for p in room if p in name), None)
+        if placeholder is not None:
+            out.update({name.replace(placeholder, str(n)): kind for n in room[placeholder]})
+        elif "{entry}" in name:
             out.update({name.replace("{entry}", str(n)): kind for n in world.entries})
         elif "{seat}" in name:
             out.update({name.replace("{seat}", str(n)): kind for n in range(1, 11)})
@@ -1581,6 +1629,7 @@ def _kwarg(kind: str, world: World):
         "token": st.one_of(
             *[st.sampled_from(sorted(world.tokens.values()))] * 4, st.uuids().map(str)
         ),
+        **fuzzing_room.kwarg_kinds(world),
     }
     if kind.startswith("choice:"):
         return st.one_of(*[st.sampled_from(kind.split(":", 1)[1].split("|"))] * 3, words)
@@ -1647,7 +1696,7 @@ def form_cases(name: str, target: Target, world: World):
             "text/plain; charset=utf-16",
         ]
     )
-    roles = st.one_of(st.sampled_from(target.roles), st.sampled_from(ROLES))
+    roles = st.one_of(st.sampled_from(target.roles), st.sampled_from(sorted(world.users)))
     kwargs = st.fixed_dictionaries({k: _kwarg(kind, world) for k, kind in target.kwargs.items()})
     return st.builds(
         FormCase,
@@ -1723,9 +1772,16 @@ def _submitted_texts(case: FormCase) -> list[str]:
 
 def run_form_case(world: World, case: FormCase, catalog: Catalog) -> Outcome:
     """One request; the database is rolled back afterwards whatever happened."""
-    from django.core.signals import got_request_exception
+    from django.test import override_settings
 
     target = targets_cached()[case.target]
+    with override_settings(**target.settings):
+        return _run_form_case(world, case, catalog, target)
+
+
+def _run_form_case(world: World, case: FormCase, catalog: Catalog, target: Target) -> Outcome:
+    from django.core.signals import got_request_exception
+
     outcome = Outcome(case.target)
     url = _url(case.target, case.kwargs)
     if not url:  # junk that the URL pattern does not take never reaches a view
@@ -1741,6 +1797,11 @@ def run_form_case(world: World, case: FormCase, catalog: Catalog) -> Outcome:
             try:
                 if target.method == "get":
                     response = client.get(url, case.data, headers=headers)
+                elif target.json and case.raw is None:
+                    body = json.dumps(case.data)
+                    response = client.post(
+                        url, body, content_type="application/json", headers=headers
+                    )
                 elif case.raw is not None:
                     response = client.generic(
                         "POST", url, case.raw, content_type=case.content_type, headers=headers

@@ -18,6 +18,7 @@ from tables.cash.rake import Contribution
 from tables.cash.settings import DEFAULTS, CashSettings
 from tables.cash.shifts import Shift
 from tables.models import CashGame, CashRoom, CashSeat, CashTable, RoomRole
+from tournaments.forms.fields import NightField
 from tournaments.models import Player
 
 MAX_CHIPS = 10**9
@@ -202,7 +203,7 @@ class RakeForm(forms.Form):
 
 class ShiftReportForm(forms.Form):
     shift = forms.ChoiceField(label=_("Shift"), choices=[], required=False)
-    day = forms.DateField(
+    day = NightField(
         label=_("Gaming day"),
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from room.models import GAME_CHOICES, DealerRoom, PitTable
 from tournaments.forms import books as books_forms
+from tournaments.forms.fields import NightField, WholeNumberField
 
 
 class ProfileForm(forms.Form):
@@ -36,7 +37,13 @@ class SettingsForm(forms.Form):
 
 
 class OverrideForm(forms.Form):
-    dealer = forms.IntegerField(error_messages={"required": _("Choose a dealer.")})
+    dealer = WholeNumberField(
+        min_value=1,
+        max_value=2**31 - 1,
+        error_messages={
+            key: _("Choose a dealer.") for key in ("required", "invalid", "min_value", "max_value")
+        },
+    )
     table = forms.CharField(required=False, max_length=40)
 
 
@@ -52,14 +59,14 @@ class ClockForm(books_forms.PinForm):
 
 
 class NightForm(forms.Form):
-    night = forms.DateField(required=False)
+    night = NightField(required=False)
     format = forms.ChoiceField(
         required=False, choices=[("", ""), ("csv", "CSV"), ("xlsx", "XLSX"), ("pdf", "PDF")]
     )
 
 
 class TipsForm(forms.Form):
-    night = forms.DateField(error_messages={"required": _("Choose the night.")})
+    night = NightField(error_messages={"required": _("Choose the night.")})
     amount = forms.DecimalField(
         label=_("Tips pool (€)"),
         min_value=0,

@@ -26,6 +26,7 @@ from tables.engine.cards import parse_cards, split_concatenated
 from tables.engine.errors import InvalidCards
 from tables.models import CashTable, Table
 from tables.ruling.labels import ENGINE_ERRORS
+from tournaments.forms.fields import whole_number
 
 GAMES = [("holdem", "Hold'em"), ("omaha", "Omaha")]
 PERIODS = [("hour", _("every hour")), ("shift", _("every shift")), ("day", _("every day"))]
@@ -316,10 +317,11 @@ class BadBeatForm(_ClaimForm):
         return self._cards("winner_cards")
 
     def clean_dealt(self) -> list[int]:
-        parts = re.split(r"[\s,;]+", self.cleaned_data["dealt"].strip())
-        if not all(p.isdigit() and 1 <= int(p) <= 10 for p in parts if p):
+        parts = [p for p in re.split(r"[\s,;]+", self.cleaned_data["dealt"].strip()) if p]
+        seats = [whole_number(p, low=1, high=10) for p in parts]
+        if None in seats:
             raise forms.ValidationError(_("Write the seats dealt in as numbers, e.g. 1 2 3 5 7."))
-        return sorted({int(p) for p in parts if p})
+        return sorted(set(seats))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -25,6 +25,7 @@ from room.selectors import dealers as selectors
 from room.services import dealers as services
 from tables import permissions
 from tournaments.documents import pdf, reports
+from tournaments.forms.fields import whole_number
 
 HOURS = permissions.BOOKS  # the manager and the books: hours are pay
 PIT_TABLES = permissions.PIT
@@ -60,8 +61,8 @@ def staff(request: HttpRequest) -> HttpResponse:
 @require_POST
 def profile(request: HttpRequest) -> HttpResponse:
     permissions.require_room_role(request.user, permissions.MANAGER)
-    dealer_id = request.POST.get("dealer", "")
-    user = selectors.dealers().filter(pk=int(dealer_id) if dealer_id.isdigit() else 0).first()
+    dealer_id = whole_number(request.POST.get("dealer", ""), low=1, high=2**31 - 1)
+    user = selectors.dealers().filter(pk=dealer_id).first() if dealer_id else None
     if user is None:
         messages.error(request, _("Choose a dealer of the room."))
         return redirect("dealer_staff")

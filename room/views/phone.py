@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.request import RawPostDataException
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -149,7 +150,8 @@ def notify_page(request: HttpRequest, token: str) -> HttpResponse:
 def _json_form(request: HttpRequest, form_class):
     try:
         data = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RawPostDataException):
+        # Not JSON; or a multipart form, whose stream was read as one before the view.
         data = {}
     if not isinstance(data, dict):
         data = {}

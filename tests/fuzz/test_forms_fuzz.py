@@ -10,12 +10,14 @@ from __future__ import annotations
 import os
 
 import pytest
+import time_machine
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from bench import fuzzing
+from tests.conftest import NOW
 from tournaments.errors import DomainError
 from tournaments.models import Player
 from tournaments.services import entries as entry_services
@@ -26,9 +28,11 @@ CI = os.environ.get("CI") == "true"
 
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker):
-    """One world for the module (each case rolls back what it did)."""
+    """One world for the module (each case rolls back what it did), built at the clock its
+    cases run at: its calls, shifts, periods and reservations are of that evening."""
     with django_db_blocker.unblock():
-        built = fuzzing.build_world("fuzzci")
+        with time_machine.travel(NOW, tick=True):
+            built = fuzzing.build_world("fuzzci")
         yield built
         fuzzing.delete_world(built)
 

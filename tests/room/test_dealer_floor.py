@@ -266,3 +266,25 @@ def test_a_pin_unlocked_tablet_reads_its_relief_line_and_nothing_else(client, ro
     assert relief.status_code == 200
     assert client.get(reverse("dealer_floor")).status_code == 403
     assert client.get(reverse("dealer_hours")).status_code == 403
+
+
+@pytest.mark.parametrize("typed", ["²", "٣", "9" * 30, "9" * 4301])
+def test_a_dealer_named_by_a_number_that_is_none_is_refused_in_words(client, room, typed):
+    """A dealer's id that is no number, or too long for one, was a 500 on the override and
+    on the profile; now each is the page's refusal, and nothing changes."""
+    anna = dealer("anna")
+    services.clock_in(dealer=anna, now=NOW)
+    pit = PitTable.objects.create(name="BJ 1", game="blackjack", status="open")
+    client.force_login(room["manager"])
+    before = (list(DealerAssignment.objects.values()), RoomEvent.objects.count())
+    moved = client.post(
+        reverse("dealer_override"), {"dealer": typed, "table": f"pit:{pit.pk}"}, follow=True
+    )
+    assert "Choose a dealer." in moved.content.decode()
+    saved = client.post(
+        reverse("dealer_profile"),
+        {"dealer": typed, f"{anna.pk}-games": ["holdem"], f"{anna.pk}-shift_start": "20:00"},
+        follow=True,
+    )
+    assert "Choose a dealer of the room." in saved.content.decode()
+    assert (list(DealerAssignment.objects.values()), RoomEvent.objects.count()) == before

@@ -92,3 +92,17 @@ def test_the_vapid_key_is_kept_and_its_public_half_is_what_phones_subscribe_with
     assert len(key) == 87  # a 65-byte uncompressed P-256 point, base64url
     call_command("vapid_key")
     assert capsys.readouterr().out.startswith("-----BEGIN PRIVATE KEY-----\\n")
+
+
+@pytest.mark.parametrize("name", ["room_notify_subscribe", "room_notify_unsubscribe"])
+def test_a_subscription_posted_as_a_form_is_refused_not_a_server_error(client, name):
+    """The page's script posts JSON. A multipart form's body is read as a form before the
+    view (every request is checked for NUL bytes), and reading it as JSON was a 500."""
+    from room.models import PushSubscription
+
+    player = make_player("Modulo", "Multiparte")
+    url = reverse(name, args=[tokens.player_token(player.pk)])
+    response = client.post(url, {"endpoint": "https://push.example/x", "p256dh": "a"})
+    assert response.status_code == 400 and response.json()["ok"] is False
+    assert "required" in response.json()["message"]
+    assert not PushSubscription.objects.exists()

@@ -106,6 +106,16 @@ def test_bad_input_is_a_message_and_changes_nothing(client, floor, table):
     assert "Choose a period to pay." in page(response)
 
 
+@pytest.mark.parametrize("dealt", ["²", "1 2 ³", "٣ 7", "0 11"])
+def test_seats_dealt_in_that_are_no_numbers_are_refused_in_words(client, floor, table, dealt):
+    """A superscript digit passed str.isdigit() and broke int(): a 500 on the claim."""
+    client.force_login(floor)
+    claim = {**CLAIM, "table": f"c{table.pk}", "dealt": dealt}
+    response = client.post(reverse("jackpot_claim"), claim, follow=True)
+    assert "Write the seats dealt in as numbers, e.g. 1 2 3 5 7." in page(response)
+    assert not JackpotClaim.objects.exists()
+
+
 def test_the_high_hand_is_paid_with_its_period(client, floor, table):
     client.force_login(floor)
     hand = {"table": f"c{table.pk}", "seat": 1, "cards": "9c 9d", "board": "9s 9h 2d Th 4s"}

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy
 
 from tournaments.documents.pdf import SIZES
 from tournaments.documents.printouts import DOCUMENTS
-from tournaments.forms.fields import WholeNumberField
+from tournaments.forms.fields import NightField, WholeNumberField
 from tournaments.models import PaymentMethod, Role
 from tournaments.rules.cashbook import CORRECTION_MAX
 
@@ -34,7 +34,7 @@ class VoidForm(forms.Form):
 
 
 class NightForm(forms.Form):
-    night = forms.DateField(label=gettext_lazy("Night"), required=False)
+    night = NightField(label=gettext_lazy("Night"), required=False)
     format = forms.ChoiceField(
         choices=[("", "HTML"), ("pdf", "PDF")], required=False, label=gettext_lazy("Format")
     )
@@ -44,14 +44,14 @@ class NightForm(forms.Form):
 
 
 class CloseForm(forms.Form):
-    night = forms.DateField(label=gettext_lazy("Night"))
+    night = NightField(label=gettext_lazy("Night"))
 
 
 class CorrectionForm(forms.Form):
     """A correction to a closed night. Without `confirm` the view asks first, restating the
     amount and its direction; only the confirmed form is recorded."""
 
-    night = forms.DateField(label=gettext_lazy("Night"))
+    night = NightField(label=gettext_lazy("Night"))
     amount = WholeNumberField(label=gettext_lazy("Amount (negative: money out)"))
     payment_method = forms.ChoiceField(label=gettext_lazy("Paid by"), choices=PaymentMethod.choices)
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)

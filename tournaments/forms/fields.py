@@ -5,6 +5,7 @@ and a form's complaints as the message bar says them."""
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import Any
 
@@ -52,6 +53,21 @@ class WholeNumberField(forms.IntegerField):
         if number is None:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return number
+
+
+class NightField(forms.DateField):
+    """A night of the books or a gaming day: a date whose day, from the room's midnight to
+    the next, the clock can hold. Django takes 0001-01-01 and 9999-12-31, whose span in
+    the room's time zone runs off the calendar (a 500 wherever the night is counted); such
+    a date is refused as no date, in Django's words."""
+
+    FIRST, LAST = dt.date(1, 1, 3), dt.date(9999, 12, 29)
+
+    def to_python(self, value: Any) -> dt.date | None:
+        night = super().to_python(value)
+        if night is not None and not self.FIRST <= night <= self.LAST:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return night
 
 
 def money_to_cents(value: object) -> int | None:

@@ -142,6 +142,20 @@ def test_a_night_with_nothing_played_does_not_close(client, cashier):
     assert not NightClose.objects.exists()
 
 
+@pytest.mark.parametrize("night", ["0001-01-01", "9999-12-31"])
+def test_a_night_off_the_calendars_edge_is_no_date(client, cashier, night):
+    """The night's span in the room's time zone ran off the calendar: a 500 on the books,
+    their closing and the rake report. Now it is a date refused as such."""
+    client.force_login(cashier)
+    books_page = client.get(reverse("night_books"), {"night": night})
+    assert books_page.status_code == 200  # tonight's books, as for any date not given right
+    closed = client.post(reverse("night_close"), {"night": night}, follow=True)
+    assert "Enter a valid date." in closed.content.decode()
+    assert not NightClose.objects.exists()
+    rake = client.get(reverse("cash_rake_report"), {"day": night})
+    assert rake.status_code == 200 and "Enter a valid date." in rake.content.decode()
+
+
 def test_the_desk_sells_by_card_and_the_td_voids_from_the_page(client, tournament, td, desk):
     player = make_player(document_number="CARD1234")
     client.force_login(desk)
