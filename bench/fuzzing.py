@@ -1003,7 +1003,7 @@ def build_world(label: str = "fuzz", *, room: bool = True) -> World:
 def delete_world(world: World) -> None:
     """Remove everything the world made (the bench runs against the configured database)."""
     from tables.models import SeatBoardVersion
-    from tournaments.models import Player, Tournament
+    from tournaments.models import League, Player, Reservation, Tournament
 
     with transaction.atomic():
         fuzzing_room.delete_room(world)
@@ -1013,13 +1013,18 @@ def delete_world(world: World) -> None:
             | Q(staff__user_id__in=world.user_ids())
         )
         ids = list(family.values_list("pk", flat=True))
+        # A reservation's record, made when it arrived or lapsed (a clock's level change
+        # on the socket commits).
+        reserved = list(
+            Reservation.objects.filter(tournament_id__in=ids, player__isnull=False).values_list(
+                "player_id", flat=True
+            )
+        )
         Tournament.objects.filter(pk__in=ids).delete()
         # The seating board's token: a row per event the database's triggers keep.
         SeatBoardVersion.objects.filter(tournament_id__in=ids).delete()
-        from tournaments.models import League
-
         League.objects.filter(pk__in=world.league_ids).delete()
-        Player.objects.filter(pk__in=world.player_ids).delete()
+        Player.objects.filter(pk__in=[*world.player_ids, *reserved]).delete()
         get_user_model().objects.filter(pk__in=world.user_ids()).delete()
 
 
