@@ -164,14 +164,18 @@ def delete_money_world(money: MoneyWorld) -> None:
         CashTable,
         RakeRecord,
         RoomEvent,
+        SeatBoardVersion,
         WaitEntry,
     )
     from tournaments.models import NightClose, Player, Tournament
 
     with transaction.atomic():
-        Tournament.objects.filter(
+        family = Tournament.objects.filter(
             Q(pk__in=money.tournament_ids) | Q(parent_id__in=money.tournament_ids)
-        ).delete()
+        )
+        ids = list(family.values_list("pk", flat=True))
+        Tournament.objects.filter(pk__in=ids).delete()
+        SeatBoardVersion.objects.filter(tournament_id__in=ids).delete()
         NightClose.objects.filter(night__in=[money.sales_night, money.closed_night]).delete()
         RakeRecord.objects.filter(game_id=money.game_id).delete()
         CashSeat.objects.filter(table__game_id=money.game_id).delete()
@@ -179,9 +183,8 @@ def delete_money_world(money: MoneyWorld) -> None:
         WaitEntry.objects.filter(game_id=money.game_id).delete()
         CashOut.objects.filter(game_id=money.game_id).delete()
         CashGame.objects.filter(pk=money.game_id).delete()
-        RoomEvent.objects.filter(
-            pk__gt=money.room_events_after, action__startswith="cash.", actor=money.td
-        ).delete()
+        # The rounds' cash room and the nights they closed and corrected.
+        RoomEvent.objects.filter(pk__gt=money.room_events_after, actor=money.td).delete()
         Player.objects.filter(pk__in=money.player_ids).delete()
 
 

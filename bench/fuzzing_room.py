@@ -54,6 +54,7 @@ ROOM_USERS = {
     "dealer2": "dealer",
 }
 PINS = {"dealer": "4826", "dealer2": "5937"}
+ROLE_CODES = ("manager", "books", "cash", "pit", "dealer", "td")
 # A bad beat the default rules pay: aces full of kings beaten by four kings.
 BOARD = "As Kh Ks 7c 2d"
 LOSER, WINNER = (3, "Ah Ad"), (7, "Kc Kd")
@@ -71,6 +72,7 @@ class RoomWorld:
     cash_player_ids: list[int]
     cash_game_ids: list[int]  # the listed game, the game to join
     cash_table_ids: list[int]
+    cash_seat_ids: list[int]
     tournament_table_ids: list[int]
     wait_entries: dict[str, int]  # "called", "remote", "waiting"
     called: tuple[int, int, str]  # the called entry, its player, when he was called
@@ -172,6 +174,7 @@ def build_room(world: World) -> RoomWorld:
     ]
     card = f"FZ{suffix.upper()}"
     Player.objects.filter(pk=players[5].pk).update(document_number=card)
+    Player.objects.filter(pk=players[4].pk).update(document_number=f"{card}B")
     world.player_ids.extend(p.pk for p in players)
     stakes = {"variant": "Hold'em", "structure": "no_limit", "max_buy_in": None, "max_seats": 9}
     stakes |= {"rake_percent": 5, "rake_cap": 30, "active": True}
@@ -199,8 +202,9 @@ def build_room(world: World) -> RoomWorld:
     plain = WaitEntry.objects.get(game=games[0], player=players[3])  # waits, uncalled
     cash_players.phone_link_new(actor=floor, player=players[2], now=now)  # his older links are off
 
-    # The jackpots: drops into the fund, bad beats judged, a past hour's high hand paid and
-    # another's waiting to be paid.
+    # The jackpots: drops into the fund, bad beats judged, a past period's high hand paid and
+    # another's waiting to be paid (a day apart: two periods whether the room pays by the
+    # hour, the shift or the day).
     for _hand in range(10):
         cash_rake.rake_record(
             actor=floor, table=table, pot=200, flop_dealt=True, dealer=None, shift="", now=now
@@ -223,17 +227,17 @@ def build_room(world: World) -> RoomWorld:
     jackpots.claim_confirm(actor=floor, claim=confirmed, now=now)
     refused = bad_beat(loser=(3, "Qc Jd"))
 
-    def high_hand(hours: int):
+    def high_hand(days: int):
         return jackpots.high_hand_record(
             actor=floor,
             where=where,
             board=board,
             hand=ClaimedHand(1, ("Ac", "Ad")),
-            at=now - timedelta(hours=hours),
+            at=now - timedelta(days=days),
             now=now,
         )
 
-    high_paid, high_due = high_hand(3), high_hand(2)
+    high_paid, high_due = high_hand(2), high_hand(1)
     payment = jackpots.high_hand_pay(actor=td, period_start=high_paid.period_start, now=now)
     assert jackpot_reads.periods_to_pay(now), "the world has a period to pay"
 
@@ -309,6 +313,7 @@ def build_room(world: World) -> RoomWorld:
         cash_player_ids=[p.pk for p in players],
         cash_game_ids=[g.pk for g in games],
         cash_table_ids=[table.pk],
+        cash_seat_ids=list(table.seats.values_list("pk", flat=True)),
         tournament_table_ids=list(
             Table.objects.filter(tournament_id=world.tournament_id).values_list("pk", flat=True)
         ),
@@ -442,16 +447,12 @@ def _st():
     return st
 
 
-def _often(strategy_of, times: int, *others):
-    """`strategy_of()` `times` as often as each of `others` (hypothesis's one_of draws each
-    distinct branch alike, and one branch given twice is one branch)."""
-    return _st().one_of(*[strategy_of() for _ in range(times)], *others)
-
-
 def _mostly(values: list[Any]):
     """The world's own ids most of the time, else any number (a row of nobody's)."""
     st = _st()
-    return _often(lambda: st.sampled_from(values), 4, st.integers(min_value=0, max_value=10**25))
+    return fuzzing.often(
+        lambda: st.sampled_from(values), 4, st.integers(min_value=0, max_value=10**25)
+    )
 
 
 def _words():
@@ -465,7 +466,7 @@ def _signed(good: list[Any], bad: list[Any], sign):
     else links of nobody's, stale or of another kind, and junk."""
     st = _st()
     others = [st.sampled_from(bad).map(sign)] if bad else []
-    return _often(lambda: st.sampled_from(good).map(sign), 6, *others, _words())
+    return fuzzing.often(lambda: st.sampled_from(good).map(sign), 6, *others, _words())
 
 
 def _cash_link(player_and_version) -> str:
@@ -496,7 +497,7 @@ def kwarg_kinds(world: World) -> dict[str, Any]:
 
     return {
         "kiosk": _mostly(list(room.kiosks.values())),
-        "kiosk_token": _often(
+        "kiosk_token": fuzzing.often(
             lambda: st.just(room.kiosk_tokens["on"]),
             6,
             st.just(room.kiosk_tokens["off"]),
@@ -516,10 +517,13 @@ def kwarg_kinds(world: World) -> dict[str, Any]:
             room.cash_table_ids + list(room.pit_tables.values()) + room.tournament_table_ids
         ),
         "wait_entry": _mostly(list(room.wait_entries.values())),
+        "game": _mostly(room.cash_game_ids),
+        "cash_table": _mostly(room.cash_table_ids),
+        "cash_seat": _mostly(room.cash_seat_ids),
         "jackpot_claim": _mostly(list(room.claims.values())),
         "jackpot_payment": _mostly(room.payment_ids),
         "reservation": _mostly(list(room.reservations.values())),
-        "reservation_code": _often(
+        "reservation_code": fuzzing.often(
             lambda: st.sampled_from(codes),
             6,
             st.sampled_from([codes[0].lower(), "AAAAAAAA", "nope"]),
@@ -579,6 +583,8 @@ def field_kinds(world: World) -> dict[str, Any]:
             st.sampled_from(room.cash_player_ids).map(phone_link),
         ),
         "cash_game": st.sampled_from([*map(str, room.cash_game_ids), "0", "-1"]),
+        "cash_table_id": st.sampled_from([*map(str, room.cash_table_ids), "0", "x"]),
+        "cash_player": st.sampled_from([*map(str, room.cash_player_ids), "0", "x"]),
         "event_slug": st.sampled_from([world.slug, "nope", ""]),
         "claim_table": st.sampled_from(
             [
@@ -698,6 +704,19 @@ def targets() -> dict[str, Target]:
         f"{{dealer}}-{name}": kind for name, kind in _form_kinds(dealers.ProfileForm).items()
     }
     return {
+        **_cash_targets(),
+        **_pit_targets(),
+        "room_staff": Target(
+            "post",
+            MANAGER,
+            {
+                "username": "username",
+                "role": "choice:" + "|".join(ROLE_CODES),
+                "action": "choice:give|take",
+            },
+            base=lambda w: {"username": w.usernames["outsider"], "role": "books", "action": "give"},
+        ),
+        "room_staff_undo": Target("post", MANAGER, kwargs={"event_id": "room_event"}),
         # The kiosks: the manager's list, and the device's own pages (its link is the key).
         "kiosks": Target("post", MANAGER, {"name": "text"}, base=lambda w: {"name": "Bar"}),
         "kiosk_revoke": Target("post", MANAGER, kwargs={"pk": "kiosk"}),
@@ -926,3 +945,156 @@ def targets() -> dict[str, Target]:
         # The manager reads a player's contact in full (logged).
         "person_contact": Target("post", MANAGER, kwargs={"player_id": "player"}),
     }
+
+
+# --- The pit's rulings and the cash room: the room's TD and the cash floor ---------------
+
+
+def _pit_targets() -> dict[str, Target]:
+    from room.forms import games
+
+    Target, _form_kinds = fuzzing.Target, fuzzing._form_kinds
+    saved = {"op": "choice:save|", "note": "text"}  # a saved ruling is logged (pit.ruling)
+    return {
+        "pit_home": Target("get", PIT),
+        "pit_blackjack": Target("post", PIT, {**_form_kinds(games.BlackjackForm), **saved}),
+        "pit_punto_banco": Target("post", PIT, {**_form_kinds(games.PuntoBancoForm), **saved}),
+        "pit_trainer": Target(
+            "post", PIT, {"seed": "int", "answer": "text", "kind": "text"}, logged=False
+        ),
+        "pit_ruling": Target("get", PIT, kwargs={"event_id": "room_event"}),
+    }
+
+
+def _cash_targets() -> dict[str, Target]:
+    from room.forms import cash as cash
+    from tournaments.forms import books
+
+    Target, _form_kinds = fuzzing.Target, fuzzing._form_kinds
+    entry, table, seat = {"pk": "wait_entry"}, {"pk": "cash_table"}, {"pk": "cash_seat"}
+    back = {"next": "text", "table": "int"}
+    at_table = {"table": "cash_table_id", "seat": "seat"}
+    return {
+        "cash_board": Target("get", CASH),
+        "cash_brush": Target("get", PUBLIC),
+        "cash_phone": Target("get", PUBLIC, kwargs={"token": "cash_token"}),
+        "cash_phone_answer": Target(
+            "post",
+            PUBLIC,
+            {"takes_seat": "choice:yes|no"},
+            {"token": "cash_token", **entry},
+            base=lambda w: {"takes_seat": "yes"},
+        ),
+        "cash_game_add": Target(
+            "post",
+            MANAGER,
+            _form_kinds(cash.CashGameForm),
+            base=lambda w: {
+                "variant": "Omaha",
+                "structure": "pot_limit",
+                "sb": "1",
+                "bb": "2",
+                "min_buy_in": "100",
+                "max_seats": "9",
+                "rake_percent": "5",
+                "rake_cap": "20",
+                "active": "on",
+            },
+        ),
+        "cash_room_settings": Target("post", MANAGER, _form_kinds(cash.CashRoomForm)),
+        "cash_keep_apart": Target(
+            "post",
+            MANAGER,
+            _form_kinds(cash.KeepApartForm),
+            base=lambda w: {"card_a": _room(w).card, "card_b": f"{_room(w).card}B"},
+        ),
+        "cash_list_add": Target(
+            "post",
+            CASH,
+            {**_form_kinds(cash.ListAddForm), "games": "cash_game", "player": "cash_player"},
+            base=lambda w: {
+                "find": _room(w).card,
+                "player": str(_room(w).cash_player_ids[5]),
+                "games": [str(_room(w).cash_game_ids[1])],
+                "present": "on",
+            },
+        ),
+        "cash_entry_remove": Target("post", CASH, kwargs=entry),
+        "cash_entry_answer": Target(
+            "post",
+            CASH,
+            {"takes_seat": "choice:yes|no"},
+            entry,
+            base=lambda w: {"takes_seat": "yes"},
+        ),
+        "cash_entry_no_answer": Target("post", CASH, kwargs=entry),
+        "cash_entry_skip": Target("post", CASH, kwargs=entry),
+        "cash_player_search": Target("get", CASH, {"find": "name"}),
+        "cash_entry_seat": Target(
+            "post",
+            CASH,
+            {**_form_kinds(cash.SeatFromListForm), **at_table},
+            entry,
+            base=lambda w: {**_free_seat(w), "buy_in": "200"},
+        ),
+        "cash_table_open": Target(
+            "post",
+            CASH,
+            {"number": "int", "present": "cash_player"},
+            {"pk": "game"},
+            base=lambda w: {
+                "number": "917",
+                "present": [str(p) for p in _room(w).cash_player_ids[2:4]],
+            },
+        ),
+        "cash_table_call": Target("post", CASH, {"seat": "seat"}, table, base=_free_seat),
+        "cash_table_fill": Target("post", CASH, {"seat": "seat"}, table, base=_free_seat),
+        "cash_table_close": Target("post", CASH, kwargs=table),
+        "cash_table_hand": Target("post", CASH, kwargs=table),
+        "cash_table_rake": Target(
+            "post",
+            CASH,
+            {**_form_kinds(cash.RakeForm), "next": "text", "shift": "text"},
+            table,
+            base=lambda w: {"pot": "130", "flop_dealt": "on"},
+        ),
+        "cash_tablet": Target("get", CASH, kwargs=table),
+        # A PIN unlock is a login: logged in no room log (as a password login is not).
+        "cash_pin_unlock": Target(
+            "post",
+            PUBLIC,
+            {**_form_kinds(books.PinForm), "username": "username", "pin": "pin"},
+            table,
+            base=lambda w: {"username": w.usernames["dealer"], "pin": PINS["dealer"]},
+            logged=False,
+        ),
+        "cash_seat_move": Target(
+            "post", CASH, {**_form_kinds(cash.MoveForm), **at_table}, seat, base=_free_seat
+        ),
+        "cash_seat_request": Target("post", CASH, _form_kinds(cash.RequestForm), seat),
+        "cash_seat_sit_out": Target("post", CASH, back, seat),
+        "cash_seat_sit_back": Target("post", CASH, back, seat),
+        "cash_seat_marker": Target("post", CASH, back, seat),
+        "cash_seat_leave": Target("post", CASH, _form_kinds(cash.LeaveForm), seat),
+        "cash_seat_buy": Target(
+            "post",
+            CASH,
+            _form_kinds(cash.BuyForm),
+            seat,
+            base=lambda w: {"stack": "40", "amount": "300", "bought": "0"},
+        ),
+        "cash_undo": Target("post", CASH, kwargs={"event_id": "room_event"}),
+        "cash_phone_link_new": Target("post", CASH, kwargs={"player_id": "player"}),
+        "cash_rake_report": Target(
+            "get", RAKE, {"shift": "text", "day": "date", "format": "choice:csv|html"}
+        ),
+    }
+
+
+def _free_seat(world: World) -> dict[str, Any]:
+    """A free seat of the world's cash table (and the table, for the forms that ask it)."""
+    from room.services import cash_lists
+    from tables.models import CashTable
+
+    table = CashTable.objects.get(pk=_room(world).cash_table_ids[0])
+    return {"table": str(table.pk), "seat": str(cash_lists.free_seats(table)[-1])}

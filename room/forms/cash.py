@@ -18,10 +18,27 @@ from tables.cash.rake import Contribution
 from tables.cash.settings import DEFAULTS, CashSettings
 from tables.cash.shifts import Shift
 from tables.models import CashGame, CashRoom, CashSeat, CashTable, RoomRole
-from tournaments.forms.fields import NightField
+from tournaments.forms.fields import NightField, whole_number
 from tournaments.models import Player
 
 MAX_CHIPS = 10**9
+
+
+class RowsField(forms.ModelMultipleChoiceField):
+    """Rows chosen by id. An id that is no whole number in ASCII digits, or one too big for
+    the database (SQLite cannot even compare it: a 500), is refused in Django's words for
+    an id that is no id; the others are checked against the rows as Django does."""
+
+    def clean(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            for pk in value:
+                if whole_number(pk, low=-(2**63), high=2**63 - 1, max_digits=19) is None:
+                    raise forms.ValidationError(
+                        self.error_messages["invalid_pk_value"],
+                        code="invalid_pk_value",
+                        params={"pk": pk},
+                    )
+        return super().clean(value)
 
 
 class CashGameForm(forms.ModelForm):
@@ -53,7 +70,7 @@ class ListAddForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off", "type": "search"}),
     )
     player = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
-    games = forms.ModelMultipleChoiceField(
+    games = RowsField(
         label=_("Lists"),
         queryset=CashGame.objects.filter(active=True),
         widget=forms.CheckboxSelectMultiple,
@@ -121,7 +138,7 @@ class AnswerForm(forms.Form):
 
 class OpenTableForm(forms.Form):
     number = forms.IntegerField(label=_("Table number"), min_value=1, max_value=999)
-    present = forms.ModelMultipleChoiceField(
+    present = RowsField(
         label=_("Here in the cash area"),
         queryset=Player.objects.none(),
         required=False,

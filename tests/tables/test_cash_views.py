@@ -92,6 +92,28 @@ def test_the_td_defines_a_game_from_the_board(client, room_td):
     assert CashGame.objects.get().min_buy_in == 500
 
 
+@pytest.mark.parametrize("pk", ["9" * 30, "٣"])
+def test_a_list_or_a_player_chosen_by_an_id_that_is_none_is_refused(client, room_floor, game, pk):
+    """An id too big for the database was a 500 on SQLite (which cannot even compare it);
+    an id in other digits named a row. Both are refused in Django's words for no id."""
+    players = listed(game, ["Anna", "Bruno"], room_floor)
+    client.force_login(room_floor)
+    before = list(WaitEntry.objects.values())
+    added = client.post(
+        reverse("cash_list_add"),
+        {"find": "Anna", "player": players[0].pk, "games": [pk], "present": "on"},
+        follow=True,
+    )
+    assert f"“{pk}” is not a valid value." in added.content.decode()
+    opened = client.post(
+        reverse("cash_table_open", args=[game.pk]),
+        {"number": 3, "present": [players[0].pk, pk]},
+        follow=True,
+    )
+    assert f"“{pk}” is not a valid value." in opened.content.decode()
+    assert list(WaitEntry.objects.values()) == before and not CashTable.objects.exists()
+
+
 def test_a_bad_game_is_refused_with_a_message(client, room_td):
     client.force_login(room_td)
     response = client.post(
