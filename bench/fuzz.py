@@ -1,6 +1,6 @@
 """`manage.py bench fuzz --cases N`: junk into every route and every socket message.
 
-Runs the harness of tournaments/fuzzing.py (the CI sample in tests/fuzz/ runs the same)
+Runs the harness of bench/fuzzing.py (the CI sample in tests/fuzz/ runs the same)
 against the configured database: it builds a world, fuzzes every route (each request in a
 transaction rolled back afterwards), the socket (its services commit: the world is
 deleted at the end), and every money action sent several times at once (double payments,
