@@ -1,7 +1,7 @@
 """Bad input, fuzzed: every route, a sample of cases each.
 
-`manage.py bench fuzz --cases 10000` runs the same harness (bench/fuzzing.py, with the room's routes in bench/fuzzing_room.py) at
-length. Each case: never a 500, a refused input writes nothing, an accepted one writes the
+`manage.py bench fuzz --cases 10000` runs the same harness (bench/fuzzing.py, the room's
+routes in bench/fuzzing_room.py) at length. Each case: never a 500, a refused input writes nothing, an accepted one writes the
 event log, and what the user reads is in the language the user asked for (Italian).
 """
 
