@@ -18,7 +18,7 @@ from tables.cash.rake import Contribution
 from tables.cash.settings import DEFAULTS, CashSettings
 from tables.cash.shifts import Shift
 from tables.models import CashGame, CashRoom, CashSeat, CashTable, RoomRole
-from tournaments.forms.fields import NightField, whole_number
+from tournaments.forms.fields import NightField, WholeNumberField, whole_number, whole_numbers
 from tournaments.models import Player
 
 MAX_CHIPS = 10**9
@@ -43,6 +43,7 @@ class RowsField(forms.ModelMultipleChoiceField):
 
 class CashGameForm(forms.ModelForm):
     class Meta:
+        formfield_callback = whole_numbers
         model = CashGame
         fields = list(GAME_FIELDS)  # the fields the service saves and its undo restores
 
@@ -69,7 +70,7 @@ class ListAddForm(forms.Form):
         required=False,
         widget=forms.TextInput(attrs={"autocomplete": "off", "type": "search"}),
     )
-    player = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    player = WholeNumberField(required=False, min_value=1, widget=forms.HiddenInput)
     games = RowsField(
         label=_("Lists"),
         queryset=CashGame.objects.filter(active=True),
@@ -96,19 +97,19 @@ class ListAddForm(forms.Form):
 
 
 class SeatNumberForm(forms.Form):
-    seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=10)
+    seat = WholeNumberField(label=_("Seat"), min_value=1, max_value=10)
 
 
 class SeatFromListForm(forms.Form):
     table = forms.ModelChoiceField(
         label=_("Table"), queryset=CashTable.objects.filter(status=CashTable.Status.OPEN)
     )
-    seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=10)
-    buy_in = forms.IntegerField(label=_("Buy-in"), min_value=0, max_value=MAX_CHIPS)
+    seat = WholeNumberField(label=_("Seat"), min_value=1, max_value=10)
+    buy_in = WholeNumberField(label=_("Buy-in"), min_value=0, max_value=MAX_CHIPS)
     reason = forms.CharField(
         label=_("Reason to seat out of list order"), max_length=200, required=False
     )
-    leaving_stack = forms.IntegerField(
+    leaving_stack = WholeNumberField(
         label=_("Stake he leaves his other table with"),
         min_value=0,
         max_value=MAX_CHIPS,
@@ -120,7 +121,7 @@ class MoveForm(forms.Form):
     table = forms.ModelChoiceField(
         label=_("To table"), queryset=CashTable.objects.filter(status=CashTable.Status.OPEN)
     )
-    seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=10)
+    seat = WholeNumberField(label=_("Seat"), min_value=1, max_value=10)
     by_house = forms.BooleanField(label=_("Moved by the house"), required=False)
 
 
@@ -137,7 +138,7 @@ class AnswerForm(forms.Form):
 
 
 class OpenTableForm(forms.Form):
-    number = forms.IntegerField(label=_("Table number"), min_value=1, max_value=999)
+    number = WholeNumberField(label=_("Table number"), min_value=1, max_value=999)
     present = RowsField(
         label=_("Here in the cash area"),
         queryset=Player.objects.none(),
@@ -154,7 +155,7 @@ class RakeForm(forms.Form):
     """A hand's rake from its total pot, or from what each seat put in (then the pots, the
     uncalled bet and the rake by pot are worked out as in cash-room.md §12.5)."""
 
-    pot = forms.IntegerField(label=_("Pot"), min_value=0, max_value=MAX_CHIPS, required=False)
+    pot = WholeNumberField(label=_("Pot"), min_value=0, max_value=MAX_CHIPS, required=False)
     contributions = forms.CharField(
         label=_("Or each seat's chips, one per line: seat amount [fold] [allin]"),
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -172,7 +173,7 @@ class RakeForm(forms.Form):
     )
     shift = forms.ChoiceField(label=_("Shift"), choices=[], required=False)
     # The hand the form was drawn for: the same form sent twice rakes the hand once.
-    hand = forms.IntegerField(
+    hand = WholeNumberField(
         widget=forms.HiddenInput, min_value=1, max_value=MAX_CHIPS, required=False
     )
 
@@ -242,7 +243,7 @@ MAX_SHIFTS = 6
 
 
 def _minutes(label: Any, low: int, high: int, **kwargs: Any) -> forms.IntegerField:
-    return forms.IntegerField(label=label, min_value=low, max_value=high, **kwargs)
+    return WholeNumberField(label=label, min_value=low, max_value=high, **kwargs)
 
 
 class CashRoomForm(forms.Form):
@@ -482,17 +483,17 @@ class KeepApartForm(forms.Form):
 
 
 class LeaveForm(forms.Form):
-    stack = forms.IntegerField(
+    stack = WholeNumberField(
         label=_("Stake he leaves with"), min_value=0, max_value=MAX_CHIPS, required=False
     )
 
 
 class BuyForm(forms.Form):
-    stack = forms.IntegerField(label=_("Stack now"), min_value=0, max_value=MAX_CHIPS)
-    amount = forms.IntegerField(label=_("Buys"), min_value=1, max_value=MAX_CHIPS)
+    stack = WholeNumberField(label=_("Stack now"), min_value=0, max_value=MAX_CHIPS)
+    amount = WholeNumberField(label=_("Buys"), min_value=1, max_value=MAX_CHIPS)
     # What the seat had bought when the form was drawn: the same form sent twice sells
     # the chips once.
-    bought = forms.IntegerField(
+    bought = WholeNumberField(
         widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1, required=False
     )
 

@@ -12,7 +12,7 @@ from tournaments.forms.fields import NightField, WholeNumberField
 
 
 class ProfileForm(forms.Form):
-    dealer = forms.IntegerField(widget=forms.HiddenInput)
+    dealer = WholeNumberField(widget=forms.HiddenInput)
     games = forms.MultipleChoiceField(
         label=_("Games he deals"),
         choices=GAME_CHOICES,
@@ -28,9 +28,9 @@ class ProfileForm(forms.Form):
 
 
 class SettingsForm(forms.Form):
-    down_minutes = forms.IntegerField(label=_("Minutes of a down"), min_value=10, max_value=120)
-    break_minutes = forms.IntegerField(label=_("Minutes of a break"), min_value=5, max_value=60)
-    max_minutes_without_break = forms.IntegerField(
+    down_minutes = WholeNumberField(label=_("Minutes of a down"), min_value=10, max_value=120)
+    break_minutes = WholeNumberField(label=_("Minutes of a break"), min_value=5, max_value=60)
+    max_minutes_without_break = WholeNumberField(
         label=_("Most minutes on the box without a break"), min_value=30, max_value=480
     )
     tips_split = forms.ChoiceField(label=_("Tips split"), choices=DealerRoom.TipsSplit.choices)

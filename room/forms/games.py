@@ -21,6 +21,7 @@ from tables.games import blackjack as bj
 from tables.games import punto_banco as pb
 from tables.games.cards import Card, parse_card
 from tables.games.errors import CardError
+from tournaments.forms.fields import WholeNumberField
 
 MAX_BOXES = 7
 DOUBLE_MARKS = {"x2", "2x", "d", "dbl"}
@@ -104,7 +105,7 @@ class PuntoBancoForm(forms.Form):
     last_coup = forms.BooleanField(
         required=False, label=gettext_lazy("Last coup, starting with the cut card")
     )
-    cards_behind_cut_card = forms.IntegerField(
+    cards_behind_cut_card = WholeNumberField(
         required=False,
         min_value=0,
         max_value=416,

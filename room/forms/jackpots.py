@@ -26,7 +26,7 @@ from tables.engine.cards import parse_cards, split_concatenated
 from tables.engine.errors import InvalidCards
 from tables.models import CashTable, Table
 from tables.ruling.labels import ENGINE_ERRORS
-from tournaments.forms.fields import whole_number
+from tournaments.forms.fields import WholeNumberField, whole_number
 
 GAMES = [("holdem", "Hold'em"), ("omaha", "Omaha")]
 PERIODS = [("hour", _("every hour")), ("shift", _("every shift")), ("day", _("every day"))]
@@ -43,7 +43,7 @@ def _euros(label: Any, **kwargs: Any) -> forms.DecimalField:
 
 
 def _per_mille(label: Any) -> forms.IntegerField:
-    return forms.IntegerField(label=label, min_value=0, max_value=1000)
+    return WholeNumberField(label=label, min_value=0, max_value=1000)
 
 
 def _shown(field: forms.Field, value: Any) -> str:
@@ -86,7 +86,7 @@ class JackpotSettingsForm(forms.Form):
     bad_both_cards = forms.BooleanField(
         label=_("Both of the loser's hole cards must play"), required=False
     )
-    bad_min_players = forms.IntegerField(
+    bad_min_players = WholeNumberField(
         label=_("Fewest players dealt in"), min_value=2, max_value=10
     )
     bad_winner_qualifies = forms.BooleanField(
@@ -247,7 +247,7 @@ def _cards_field(label: Any, placeholder: str) -> forms.CharField:
 
 
 def _seat_field(label: Any) -> forms.IntegerField:
-    return forms.IntegerField(label=label, min_value=1, max_value=10)
+    return WholeNumberField(label=label, min_value=1, max_value=10)
 
 
 def table_choices(tournament_claims: bool) -> list[tuple[str, str]]:

@@ -6,7 +6,7 @@ from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.forms.fields import country_field
+from tournaments.forms.fields import WholeNumberField, country_field, whole_numbers
 from tournaments.models import League, Player, Tournament
 from tournaments.rules import leagues
 
@@ -24,6 +24,7 @@ class ProfileForm(forms.ModelForm):
     )
 
     class Meta:
+        formfield_callback = whole_numbers
         model = Player
         fields = [
             "first_name",
@@ -107,7 +108,7 @@ def photo_kind(data: bytes) -> str | None:
 
 
 class MergeForm(forms.Form):
-    into = forms.IntegerField(label=_("Keep this player"), min_value=1, max_value=2**31 - 1)
+    into = WholeNumberField(label=_("Keep this player"), min_value=1, max_value=2**31 - 1)
 
 
 class PeopleSearchForm(forms.Form):
@@ -123,6 +124,7 @@ class LeagueForm(forms.ModelForm):
     )
 
     class Meta:
+        formfield_callback = whole_numbers
         model = League
         fields = [
             "name",

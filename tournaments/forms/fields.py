@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.db import models
 from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -53,6 +54,15 @@ class WholeNumberField(forms.IntegerField):
         if number is None:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return number
+
+
+def whole_numbers(db_field: Any, **kwargs: Any) -> Any:
+    """A ModelForm's `formfield_callback`: a model's whole-number field is read as
+    `WholeNumberField` reads it, like every number typed in the app (a form's own
+    `field_classes` still win)."""
+    if isinstance(db_field, models.IntegerField) and not db_field.choices:
+        kwargs.setdefault("form_class", WholeNumberField)
+    return db_field.formfield(**kwargs)
 
 
 class NightField(forms.DateField):

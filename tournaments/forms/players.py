@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.forms.fields import MAX_CHIPS
+from tournaments.forms.fields import MAX_CHIPS, WholeNumberField
 from tournaments.selectors.people import SHOW, SORTS
 
 
@@ -33,7 +33,7 @@ class PlayerListForm(forms.Form):
             ("prize", _("Prize")),
         ],
     )
-    page = forms.IntegerField(required=False, min_value=1, max_value=100_000)
+    page = WholeNumberField(required=False, min_value=1, max_value=100_000)
 
     def values(self) -> dict[str, object]:
         """The cleaned choices, with defaults for anything missing or refused."""
@@ -52,12 +52,12 @@ class TableCountForm(forms.Form):
     """One table's stacks: a field per seated entry ("count_<number>"); blank: not
     counted this time."""
 
-    table = forms.IntegerField(label=_("Table"), min_value=1, max_value=100_000)
+    table = WholeNumberField(label=_("Table"), min_value=1, max_value=100_000)
 
     def __init__(self, *args, keys=(), **kwargs) -> None:
         super().__init__(*args, **kwargs)
         for key in keys:
-            self.fields[f"count_{key}"] = forms.IntegerField(
+            self.fields[f"count_{key}"] = WholeNumberField(
                 label=str(key), required=False, min_value=0, max_value=MAX_CHIPS
             )
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.forms.fields import WholeNumberField
+
 
 class ReservationForm(forms.Form):
     first_name = forms.CharField(label=_("First name"), max_length=60)
@@ -30,7 +32,7 @@ class ReservationForm(forms.Form):
 
 
 class ReservationRulesForm(forms.Form):
-    no_show_limit = forms.IntegerField(
+    no_show_limit = WholeNumberField(
         label=_("No-shows that flag a player"), min_value=1, max_value=50
     )
-    no_show_days = forms.IntegerField(label=_("Within this many days"), min_value=1, max_value=730)
+    no_show_days = WholeNumberField(label=_("Within this many days"), min_value=1, max_value=730)

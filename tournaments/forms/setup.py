@@ -19,6 +19,7 @@ from tournaments.forms.fields import (
     SeatListField,
     WholeNumberField,
     country_field,
+    whole_numbers,
 )
 from tournaments.models import AnteMode, Role, StructureItem, Tournament
 from tournaments.services import setup as setup_services
@@ -209,6 +210,7 @@ class TournamentForm(forms.ModelForm):
     clean_reservation_hold_level = _or_default("reservation_hold_level")
 
     class Meta:
+        formfield_callback = whole_numbers
         model = Tournament
         fields = [name for _title, names in SECTIONS for name in names]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
