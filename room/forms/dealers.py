@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from room.models import GAME_CHOICES, DealerRoom, PitTable
 from tournaments.forms import books as books_forms
-from tournaments.forms.fields import NightField, WholeNumberField
+from tournaments.forms.fields import DecimalNumberField, NightField, WholeNumberField
 
 
 class ProfileForm(forms.Form):
@@ -67,7 +67,7 @@ class NightForm(forms.Form):
 
 class TipsForm(forms.Form):
     night = NightField(error_messages={"required": _("Choose the night.")})
-    amount = forms.DecimalField(
+    amount = DecimalNumberField(
         label=_("Tips pool (€)"),
         min_value=0,
         max_value=1_000_000,

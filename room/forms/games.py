@@ -21,7 +21,7 @@ from tables.games import blackjack as bj
 from tables.games import punto_banco as pb
 from tables.games.cards import Card, parse_card
 from tables.games.errors import CardError
-from tournaments.forms.fields import WholeNumberField
+from tournaments.forms.fields import DecimalNumberField, WholeNumberField
 
 MAX_BOXES = 7
 DOUBLE_MARKS = {"x2", "2x", "d", "dbl"}
@@ -72,7 +72,7 @@ def read_hands(text: str) -> tuple[bj.Hand, ...]:
     return tuple(hands)
 
 
-class _Money(forms.DecimalField):
+class _Money(DecimalNumberField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("required", False)
         kwargs.setdefault("min_value", Decimal(0))

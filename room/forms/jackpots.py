@@ -26,7 +26,7 @@ from tables.engine.cards import parse_cards, split_concatenated
 from tables.engine.errors import InvalidCards
 from tables.models import CashTable, Table
 from tables.ruling.labels import ENGINE_ERRORS
-from tournaments.forms.fields import WholeNumberField, whole_number
+from tournaments.forms.fields import DecimalNumberField, WholeNumberField, whole_number
 
 GAMES = [("holdem", "Hold'em"), ("omaha", "Omaha")]
 PERIODS = [("hour", _("every hour")), ("shift", _("every shift")), ("day", _("every day"))]
@@ -36,8 +36,8 @@ HAND_HELP = _(
 )
 
 
-def _euros(label: Any, **kwargs: Any) -> forms.DecimalField:
-    return forms.DecimalField(
+def _euros(label: Any, **kwargs: Any) -> DecimalNumberField:
+    return DecimalNumberField(
         label=label, min_value=Decimal(0), max_value=Decimal(100_000), decimal_places=2, **kwargs
     )
 

@@ -56,12 +56,25 @@ class WholeNumberField(forms.IntegerField):
         return number
 
 
+class DecimalNumberField(forms.DecimalField):
+    """Django's DecimalField, with the digits a whole number takes: "٣" or "²" is no
+    amount here, whatever Decimal() thinks; a comma and the user's format stay Django's."""
+
+    def to_python(self, value: Any) -> Any:
+        if isinstance(value, str) and any(c.isdigit() and c not in "0123456789" for c in value):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
+
+
 def whole_numbers(db_field: Any, **kwargs: Any) -> Any:
-    """A ModelForm's `formfield_callback`: a model's whole-number field is read as
-    `WholeNumberField` reads it, like every number typed in the app (a form's own
+    """A ModelForm's `formfield_callback`: a model's whole-number and decimal fields are
+    read as `WholeNumberField` and `DecimalNumberField` read them, like every number typed
+    in the app (a form's own
     `field_classes` still win)."""
     if isinstance(db_field, models.IntegerField) and not db_field.choices:
         kwargs.setdefault("form_class", WholeNumberField)
+    elif isinstance(db_field, models.DecimalField) and not db_field.choices:
+        kwargs.setdefault("form_class", DecimalNumberField)
     return db_field.formfield(**kwargs)
 
 
