@@ -23,7 +23,6 @@
 // socket is back; they never poll.
 (() => {
   let delay = 1000;
-  let reconnecting = false;
   const connect = () => {
     if (!document.querySelector("[data-cash-live]")) return;
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -36,15 +35,17 @@
     }
     socket.addEventListener("open", () => {
       // Back after a drop: what changed meanwhile was never pushed, so read it once.
-      if (reconnecting && window.htmx) window.htmx.trigger(document.body, "cash");
-      reconnecting = false;
+      if (document.body.dataset.cashSocket === "closed" && window.htmx) {
+        window.htmx.trigger(document.body, "cash");
+      }
       delay = 1000;
+      document.body.dataset.cashSocket = "open";
     });
     socket.addEventListener("message", () => {
       if (window.htmx) window.htmx.trigger(document.body, "cash");
     });
     socket.addEventListener("close", () => {
-      reconnecting = true;
+      document.body.dataset.cashSocket = "closed";
       delay = Math.min(delay * 2, 30000);
       setTimeout(connect, delay);
     });
@@ -53,8 +54,8 @@
 })();
 
 // The floor's board does not refresh under the hands of someone using it: while one of
-// its menus is open or a field has the focus, the refresh waits until the menu closes or
-// the field is left, then happens once.
+// its menus is open or a field has the focus, a refresh is neither asked nor swapped in;
+// it happens once the menu closes or the field is left.
 (() => {
   let waiting = false;
   const busy = (board) => {
@@ -65,6 +66,14 @@
     const board = document.getElementById("board");
     if (!board || event.detail.elt !== board || !busy(board)) return;
     event.preventDefault();
+    waiting = true;
+  });
+  // A refresh asked before the floor opened a menu comes back after: it is not swapped in
+  // either, and is asked again once the menu is closed.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const board = document.getElementById("board");
+    if (!board || event.detail.elt !== board || !busy(board)) return;
+    event.detail.shouldSwap = false;
     waiting = true;
   });
   const later = () => setTimeout(() => {

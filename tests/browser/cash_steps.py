@@ -28,6 +28,12 @@ def screen(browser, locale: str, viewport: dict | None = None, **options):
     return page
 
 
+def live(page) -> None:
+    """Wait until the cash page's socket has joined the room: a change made before that is
+    not pushed to it (the page shows the state as drawn, and every later change)."""
+    page.wait_for_function("() => document.body.dataset.cashSocket === 'open'")
+
+
 def login(page, url: str, username: str) -> None:
     page.goto(f"{url}/login/")
     page.fill("#id_username", username)

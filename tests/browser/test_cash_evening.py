@@ -291,6 +291,7 @@ def test_a_cash_evening(daphne_url, browser, locale):
 
     tv = steps.screen(browser, locale, steps.TV)
     tv.goto(f"{daphne_url}/room/cash/board/")
+    steps.live(tv)
     board = steps.screen(browser, locale, steps.TABLET, accept_downloads=True)
     steps.login(board, daphne_url, "giulia")
     board.goto(f"{daphne_url}/room/cash/")

@@ -131,6 +131,7 @@ def test_a_jackpot_evening(daphne_url, browser, locale):
 
     tv = steps.screen(browser, locale, steps.TV)
     tv.goto(f"{daphne_url}/room/jackpots/board/")
+    steps.live(tv)
     brush = steps.screen(browser, locale, steps.TV)
     boss = steps.screen(browser, locale, steps.TABLET, accept_downloads=True)
     steps.login(boss, daphne_url, "giulia")
@@ -156,6 +157,7 @@ def test_a_jackpot_evening(daphne_url, browser, locale):
         _message(floor, words["raked"])
     _live(tv, "[data-testid=jackpot-main]", _money(140, lang))
     brush.goto(f"{daphne_url}/room/cash/board/")
+    steps.live(brush)
     for _hand in range(28):
         cash_rake.rake_record(
             actor=manager,

@@ -134,6 +134,7 @@ def test_a_reserved_players_night_on_his_phone(daphne_url, browser, push_service
     board = steps.screen(browser, locale, steps.TABLET)
     steps.login(board, daphne_url, floor.username)
     board.goto(f"{daphne_url}/room/cash/")
+    steps.live(board)
     free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
     # The call is dated by the server's clock, which the board's countdown runs against.
     cash_lists.list_call(actor=floor, table=table, seat=free, now=timezone.now())

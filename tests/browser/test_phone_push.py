@@ -110,6 +110,7 @@ def test_a_players_phone_is_notified_through_its_service_worker(
     board = steps.screen(browser, locale, steps.TABLET)
     steps.login(board, daphne_url, "cash-phone")
     board.goto(f"{daphne_url}/room/cash/")
+    steps.live(board)
     free = next(s for s in range(1, 10) if not table.seats.filter(number=s).exists())
     cash_lists.list_call(actor=floor, table=table, seat=free, now=timezone.now())
     countdown = board.get_by_test_id(f"call-countdown-{carla.pk}")
