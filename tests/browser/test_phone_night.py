@@ -120,7 +120,7 @@ def test_a_reserved_players_night_on_his_phone(daphne_url, browser, push_service
     assert f"{new.table.number}" in broken["body"] and f"{new.number}" in broken["body"]
     phone.deliver(broken)
     page.get_by_test_id("push-notice").filter(has_text=words["broken"]).wait_for()
-    phone.shown(broken["title"])
+    phone.shown(broken["title"], pushed=broken)
     assert [n["title"] for n in phone.notifications()][-1] == broken["title"]
 
     # Later, the cash list: a table of two open, he waits; the floor's board is live.
@@ -145,7 +145,7 @@ def test_a_reserved_players_night_on_his_phone(daphne_url, browser, push_service
     assert call["title"] == words["ready"]
     assert f"{table.number}" in call["body"] and f"{free}" in call["body"]
     phone.deliver(call)
-    assert phone.shown(words["ready"])["actions"][:2] == ["coming", "more"]
+    assert phone.shown(words["ready"], pushed=call)["actions"][:2] == ["coming", "more"]
 
     # "Need 5 more minutes" from the notification: the board's timer moves by five minutes.
     reply = phone.tap("more")

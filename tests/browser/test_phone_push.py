@@ -103,7 +103,7 @@ def test_a_players_phone_is_notified_through_its_service_worker(
     assert f"{new.table.number}" in broken["body"] and f"{new.number}" in broken["body"]
     phone.deliver(broken)
     page.get_by_test_id("push-notice").filter(has_text=words["broken"]).wait_for()
-    phone.shown(words["broken"])
+    phone.shown(words["broken"], pushed=broken)
     assert [n["title"] for n in phone.notifications()] == [words["broken"]]
 
     # The floor's board, live, and his cash seat called.
@@ -119,7 +119,7 @@ def test_a_players_phone_is_notified_through_its_service_worker(
     call = push_service.for_browser("carla")[-1]
     assert call["title"] == words["ready"]
     phone.deliver(call)
-    assert phone.shown(words["ready"])["actions"][:2] == ["coming", "more"]
+    assert phone.shown(words["ready"], pushed=call)["actions"][:2] == ["coming", "more"]
 
     # He taps "need 5 more minutes": the service worker posts it to the call's signed
     # address (what its notificationclick handler runs), and the board's timer moves.
