@@ -23,6 +23,16 @@
 // socket is back; they never poll.
 (() => {
   let delay = 1000;
+  // A push that comes while the part's refresh is in flight is queued on the part, and the
+  // part is then replaced by what that refresh brought (outerHTML): its queued refresh is
+  // lost with it. So a push since the last refresh began asks once more once it settled.
+  let dirty = false;
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.detail.elt.matches && event.detail.elt.matches("[data-cash-live]")) dirty = false;
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    if (dirty && window.htmx) window.htmx.trigger(document.body, "cash");
+  });
   const connect = () => {
     if (!document.querySelector("[data-cash-live]")) return;
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -42,6 +52,7 @@
       document.body.dataset.cashSocket = "open";
     });
     socket.addEventListener("message", () => {
+      dirty = true;
       if (window.htmx) window.htmx.trigger(document.body, "cash");
     });
     socket.addEventListener("close", () => {
