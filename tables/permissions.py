@@ -28,7 +28,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, Model, OuterRef, Q, QuerySet
 from django.http import Http404
 
-from tables.models import CashOut, CashSeat, RoomRole, RoomStaff, WaitEntry
+from tables.models import CashGame, CashOut, CashSeat, RoomRole, RoomStaff, WaitEntry
 from tournaments.models import Entry, League, Player, Role, StaffAssignment, Tournament
 
 M = TypeVar("M", bound=Model)
@@ -239,6 +239,17 @@ def league_for(user: Any, league_id: int) -> League:
     if league is None:
         raise Http404
     return league
+
+
+def cash_game_for(user: Any, game_id: int) -> CashGame:
+    """A game of the cash room, for one who holds a cash-room role (else 404, as for a
+    game that is not the room's)."""
+    if not room_roles_for(user) & CASH:
+        raise Http404
+    game = CashGame.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Http404
+    return game
 
 
 def may_run_leagues(user: Any) -> bool:

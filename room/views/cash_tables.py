@@ -15,7 +15,7 @@ from room.forms import cash as forms
 from room.services import cash_lists, cash_seats, cash_tables
 from room.views.cash_board import _back, _role
 from tables import permissions
-from tables.models import CashGame, CashTable
+from tables.models import CashTable
 
 
 def _open_table(pk: int) -> CashTable:
@@ -82,7 +82,7 @@ def table_fill(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_open(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
-    game = get_object_or_404(CashGame, pk=pk)
+    game = permissions.cash_game_for(request.user, pk)
     form = forms.OpenTableForm(request.POST, game=game)
     if not form.is_valid():
         form_errors(request, form)
