@@ -28,13 +28,12 @@ from django.db import connection
 from django.utils import timezone
 
 from bench.common import Figures, actor, cleanup, fresh_tournament
-from tables.models import Table
 from tables.rules import balancing
 from tables.rules.buttons import Positions
-from tables.services import room as room_services
-from tables.services.seats import seats_draw_all
-from tournaments.models import Entry
+from tournaments.models import Entry, Table
+from tournaments.services import moves as room_services
 from tournaments.services import results
+from tournaments.services.seats import seats_draw_all
 
 SEATS = 9
 

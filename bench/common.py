@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from tables.services import layout as layout_services
 from tournaments.models import Entry, Player, Tournament
+from tournaments.services import layout as layout_services
 from tournaments.services import setup as setup_services
 
 Figures = dict[str, Any]

@@ -12,11 +12,10 @@ from django.utils import timezone
 
 from bench import common
 from bench.common import Figures, cleanup, db_vendor, fresh_tournament
-from tables.models import Seat
-from tables.services import layout as layout_services
-from tables.services import seats as seat_services
-from tournaments.models import Player
+from tournaments.models import Player, Seat
 from tournaments.services import entries as entry_services
+from tournaments.services import layout as layout_services
+from tournaments.services import seats as seat_services
 
 
 def seat_draw(*, entries: int = 10000, repeat: int = 3, **_: Any) -> tuple[list[str], Figures]:

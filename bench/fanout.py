@@ -53,12 +53,11 @@ from django.utils import timezone
 from bench import phases as timing
 from bench.common import Figures
 from bench.liveserver import HOST, Browser, free_port, serve, spawn
-from tables.models import Seat, Table
-from tables.services import layout as layout_services
 from tournaments import selectors
-from tournaments.models import DisplayScreen, Player, Role, StaffAssignment, Tournament
+from tournaments.models import DisplayScreen, Player, Role, Seat, StaffAssignment, Table, Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
+from tournaments.services import layout as layout_services
 from tournaments.services import presets
 from tournaments.services import setup as setup_services
 

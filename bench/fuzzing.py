@@ -44,9 +44,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bench import fuzzing_room
-from tables.services import layout as layout_services
-from tables.services import rulings as ruling_services
 from tournaments.services import entries as entry_services
+from tournaments.services import layout as layout_services
+from tournaments.services import rulings as ruling_services
 from tournaments.services import setup as setup_services
 
 ROLES = ("anonymous", "outsider", "desk", "floor", "td")
@@ -693,7 +693,7 @@ def _people_targets() -> dict[str, Target]:
 
 
 def _engine_settings() -> list[str]:
-    from tables.ruling import forms as ruling_forms
+    from tournaments.forms import ruling as ruling_forms
 
     return [name for name, _choices, _default in ruling_forms.setting_choices()]
 
@@ -872,7 +872,7 @@ def build_world(label: str = "fuzz", *, room: bool = True) -> World:
     for role in ("floor", "desk"):
         StaffAssignment.objects.create(tournament=tournament, user=users[role], role=Role(role))
     # The cash room: the TD also manages the room.
-    from tables.models import RoomRole, RoomStaff
+    from tournaments.models import RoomRole, RoomStaff
 
     RoomStaff.objects.create(user=td, role=RoomRole.MANAGER)
     spec = setup_services.ItemSpec
@@ -1001,8 +1001,7 @@ def build_world(label: str = "fuzz", *, room: bool = True) -> World:
 
 def delete_world(world: World) -> None:
     """Remove everything the world made (the bench runs against the configured database)."""
-    from tables.models import SeatBoardVersion
-    from tournaments.models import League, Player, Reservation, Tournament
+    from tournaments.models import League, Player, Reservation, SeatBoardVersion, Tournament
 
     with transaction.atomic():
         fuzzing_room.delete_room(world)
@@ -1106,7 +1105,7 @@ def snapshot(world: World) -> dict[str, tuple[int, str]]:
 
 def event_count() -> int:
     """Rows of the tournaments' log and of the room's own log (cash room, pit)."""
-    from tables.models import RoomEvent
+    from room.models import RoomEvent
     from tournaments.models import Event
 
     total = 0

@@ -71,7 +71,7 @@ def _player(money: MoneyWorld):
 
 
 def _event(money: MoneyWorld, night: date, **fields: Any):
-    from tables.services import layout as layout_services
+    from tournaments.services import layout as layout_services
     from tournaments.services import setup as setup_services
 
     now = timezone.now()
@@ -121,8 +121,8 @@ def _bust(money: MoneyWorld, tournament, entry) -> None:
 
 
 def build_money_world(world: fuzzing.World) -> MoneyWorld:
+    from room.models import CashGame, RoomEvent
     from room.services import cash_lists, cash_tables
-    from tables.models import CashGame, RoomEvent
 
     money = MoneyWorld(world, sales_night=_private_night(0), closed_night=_private_night(1))
     money.room_events_after = (
@@ -157,17 +157,8 @@ def build_money_world(world: fuzzing.World) -> MoneyWorld:
 
 
 def delete_money_world(money: MoneyWorld) -> None:
-    from tables.models import (
-        CashGame,
-        CashOut,
-        CashSeat,
-        CashTable,
-        RakeRecord,
-        RoomEvent,
-        SeatBoardVersion,
-        WaitEntry,
-    )
-    from tournaments.models import NightClose, Player, Tournament
+    from room.models import CashGame, CashOut, CashSeat, CashTable, RakeRecord, RoomEvent, WaitEntry
+    from tournaments.models import NightClose, Player, SeatBoardVersion, Tournament
 
     with transaction.atomic():
         family = Tournament.objects.filter(
@@ -357,8 +348,8 @@ def _satellite(money: MoneyWorld) -> Round:
 
 
 def _rake(money: MoneyWorld) -> Round:
+    from room.models import CashTable, RakeRecord
     from room.selectors import cash as cash_reads
-    from tables.models import CashTable, RakeRecord
 
     table = CashTable.objects.get(pk=money.table_id)
     hand = cash_reads.next_rake_hand(table)
@@ -374,7 +365,7 @@ def _rake(money: MoneyWorld) -> Round:
 
 
 def _room_logged(money: MoneyWorld, action: str, **match: Any) -> int:
-    from tables.models import RakeRecord, RoomEvent
+    from room.models import RakeRecord, RoomEvent
 
     rows = RoomEvent.objects.filter(pk__gt=money.room_events_after, action=action)
     if action == "cash.rake":
@@ -384,7 +375,7 @@ def _room_logged(money: MoneyWorld, action: str, **match: Any) -> int:
 
 
 def _buy_in(money: MoneyWorld) -> Round:
-    from tables.models import CashSeat, RoomEvent
+    from room.models import CashSeat, RoomEvent
 
     seat = CashSeat.objects.filter(table_id=money.table_id).order_by("number").first()
     assert seat is not None

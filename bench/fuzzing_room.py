@@ -98,8 +98,7 @@ def _row(model) -> dict[str, Any] | None:
 def room_rows() -> dict[str, Any]:
     """The room's one-row settings (the cash room's, the dealers', the jackpot fund) and the
     room's last log row, before the world: what `delete_room` puts back."""
-    from room.models import DealerRoom
-    from tables.models import CashRoom, JackpotFund, RoomEvent
+    from room.models import CashRoom, DealerRoom, JackpotFund, RoomEvent
 
     return {
         "cash_room": _row(CashRoom),
@@ -114,7 +113,7 @@ def build_room(world: World) -> RoomWorld:
     caller, as the world is)."""
     from django.contrib.auth import get_user_model
 
-    from room.models import GAME_CHOICES, PitTable, PushSubscription
+    from room.models import GAME_CHOICES, PitTable, PushSubscription, RoomEvent, WaitEntry
     from room.selectors import jackpots as jackpot_reads
     from room.selectors import kiosk as kiosk_selectors
     from room.services import (
@@ -131,8 +130,7 @@ def build_room(world: World) -> RoomWorld:
         staff,
     )
     from tables.cash.jackpot import ClaimedHand
-    from tables.models import RoomEvent, RoomRole, Table, WaitEntry
-    from tournaments.models import Player, Tournament
+    from tournaments.models import Player, RoomRole, Table, Tournament
     from tournaments.services import reservations
 
     now = timezone.now()
@@ -347,8 +345,7 @@ def _b64(size: int) -> str:
 
 def delete_room(world: World) -> None:
     """Remove the room's rows of the world and put the room's one-row settings back."""
-    from room.models import DealerRoom
-    from tables.models import CashRoom, JackpotFund
+    from room.models import CashRoom, DealerRoom, JackpotFund
 
     with transaction.atomic():
         if world.room is not None:
@@ -361,14 +358,17 @@ def delete_room(world: World) -> None:
 
 
 def _delete_rows(world: World, room: RoomWorld) -> None:
-    from room.models import DealerAssignment, DealerShift, Kiosk, PitTable
-    from tables.models import (
+    from room.models import (
         CashGame,
         CashOut,
         CashSeat,
         CashTable,
+        DealerAssignment,
+        DealerShift,
         JackpotClaim,
         JackpotPayment,
+        Kiosk,
+        PitTable,
         RakeRecord,
         RoomEvent,
         WaitEntry,
@@ -1093,8 +1093,8 @@ def _cash_targets() -> dict[str, Target]:
 
 def _free_seat(world: World) -> dict[str, Any]:
     """A free seat of the world's cash table (and the table, for the forms that ask it)."""
+    from room.models import CashTable
     from room.services import cash_lists
-    from tables.models import CashTable
 
     table = CashTable.objects.get(pk=_room(world).cash_table_ids[0])
     return {"table": str(table.pk), "seat": str(cash_lists.free_seats(table)[-1])}

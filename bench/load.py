@@ -30,9 +30,8 @@ from django.utils import timezone
 
 from bench.common import Figures
 from bench.liveserver import Browser, serve
-from tables.models import Seat
-from tables.services import layout as layout_services
-from tournaments.models import Player, Role, StaffAssignment, Tournament
+from tournaments.models import Player, Role, Seat, StaffAssignment, Tournament
+from tournaments.services import layout as layout_services
 from tournaments.services import presets
 from tournaments.services import setup as setup_services
 

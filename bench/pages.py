@@ -30,10 +30,9 @@ from django.utils import timezone
 from bench import common
 from bench.common import Figures, cleanup, db_vendor, fresh_tournament
 from config import ratelimit, speedups
-from tables.models import Seat
-from tables.services import seats as seat_services
-from tournaments.models import DisplayScreen, Entry, Event, Role, StaffAssignment, Tournament
+from tournaments.models import DisplayScreen, Entry, Event, Role, Seat, StaffAssignment, Tournament
 from tournaments.services import clock as clock_services
+from tournaments.services import seats as seat_services
 
 GOAL_P95_MS = 150.0
 GOAL_GROWTH = 1.5

@@ -12,8 +12,7 @@ from django.shortcuts import redirect
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from tables import permissions as room_permissions
-from tournaments import prepared, selectors
+from tournaments import permissions, prepared, selectors
 
 
 def reject_nul_bytes(get_response: Callable[[HttpRequest], HttpResponse]):
@@ -71,7 +70,7 @@ def former_addresses(get_response: Callable[[HttpRequest], HttpResponse]):
 
 
 class TabletOnly:
-    """A session unlocked by a tablet's PIN (tables.permissions.pin_table) is no login
+    """A session unlocked by a tablet's PIN (tournaments.permissions.pin_table) is no login
     of its account: it reaches its own table's tablet and what that page posts, logging
     out, the language and the PIN pages; every other address answers 403. Once the shift
     is over it is logged out and sent to its table's PIN page. A password's login passes."""
@@ -102,7 +101,7 @@ class TabletOnly:
             return None
         if not request.user.is_authenticated:
             return None
-        pin = room_permissions.pin_table(request.session)
+        pin = permissions.pin_table(request.session)
         if pin is None:
             return None
         if not isinstance(pin.get("until"), int | float) or pin["until"] <= _now():
@@ -111,14 +110,14 @@ class TabletOnly:
         name = request.resolver_match.url_name if request.resolver_match else None
         if name in self.ANYWHERE or (name in self.CASH_SEAT and pin.get("kind") == "cash"):
             return None
-        if name in self.TOURNAMENT and room_permissions.pin_reaches(
+        if name in self.TOURNAMENT and permissions.pin_reaches(
             request.session,
             kind="tournament",
             slug=view_kwargs.get("slug", ""),
             number=view_kwargs.get("number", 0),
         ):
             return None
-        if name in self.CASH_TABLE and room_permissions.pin_reaches(
+        if name in self.CASH_TABLE and permissions.pin_reaches(
             request.session, kind="cash", pk=view_kwargs.get("pk", 0)
         ):
             return None

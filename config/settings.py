@@ -411,7 +411,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournament_list"
 LOGOUT_REDIRECT_URL = "login"
 # A table's tablet unlocked by a dealer's PIN stays unlocked for one shift, then asks
-# for the PIN again (tables.permissions.pin_table, config.middleware.TabletOnly).
+# for the PIN again (tournaments.permissions.pin_table, config.middleware.TabletOnly).
 # The live feed's limits per address (config/ratelimit.py): streams opened and
 # documents read a minute; 0 lifts a limit (a bench's thousand followers on one address).
 FEED_STREAMS_PER_MINUTE = env_int("FEED_STREAMS_PER_MINUTE", 30)

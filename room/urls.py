@@ -27,7 +27,7 @@ from room.views import (
     rules,
     staff,
 )
-from tournaments.views import results, unlock
+from tournaments.views import results
 
 urlpatterns: list = [
     path("kiosks/", kiosk.kiosks, name="kiosks"),
@@ -111,7 +111,7 @@ urlpatterns: list = [
     path("cash/tables/<int:pk>/rake/", cash_tablet.table_rake, name="cash_table_rake"),
     path("cash/tables/<int:pk>/tablet/", cash_tablet.cash_tablet, name="cash_tablet"),
     # No login: a dealer unlocks the table's tablet with his PIN.
-    path("cash/tables/<int:pk>/unlock/", unlock.cash_pin_unlock, name="cash_pin_unlock"),
+    path("cash/tables/<int:pk>/unlock/", cash_tablet.cash_pin_unlock, name="cash_pin_unlock"),
     path("cash/seats/<int:pk>/move/", cash_seats.seat_move, name="cash_seat_move"),
     path("cash/seats/<int:pk>/request/", cash_seats.seat_request, name="cash_seat_request"),
     path("cash/seats/<int:pk>/sit-out/", cash_seats.seat_sit_out, name="cash_seat_sit_out"),

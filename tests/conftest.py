@@ -13,8 +13,8 @@ from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from tables.services import layout as layout_services
 from tournaments.models import DisplayScreen, Player, Role, StaffAssignment, Tournament
+from tournaments.services import layout as layout_services
 from tournaments.services import setup as setup_services
 
 # The specifications, cases and hand histories sit next to the checkout (../shared), as in CI.
@@ -82,8 +82,8 @@ def make_user(username: str, *, staff: bool = False):
 
 
 def make_room_user(username: str, role: str):
-    """An account holding one room role (tables.models.RoomRole)."""
-    from tables.models import RoomStaff
+    """An account holding one room role (tournaments.models.RoomRole)."""
+    from tournaments.models import RoomStaff
 
     user = make_user(username)
     RoomStaff.objects.create(user=user, role=role)
@@ -92,7 +92,7 @@ def make_room_user(username: str, role: str):
 
 def make_manager(user=None):
     """The room's manager: creates events, runs the room (and is TD of every event)."""
-    from tables.models import RoomRole, RoomStaff
+    from tournaments.models import RoomRole, RoomStaff
 
     user = user or make_user(f"manager{next(_names)}")
     RoomStaff.objects.get_or_create(user=user, role=RoomRole.MANAGER)

@@ -14,7 +14,7 @@ from django import forms
 from tournaments.forms.fields import DecimalNumberField, WholeNumberField
 
 FORM_PACKAGES = ("tournaments.forms", "room.forms")
-FORM_MODULES = ("tables.ruling.forms",)
+FORM_MODULES = ("tournaments.forms.ruling",)
 
 
 def _form_classes():

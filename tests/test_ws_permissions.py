@@ -27,9 +27,8 @@ from django.test import Client
 from django.utils import timezone
 
 from config.asgi import application
-from tables.models import Table
 from tournaments import controls
-from tournaments.models import DisplayScreen, Event, StaffAssignment, Tournament
+from tournaments.models import DisplayScreen, Event, StaffAssignment, Table, Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import endofday as endofday_services
 from tournaments.services import handforhand as handforhand_services

@@ -5,10 +5,10 @@ from django.apps import AppConfig
 from django.db.models import fields
 from django.utils.translation import gettext_lazy
 
-# Service modules register their undo handlers when imported: import every module of both
-# service packages at start-up so any logged action can be undone from the log, whichever
+# Service modules register their undo handlers when imported: import every module of the
+# service package at start-up so any logged action can be undone from the log, whichever
 # page is served first (a new topic module is picked up without being listed anywhere).
-SERVICE_PACKAGES = ("tournaments.services", "tables.services")
+SERVICE_PACKAGES = ("tournaments.services",)
 
 
 def service_modules() -> list[str]:

@@ -13,7 +13,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tables.models import Ruling
 from tournaments import prepared
 from tournaments.errors import CannotUndo
 from tournaments.models import (
@@ -27,6 +26,7 @@ from tournaments.models import (
     Player,
     Purchase,
     Reservation,
+    Ruling,
     SeatTicket,
     TimeCall,
     Tournament,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -936,7 +937,7 @@ class DisplayScreen(models.Model):
 
 class LoggedAction(models.Model):
     """One logged action: who, when, what, and enough to undo it (the tournament's log,
-    `Event`, and the room's, `tables.models.RoomEvent`)."""
+    `Event`, and the room's, `room.models.RoomEvent`)."""
 
     at = models.DateTimeField()
     actor = models.ForeignKey(
@@ -1376,3 +1377,215 @@ class ReservationRules(models.Model):
 
     def __str__(self) -> str:
         return f"{self.no_show_limit} in {self.no_show_days} days"
+
+
+# --- the event's tables and seats, its rulings; the room's roles ------------------
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        RESERVE = "reserve", _("Not open yet")
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField(_("number"))
+    max_seats = models.PositiveSmallIntegerField(_("seats"), default=9)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.RESERVE)
+    opening_order = models.PositiveIntegerField(_("opening order"), default=0)
+    break_order = models.PositiveIntegerField(_("break order"), default=0)
+    accessible_seats = models.JSONField(_("accessible seats"), default=list, blank=True)
+    reserved_seats = models.JSONField(_("reserved seats"), default=list, blank=True)
+    # Seats the floor has taken out of play (broken chair, TD hold): never filled by a move.
+    locked_seats = models.JSONField(_("locked seats"), default=list, blank=True)
+    # The current (last dealt) hand's positions, as the tablet or the floor reported them;
+    # None until someone tells us: the planner then asks rather than guesses (§8.3).
+    button = models.PositiveSmallIntegerField(null=True, blank=True)
+    sb = models.PositiveSmallIntegerField(null=True, blank=True)
+    bb = models.PositiveSmallIntegerField(null=True, blank=True)
+    button_dead = models.BooleanField(default=False)
+    sb_dead = models.BooleanField(default=False)
+    heads_up = models.BooleanField(default=False)
+    hands = models.PositiveIntegerField(_("hands played"), default=0)
+    hand_started_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "tables_table"
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="table_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.number)
+
+    @property
+    def positions_known(self) -> bool:
+        return self.bb is not None and self.sb is not None and self.button is not None
+
+
+def fill_board_keys(seats: Iterable[Seat]) -> None:
+    """Give each seat its copies of the tournament and the player's name (the seating
+    board's order, read from one index): from the entry and player the seat already
+    holds, else one query for all those missing."""
+    missing = []
+    for seat in seats:
+        if seat.tournament_id is not None:
+            continue
+        entry = seat._state.fields_cache.get("entry")
+        player = entry._state.fields_cache.get("player") if entry is not None else None
+        if entry is not None and player is not None:
+            seat.tournament_id = entry.tournament_id
+            seat.board_last_name, seat.board_first_name = player.last_name, player.first_name
+        else:
+            missing.append(seat)
+    if not missing:
+        return
+    found = {
+        pk: rest
+        for pk, *rest in Entry.objects.filter(pk__in={s.entry_id for s in missing}).values_list(
+            "pk", "tournament_id", "player__last_name", "player__first_name"
+        )
+    }
+    for seat in missing:
+        if seat.entry_id in found:
+            seat.tournament_id, seat.board_last_name, seat.board_first_name = found[seat.entry_id]
+
+
+class SeatQuerySet(models.QuerySet["Seat"]):
+    def bulk_create(self, objs: Iterable[Seat], *args: Any, **kwargs: Any) -> list[Seat]:  # type: ignore[override]
+        objs = list(objs)
+        fill_board_keys(objs)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
+class Seat(models.Model):
+    """A player's seat. The constraints make a double booking impossible."""
+
+    class DealtIn(models.TextChoices):
+        NEXT_HAND = "next_hand", _("Dealt in at once")
+        HAND_AFTER_NEXT = "hand_after_next", _("Waits for the button to pass")
+        ASK_DEALER = (
+            "ask_dealer",
+            _("Dealt in at once unless the seat is between the button and the small blind"),
+        )
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="seat")
+    dealt_in = models.CharField(max_length=16, choices=DealtIn.choices, default=DealtIn.NEXT_HAND)
+    assigned_at = models.DateTimeField()
+    # A moved player holds the seat from the moment the move is applied; he has "arrived"
+    # when the floor or the tablet confirms he sat down (tournament.md §8.6, §9.5).
+    moved_from = models.CharField(max_length=16, blank=True)
+    arrived = models.BooleanField(default=True)
+    chips_carried_by = models.CharField(max_length=60, blank=True)
+    # Copies for the seating board (its pages and A-Z index read one index in its order,
+    # whatever the field): the table's tournament, and the player's last and first name,
+    # filled when the seat is written (`fill_board_keys`) and kept by the player's
+    # rename, erasure and merge (services.people).
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="+", editable=False, db_index=False
+    )
+    board_last_name = models.CharField(max_length=60, editable=False)
+    board_first_name = models.CharField(max_length=60, editable=False)
+
+    objects = SeatQuerySet.as_manager()
+
+    class Meta:
+        db_table = "tables_seat"
+        ordering = ["table__number", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_player_per_seat"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["tournament", "board_last_name", "board_first_name", "entry"],
+                name="seat_board_order",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}/{self.number}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        fill_board_keys([self])
+        super().save(*args, **kwargs)
+
+
+class SeatBoardVersion(models.Model):
+    """A token the database changes whenever a tournament's seating board order may have
+    changed: a seat taken or freed, or the copies of its player's name (or its entry)
+    rewritten, by any write at all (triggers, migration 0008; a move to another table or
+    seat keeps the order and the token). The board's page index is kept per token
+    (`tournaments.selectors.seating_board`): a token is random, so one never comes back.
+
+    On PostgreSQL the token is changed when the writing transaction commits (a deferred
+    trigger: no lock on it meanwhile, so no desk waits on another's); a reader whose own
+    transaction has written does not trust it. No row: the board is read whole."""
+
+    tournament_id = models.BigIntegerField(primary_key=True)
+    token = models.CharField(max_length=40)
+
+    class Meta:
+        db_table = "tables_seatboardversion"
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.token}"
+
+
+class Ruling(models.Model):
+    """A floor ruling on one hand: the hand as the engine judged it, and the floor's note.
+
+    `hand` is `tables.engine.Hand.to_dict()` (setup, settings, event log): replaying it
+    gives back every step and the engine's answer to it.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rulings")
+    table_number = models.PositiveIntegerField(_("table"), null=True, blank=True)
+    hand = models.JSONField()
+    names = models.JSONField(_("players' names by seat"), default=dict, blank=True)
+    note = models.TextField(_("decision"), blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    # Published by the floor as a featured hand: in the event's live feed from then on.
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "tables_ruling"
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"ruling {self.pk} table {self.table_number}"
+
+
+class RoomRole(models.TextChoices):
+    """The room's own roles, beside each event's (TD, floor, desk). A role over the room is
+    not a role in any event, and an event's TD holds none of these by being one."""
+
+    MANAGER = "manager", _("Room manager")
+    BOOKS = "books", _("Cashier (books)")
+    CASH = "cash", _("Cash-room floor")
+    PIT = "pit", _("Pit supervisor")
+    DEALER = "dealer", _("Dealer")
+
+
+class RoomStaff(models.Model):
+    """One room role held by one person (a person may hold several). A superuser holds
+    every role but the dealer's; `is_staff` holds none."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="room_roles"
+    )
+    role = models.CharField(_("role"), max_length=8, choices=RoomRole.choices)
+
+    class Meta:
+        db_table = "tables_roomstaff"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "role"], name="one_room_role_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.role} @ room"

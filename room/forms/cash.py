@@ -11,15 +11,15 @@ from django import forms
 from django.utils.formats import time_format
 from django.utils.translation import gettext_lazy as _
 
+from room.models import CashGame, CashRoom, CashSeat, CashTable
 from room.services.cash_rake import staff_name
 from room.services.cash_settings import GAME_FIELDS
-from tables import permissions
 from tables.cash.rake import Contribution
 from tables.cash.settings import DEFAULTS, CashSettings
 from tables.cash.shifts import Shift
-from tables.models import CashGame, CashRoom, CashSeat, CashTable, RoomRole
+from tournaments import permissions
 from tournaments.forms.fields import NightField, WholeNumberField, whole_number, whole_numbers
-from tournaments.models import Player
+from tournaments.models import Player, RoomRole
 
 MAX_CHIPS = 10**9
 

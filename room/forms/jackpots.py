@@ -12,6 +12,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from room.models import CashTable
 from room.selectors.jackpots import DEFAULTS, JackpotSettings
 from room.services.jackpots import Where
 from tables.cash.jackpot import (
@@ -24,9 +25,9 @@ from tables.cash.jackpot import (
 )
 from tables.engine.cards import parse_cards, split_concatenated
 from tables.engine.errors import InvalidCards
-from tables.models import CashTable, Table
 from tables.ruling.labels import ENGINE_ERRORS
 from tournaments.forms.fields import DecimalNumberField, WholeNumberField, whole_number
+from tournaments.models import Table
 
 GAMES = [("holdem", "Hold'em"), ("omaha", "Omaha")]
 PERIODS = [("hour", _("every hour")), ("shift", _("every shift")), ("day", _("every day"))]

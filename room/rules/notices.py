@@ -98,7 +98,7 @@ def tournament_notices(action: str, data: Mapping[str, Any]) -> list[Notice]:
 
 
 def room_notices(action: str, data: Mapping[str, Any]) -> list[Notice]:
-    """What a room log row tells a cash player (tables.models.RoomEvent): the list's call."""
+    """What a room log row tells a cash player (room.models.RoomEvent): the list's call."""
     if action == "cash.call":
         player = _id(data.get("player"))
     elif action == "cash.skip":

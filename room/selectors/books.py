@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Sum
 from django.utils import timezone
 
-from tables.models import JackpotDrop, JackpotFund, JackpotPayment, RakeRecord, RoomEvent
+from room.models import JackpotDrop, JackpotFund, JackpotPayment, RakeRecord, RoomEvent
 from tournaments.models import CashRefund, Tournament
 from tournaments.rules import cashbook
 from tournaments.selectors import books as book_reads

@@ -13,11 +13,11 @@ from typing import Any
 
 from django.db.models import Max, Q
 
-from tables import permissions
+from room.models import CashGame, CashRoom, CashSeat, CashTable, WaitEntry
+from room.permissions import players_for as cash_players_for
 from tables.cash import waitlist
 from tables.cash.settings import CashSettings
 from tables.cash.shifts import Shift
-from tables.models import CashGame, CashRoom, CashSeat, CashTable, WaitEntry
 from tournaments.models import Player
 
 
@@ -76,7 +76,7 @@ def player_search(query: str, *, user: Any, limit: int = 10) -> list[Found]:
     # A duplicate merged into another keeps his card: the card finds the player kept.
     while exact is not None and exact.merged_into_id is not None:
         exact = Player.objects.filter(pk=exact.merged_into_id, erased_at__isnull=True).first()
-    matching = permissions.players_for(user, cash=True).filter(erased_at__isnull=True)
+    matching = cash_players_for(user).filter(erased_at__isnull=True)
     for word in words:
         matching = matching.filter(
             Q(last_name__icontains=word)

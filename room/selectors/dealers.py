@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from room.models import (
     GAME_CHOICES,
+    CashTable,
     DealerAssignment,
     DealerProfile,
     DealerRoom,
@@ -24,9 +25,8 @@ from room.models import (
 )
 from room.rules import dealers as rotation
 from room.rules import tips as tips_rules
-from tables import permissions
-from tables.models import CashTable, Table
-from tournaments.models import Game, Tournament
+from tournaments import permissions
+from tournaments.models import Game, Table, Tournament
 
 GAME_WORDS = dict(GAME_CHOICES)
 TOURNAMENT, CASH, PIT = "tournament", "cash", "pit"

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from room.models import CashRoom, JackpotClaim, JackpotFund, JackpotKind, JackpotPayment
 from room.selectors import cash as cash_reads
 from tables.cash.jackpot import (
     REASONS,
@@ -21,7 +22,6 @@ from tables.cash.jackpot import (
     best_five,
     period_of,
 )
-from tables.models import CashRoom, JackpotClaim, JackpotFund, JackpotKind, JackpotPayment
 from tables.ruling.jackpot_labels import PERIOD_LABELS, reason_texts
 
 REASON_CODES = frozenset(REASONS)

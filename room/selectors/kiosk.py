@@ -9,8 +9,7 @@ from django.core import signing
 from django.http import Http404
 from django.utils import timezone
 
-from room.models import Kiosk
-from tables.models import CashGame, WaitEntry
+from room.models import CashGame, Kiosk, WaitEntry
 from tournaments.models import Player, Reservation, Tournament
 
 VISIT_SALT = "room.kiosk.visit"

@@ -15,9 +15,8 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables.models import Table
 from tournaments import selectors
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Table, Tournament
 from tournaments.rules import clock
 from tournaments.selectors import reservations as reservation_selectors
 

@@ -7,9 +7,8 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from room.models import EmailOptIn, PushSubscription
+from room.models import EmailOptIn, PushSubscription, WaitEntry
 from room.rules.notices import Notice
-from tables.models import WaitEntry
 from tournaments.models import Entry, Player, Tournament
 
 # Only players who opted in somewhere are read further: a floor action whose players

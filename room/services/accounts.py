@@ -9,7 +9,7 @@ given in an event also goes to that event's log (setup_services.staff_assign).
 
 A PIN is stored hashed (Django's password hashers). It unlocks one table's tablet, so only
 an account that runs no event and not the room may hold or use one
-(`tables.permissions.runs_events_or_room`), and only one that may hold a tablet: a dealer
+(`tournaments.permissions.runs_events_or_room`), and only one that may hold a tablet: a dealer
 of the room or the floor of an event.
 """
 
@@ -25,11 +25,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tables import permissions as room_permissions
-from tables.events import room_event_log
-from tables.models import RoomRole, RoomStaff
+from room.events import room_event_log
 from tournaments import errors, permissions
-from tournaments.models import Role, StaffAssignment, StaffPin, Tournament
+from tournaments.models import Role, RoomRole, RoomStaff, StaffAssignment, StaffPin, Tournament
 from tournaments.services import setup as setup_services
 
 PIN_DIGITS = (4, 8)
@@ -47,7 +45,7 @@ ACTIONS = (
 
 def may_manage(user) -> bool:
     """Who manages staff accounts: the room's manager (a superuser counts)."""
-    return room_permissions.is_manager(user)
+    return permissions.is_manager(user)
 
 
 def _require_manager(actor) -> None:
@@ -66,7 +64,7 @@ def _account(username: str, *, lock: bool = False):
 def _governed_room_roles(actor) -> frozenset[str]:
     """The room roles whose holders the actor may manage: every one for the manager (he
     gives and takes them all), only his own for anybody else."""
-    held = room_permissions.room_roles_for(actor)
+    held = permissions.room_roles_for(actor)
     return frozenset(RoomRole.values) if RoomRole.MANAGER in held else held
 
 
@@ -79,7 +77,7 @@ def _protect(actor, user) -> None:
         raise errors.DomainError(_("Only an administrator changes this account."))
     # Read as stored, not through room_roles_for: a disabled account's roles count too.
     room_roles = set(RoomStaff.objects.filter(user=user).values_list("role", flat=True))
-    mine = room_permissions.events_for(actor, permissions.TD)
+    mine = permissions.events_for(actor, permissions.TD)
     foreign_event = StaffAssignment.objects.filter(user=user).exclude(tournament__in=mine)
     if not room_roles <= _governed_room_roles(actor) or foreign_event.exists():
         raise errors.DomainError(
@@ -137,7 +135,7 @@ def account_reset(*, actor, username: str, password: str, now: datetime):
 
 def may_hold_a_pin(user) -> bool:
     """A dealer of the room or the floor of an event, who runs no event and not the room."""
-    if room_permissions.runs_events_or_room(user):
+    if permissions.runs_events_or_room(user):
         return False
     return (
         RoomStaff.objects.filter(user=user, role=RoomRole.DEALER).exists()
@@ -152,7 +150,7 @@ def pin_set(*, actor, username: str, pin: str, now: datetime) -> StaffPin:
     low, high = PIN_DIGITS
     if not (pin.isascii() and pin.isdigit() and low <= len(pin) <= high):
         raise errors.DomainError(_("A PIN is 4 to 8 digits."))
-    if room_permissions.runs_events_or_room(user):
+    if permissions.runs_events_or_room(user):
         raise errors.DomainError(
             _("%(name)s runs events or the room: such an account logs in with its password."),
             name=username,

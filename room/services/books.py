@@ -1,5 +1,5 @@
 """Closing the night and correcting it after: the night is the room's, its close and its
-corrections logged in the room's log (`tables.events`). Once closed (a NightClose row with
+corrections logged in the room's log (`room.events`). Once closed (a NightClose row with
 the totals as they stood), the events' sales, voids and refunds and the cash room's rake on
 that night are refused; the night changes only by a recorded correction."""
 
@@ -14,11 +14,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from room.events import room_event_log
+from room.models import CashTable, JackpotFund
 from room.selectors import books as night_reads
-from tables import permissions as room_permissions
-from tables.events import room_event_log
-from tables.models import CashTable, JackpotFund
-from tournaments import errors, events
+from tournaments import errors, events, permissions
 from tournaments.models import CashCorrection, NightClose, Tournament
 from tournaments.rules import cashbook
 from tournaments.services import books as book_services
@@ -32,8 +31,8 @@ class CorrectionTooLarge(errors.DomainError):
 @transaction.atomic
 def night_close(*, night: date, actor, now: datetime) -> NightClose:
     """Close the night: its totals are kept as they stood; later changes are corrections.
-    Needs a room role over the books (`tables.permissions.BOOKS`)."""
-    room_permissions.require_room_role(actor, room_permissions.BOOKS)
+    Needs a room role over the books (`tournaments.permissions.BOOKS`)."""
+    permissions.require_room_role(actor, permissions.BOOKS)
     # The cash tables' locks: a rake being recorded or undone finishes before the totals
     # are counted, and one that comes after sees the night closed; the jackpot fund's, so
     # a jackpot being paid does the same.
@@ -118,8 +117,8 @@ def night_correct(
     """Record a correction to a closed night: money in (positive) or out (negative), at
     most `cashbook.CORRECTION_MAX` either way, logged in the room's log. `key` is the
     confirmation's one-time key: the same confirmation twice records one correction.
-    Needs a room role over the books (`tables.permissions.BOOKS`)."""
-    room_permissions.require_room_role(actor, room_permissions.BOOKS)
+    Needs a room role over the books (`tournaments.permissions.BOOKS`)."""
+    permissions.require_room_role(actor, permissions.BOOKS)
     reason, method = book_services.checked_reason(reason), book_services.checked_method(method)
     if not amount:
         raise errors.DomainError(_("A correction needs an amount other than zero."))

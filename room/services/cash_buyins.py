@@ -13,11 +13,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from room.models import CashGame, CashOut, CashSeat
 from room.selectors.cash import game_settings
 from room.services.cash_log import CashRefused, _Change
 from tables.cash import buyin
 from tables.cash.settings import CashSettings
-from tables.models import CashGame, CashOut, CashSeat
 from tournaments.errors import DomainError
 
 BUY_IN_REFUSALS = {

@@ -14,11 +14,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from room.models import CashGame, CashSeat, CashTable, RoomEvent, WaitEntry
 from room.selectors.cash import call_status, game_settings, room_settings
 from room.services.cash_log import CashRefused, _Change
 from room.services.cash_players import keep_apart_pairs
 from tables.cash import waitlist
-from tables.models import CashGame, CashSeat, CashTable, RoomEvent, WaitEntry
 from tournaments.models import Player
 
 JOIN_REFUSALS = {

@@ -14,8 +14,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tables.events import room_event_log, undoes
-from tables.models import CashOut, CashSeat, CashTable, RakeRecord, RoomEvent, WaitEntry
+from room.events import room_event_log, undoes
+from room.models import CashOut, CashSeat, CashTable, RakeRecord, RoomEvent, WaitEntry
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import Player
 from tournaments.realtime import broadcast_cash

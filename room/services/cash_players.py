@@ -10,10 +10,10 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from room.events import room_event_log, undoes
+from room.models import CashTable, KeepApart, PhoneLink, RoomEvent
 from room.services.cash_log import CashRefused
 from tables.cash import waitlist
-from tables.events import room_event_log, undoes
-from tables.models import CashTable, KeepApart, PhoneLink, RoomEvent
 from tournaments.models import Player
 
 

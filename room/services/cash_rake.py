@@ -13,12 +13,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from room.events import room_event_log, undoes
+from room.models import CashTable, RakeRecord, RoomEvent
 from room.selectors.cash import game_settings
 from room.services import jackpots
 from room.services.cash_log import CashRefused
 from tables.cash import rake
-from tables.events import room_event_log, undoes
-from tables.models import CashTable, RakeRecord, RoomEvent
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import NightClose
 from tournaments.realtime import broadcast_cash

@@ -13,13 +13,13 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from room.models import CashGame, CashOut, CashSeat, CashTable, WaitEntry
 from room.selectors.cash import game_settings
 from room.services.cash_buyins import BUY_IN_REFUSALS, _game_rules, earlier_cash_out
 from room.services.cash_lists import _declined_at, _left_table_at, _list, _locked_entry
 from room.services.cash_log import CashRefused, _Change
 from room.services.cash_players import _check_not_kept_apart, keep_apart_pairs
 from tables.cash import absence, buyin, changes, waitlist
-from tables.models import CashGame, CashOut, CashSeat, CashTable, WaitEntry
 from tournaments.models import Player
 from tournaments.services.locks import once
 

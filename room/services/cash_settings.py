@@ -10,12 +10,12 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from room.events import room_event_log, undoes
+from room.models import CashGame, CashRoom, RoomEvent
 from room.selectors.cash import cash_room
 from room.services.cash_log import CashRefused
 from tables.cash.settings import DEFAULTS
 from tables.cash.shifts import Shift
-from tables.events import room_event_log, undoes
-from tables.models import CashGame, CashRoom, RoomEvent
 from tournaments.errors import CannotUndo
 from tournaments.realtime import broadcast_cash
 

@@ -11,13 +11,13 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from room.models import CashGame, CashSeat, CashTable, WaitEntry
 from room.selectors.cash import game_settings
 from room.services.cash_lists import _list, _top
 from room.services.cash_log import CashRefused, _Change
 from room.services.cash_players import keep_apart_pairs
 from room.services.cash_seats import _next_seated_order, _where
 from tables.cash import closing, opening
-from tables.models import CashGame, CashSeat, CashTable, WaitEntry
 from tables.rules.buttons import Positions, next_hand
 from tournaments.services.locks import once
 

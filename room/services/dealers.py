@@ -16,6 +16,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from room.events import room_event_log, undoes
 from room.live import broadcast_dealers
 from room.models import (
     DealerAssignment,
@@ -23,13 +24,12 @@ from room.models import (
     DealerRoom,
     DealerShift,
     PitTable,
+    RoomEvent,
     TipsPool,
 )
 from room.rules import dealers as rotation
 from room.selectors import dealers as selectors
-from tables import permissions
-from tables.events import room_event_log, undoes
-from tables.models import RoomEvent
+from tournaments import permissions
 from tournaments.errors import CannotUndo, DomainError
 
 PROFILE = "room.dealer_profile"

@@ -22,7 +22,7 @@ from django.db import models
 from django.db.models.functions import Cast
 from django.utils.translation import gettext as _
 
-from tables.models import CashSeat, KeepApart, RoomEvent, Ruling, WaitEntry
+from room.models import CashSeat, KeepApart, RoomEvent, WaitEntry
 from tournaments import errors
 from tournaments.models import (
     CashCorrection,
@@ -34,6 +34,7 @@ from tournaments.models import (
     Penalty,
     Player,
     Reservation,
+    Ruling,
     TimeCall,
 )
 from tournaments.rules import names

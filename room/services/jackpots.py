@@ -23,6 +23,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from room.events import room_event_log, undoes
+from room.models import (
+    CashRoom,
+    CashTable,
+    JackpotClaim,
+    JackpotDrop,
+    JackpotFund,
+    JackpotKind,
+    JackpotPayment,
+    RakeRecord,
+    RoomEvent,
+)
 from room.selectors.jackpots import (
     DEFAULTS,
     GROUPS,
@@ -33,7 +45,6 @@ from room.selectors.jackpots import (
     period_at,
     period_hands,
 )
-from tables import permissions
 from tables.cash.jackpot import (
     ClaimedHand,
     Funds,
@@ -47,23 +58,11 @@ from tables.cash.jackpot import (
     split_high_hand,
 )
 from tables.engine.errors import InvalidCards
-from tables.events import room_event_log, undoes
-from tables.models import (
-    CashRoom,
-    CashTable,
-    JackpotClaim,
-    JackpotDrop,
-    JackpotFund,
-    JackpotKind,
-    JackpotPayment,
-    RakeRecord,
-    RoomEvent,
-    Table,
-)
 from tables.ruling.labels import ENGINE_ERRORS
+from tournaments import permissions
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.labels import cents_text
-from tournaments.models import NightClose
+from tournaments.models import NightClose, Table
 from tournaments.realtime import broadcast_cash
 
 PARTS = ("main", "backup", "next")

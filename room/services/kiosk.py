@@ -11,9 +11,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from room.models import Kiosk
-from tables.events import room_event_log, undoes
-from tables.models import RoomEvent
+from room.events import room_event_log, undoes
+from room.models import Kiosk, RoomEvent
 from tournaments.errors import CannotUndo, DomainError
 
 

@@ -29,12 +29,11 @@ from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
 from room import tokens
-from room.models import EmailOptIn, PushSubscription
+from room.models import EmailOptIn, PushSubscription, RoomEvent
 from room.rules import notices as rules
 from room.selectors import cash as cash_reads
 from room.selectors import notify as selectors
 from room.selectors.notify import Recipient
-from tables.models import RoomEvent
 from tournaments.models import Event, Player
 
 logger = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """The room's players and the chip counts taken at the tables.
 
 A player belongs to the room, not to one event, so his profile, merges and erasure are
-logged in the room's log (`tables.events`, actions "room.player_*"); a table's chip count
+logged in the room's log (`room.events`, actions "room.player_*"); a table's chip count
 belongs to its event and is logged there ("chips.count").
 """
 
@@ -13,11 +13,11 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from room.events import room_event_log, room_event_undo
+from room.events import undoes as room_undoes
+from room.models import CashOut, CashSeat, RoomEvent, WaitEntry
+from room.permissions import may_reach_everything_of
 from room.services import erasure, optins
-from tables import permissions as room_permissions
-from tables.events import room_event_log, room_event_undo
-from tables.events import undoes as room_undoes
-from tables.models import CashOut, CashSeat, RoomEvent, Seat, WaitEntry
 from tournaments import errors, realtime
 from tournaments.errors import CannotUndo
 from tournaments.models import (
@@ -26,6 +26,7 @@ from tournaments.models import (
     Penalty,
     Player,
     PlayerPhoto,
+    Seat,
     SeatTicket,
 )
 
@@ -169,7 +170,7 @@ _MOVED = (
 def _may_merge(actor, *players: Player) -> None:
     """A merge moves every record of both players: it needs every event and cash-room
     record of each of them in the actor's hands."""
-    if not all(room_permissions.may_reach_everything_of(actor, p) for p in players):
+    if not all(may_reach_everything_of(actor, p) for p in players):
         raise errors.DomainError(
             _(
                 "These players also play in events (or the cash room) you do not run: "

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.db import transaction
 
-from tables.events import room_event_log
-from tables.models import RoomEvent
+from room.events import room_event_log
+from room.models import RoomEvent
 
 
 @transaction.atomic

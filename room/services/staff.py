@@ -14,10 +14,11 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from tables import permissions
-from tables.events import room_event_log, undoes
-from tables.models import RoomEvent, RoomRole, RoomStaff
+from room.events import room_event_log, undoes
+from room.models import RoomEvent
+from tournaments import permissions
 from tournaments.errors import CannotUndo, DomainError
+from tournaments.models import RoomRole, RoomStaff
 
 STAFF_ACTION = "room.staff"
 

@@ -11,9 +11,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from config.views import run
+from room.models import RoomEvent
 from room.services import accounts as account_services
-from tables import permissions as room_permissions
-from tables.models import RoomEvent
 from tournaments import permissions
 from tournaments.forms import books as books_forms
 from tournaments.models import Role, StaffPin, Tournament
@@ -21,7 +20,7 @@ from tournaments.models import Role, StaffPin, Tournament
 
 def _managed_events(user):
     return (
-        room_permissions.events_for(user, permissions.TD)
+        permissions.events_for(user, permissions.TD)
         .exclude(status=Tournament.Status.FINISHED)
         .order_by("-date")
     )
@@ -30,7 +29,7 @@ def _managed_events(user):
 @login_required
 def staff_accounts(request: HttpRequest) -> HttpResponse:
     """Create, disable, enable and reset staff accounts; roles per event; tablet PINs."""
-    room_permissions.require_room_role(request.user, room_permissions.MANAGER)
+    permissions.require_room_role(request.user, permissions.MANAGER)
     if request.method == "POST":
         form = books_forms.AccountForm(request.POST)
         if form.is_valid():

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from config.views import form_errors, run
 from room.selectors import books as night_reads
 from room.services import books as night_services
-from tables import permissions as room_permissions
+from tournaments import permissions
 from tournaments.documents import bookprint
 from tournaments.forms import books as books_forms
 from tournaments.models import PaymentMethod
@@ -28,7 +28,7 @@ from tournaments.models import PaymentMethod
 def _books_role(request: HttpRequest) -> None:
     """The night's books are the room's: its manager and its cashier (books), never an
     event's TD by being one (an event's own books are `event_books`)."""
-    room_permissions.require_room_role(request.user, room_permissions.BOOKS)
+    permissions.require_room_role(request.user, permissions.BOOKS)
 
 
 def _money(amount: int) -> dict[str, Any]:

@@ -19,24 +19,17 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.views import run
+from room import events
 from room.forms import cash as forms
+from room.models import CashGame, CashSeat, CashTable, JackpotFund, PhoneLink, RoomEvent, WaitEntry
 from room.selectors import cash as cash_reads
 from room.selectors import cash as selectors
 from room.selectors import jackpots as jackpot_selectors
 from room.services import cash_lists
 from room.views import jackpots as jackpot_views
 from room.views.cash_phone import phone_token
-from tables import events, permissions
 from tables.cash import absence
-from tables.models import (
-    CashGame,
-    CashSeat,
-    CashTable,
-    JackpotFund,
-    PhoneLink,
-    RoomEvent,
-    WaitEntry,
-)
+from tournaments import permissions
 from tournaments.models import Player
 
 # The log shows words, never codes.

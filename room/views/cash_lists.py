@@ -16,11 +16,12 @@ from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
 from room.forms import cash as forms
+from room.models import WaitEntry
+from room.permissions import player_for as cash_player_for
 from room.selectors import cash as selectors
 from room.services import cash_lists, cash_players, cash_seats
 from room.views.cash_board import _back, _role
-from tables import permissions
-from tables.models import WaitEntry
+from tournaments import permissions
 from tournaments.models import Player
 
 
@@ -202,7 +203,7 @@ def entry_seat(request: HttpRequest, pk: int) -> HttpResponse:
 def phone_link_new(request: HttpRequest, player_id: int) -> HttpResponse:
     """A new phone link for a player of the cash room: the old one stops working at once."""
     _role(request, permissions.CASH)
-    player = permissions.player_for(request.user, player_id, cash=True)
+    player = cash_player_for(request.user, player_id)
     ok, _version = run(request, cash_players.phone_link_new, actor=request.user, player=player)
     if ok:
         messages.success(

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_POST
 
 from config.views import form_errors
 from room.forms import cash as forms
+from room.models import CashGame, CashSeat, PhoneLink, WaitEntry
 from room.selectors import cash as cash_reads
 from room.services import cash_buyins, cash_lists
-from tables.models import CashGame, CashSeat, PhoneLink, WaitEntry
 from tournaments.errors import DomainError
 from tournaments.models import Player
 

@@ -12,12 +12,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.views import run
+from room.models import CashGame
 from room.selectors import cash as cash_reads
 from room.services import cash_lists
 from room.views import cash_lists as list_views
 from room.views import cash_phone
-from tables import permissions
-from tables.models import CashGame
+from tournaments import permissions
 from tournaments.forms.fields import whole_number
 from tournaments.models import Player
 

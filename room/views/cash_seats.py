@@ -16,11 +16,11 @@ from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
 from room.forms import cash as forms
+from room.models import CashSeat
 from room.services import cash_buyins, cash_seats
 from room.views.cash_board import _back, _role
 from room.views.cash_tablet import _tablet
-from tables import permissions
-from tables.models import CashSeat
+from tournaments import permissions
 from tournaments.forms.fields import whole_number
 
 

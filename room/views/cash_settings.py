@@ -16,7 +16,7 @@ from room.forms import cash as forms
 from room.selectors import cash as cash_reads
 from room.services import cash_players, cash_settings
 from room.views.cash_board import _back, _role
-from tables import permissions
+from tournaments import permissions
 
 
 @login_required

@@ -12,10 +12,11 @@ from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
 from room.forms import cash as forms
+from room.models import CashTable
+from room.permissions import cash_game_for
 from room.services import cash_lists, cash_seats, cash_tables
 from room.views.cash_board import _back, _role
-from tables import permissions
-from tables.models import CashTable
+from tournaments import permissions
 
 
 def _open_table(pk: int) -> CashTable:
@@ -82,7 +83,7 @@ def table_fill(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_open(request: HttpRequest, pk: int) -> HttpResponse:
     _role(request, permissions.CASH)
-    game = permissions.cash_game_for(request.user, pk)
+    game = cash_game_for(request.user, pk)
     form = forms.OpenTableForm(request.POST, game=game)
     if not form.is_valid():
         form_errors(request, form)

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -17,13 +17,15 @@ from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
 from room.forms import cash as forms
+from room.models import CashTable
+from room.permissions import require_cash_tablet
 from room.selectors import cash as cash_reads
 from room.services import cash_rake, cash_tables
 from room.views.cash_board import _back
 from room.views.cash_tables import _open_table
-from tables import permissions
 from tables.cash import shifts
-from tables.models import CashTable
+from tournaments import permissions
+from tournaments.views.unlock import unlock as tablet_unlock
 
 
 @login_required
@@ -77,8 +79,8 @@ def table_rake(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _tablet(request: HttpRequest, table_pk: int) -> None:
     """A table's tablet and what it posts: the cash-room floor, or the dealer whose PIN
-    unlocked this table (tables.permissions.require_cash_tablet)."""
-    permissions.require_cash_tablet(request.user, request.session, table_pk)
+    unlocked this table (room.permissions.require_cash_tablet)."""
+    require_cash_tablet(request.user, request.session, table_pk)
 
 
 def _rake_form(request: HttpRequest, table: CashTable, now: Any) -> forms.RakeForm:
@@ -122,3 +124,20 @@ def cash_tablet(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         return render(request, "tables/cash/tablet.html#tablet", context)
     return render(request, "tables/cash/tablet.html", context)
+
+
+def cash_pin_unlock(request: HttpRequest, pk: int) -> HttpResponse:
+    """A dealer of the room unlocks this cash table's tablet with his username and PIN."""
+    table = (
+        CashTable.objects.select_related("game").filter(pk=pk, status=CashTable.Status.OPEN).first()
+    )
+    if table is None:
+        raise Http404
+    return tablet_unlock(
+        request,
+        may_hold=lambda user: permissions.has_room_role(user, permissions.DEALER),
+        table={"kind": "cash", "pk": table.pk},
+        tablet=reverse("cash_tablet", args=[table.pk]),
+        context={"where": str(table.game), "number": table.number},
+        refused=_("Wrong username or PIN, or no dealer role in the room."),
+    )

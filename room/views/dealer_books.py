@@ -23,7 +23,7 @@ from room.forms import dealers as forms
 from room.models import PitTable
 from room.selectors import dealers as selectors
 from room.services import dealers as services
-from tables import permissions
+from tournaments import permissions
 from tournaments.documents import pdf, reports
 from tournaments.forms.fields import whole_number
 

@@ -22,11 +22,13 @@ from django.views.decorators.http import require_POST
 
 from config import ratelimit
 from config.views import form_errors, run
+from room import events
 from room.forms import dealers as forms
+from room.models import RoomEvent
 from room.selectors import dealers as selectors
 from room.services import dealers as services
-from tables import events, permissions
-from tables.models import RoomEvent, RoomRole
+from tournaments import permissions
+from tournaments.models import RoomRole
 from tournaments.selectors import pins
 
 # Who runs the dealers' floor: the room's manager and the floor of the cash room and of

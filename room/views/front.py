@@ -14,7 +14,6 @@ from django.views.decorators.http import require_POST
 
 from config.views import run
 from room.selectors import lobby
-from tables import permissions as room_permissions
 from tournaments import permissions, selectors
 from tournaments.forms import books as books_forms
 from tournaments.forms.fields import whole_number
@@ -72,7 +71,7 @@ _RUNS = frozenset({Role.TD, Role.FLOOR})
 
 def _may_see_room(user) -> bool:
     """The dashboard: the room's manager, and whoever runs an event (TD or floor)."""
-    return room_permissions.events_for(user, _RUNS).exists()
+    return permissions.events_for(user, _RUNS).exists()
 
 
 @login_required
@@ -80,7 +79,7 @@ def room_dashboard(request: HttpRequest) -> HttpResponse:
     """Every running event the user runs (TD or floor): level, time, players, alerts."""
     if not _may_see_room(request.user):
         raise PermissionDenied
-    tournaments = room_permissions.events_for(request.user, _RUNS)
+    tournaments = permissions.events_for(request.user, _RUNS)
     cards = lobby.running_events(timezone.now(), tournaments)
     context = {"cards": cards, "free": lobby.free_tables(cards)}
     template = "front/dashboard.html"
@@ -102,7 +101,7 @@ def table_share(request: HttpRequest) -> HttpResponse:
     # Only events the user runs as TD are found: another's is as good as missing.
     found = {
         t.slug: t
-        for t in room_permissions.events_for(request.user, permissions.TD).filter(
+        for t in permissions.events_for(request.user, permissions.TD).filter(
             slug__in=[form.cleaned_data["source"], form.cleaned_data["target"]]
         )
     }

@@ -21,13 +21,14 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
+from room import events
 from room.forms import jackpots as forms
+from room.models import JackpotClaim, JackpotPayment, RoomEvent
 from room.selectors import jackpots as jackpots_reads
 from room.selectors import jackpots as selectors
 from room.services import jackpots as services
-from tables import events, permissions
-from tables.models import JackpotClaim, JackpotPayment, RoomEvent
 from tables.ruling.jackpot_labels import reason_texts
+from tournaments import permissions
 from tournaments.documents import pdf
 from tournaments.labels import cents_text
 

@@ -29,7 +29,7 @@ from room.services import cash_lists
 from room.services import kiosk as services
 from room.services import people as people_services
 from room.views.cash_remote import player_for_link
-from tables import permissions as room_permissions
+from tournaments import permissions
 from tournaments.forms.fields import whole_number
 from tournaments.models import Tournament
 from tournaments.services import reservations as reservation_services
@@ -155,7 +155,7 @@ def kiosk_action(request: HttpRequest, token, visit: str, action: str) -> HttpRe
 @login_required
 def kiosks(request: HttpRequest) -> HttpResponse:
     """The manager's kiosks: each with the link to open once on its device."""
-    room_permissions.require_room_role(request.user, room_permissions.MANAGER)
+    permissions.require_room_role(request.user, permissions.MANAGER)
     if request.method == "POST":
         ok, kiosk = run(
             request, services.kiosk_create, actor=request.user, name=request.POST.get("name", "")
@@ -178,8 +178,6 @@ def kiosks(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def kiosk_revoke(request: HttpRequest, pk: int) -> HttpResponse:
-    kiosk = room_permissions.room_object(
-        Kiosk.objects.all(), request.user, room_permissions.MANAGER, pk=pk
-    )
+    kiosk = permissions.room_object(Kiosk.objects.all(), request.user, permissions.MANAGER, pk=pk)
     run(request, services.kiosk_revoke, actor=request.user, kiosk=kiosk)
     return redirect("kiosks")

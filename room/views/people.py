@@ -16,10 +16,9 @@ from django.views.decorators.http import require_POST
 
 from config.views import run
 from room.forms import people as people_forms
+from room.models import RoomEvent
 from room.services import leagues as league_services
 from room.services import people as people_services
-from tables import permissions as room_permissions
-from tables.models import RoomEvent
 from tournaments import permissions
 from tournaments.documents.reports import as_csv
 from tournaments.forms.fields import whole_number
@@ -39,21 +38,21 @@ from tournaments.selectors import people as people_selectors
 
 
 def _people_user(request: HttpRequest) -> None:
-    if not room_permissions.may_see_people(request.user):
+    if not permissions.may_see_people(request.user):
         raise PermissionDenied
 
 
 def _person(request: HttpRequest, player_id: int) -> Player:
     _people_user(request)
-    return room_permissions.player_for(request.user, player_id)
+    return permissions.player_for(request.user, player_id)
 
 
 def _events_shown(user) -> QuerySet[Tournament] | None:
     """The events whose entries a player's profile and export show this user: every one
     for the room's manager (None), only the events he runs for a TD."""
-    if room_permissions.is_manager(user):
+    if permissions.is_manager(user):
         return None
-    return room_permissions.events_for(user, permissions.TD)
+    return permissions.events_for(user, permissions.TD)
 
 
 @login_required
@@ -61,7 +60,7 @@ def people(request: HttpRequest) -> HttpResponse:
     _people_user(request)
     form = people_forms.PeopleSearchForm(request.GET)
     query = form.cleaned_data.get("q", "") if form.is_valid() else ""
-    players = room_permissions.players_for(request.user)
+    players = permissions.players_for(request.user)
     for word in query.split()[:5]:
         players = players.filter(
             Q(last_name__icontains=word)
@@ -79,7 +78,7 @@ def people(request: HttpRequest) -> HttpResponse:
 @login_required
 def people_duplicates(request: HttpRequest) -> HttpResponse:
     _people_user(request)
-    groups = people_selectors.duplicates(room_permissions.players_for(request.user))
+    groups = people_selectors.duplicates(permissions.players_for(request.user))
     return render(
         request,
         "people/duplicates.html",
@@ -132,14 +131,14 @@ def person(request: HttpRequest, player_id: int) -> HttpResponse:
             "merged": [{"player": p, "event": merge_events.get(p.pk)} for p in merges],
             "candidates": _candidates(request, player),
             "has_photo": PlayerPhoto.objects.filter(player=player).exists(),
-            "may_reveal": room_permissions.is_manager(request.user),
+            "may_reveal": permissions.is_manager(request.user),
         },
     )
 
 
 def _candidates(request: HttpRequest, player: Player) -> list[Player]:
     """Players this one may be a duplicate of (shown beside the merge form)."""
-    for group in people_selectors.duplicates(room_permissions.players_for(request.user)):
+    for group in people_selectors.duplicates(permissions.players_for(request.user)):
         if any(p.pk == player.pk for p in group):
             return [p for p in group if p.pk != player.pk]
     return []
@@ -172,7 +171,7 @@ def person_export(request: HttpRequest, player_id: int) -> HttpResponse:
 def person_contact(request: HttpRequest, player_id: int) -> HttpResponse:
     """The room's manager reveals a player's contact (staff see it masked); logged."""
     player = _person(request, player_id)
-    if not room_permissions.is_manager(request.user):
+    if not permissions.is_manager(request.user):
         raise PermissionDenied
     run(request, people_services.contact_reveal, player=player, actor=request.user)
     response = render(request, "people/contact.html", {"player": player})
@@ -202,7 +201,7 @@ def person_merge(request: HttpRequest, player_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Choose the player to keep."))
         return redirect("person", player_id=player.pk)
-    target = room_permissions.player_for(request.user, form.cleaned_data["into"])
+    target = permissions.player_for(request.user, form.cleaned_data["into"])
     ok, _event = run(
         request, people_services.players_merge, source=player, target=target, actor=request.user
     )
@@ -227,7 +226,7 @@ def merge_undo(request: HttpRequest, event_id: int) -> HttpResponse:
     # A merge is reached through the player it kept: another event's merge is not found.
     if type(target) is not int:
         raise Http404
-    room_permissions.player_for(request.user, target)
+    permissions.player_for(request.user, target)
     ok, _undo = run(request, people_services.undo_merge, event_id=event.pk, actor=request.user)
     if ok:
         messages.success(request, _("Merge undone: the two players are apart again."))
@@ -238,14 +237,14 @@ def merge_undo(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def _league_user(request: HttpRequest) -> None:
-    if not room_permissions.may_run_leagues(request.user):
+    if not permissions.may_run_leagues(request.user):
         raise PermissionDenied
 
 
 def _league_events(user) -> QuerySet[Tournament]:
     """The events the user may put in a league: those he runs (every one for the room's
     manager), main events only (a flight counts through its main event)."""
-    return room_permissions.events_for(user, permissions.TD).filter(parent__isnull=True)
+    return permissions.events_for(user, permissions.TD).filter(parent__isnull=True)
 
 
 @login_required
@@ -274,14 +273,14 @@ def league_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "leagues/list.html",
-        {"form": form, "leagues": room_permissions.leagues_for(request.user)[:200]},
+        {"form": form, "leagues": permissions.leagues_for(request.user)[:200]},
     )
 
 
 @login_required
 def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
     _league_user(request)
-    league = room_permissions.league_for(request.user, league_id)
+    league = permissions.league_for(request.user, league_id)
     events = _league_events(request.user)
     # Events of the league not offered on the form (a flight) stay in it, untouched.
     others = list(league.events.exclude(pk__in=events.values("pk")))

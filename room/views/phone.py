@@ -27,11 +27,11 @@ from django.views.decorators.http import require_GET, require_POST
 from config.views import form_errors
 from room import tokens
 from room.forms import phone as forms
+from room.models import WaitEntry
 from room.selectors import cash as cash_reads
 from room.selectors import notify as selectors
 from room.services import cash_lists, notify, optins
 from room.views.cash_phone import _LinkRefused, _player_from_token, phone_token
-from tables.models import WaitEntry
 from tournaments import permissions
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Player

@@ -20,15 +20,15 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from room.forms import games as gf
+from room.models import RoomEvent
 from room.services import pit as pit_services
 from tables import games_labels as labels
 from tables.games import GameError, trainer
 from tables.games import blackjack as bj
 from tables.games import punto_banco as pb
 from tables.games.cards import names
-from tables.models import RoomEvent
-from tables.permissions import PIT, require_room_role, room_object
 from tournaments.forms.fields import whole_number
+from tournaments.permissions import PIT, require_room_role, room_object
 
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200):

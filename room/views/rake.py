@@ -16,9 +16,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from room.forms import cash as forms
+from room.models import CashGame, RakeRecord
 from room.selectors import cash as cash_reads
-from tables import permissions
-from tables.models import CashGame, RakeRecord
+from tournaments import permissions
 from tournaments.documents import reports
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

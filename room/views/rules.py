@@ -10,14 +10,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from config.views import form_errors, run
-from tables import permissions as room_permissions
+from room.services import no_shows
+from tournaments import permissions
 from tournaments.forms.reservations import ReservationRulesForm
 from tournaments.services import holds
 
 
 @login_required
 def reservation_rules(request: HttpRequest) -> HttpResponse:
-    room_permissions.require_room_role(request.user, room_permissions.MANAGER)
+    permissions.require_room_role(request.user, permissions.MANAGER)
     rule = holds.rules()
     form = ReservationRulesForm(
         request.POST or None,
@@ -25,7 +26,7 @@ def reservation_rules(request: HttpRequest) -> HttpResponse:
     )
     if request.method == "POST":
         if form.is_valid():
-            ok, _rule = run(request, holds.rules_save, actor=request.user, **form.cleaned_data)
+            ok, _rule = run(request, no_shows.rules_save, actor=request.user, **form.cleaned_data)
             if ok:
                 messages.success(request, _("The no-show rule is saved."))
         else:

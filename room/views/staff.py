@@ -11,12 +11,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from room import events
 from room.forms import cash as forms
+from room.models import RoomEvent
 from room.services import staff as staff_services
-from tables import events, permissions
-from tables.models import RoomEvent, RoomRole, RoomStaff
+from tournaments import permissions
 from tournaments.errors import DomainError
 from tournaments.forms.fields import first_error
+from tournaments.models import RoomRole, RoomStaff
 
 
 def _change_words(data: dict) -> str:

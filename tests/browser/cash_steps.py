@@ -9,8 +9,8 @@ from pathlib import Path
 
 from django.utils import timezone
 
+from room.models import CashSeat, WaitEntry
 from room.services import cash_lists
-from tables.models import CashSeat, WaitEntry
 from tests.conftest import make_player
 
 SHOTS = Path("var/screenshots")

@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 from django.utils import formats, timezone, translation
 
+from room.models import CashOut, CashSeat, CashTable, RakeRecord, WaitEntry
 from room.selectors import cash as cash_reads
 from room.services import cash_lists
 from room.views.cash_phone import phone_token
 from tables.cash.shifts import shift_at
-from tables.models import CashOut, CashSeat, CashTable, RakeRecord, RoomRole, WaitEntry
 from tests.browser import cash_steps as steps
 from tests.conftest import make_cash_game, make_player, make_room_user
-from tournaments.models import Player
+from tournaments.models import Player, RoomRole
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

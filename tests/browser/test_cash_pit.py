@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tables.models import RoomRole
 from tests.browser import cash_steps as steps
 from tests.conftest import make_room_user
+from tournaments.models import RoomRole
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

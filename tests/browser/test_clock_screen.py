@@ -15,11 +15,11 @@ import time
 import pytest
 from django.utils import timezone
 
-from tables.services import seats as seat_services
 from tests.conftest import make_tournament, make_user
 from tournaments.models import DisplayScreen, Event
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
+from tournaments.services import seats as seat_services
 from tournaments.services import setup as setup_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

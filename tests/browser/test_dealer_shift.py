@@ -19,13 +19,12 @@ import pytest
 from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 
-from room.models import DealerAssignment, PitTable
+from room.models import CashTable, DealerAssignment, PitTable, RoomEvent
 from room.services import dealers as services
-from tables.models import CashTable, RoomEvent, RoomRole, Table
-from tables.services import room as room_services
 from tests.browser import cash_steps as steps
 from tests.conftest import make_cash_game, make_room_user, make_tournament
-from tournaments.models import StaffPin, Tournament
+from tournaments.models import RoomRole, StaffPin, Table, Tournament
+from tournaments.services import moves as room_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,9 +6,8 @@ import re
 
 import pytest
 
-from tables.models import Seat
 from tests.conftest import make_tournament, make_user
-from tournaments.models import Role, StaffAssignment
+from tournaments.models import Role, Seat, StaffAssignment
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -20,10 +20,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from room.models import CashSeat, CashTable, JackpotFund, JackpotPayment
 from room.services import cash_rake
-from tables.models import CashSeat, CashTable, JackpotFund, JackpotPayment, RoomRole
 from tests.browser import cash_steps as steps
 from tests.conftest import make_cash_game, make_player, make_room_user
+from tournaments.models import RoomRole
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,12 +14,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from tables.services import seats as seat_services
 from tests.conftest import make_player, make_tournament, make_user
 from tournaments.models import DisplayScreen
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
 from tournaments.services import handforhand as handforhand_services
+from tournaments.services import seats as seat_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -20,17 +20,16 @@ from random import Random
 import pytest
 from django.utils import timezone
 
-from room.models import PushSubscription
+from room.models import PushSubscription, WaitEntry
 from room.selectors import cash as cash_reads
 from room.services import cash_lists, cash_tables
-from tables.models import Seat, WaitEntry
-from tables.services import hands as hands_services
-from tables.services import room as room_services
 from tests.browser import cash_steps as steps
 from tests.browser import phone_steps
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_tournament
 from tests.tables.services.test_room import seat_players
-from tournaments.models import Entry
+from tournaments.models import Entry, Seat
+from tournaments.services import hands as hands_services
+from tournaments.services import moves as room_services
 
 pytestmark = [
     pytest.mark.browser,

@@ -8,8 +8,9 @@ import re
 
 import pytest
 
-from tables.models import RoomEvent, RoomRole, RoomStaff
+from room.models import RoomEvent
 from tests.conftest import make_user
+from tournaments.models import RoomRole, RoomStaff
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,9 +11,8 @@ import pytest
 from django.urls import reverse
 
 from room.services import accounts
-from tables.models import Seat
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
-from tournaments.models import BountyAward, Entry, Role, StaffAssignment
+from tournaments.models import BountyAward, Entry, Role, Seat, StaffAssignment
 from tournaments.selectors import books as book_reads
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import entries as entry_services

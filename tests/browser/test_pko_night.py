@@ -15,17 +15,25 @@ from random import Random
 import pytest
 from django.utils import timezone
 
-from tables.models import Seat, Table
-from tables.selectors import room as room_reads
-from tables.services import hands as hands_services
-from tables.services import room as room_services
 from tests.browser.pko_steps import assert_tv_fits, board_names, open_page, pdf_text, tv_layout
 from tests.conftest import make_player, make_tournament, make_user
-from tournaments.models import DisplayScreen, Entry, Event, Role, StaffAssignment, Tournament
+from tournaments.models import (
+    DisplayScreen,
+    Entry,
+    Event,
+    Role,
+    Seat,
+    StaffAssignment,
+    Table,
+    Tournament,
+)
 from tournaments.selectors import formats as format_selectors
+from tournaments.selectors import tables as room_reads
 from tournaments.services import bounties as bounties_services
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
+from tournaments.services import hands as hands_services
+from tournaments.services import moves as room_services
 from tournaments.services import results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from tables.models import Seat
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament, make_user
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Seat, Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
 from tournaments.services import results
+from tournaments.services import seats as seat_services
 from tournaments.services.bounties import bounty_award_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

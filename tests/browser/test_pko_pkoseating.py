@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tables.models import Table
-from tables.services import seats as seat_services
 from tests.browser.pko_steps import board_names
 from tests.conftest import NOW, make_player, make_tournament, make_user
-from tournaments.models import DisplayScreen, Entry
+from tournaments.models import DisplayScreen, Entry, Table
+from tournaments.services import seats as seat_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from tables.models import Seat
 from tests.browser import cash_steps, phone_steps
 from tests.conftest import _staff, make_tournament
-from tournaments.models import Entry, Reservation, Role
+from tournaments.models import Entry, Reservation, Role, Seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

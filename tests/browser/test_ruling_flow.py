@@ -7,9 +7,8 @@ import re
 
 import pytest
 
-from tables.models import Ruling
 from tests.conftest import make_tournament, make_user
-from tournaments.models import Role, StaffAssignment
+from tournaments.models import Role, Ruling, StaffAssignment
 from tournaments.services import entries as entry_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

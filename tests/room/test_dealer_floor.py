@@ -11,17 +11,16 @@ from datetime import time, timedelta
 import pytest
 from django.urls import reverse
 
-from room.models import DealerAssignment, DealerShift, PitTable, TipsPool
+from room.events import room_event_undo
+from room.models import CashTable, DealerAssignment, DealerShift, PitTable, RoomEvent, TipsPool
 from room.rules.tips import split_pool, weights
 from room.selectors import dealers as selectors
 from room.services import cash_tables
 from room.services import dealers as services
-from tables.events import room_event_undo
-from tables.models import CashTable, RoomEvent, RoomRole, Table
-from tables.services import room as room_services
 from tests.conftest import NOW, make_cash_game, make_manager, make_room_user, make_tournament
 from tournaments.errors import CannotUndo, DomainError
-from tournaments.models import StaffPin, Tournament
+from tournaments.models import RoomRole, StaffPin, Table, Tournament
+from tournaments.services import moves as room_services
 
 pytestmark = pytest.mark.django_db
 
@@ -253,7 +252,7 @@ def test_the_push_comes_on_its_own_when_due(room, frozen_clock):
 
 
 def test_a_pin_unlocked_tablet_reads_its_relief_line_and_nothing_else(client, room):
-    from tables.permissions import PIN_TABLE
+    from tournaments.permissions import PIN_TABLE
 
     anna = dealer("anna")
     services.clock_in(dealer=anna, now=NOW)

@@ -8,10 +8,9 @@ import pytest
 from django.urls import reverse
 
 from room.selectors import lobby
-from tables.models import Table
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments.errors import DomainError
-from tournaments.models import Event
+from tournaments.models import Event, Table
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
 from tournaments.services import sharing

@@ -9,11 +9,10 @@ import pytest
 from django.urls import reverse
 
 from config import ratelimit
-from room.models import Kiosk
+from room.models import Kiosk, RoomEvent, WaitEntry
 from room.selectors import kiosk as kiosk_selectors
 from room.services import cash_settings
 from room.views.cash_phone import phone_token
-from tables.models import RoomEvent, WaitEntry
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
 from tournaments.models import Reservation
 

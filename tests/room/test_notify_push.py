@@ -15,23 +15,22 @@ from django.urls import reverse
 from django.utils import timezone
 
 from room import tokens
-from room.models import EmailOptIn, PushSubscription
+from room.models import EmailOptIn, PushSubscription, RoomEvent, WaitEntry
 from room.selectors import cash as cash_reads
 from room.services import cash_lists, cash_tables, notify
 from room.services import people as people_services
 from room.tasks import notify_logged
-from tables.models import RoomEvent, Seat, Table, WaitEntry
-from tables.services import hands as hands_services
-from tables.services import room as room_services
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_tournament
 from tests.room.push_service import PushService
 from tests.tables.services.test_room import seat_players
-from tournaments.models import Tournament
+from tournaments.models import Seat, Table, Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
 from tournaments.services import handforhand as handforhand_services
+from tournaments.services import hands as hands_services
+from tournaments.services import moves as room_services
 from tournaments.services import results
+from tournaments.services import seats as seat_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,10 +15,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from room.models import WaitEntry
 from room.services import cash_lists, cash_seats, cash_tables
-from tables.models import RoomRole, WaitEntry
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
-from tournaments.models import Player
+from tournaments.models import Player, RoomRole
 
 pytestmark = pytest.mark.django_db
 

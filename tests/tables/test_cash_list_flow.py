@@ -10,10 +10,11 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
+from room.models import CashOut, CashSeat, CashTable, RoomEvent, WaitEntry
 from room.services import cash_lists, cash_log, cash_seats, cash_settings, cash_tables
 from room.views.cash_phone import phone_token
-from tables.models import CashOut, CashSeat, CashTable, RoomEvent, RoomRole, WaitEntry
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
+from tournaments.models import RoomRole
 
 pytestmark = pytest.mark.django_db
 

@@ -13,11 +13,12 @@ import pytest
 from django.urls import reverse
 
 from room.forms.cash import CashRoomForm
+from room.models import CashRoom, RakeRecord, RoomEvent
 from room.selectors import cash as cash_reads
 from room.services import cash_lists, cash_seats, cash_settings, cash_tables
 from tables.cash.settings import DEFAULTS
-from tables.models import CashRoom, RakeRecord, RoomEvent, RoomRole, RoomStaff
 from tests.conftest import NOW, make_cash_game, make_player, make_user
+from tournaments.models import RoomRole, RoomStaff
 
 pytestmark = pytest.mark.django_db
 

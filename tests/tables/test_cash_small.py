@@ -12,12 +12,13 @@ from html import escape
 import pytest
 from django.urls import reverse
 
+from room.models import CashRoom
 from room.selectors import cash as cash_reads
 from room.services import cash_lists, cash_seats, cash_tables
 from room.services import staff as staff_services
 from room.views.cash_phone import phone_token
-from tables.models import CashRoom, RoomRole, RoomStaff
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_user
+from tournaments.models import RoomRole, RoomStaff
 
 pytestmark = pytest.mark.django_db
 

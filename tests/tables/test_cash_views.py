@@ -12,21 +12,14 @@ from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
 
+from room.models import CashGame, CashSeat, CashTable, RakeRecord, RoomEvent, WaitEntry
 from room.selectors import books as night_reads
 from room.selectors import cash as cash_reads
 from room.services import books as night_services
 from room.services import cash_lists, cash_log, cash_rake, cash_seats, cash_settings, cash_tables
 from room.views.cash_phone import PHONE_SALT, phone_token
-from tables.models import (
-    CashGame,
-    CashSeat,
-    CashTable,
-    RakeRecord,
-    RoomEvent,
-    RoomRole,
-    WaitEntry,
-)
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
+from tournaments.models import RoomRole
 
 pytestmark = pytest.mark.django_db
 

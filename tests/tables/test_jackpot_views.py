@@ -11,10 +11,11 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from room.models import CashSeat, CashTable, JackpotClaim, JackpotPayment, RoomEvent
 from room.selectors import jackpots as jackpots_reads
 from room.services import cash_rake, jackpots
-from tables.models import CashSeat, CashTable, JackpotClaim, JackpotPayment, RoomEvent, RoomRole
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user
+from tournaments.models import RoomRole
 
 pytestmark = pytest.mark.django_db
 

@@ -10,12 +10,8 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 
-from room.selectors import books as night_reads
-from room.selectors import jackpots as jackpots_reads
-from room.services import cash_rake, jackpots
-from tables.cash.jackpot import ClaimedHand, DropRule, HighHandRule
-from tables.events import room_event_undo
-from tables.models import (
+from room.events import room_event_undo
+from room.models import (
     CashSeat,
     CashTable,
     JackpotClaim,
@@ -23,11 +19,15 @@ from tables.models import (
     JackpotFund,
     JackpotPayment,
     RoomEvent,
-    RoomRole,
 )
+from room.selectors import books as night_reads
+from room.selectors import jackpots as jackpots_reads
+from room.services import cash_rake, jackpots
+from tables.cash.jackpot import ClaimedHand, DropRule, HighHandRule
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_tournament
 from tests.tournaments.services.test_money_once import all_at_once
 from tournaments.errors import CannotUndo, DomainError
+from tournaments.models import RoomRole
 
 pytestmark = pytest.mark.django_db
 

@@ -6,9 +6,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 
-from tables import permissions
-from tables.models import RoomRole, RoomStaff
 from tests.conftest import make_user
+from tournaments import permissions
+from tournaments.models import RoomRole, RoomStaff
 
 pytestmark = pytest.mark.django_db
 

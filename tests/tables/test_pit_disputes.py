@@ -9,9 +9,10 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tables.models import RoomEvent, RoomRole, RoomStaff
+from room.models import RoomEvent
 from tests.conftest import make_user
 from tests.tables.test_pit_views import HX, bj_post, pb_post
+from tournaments.models import RoomRole, RoomStaff
 
 pytestmark = pytest.mark.django_db
 

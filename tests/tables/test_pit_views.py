@@ -8,8 +8,9 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
-from tables.models import RoomEvent, RoomRole, RoomStaff
+from room.models import RoomEvent
 from tests.conftest import make_user
+from tournaments.models import RoomRole, RoomStaff
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

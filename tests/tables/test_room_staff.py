@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tables.models import RoomEvent, RoomRole, RoomStaff
-from tables.permissions import room_roles_for
+from room.models import RoomEvent
 from tests.conftest import make_tournament, make_user
+from tournaments.models import RoomRole, RoomStaff
+from tournaments.permissions import room_roles_for
 
 pytestmark = pytest.mark.django_db
 

@@ -11,10 +11,9 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables.models import Seat, Table
 from tournaments import selectors
 from tournaments.documents import pdf
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Seat, Table, Tournament
 from tournaments.rules import clock
 
 DOCUMENTS = ("structure", "seating", "seatlist", "moves", "breaks", "final")

@@ -32,10 +32,9 @@ from django.utils.translation import gettext as _
 from tables.engine import EngineError, Hand
 from tables.engine.phh import export_phh
 from tables.engine.pots import clockwise_from
-from tables.models import Ruling, Seat, Table
 from tables.ruling import presentation
 from tournaments import selectors
-from tournaments.models import ChipCount, Entry, Tournament
+from tournaments.models import ChipCount, Entry, Ruling, Seat, Table, Tournament
 
 API_VERSION = 1
 # The recent eliminations a push and the overlay carry (the document has them all).

@@ -15,13 +15,13 @@ from django.db.models import (
     Value,
 )
 
-from tables.models import Table
 from tournaments.models import (
     ChipAdjustment,
     Entry,
     EntryTally,
     Player,
     Purchase,
+    Table,
     Tournament,
 )
 from tournaments.prepared import INT_MAX, NO_ID, Prepared, one_row_each

@@ -12,7 +12,7 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
-from tables import permissions as room_permissions
+from tournaments import permissions
 from tournaments.models import (
     Entry,
     Event,
@@ -53,9 +53,9 @@ def _desk_reach(user, tournament: Tournament, candidates: list[int]) -> set[int]
     events (entered there, added at their desks, or holding a seat ticket to one of them,
     as his search finds them) and the players of this event's leagues, whose names the
     standings show; every one for the room's manager."""
-    if not candidates or room_permissions.is_manager(user):
+    if not candidates or permissions.is_manager(user):
         return set(candidates)
-    mine = set(room_permissions.events_for(user, STAFF_ROLES).values_list("pk", flat=True))
+    mine = set(permissions.events_for(user, STAFF_ROLES).values_list("pk", flat=True))
     mine.add(tournament.pk)
     mine |= set(Tournament.objects.filter(leagues__events=tournament).values_list("pk", flat=True))
     entered = Entry.objects.filter(player_id__in=candidates, tournament_id__in=mine)
@@ -129,7 +129,7 @@ def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
             | Q(document_number__iexact=word)
         )
     matching = matching.order_by("last_name", "first_name")
-    if room_permissions.is_manager(user):  # the TD of every event: every player
+    if permissions.is_manager(user):  # the TD of every event: every player
         found = list(matching[:limit])
     else:
         # Entered in one of the user's events, or added at one of their desks: two
@@ -140,7 +140,7 @@ def player_search(query: str, *, user, limit: int = 20) -> list[Player]:
         # many entries they hold (its statistics per event). Joined, it guessed an
         # average event's few hundred and gathered a 10,000-entry field at every
         # keystroke, in name order only after.
-        mine = list(room_permissions.events_for(user, STAFF_ROLES).values_list("pk", flat=True))
+        mine = list(permissions.events_for(user, STAFF_ROLES).values_list("pk", flat=True))
         entered = Entry.objects.filter(player_id=OuterRef("pk"), tournament_id__in=mine)
         added = (
             Event.objects.filter(tournament_id__in=mine, action="player.create")

@@ -21,10 +21,12 @@ from django.db.models import (
 )
 from django.db.models.functions import Lead, RowNumber
 
-from tables.models import Seat, SeatBoardVersion, Table
 from tournaments.models import (
     Entry,
     Penalty,
+    Seat,
+    SeatBoardVersion,
+    Table,
     Tournament,
 )
 from tournaments.prepared import NO_ID, Prepared
@@ -153,7 +155,7 @@ def _board_index(
 
 
 def _board_version(tournament_id: int) -> str | None:
-    """The tournament's board version (`tables.models.SeatBoardVersion`); None when it has
+    """The tournament's board version (`tournaments.models.SeatBoardVersion`); None when it has
     none yet, or when this transaction has itself written (on PostgreSQL the token
     changes when the writer commits: until then it is the one before the writes)."""
     with connection.cursor() as cursor:

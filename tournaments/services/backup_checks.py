@@ -24,9 +24,8 @@ from django.utils.translation import gettext_lazy
 
 from tables.engine import Hand
 from tables.engine.phh import export_phh
-from tables.models import Ruling, Table
 from tournaments import errors
-from tournaments.models import ChipAdjustment, Deal, Event, Tournament
+from tournaments.models import ChipAdjustment, Deal, Event, Ruling, Table, Tournament
 from tournaments.rules.clock import ClockStatus
 from tournaments.services.backup_format import (
     _TOP_LEVEL,

@@ -26,27 +26,6 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import models
 
-from tables.models import (
-    CashGame,
-    CashOut,
-    CashRoom,
-    CashSeat,
-    CashTable,
-    JackpotClaim,
-    JackpotDrop,
-    JackpotFund,
-    JackpotPayment,
-    KeepApart,
-    PhoneLink,
-    RakeRecord,
-    RoomEvent,
-    RoomStaff,
-    Ruling,
-    Seat,
-    SeatBoardVersion,
-    Table,
-    WaitEntry,
-)
 from tournaments.events import Ref
 from tournaments.models import (
     BountyAward,
@@ -71,10 +50,15 @@ from tournaments.models import (
     Purchase,
     Reservation,
     ReservationRules,
+    RoomStaff,
+    Ruling,
+    Seat,
+    SeatBoardVersion,
     SeatTicket,
     StaffAssignment,
     StaffPin,
     StructureItem,
+    Table,
     TimeCall,
     Tournament,
 )
@@ -115,11 +99,11 @@ SECTIONS = (
     Section("bounty_awards", BountyAward, "tournament"),
 )
 
-# Models of the tournaments and tables apps that are not in the document, with the reason
+# Models of the tournaments app that are not in the document (the room's app keeps its own
+# rows: none is part of an event), with the reason
 # (a test fails for a model that is neither exported nor listed here).
 EXCLUDED_MODELS: dict[type[models.Model], str] = {
     RoomStaff: "a room-level role, not part of any tournament",
-    RoomEvent: "the room's own log (cash room, pit), not part of any tournament",
     SeatTicket: "a satellite's seat links two events (possibly of other instances); the "
     "satellite's results and log keep who won, and the TD issues tickets again after import",
     EntryTally: "the database keeps it from the entries themselves, as they are imported",
@@ -128,28 +112,6 @@ EXCLUDED_MODELS: dict[type[models.Model], str] = {
 # An event's old addresses belong to the room that served them: an imported event takes a
 # new address of its own, and its old one here may be another event's by then.
 EXCLUDED_MODELS[FormerAddress] = "the room's redirects from old addresses, not the event"
-
-# The cash room: room-level rows, not part of any tournament.
-EXCLUDED_MODELS.update(
-    dict.fromkeys(
-        (
-            CashRoom,
-            CashGame,
-            CashTable,
-            CashSeat,
-            WaitEntry,
-            RakeRecord,
-            KeepApart,
-            CashOut,
-            PhoneLink,
-            JackpotFund,
-            JackpotDrop,
-            JackpotClaim,
-            JackpotPayment,
-        ),
-        "the cash room's own data, not part of any tournament",
-    )
-)
 
 # The books of the night: money records stay where the money moved.
 EXCLUDED_MODELS.update(

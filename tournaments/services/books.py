@@ -6,7 +6,7 @@ A night is a date: the events played on it and the cash room's rake taken on it.
 closed (a NightClose row with the totals as they stood), sales, voids and refunds on
 that night are refused, and so are the cash room's rake and its undo
 (`room.services.cash_rake`); the night changes only by a recorded correction. The night is
-the room's: closing it and correcting it are logged in the room's log (`tables.events`).
+the room's: closing it and correcting it are logged in the room's log (`room.events`).
 """
 
 from __future__ import annotations

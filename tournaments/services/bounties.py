@@ -12,11 +12,10 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tables.models import Seat
 from tournaments import realtime, selectors
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.events import event_log, undoes
-from tournaments.models import BountyAward, Entry, Envelope, Event, Tournament
+from tournaments.models import BountyAward, Entry, Envelope, Event, Seat, Tournament
 from tournaments.rules import bounties
 from tournaments.selectors.formats import (
     BOUNTY_FORMATS,

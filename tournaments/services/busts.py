@@ -12,9 +12,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tables.models import Seat
 from tournaments.errors import DomainError
-from tournaments.models import Entry, Event, Tournament
+from tournaments.models import Entry, Event, Seat, Tournament
 from tournaments.rules import placements
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import bounties as bounties_services

@@ -11,10 +11,18 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tables.models import Seat, Table
 from tournaments import errors, realtime
 from tournaments.events import event_log, logged_id, scoped, undoes
-from tournaments.models import ChipAdjustment, ChipCount, ChipDenomination, Entry, Event, Tournament
+from tournaments.models import (
+    ChipAdjustment,
+    ChipCount,
+    ChipDenomination,
+    Entry,
+    Event,
+    Seat,
+    Table,
+    Tournament,
+)
 from tournaments.rules import chips
 
 SYSTEM_RANDOM = random.SystemRandom()

@@ -22,14 +22,13 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tables.models import Table
-from tables.selectors import room as room_reads
-from tables.services import room
 from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_fields, undoes
-from tournaments.models import Event, Tournament
+from tournaments.models import Event, Table, Tournament
 from tournaments.rules import clock
+from tournaments.selectors import tables as room_reads
 from tournaments.services import holds, locks
+from tournaments.services import moves as room
 from tournaments.services.level_announcements import _catch_up_locked, _schedule_announcement
 
 # The stored fields an undo restores (the clock, hand-for-hand and end of day).

@@ -15,12 +15,11 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from tables.models import Seat, Table
-from tables.services import seats as seat_services
 from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_id, undoes
-from tournaments.models import ChipCount, ChipDenomination, Entry, Event, Tournament
+from tournaments.models import ChipCount, ChipDenomination, Entry, Event, Seat, Table, Tournament
 from tournaments.selectors.planner_stats import analyze_after_bulk
+from tournaments.services import seats as seat_services
 from tournaments.services import setup as setup_services
 
 SYSTEM_RANDOM = random.SystemRandom()

@@ -9,9 +9,6 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tables.models import Seat, Table
-from tables.selectors import room as room_reads
-from tables.services import seats as seat_services
 from tournaments import errors, prepared, realtime, selectors
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import (
@@ -20,15 +17,19 @@ from tournaments.models import (
     IdCheck,
     Player,
     Purchase,
+    Seat,
     SeatTicket,
+    Table,
     Tournament,
 )
 from tournaments.prepared import NO_ID, Prepared
 from tournaments.rules import entry_rules, placements
 from tournaments.selectors import books as book_reads
 from tournaments.selectors import formats as format_selectors
+from tournaments.selectors import tables as room_reads
 from tournaments.services import books, locks, results
 from tournaments.services import satellites as satellites_services
+from tournaments.services import seats as seat_services
 
 # --- Tournaments ----------------------------------------------------------------------
 

@@ -13,9 +13,8 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
-from tables.models import Table
 from tournaments import errors, selectors
-from tournaments.models import Event, Tournament
+from tournaments.models import Event, Table, Tournament
 from tournaments.rules import clock, handforhand
 from tournaments.services import locks
 from tournaments.services.clock import (

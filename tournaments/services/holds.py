@@ -1,5 +1,6 @@
 """Reserved seats held until a level, then released (the clock's level change calls
-`release_due`), the no-shows that flag a player, and the room's no-show rule.
+`release_due`), and the no-shows that flag a player by the room's no-show rule (set in
+`room.services.no_shows`).
 
 Apart from `reservations.py` because the clock's services call it: it imports nothing of
 the registration (which itself reads the clock).
@@ -10,11 +11,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tables.events import room_event_log
-from tournaments.errors import CannotUndo, DomainError
+from tournaments.errors import CannotUndo
 from tournaments.events import event_log, logged_ids, scoped, undoes
 from tournaments.models import Event, Player, Reservation, ReservationRules, Tournament
 
@@ -25,21 +24,6 @@ def rules() -> ReservationRules:
     """The room's no-show rule: its row, or the unsaved defaults (3 within 60 days)."""
     row = ReservationRules.objects.order_by("pk").first()
     return row if row is not None else ReservationRules()
-
-
-@transaction.atomic
-def rules_save(*, actor, no_show_limit: int, no_show_days: int, now: datetime) -> ReservationRules:
-    """The manager sets the room's no-show rule (logged in the room's log)."""
-    if not 1 <= no_show_limit <= 50 or not 1 <= no_show_days <= 730:
-        raise DomainError(_("Write between 1 and 50 no-shows within 1 to 730 days."))
-    row = rules()
-    before = {"no_show_limit": row.no_show_limit, "no_show_days": row.no_show_days}
-    row.no_show_limit, row.no_show_days = no_show_limit, no_show_days
-    row.save()
-    room_event_log(
-        actor=actor, action="room.no_show_rule", data={"before": before}, now=now, undoable=False
-    )
-    return row
 
 
 def contact_key(phone: str) -> str:

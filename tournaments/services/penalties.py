@@ -11,10 +11,9 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tables.models import Seat, Table
 from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_id, scoped, undoes
-from tournaments.models import Entry, Event, Penalty, Player, Tournament
+from tournaments.models import Entry, Event, Penalty, Player, Seat, Table, Tournament
 from tournaments.rules import penalties, placements
 from tournaments.services import results
 

@@ -16,9 +16,6 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables.models import Seat, Table
-from tables.services import seats as seat_services
-from tables.services.room import auto_apply
 from tournaments import errors, prepared, realtime, selectors
 from tournaments.events import (
     action_label,
@@ -30,12 +27,14 @@ from tournaments.events import (
     undo_with,
     undoes,
 )
-from tournaments.models import BountyAward, Deal, Entry, Event, Tournament
+from tournaments.models import BountyAward, Deal, Entry, Event, Seat, Table, Tournament
 from tournaments.prepared import NO_ID, Prepared
 from tournaments.rules import payouts, placements
 from tournaments.services import clock as clock_services
 from tournaments.services import handforhand as handforhand_services
 from tournaments.services import locks
+from tournaments.services import seats as seat_services
+from tournaments.services.moves import auto_apply
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,9 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tables.models import Table
 from tournaments import errors, realtime
 from tournaments.events import event_log
-from tournaments.models import DisplayScreen, Tournament
+from tournaments.models import DisplayScreen, Table, Tournament
 
 
 @transaction.atomic

@@ -11,7 +11,6 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tables.models import Table
 from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_fields, undoes
 from tournaments.models import (
@@ -20,6 +19,7 @@ from tournaments.models import (
     Role,
     StaffAssignment,
     StructureItem,
+    Table,
     Tournament,
 )
 

@@ -11,11 +11,10 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tables.models import Table
-from tables.services import layout as layout_services
 from tournaments import errors
 from tournaments.events import event_log
-from tournaments.models import Tournament
+from tournaments.models import Table, Tournament
+from tournaments.services import layout as layout_services
 from tournaments.services import locks
 
 

@@ -19,10 +19,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config import scheduling
-from tables.models import Seat, Table
 from tournaments import errors, realtime
 from tournaments.events import event_log, logged_id, scoped, undoes
-from tournaments.models import Entry, Event, TimeCall, Tournament
+from tournaments.models import Entry, Event, Seat, Table, TimeCall, Tournament
 from tournaments.rules import timecalls
 
 

@@ -43,7 +43,6 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
-from tables import permissions as room_permissions
 from tournaments import permissions, realtime, selectors
 from tournaments.controls import TIMECALL_ACTIONS, control_action
 from tournaments.errors import DomainError
@@ -76,7 +75,7 @@ def _authorise(scope: dict[str, Any]) -> tuple[Tournament, DisplayScreen | None,
     tournament = Tournament.objects.filter(slug=kwargs["slug"]).first()
     if tournament is None:
         raise LookupError
-    if room_permissions.is_pin_session(scope.get("session")):
+    if permissions.is_pin_session(scope.get("session")):
         # A tablet unlocked by PIN sends nothing here: it listens as the public does.
         return tournament, None, None
     return tournament, None, permissions.role_for(scope.get("user"), tournament)
@@ -126,7 +125,7 @@ def current_role(user, tournament: Tournament, session_key: str | None) -> str |
     store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
     if str(store.get(SESSION_KEY)) != str(user.pk):
         return None
-    if room_permissions.is_pin_session(store):
+    if permissions.is_pin_session(store):
         return None  # unlocked by a tablet's PIN: no staff command, whatever its roles
     fresh = permissions.active_user(user.pk)
     if fresh is None:

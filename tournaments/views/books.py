@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.views import form_errors, run
-from tables import permissions as room_permissions
 from tournaments import permissions
 from tournaments.documents import bookprint, printouts
 from tournaments.forms import books as books_forms
@@ -36,7 +35,7 @@ def event_books(request: HttpRequest, slug: str) -> HttpResponse:
         **report,
         **bookprint.page_rows(report),
         "may_void": role == Role.TD,
-        "may_see_night": room_permissions.has_room_role(request.user, room_permissions.BOOKS),
+        "may_see_night": permissions.has_room_role(request.user, permissions.BOOKS),
     }
     return render(request, "books/event.html", context)
 

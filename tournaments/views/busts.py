@@ -13,9 +13,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from config.views import run
-from tables.models import Seat, Table
 from tournaments import permissions
-from tournaments.models import DisplayScreen, Tournament
+from tournaments.models import DisplayScreen, Seat, Table, Tournament
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import busts as bust_services
 

@@ -16,12 +16,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.views import run
-from tables.models import Table
 from tournaments import permissions, selectors
 from tournaments.errors import DomainError
 from tournaments.forms import chips as chip_forms
 from tournaments.forms.fields import first_error
-from tournaments.models import ChipAdjustment
+from tournaments.models import ChipAdjustment, Table
 from tournaments.services import chips as chip_services
 from tournaments.views.core import event_and_role
 from tournaments.views.floor import _active_by_number, _refused, _seated

@@ -12,12 +12,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.views import run
-from tables.models import Table
 from tournaments import events, permissions, selectors
 from tournaments.controls import CONTROLS, control_action
 from tournaments.errors import DomainError
 from tournaments.forms.fields import whole_number
-from tournaments.models import CONSOLE_ACTIONS, DisplayScreen, Tournament
+from tournaments.models import CONSOLE_ACTIONS, DisplayScreen, Table, Tournament
 from tournaments.rules import timecalls
 from tournaments.services import screens as screen_services
 from tournaments.services import timecalls as timecall_services

@@ -22,7 +22,6 @@ from psycopg_pool import PoolTimeout
 
 from config import ratelimit
 from config.views import run
-from tables import permissions as room_permissions
 from tournaments import events, labels, permissions, selectors
 from tournaments.forms.fields import whole_number
 from tournaments.models import Role, Tournament
@@ -75,7 +74,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    if room_permissions.is_manager(request.user):
+    if permissions.is_manager(request.user):
         tournaments = Tournament.objects.all()
     else:
         tournaments = Tournament.objects.filter(staff__user=request.user)
@@ -92,22 +91,22 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 
 def _room_links(user) -> list[tuple[str, str]]:
-    """The room's own tools this person may open: by room role (tables/permissions), and
+    """The room's own tools this person may open: by room role (tournaments/permissions), and
     the room-wide pages an event's TD or floor sees for his own events."""
-    held = room_permissions.room_roles_for(user)
+    held = permissions.room_roles_for(user)
     links = []
-    if not held.isdisjoint(room_permissions.CASH):
+    if not held.isdisjoint(permissions.CASH):
         links.append((reverse("cash_board"), _("Cash room")))
-    if not held.isdisjoint(room_permissions.PIT):
+    if not held.isdisjoint(permissions.PIT):
         links.append((reverse("pit_home"), _("Pit: blackjack and punto banco")))
-    if not held.isdisjoint(room_permissions.BOOKS):
+    if not held.isdisjoint(permissions.BOOKS):
         links.append((reverse("night_books"), _("Books of the night")))
     runs_events = user.assignments.filter(role__in=[Role.TD, Role.FLOOR]).exists()
-    if runs_events or not held.isdisjoint(room_permissions.MANAGER):
+    if runs_events or not held.isdisjoint(permissions.MANAGER):
         links.append((reverse("room_dashboard"), _("Room dashboard")))
-    if room_permissions.may_see_people(user):
+    if permissions.may_see_people(user):
         links.append((reverse("people"), _("Players")))
-    if not held.isdisjoint(room_permissions.MANAGER):
+    if not held.isdisjoint(permissions.MANAGER):
         links.append((reverse("room_staff"), _("Room staff")))
         links.append((reverse("staff_accounts"), _("Staff accounts")))
     links.append((reverse("front_page"), _("Public front page")))

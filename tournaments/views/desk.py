@@ -19,12 +19,10 @@ from django.views.decorators.http import require_POST
 
 from config import ratelimit
 from config.views import run
-from tables import permissions as room_permissions
-from tables.models import Seat
 from tournaments import permissions, selectors
 from tournaments.forms import books as books_forms
 from tournaments.forms import desk as desk_forms
-from tournaments.models import Entry, IdCheck, Player, Purchase, Tournament
+from tournaments.models import Entry, IdCheck, Player, Purchase, Seat, Tournament
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import entries as entry_services
 from tournaments.views import ahead
@@ -78,7 +76,7 @@ def _shown(request: HttpRequest, tournament: Tournament) -> list[int]:
 
 def _desk_player(request: HttpRequest, tournament: Tournament, player_id: int) -> Player:
     """A player of the user's events, or one his search here showed him; 404 otherwise."""
-    return room_permissions.desk_player_for(
+    return permissions.desk_player_for(
         request.user, player_id, permissions.STAFF, shown=_shown(request, tournament)
     )
 

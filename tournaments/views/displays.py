@@ -18,12 +18,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config import ratelimit
-from tables.models import Table
 from tournaments import permissions, selectors
 from tournaments.controls import control_action
 from tournaments.errors import DomainError
 from tournaments.forms.fields import whole_number
-from tournaments.models import DisplayScreen, Role, Tournament
+from tournaments.models import DisplayScreen, Role, Table, Tournament
 from tournaments.rules import timecalls
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import penalties as penalty_services

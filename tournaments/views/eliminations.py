@@ -15,11 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.views import run
-from tables.models import Seat
 from tournaments import permissions, selectors
 from tournaments.documents import reports
 from tournaments.forms import floor as floor_forms
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Seat, Tournament
 from tournaments.services import results
 from tournaments.views.core import event_and_role
 from tournaments.views.floor import LIST_ALL_UP_TO, _active_by_number, _refused, _seated

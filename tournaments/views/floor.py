@@ -7,9 +7,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest
 
-from tables.models import Seat
 from tournaments.forms.fields import first_error
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Seat, Tournament
 
 
 def _refused(request: HttpRequest, form) -> bool:

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
-from tables import permissions as room_permissions
+from tournaments import permissions
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ async def _may_see_details(request: HttpRequest) -> bool:
         return True
     user = await request.auser()
     # The room's manager runs the room: `is_staff` alone sees no more than anyone.
-    return await sync_to_async(room_permissions.is_manager)(user)
+    return await sync_to_async(permissions.is_manager)(user)
 
 
 async def health(request: HttpRequest) -> JsonResponse:

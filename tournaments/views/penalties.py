@@ -14,11 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.views import run
-from tables.models import Table
 from tournaments import permissions, selectors
 from tournaments.forms import floor as floor_forms
 from tournaments.forms.fields import first_error
-from tournaments.models import Penalty, Role
+from tournaments.models import Penalty, Role, Table
 from tournaments.rules import penalties
 from tournaments.services import penalties as penalty_services
 from tournaments.views.core import event_and_role

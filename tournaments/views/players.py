@@ -11,7 +11,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from config.views import run
-from tables.models import Seat
 from tournaments import permissions, selectors
 from tournaments.documents import reports
 from tournaments.documents.reports import as_csv
@@ -19,6 +18,7 @@ from tournaments.forms import players as player_forms
 from tournaments.forms.fields import whole_number
 from tournaments.models import (
     DisplayScreen,
+    Seat,
 )
 from tournaments.selectors import people as people_selectors
 from tournaments.services import chips as chip_services

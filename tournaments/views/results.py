@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables import permissions as room_permissions
 from tournaments import permissions, selectors
 from tournaments.documents import reports
 from tournaments.forms import money as money_forms
@@ -53,9 +52,9 @@ def results_export(request: HttpRequest, slug: str, export: str, fmt: str) -> Ht
 
 @login_required
 def league_ranking(request: HttpRequest, league_id: int, fmt: str) -> HttpResponse:
-    if not room_permissions.may_run_leagues(request.user):
+    if not permissions.may_run_leagues(request.user):
         raise PermissionDenied
-    league = room_permissions.league_for(request.user, league_id)
+    league = permissions.league_for(request.user, league_id)
     if fmt not in FORMATS:
         raise Http404
     return _download(
@@ -82,7 +81,7 @@ def export_links(user, tournament: Tournament) -> dict | None:
         for export in rankings.EXPORTS
     ]
     event = tournament.parent or tournament
-    for league in room_permissions.leagues_for(user).filter(events=event).order_by("name"):
+    for league in permissions.leagues_for(user).filter(events=event).order_by("name"):
         files.append(
             {
                 "title": _("Ranking of %(league)s") % {"league": league.name},

@@ -16,15 +16,14 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from config.views import run
-from tables.models import Seat, Table
-from tables.selectors import room as room_reads
-from tables.services import hands as hands_services
-from tables.services import room as room_services
-from tables.services.seats import seat_move
 from tournaments import labels, permissions, selectors
 from tournaments.forms import floor as floor_forms
 from tournaments.forms.fields import first_error
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Seat, Table, Tournament
+from tournaments.selectors import tables as room_reads
+from tournaments.services import hands as hands_services
+from tournaments.services import moves as room_services
+from tournaments.services.seats import seat_move
 from tournaments.views import ahead
 
 

@@ -21,19 +21,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.views import run
-from tables import permissions as room_permissions
 from tables.engine import EngineError, Hand
 from tables.engine.phh import export_phh
 from tables.engine.pots import clockwise_from
-from tables.models import Ruling, Table
 from tables.ruling import citations as ruling_citations
-from tables.ruling import forms as ruling_forms
 from tables.ruling import labels as ruling_labels
 from tables.ruling import presentation as ruling_presentation
-from tables.services import rulings as ruling_services
 from tournaments import permissions, selectors
-from tournaments.models import ChipCount, Tournament
+from tournaments.forms import ruling as ruling_forms
+from tournaments.models import ChipCount, Ruling, Table, Tournament
 from tournaments.rules import clock
+from tournaments.services import rulings as ruling_services
 
 _GAMES = {"nlhe": ("NL", "holdem"), "plo": ("PL", "omaha"), "lhe": ("L", "holdem")}
 _ANTE_MODES = {"none": "none", "each_player": "each", "big_blind_ante": "bba"}
@@ -304,7 +302,7 @@ def _dealer_context(
         table=str(dealt.number),
         action_url=reverse("dealer_tablet", args=[tournament.slug, dealt.number]),
         # Unlocked by a PIN, the tablet links nowhere else: it reaches nothing else.
-        pin_session=room_permissions.is_pin_session(request.session),
+        pin_session=permissions.is_pin_session(request.session),
         dealer_acts=[(a, ruling_labels.ACT_LABELS[a]) for a in _DEALER_ACTS],
     )
     return context

@@ -23,14 +23,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from config.views import run
-from tables.models import Table
-from tables.services import layout as layout_services
-from tables.services import seats as seat_services
 from tournaments import permissions
 from tournaments.forms import setup as setup_forms
 from tournaments.forms.fields import _is_number, all_errors, whole_number
-from tournaments.models import AnteMode, StructureItem, Tournament
+from tournaments.models import AnteMode, StructureItem, Table, Tournament
+from tournaments.services import layout as layout_services
 from tournaments.services import presets
+from tournaments.services import seats as seat_services
 from tournaments.services import setup as setup_services
 
 MAX_ROWS = 300

@@ -1,4 +1,5 @@
-"""The tablets' PIN unlock: a tournament table's dealer tablet, a cash table's tablet."""
+"""The tablets' PIN unlock: a tournament table's dealer tablet here, and the page and
+its checks every tablet's unlock goes through (`unlock`: a cash table's is the room's)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config import ratelimit
-from tables import permissions as room_permissions
-from tables.models import CashTable
 from tournaments import permissions
 from tournaments.forms import books as books_forms
 from tournaments.selectors import pins
@@ -37,7 +36,7 @@ def pin_unlock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = permissions.get_public_tournament(slug)
     if not tournament.tables.filter(number=number).exists():
         raise Http404
-    return _unlock(
+    return unlock(
         request,
         may_hold=lambda user: permissions.may_hold_tablet(user, tournament),
         table={"kind": "tournament", "slug": tournament.slug, "number": number},
@@ -47,24 +46,7 @@ def pin_unlock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-def cash_pin_unlock(request: HttpRequest, pk: int) -> HttpResponse:
-    """A dealer of the room unlocks this cash table's tablet with his username and PIN."""
-    table = (
-        CashTable.objects.select_related("game").filter(pk=pk, status=CashTable.Status.OPEN).first()
-    )
-    if table is None:
-        raise Http404
-    return _unlock(
-        request,
-        may_hold=lambda user: room_permissions.has_room_role(user, room_permissions.DEALER),
-        table={"kind": "cash", "pk": table.pk},
-        tablet=reverse("cash_tablet", args=[table.pk]),
-        context={"where": str(table.game), "number": table.number},
-        refused=_("Wrong username or PIN, or no dealer role in the room."),
-    )
-
-
-def _unlock(
+def unlock(
     request: HttpRequest,
     *,
     may_hold: Callable[[Any], bool],
@@ -73,6 +55,8 @@ def _unlock(
     context: dict[str, Any],
     refused: str,
 ) -> HttpResponse:
+    """The PIN page: a dealer's username and PIN, rate limited; `may_hold` says whether the
+    account may hold this tablet, `table` what the session will reach."""
     form = books_forms.PinForm(request.POST or None)
     status = 200
     if request.method == "POST":
@@ -113,4 +97,4 @@ def _login_to_tablet(request: HttpRequest, user: Any, table: dict[str, Any]) -> 
     login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
     request.session.set_expiry(shift + _SESSION_GRACE_SECONDS)
     until = timezone.now().timestamp() + shift
-    request.session[room_permissions.PIN_TABLE] = {**table, "until": until}
+    request.session[permissions.PIN_TABLE] = {**table, "until": until}

@@ -9,8 +9,8 @@ import pytest
 
 from tables import engine
 from tables.ruling import citations as ruling_citations
-from tables.ruling import forms as ruling_forms
 from tables.ruling import labels as ruling_labels
+from tournaments.forms import ruling as ruling_forms
 
 ENGINE_DIR = Path(engine.__file__).parent
 
@@ -122,9 +122,9 @@ FLOOR_MODULES = (
     "tables/rules/buttons.py",
     "tables/rules/draw.py",
     "tables/rules/seating.py",
-    "tables/selectors/room.py",
-    "tables/services/hands.py",
-    "tables/services/room.py",
+    "tournaments/selectors/tables.py",
+    "tournaments/services/hands.py",
+    "tournaments/services/moves.py",
     "tournaments/rules/clock.py",
     "tournaments/rules/endofday.py",
     "tournaments/rules/entry_rules.py",

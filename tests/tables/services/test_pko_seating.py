@@ -7,16 +7,15 @@ from random import Random
 
 import pytest
 
-from tables.models import Seat, Table
-from tables.selectors import room as room_reads
-from tables.services import hands as hands_services
-from tables.services import room
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
 from tests.tables.services.test_room import seat_players, started, where
 from tournaments import errors
-from tournaments.models import Entry
+from tournaments.models import Entry, Seat, Table
+from tournaments.selectors import tables as room_reads
 from tournaments.services import days
+from tournaments.services import hands as hands_services
+from tournaments.services import moves as room
+from tournaments.services import seats as seat_services
 
 pytestmark = pytest.mark.django_db
 

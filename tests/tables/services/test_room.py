@@ -11,16 +11,15 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from config import speedups
-from tables.models import Seat, Table
-from tables.selectors import room as room_reads
-from tables.services import hands as hands_services
-from tables.services import room
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments import errors, realtime
 from tournaments.events import event_undo
-from tournaments.models import Entry, Event
+from tournaments.models import Entry, Event, Seat, Table
+from tournaments.selectors import tables as room_reads
 from tournaments.services import entries as entry_services
+from tournaments.services import hands as hands_services
+from tournaments.services import moves as room
+from tournaments.services import seats as seat_services
 
 pytestmark = pytest.mark.django_db
 

@@ -14,11 +14,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tables.models import Seat, Table
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments import events
-from tournaments.models import DisplayScreen, Entry, Player
+from tournaments.models import DisplayScreen, Entry, Player, Seat, Table
+from tournaments.services import seats as seat_services
 
 
 def _entries(tournament, n: int) -> list[Entry]:

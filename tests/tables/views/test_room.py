@@ -9,10 +9,10 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from tables.models import Seat, Table
-from tables.services import hands as hands_services
 from tests.conftest import NOW
 from tests.tables.services.test_room import seat_players, started, where
+from tournaments.models import Seat, Table
+from tournaments.services import hands as hands_services
 
 pytestmark = pytest.mark.django_db
 

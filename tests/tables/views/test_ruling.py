@@ -11,10 +11,9 @@ import pytest
 from django.urls import reverse
 
 from tables.engine import Action, EngineError, EngineSettings, Hand, TableSetup, phh
-from tables.models import Ruling
 from tests.conftest import NOW, SHARED, make_player
 from tournaments import events
-from tournaments.models import Event
+from tournaments.models import Event, Ruling
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db
@@ -507,7 +506,7 @@ def test_chosen_house_settings_survive_a_refused_setup(floor_client, tournament)
 
 
 def seated_table(tournament, td, count=3):
-    from tables.models import Seat
+    from tournaments.models import Seat
 
     for i in range(count):
         entry_services.entry_register(

@@ -23,14 +23,8 @@ from django.core.management.base import CommandError
 from django.db import models
 from django.urls import reverse
 
+from room.events import ROOM_ACTION_PREFIXES
 from tables.engine import Action, Hand, SeatStack, TableSetup
-from tables.events import ROOM_ACTION_PREFIXES
-from tables.models import Seat
-from tables.services import hands as hands_services
-from tables.services import layout as layout_services
-from tables.services import room
-from tables.services import seats as seat_services
-from tables.services.rulings import ruling_save
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
 from tournaments import errors, events, selectors
 from tournaments.documents import reports
@@ -42,6 +36,7 @@ from tournaments.models import (
     Player,
     Purchase,
     Role,
+    Seat,
     StaffAssignment,
     Tournament,
 )
@@ -57,9 +52,14 @@ from tournaments.services import (
 from tournaments.services import chips as chip_services
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
+from tournaments.services import hands as hands_services
+from tournaments.services import layout as layout_services
+from tournaments.services import moves as room
 from tournaments.services import penalties as penalty_services
+from tournaments.services import seats as seat_services
 from tournaments.services import setup as setup_services
 from tournaments.services import timecalls as timecall_services
+from tournaments.services.rulings import ruling_save
 
 pytestmark = pytest.mark.django_db
 

@@ -8,16 +8,15 @@ import datetime as dt
 
 import pytest
 
-from tables.models import Seat, Table
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
 from tests.tournaments.services.test_clock import Listener
 from tournaments import events, selectors
-from tournaments.models import Event, Tournament
+from tournaments.models import Event, Seat, Table, Tournament
 from tournaments.services import clock as svc
 from tournaments.services import entries as entry_services
 from tournaments.services import handforhand as handforhand_services
 from tournaments.services import results
+from tournaments.services import seats as seat_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,16 +8,15 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from tables.models import Seat
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments import errors, realtime, selectors
 from tournaments.events import event_undo
-from tournaments.models import ChipAdjustment, Entry, Event, Penalty, Tournament
+from tournaments.models import ChipAdjustment, Entry, Event, Penalty, Seat, Tournament
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results
 from tournaments.services import entries as entry_services
 from tournaments.services import penalties as penalty_services
+from tournaments.services import seats as seat_services
 
 pytestmark = pytest.mark.django_db
 

@@ -11,10 +11,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.test import override_settings
 
-from tables.models import Table
 from tests.conftest import NOW
 from tournaments import events, realtime, selectors
-from tournaments.models import Event
+from tournaments.models import Event, Table
 from tournaments.services import clock as svc
 from tournaments.services import endofday as endofday_services
 from tournaments.services import handforhand as handforhand_services

@@ -10,16 +10,15 @@ import random
 
 import pytest
 
-from tables.models import Seat, Table
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments import selectors
 from tournaments.events import event_undo
-from tournaments.models import ChipCount, Entry, Event, Penalty, Tournament
+from tournaments.models import ChipCount, Entry, Event, Penalty, Seat, Table, Tournament
 from tournaments.services import chips as chip_services
 from tournaments.services import days, results
 from tournaments.services import entries as entry_services
 from tournaments.services import penalties as penalty_services
+from tournaments.services import seats as seat_services
 from tournaments.services import setup as setup_services
 
 pytestmark = pytest.mark.django_db

@@ -6,14 +6,13 @@ import datetime as dt
 
 import pytest
 
-from tables.models import Seat, Table
-from tables.services import layout as layout_services
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments import errors, selectors
 from tournaments.events import event_undo
-from tournaments.models import Entry, Event, Purchase
+from tournaments.models import Entry, Event, Purchase, Seat, Table
 from tournaments.services import entries as entry_services
+from tournaments.services import layout as layout_services
+from tournaments.services import seats as seat_services
 
 pytestmark = pytest.mark.django_db
 

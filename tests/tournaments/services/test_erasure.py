@@ -9,10 +9,10 @@ import random
 import pytest
 from django.urls import reverse
 
+from room.events import room_event_undo
+from room.models import CashSeat, CashTable, RoomEvent, WaitEntry
 from room.services import cash_lists, cash_seats, cash_tables
 from room.services import people as people_services
-from tables.events import room_event_undo
-from tables.models import CashSeat, CashTable, RoomEvent, RoomRole, Ruling, WaitEntry
 from tests.conftest import (
     NOW,
     make_cash_game,
@@ -21,7 +21,7 @@ from tests.conftest import (
     make_tournament,
 )
 from tournaments.errors import CannotUndo, DomainError
-from tournaments.models import CashRefund, Event, Penalty, TimeCall
+from tournaments.models import CashRefund, Event, Penalty, RoomRole, Ruling, TimeCall
 from tournaments.rules import names
 from tournaments.services import backup_export
 from tournaments.services import books as book_services

@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tables.models import Seat, Table
-from tables.selectors import room as room_reads
-from tables.services import hands as hands_services
-from tables.services import room
 from tests.conftest import NOW, make_player, make_tournament
 from tests.tables.services.test_room import seat_players, started
+from tournaments.models import Seat, Table
+from tournaments.selectors import tables as room_reads
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
+from tournaments.services import hands as hands_services
+from tournaments.services import moves as room
 
 pytestmark = pytest.mark.django_db
 

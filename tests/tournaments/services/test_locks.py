@@ -9,9 +9,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from tables.models import Seat
 from tests.conftest import NOW, make_player, make_tournament
-from tournaments.models import Entry, Event
+from tournaments.models import Entry, Event, Seat
 from tournaments.services import entries as entry_services
 
 DESKS = 20

@@ -13,10 +13,10 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 
+from room.models import CashGame, CashSeat, CashTable, RakeRecord
 from room.selectors import books as night_reads
 from room.services import books as night_services
 from room.services import cash_buyins, cash_lists, cash_rake, cash_tables
-from tables.models import CashGame, CashSeat, CashTable, RakeRecord, RoomRole
 from tests.conftest import (
     NOW,
     make_manager,
@@ -35,6 +35,7 @@ from tournaments.models import (
     Event,
     Purchase,
     Role,
+    RoomRole,
     SeatTicket,
     StaffAssignment,
 )

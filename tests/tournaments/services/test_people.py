@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from room.events import room_event_undo
+from room.models import RoomEvent
 from room.services import people as people_services
-from tables.events import room_event_undo
-from tables.models import RoomEvent
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import ChipCount, Event
@@ -96,9 +96,9 @@ def test_a_merged_duplicate_is_not_registered(tournament, td):
 def test_a_multi_day_event_counts_once_with_its_flights_field(td):
     import datetime as dt
 
-    from tables.services import layout as layout_services
     from tournaments.models import Entry, League
     from tournaments.selectors import people as people_selectors
+    from tournaments.services import layout as layout_services
 
     main = make_tournament(td, name="Main", tables=0)
     flight = day_services.flight_create(

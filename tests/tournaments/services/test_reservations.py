@@ -12,13 +12,13 @@ import json
 import pytest
 from django.urls import reverse
 
+from room.models import RoomEvent
 from room.selectors import lobby
 from room.services import people as people_services
-from tables.models import RoomEvent, Seat
 from tests.conftest import NOW, make_manager, make_player, make_user
 from tournaments.errors import DomainError
 from tournaments.events import event_undo
-from tournaments.models import Entry, Event, Player, Reservation, ReservationRules
+from tournaments.models import Entry, Event, Player, Reservation, ReservationRules, Seat
 from tournaments.selectors.people import mask_email, mask_phone
 from tournaments.services import clock as clock_services
 from tournaments.services import holds

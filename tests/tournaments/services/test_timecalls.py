@@ -7,12 +7,12 @@ import datetime as dt
 
 import pytest
 
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments import events
 from tournaments.errors import CannotUndo, DomainError
 from tournaments.models import Event, TimeCall
 from tournaments.services import entries as entry_services
+from tournaments.services import seats as seat_services
 from tournaments.services import timecalls as tc
 from tournaments.tasks import expire_time_call
 

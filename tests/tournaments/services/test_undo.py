@@ -8,11 +8,10 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from tables.models import Seat
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player
-from tournaments.models import Entry, Event, Player
+from tournaments.models import Entry, Event, Player, Seat
 from tournaments.services import entries as entry_services
+from tournaments.services import seats as seat_services
 
 pytestmark = pytest.mark.django_db
 

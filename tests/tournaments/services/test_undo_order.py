@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from tables.models import Seat, Table
-from tables.services import room
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player
 from tournaments import errors
 from tournaments.events import event_undo
-from tournaments.models import Entry, Event
+from tournaments.models import Entry, Event, Seat, Table
 from tournaments.services import entries as entry_services
+from tournaments.services import moves as room
+from tournaments.services import seats as seat_services
 from tournaments.services import setup
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from config.asgi import application
-from tables.models import Table
 from tests.conftest import NOW
-from tournaments.models import DisplayScreen, Event, Role, StaffAssignment
+from tournaments.models import DisplayScreen, Event, Role, StaffAssignment, Table
 from tournaments.services import clock as clock_services
 from tournaments.services import handforhand as handforhand_services
 from tournaments.services import screens as screen_services

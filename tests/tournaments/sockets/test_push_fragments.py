@@ -17,12 +17,11 @@ from django.test import Client
 from django.urls import reverse
 
 from config.asgi import application
-from tables.models import Seat
-from tables.services import seats as seat_services
 from tests.conftest import make_player
 from tournaments import realtime
-from tournaments.models import DisplayScreen
+from tournaments.models import DisplayScreen, Seat
 from tournaments.services import entries as entry_services
+from tournaments.services import seats as seat_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

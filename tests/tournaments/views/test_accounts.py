@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from room.models import RoomEvent
 from room.services import accounts
-from tables.models import RoomEvent
 from tests.conftest import NOW, make_manager, make_user
 from tournaments.errors import DomainError
 from tournaments.models import Event, StaffAssignment, StaffPin

@@ -23,9 +23,9 @@ from django.urls import reverse
 
 from config import ratelimit
 from config.asgi import application
+from room.models import CashSeat, RoomEvent, WaitEntry
 from room.services import accounts, cash_lists
 from room.services import cash_tables as table_services
-from tables.models import CashSeat, RoomEvent, RoomRole, Table, WaitEntry
 from tests.conftest import (
     NOW,
     make_cash_game,
@@ -36,7 +36,7 @@ from tests.conftest import (
     make_user,
 )
 from tournaments.errors import DomainError
-from tournaments.models import Event, Role, StaffAssignment, StaffPin
+from tournaments.models import Event, Role, RoomRole, StaffAssignment, StaffPin, Table
 from tournaments.selectors import pins
 from tournaments.services import clock as clock_services
 from tournaments.services import handforhand as handforhand_services

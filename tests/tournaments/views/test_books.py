@@ -10,13 +10,13 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
+from room.models import CashGame, CashTable, RakeRecord, RoomEvent
 from room.selectors import books as night_reads
 from room.services import books as night_services
-from tables.models import CashGame, CashTable, RakeRecord, RoomEvent, RoomRole
 from tests.conftest import NOW, make_player, make_room_user, make_tournament, make_user
 from tournaments import events
 from tournaments.errors import DomainError
-from tournaments.models import CashCorrection, CashRefund, Event, NightClose
+from tournaments.models import CashCorrection, CashRefund, Event, NightClose, RoomRole
 from tournaments.rules import cashbook
 from tournaments.selectors import books as book_reads
 from tournaments.services import books

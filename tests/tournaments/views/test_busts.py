@@ -7,10 +7,9 @@ import pytest
 from django.urls import reverse
 
 from room.services import accounts
-from tables.models import Seat
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
 from tournaments.events import can_undo
-from tournaments.models import BountyAward, DisplayScreen, Entry, Event
+from tournaments.models import BountyAward, DisplayScreen, Entry, Event, Seat
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import entries as entry_services
 

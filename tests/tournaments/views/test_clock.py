@@ -8,10 +8,9 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from tables.models import Table
 from tests.conftest import NOW, make_player
 from tournaments import errors
-from tournaments.models import DisplayScreen, Event
+from tournaments.models import DisplayScreen, Event, Table
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
 from tournaments.services import handforhand as handforhand_services

@@ -29,7 +29,7 @@ def test_the_seat_card_names_the_seat_of_this_event_and_survives_a_bust(client, 
     """The card is read by the entry's number in its own event: its table and seat; an
     entry out of play (no seat any more) still has its card, without a seat; a number only
     another event holds is not found."""
-    from tables.models import Seat
+    from tournaments.models import Seat
 
     verdi = entry_services.entry_register(
         tournament=tournament, player=make_player("Anna", "Verdi"), actor=td, now=NOW

@@ -7,10 +7,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tables.models import Seat
 from tests.conftest import NOW, make_player
 from tournaments.events import event_undo
-from tournaments.models import Event
+from tournaments.models import Event, Seat
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db

@@ -10,12 +10,11 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tables.models import Seat, Table
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments import realtime, selectors
-from tournaments.models import DisplayScreen, Entry, Player
+from tournaments.models import DisplayScreen, Entry, Player, Seat, Table
 from tournaments.services import entries as entry_services
+from tournaments.services import seats as seat_services
 
 pytestmark = pytest.mark.django_db
 
@@ -195,10 +194,10 @@ def test_the_boards_pages_and_index_are_the_field_sorted_by_name_through_renames
 def test_a_final_table_redraw_lists_its_newest_moves_on_the_board(client, td):
     from random import Random
 
-    from tables.services import hands as hands_services
-    from tables.services import room
     from tests.tables.services.test_room import seat_players
     from tournaments.models import Event
+    from tournaments.services import hands as hands_services
+    from tournaments.services import moves as room
 
     tournament = make_tournament(td, tables=3)
     seat_players(tournament, {1: [1, 2, 3], 2: [2, 4, 6], 3: [1, 5, 9]})

@@ -9,12 +9,11 @@ from django.test import override_settings
 from django.urls import reverse
 
 from tables.engine import Action, Hand, SeatStack, TableSetup
-from tables.models import Ruling
-from tables.services import rulings as ruling_services
 from tests.conftest import NOW, make_player
 from tournaments.events import event_undo
-from tournaments.models import ChipCount, Event
+from tournaments.models import ChipCount, Event, Ruling
 from tournaments.services import entries as entry_services
+from tournaments.services import rulings as ruling_services
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,9 @@ import io
 import pytest
 from django.urls import reverse
 
-from tables.models import Seat
 from tests.conftest import NOW, make_player
 from tournaments import selectors
-from tournaments.models import Entry, Event, Penalty, Tournament
+from tournaments.models import Entry, Event, Penalty, Seat, Tournament
 from tournaments.services import chips as chip_services
 from tournaments.services import entries as entry_services
 from tournaments.services import results

@@ -11,12 +11,12 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from tables.services import room
 from tests.conftest import NOW, make_manager, make_player, make_tournament
 from tournaments.models import DisplayScreen, Entry
 from tournaments.services import bounties as bounties_services
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
+from tournaments.services import moves as room
 from tournaments.services import results
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from room.models import RoomEvent
 from room.services import people as people_services
-from tables.models import RoomEvent
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
 from tournaments.models import ChipCount, Entry, League, Player
 from tournaments.services import entries as entry_services
@@ -660,7 +660,7 @@ def test_a_merge_with_a_player_of_another_tds_event_is_refused(client, tournamen
 
 
 def _cash_room():
-    from tables.models import CashGame, CashTable
+    from room.models import CashGame, CashTable
 
     game = CashGame.objects.create(sb=1, bb=2, min_buy_in=100)
     other = CashGame.objects.create(sb=2, bb=5, min_buy_in=200)
@@ -669,7 +669,7 @@ def _cash_room():
 
 
 def test_a_merge_moves_the_cash_rooms_records_and_the_undo_moves_them_back(client, tournament, td):
-    from tables.models import CashOut, CashSeat, WaitEntry
+    from room.models import CashOut, CashSeat, WaitEntry
 
     manager = make_manager()
     game, other, (table, _t2) = _cash_room()
@@ -694,7 +694,7 @@ def test_a_merge_moves_the_cash_rooms_records_and_the_undo_moves_them_back(clien
 
 
 def test_a_merge_of_two_players_seated_or_listed_in_the_cash_room_is_refused(client):
-    from tables.models import CashSeat, WaitEntry
+    from room.models import CashSeat, WaitEntry
 
     manager = make_manager()
     game, other, (t11, t12) = _cash_room()
@@ -735,10 +735,10 @@ def test_the_undo_of_another_tds_merge_is_not_found(client, tournament, td, fore
 def test_after_a_merge_the_cash_room_never_brings_the_merged_away_record_back():
     """An older cash-room action undone after the merge would put the hidden record back
     on a list; his card finds the player kept."""
+    from room.events import room_event_undo
+    from room.models import WaitEntry
     from room.selectors import cash as cash_selectors
     from room.services import cash_lists
-    from tables.events import room_event_undo
-    from tables.models import WaitEntry
     from tournaments.errors import CannotUndo
 
     manager = make_manager()

@@ -14,7 +14,6 @@ from django.db.models import fields as django_fields
 from django.urls import reverse
 from django.utils import translation
 
-from tables.services import hands as hands_services
 from tests.conftest import NOW, make_player, make_tournament
 from tests.tables.services.test_room import seat_players, started
 from tests.tournaments.services.test_results import _pdf_text
@@ -23,6 +22,7 @@ from tournaments.forms.setup import TournamentForm
 from tournaments.labels import event_details
 from tournaments.models import Event, Tournament
 from tournaments.services import entries as entry_services
+from tournaments.services import hands as hands_services
 
 pytestmark = pytest.mark.django_db
 

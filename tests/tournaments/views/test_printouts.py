@@ -7,11 +7,11 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tables.services import seats as seat_services
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments.documents import printouts
 from tournaments.models import Entry
 from tournaments.services import entries as entry_services
+from tournaments.services import seats as seat_services
 
 pytestmark = pytest.mark.django_db
 

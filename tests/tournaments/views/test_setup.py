@@ -11,11 +11,10 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tables.models import Seat, Table
-from tables.services import layout as layout_services
 from tests.conftest import make_manager
 from tournaments import events
-from tournaments.models import Entry, Event, Player, Role, StaffAssignment, Tournament
+from tournaments.models import Entry, Event, Player, Role, Seat, StaffAssignment, Table, Tournament
+from tournaments.services import layout as layout_services
 from tournaments.services import presets
 from tournaments.services import setup as setup_services
 

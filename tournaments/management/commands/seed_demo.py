@@ -5,11 +5,18 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from tables.models import RoomRole, RoomStaff
-from tables.services import layout as layout_services
-from tables.services import room as room_services
-from tournaments.models import DisplayScreen, Player, Role, StaffAssignment, Tournament
+from tournaments.models import (
+    DisplayScreen,
+    Player,
+    Role,
+    RoomRole,
+    RoomStaff,
+    StaffAssignment,
+    Tournament,
+)
 from tournaments.services import entries as entry_services
+from tournaments.services import layout as layout_services
+from tournaments.services import moves as room_services
 from tournaments.services import setup as setup_services
 from tournaments.services.presets import PRESETS
 

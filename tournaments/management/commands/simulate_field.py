@@ -22,15 +22,14 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from tables.models import Seat
 from tables.rules import balancing
-from tables.selectors import room as room_reads
-from tables.services import hands as hands_services
-from tables.services import layout as layout_services
-from tables.services import room as room_services
-from tables.services import seats as seat_services
-from tournaments.models import Entry, Player
+from tournaments.models import Entry, Player, Seat
+from tournaments.selectors import tables as room_reads
 from tournaments.services import entries as entry_services
+from tournaments.services import hands as hands_services
+from tournaments.services import layout as layout_services
+from tournaments.services import moves as room_services
+from tournaments.services import seats as seat_services
 from tournaments.services import setup as setup_services
 
 

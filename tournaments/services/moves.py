@@ -17,9 +17,11 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from tables.models import Seat, Table
 from tables.rules import balancing, buttons
-from tables.selectors.room import (
+from tournaments import errors, realtime
+from tournaments.events import event_log, logged_id, scoped, undoes
+from tournaments.models import Entry, Event, Seat, Table, Tournament
+from tournaments.selectors.tables import (
     RULE_INITIAL_DRAW,
     Room,
     before_start,
@@ -27,17 +29,14 @@ from tables.selectors.room import (
     positions_of,
     room_load,
 )
-from tables.services import seats as seat_services
-from tables.services.hands import (
+from tournaments.services import seats as seat_services
+from tournaments.services.hands import (
     POSITION_FIELDS,
     _positions_data,
     _restore_positions,
     _set_positions,
     _table_for,
 )
-from tournaments import errors, realtime
-from tournaments.events import event_log, logged_id, scoped, undoes
-from tournaments.models import Entry, Event, Tournament
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"

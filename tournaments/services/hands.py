@@ -12,13 +12,12 @@ from django.db import connection, transaction
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from tables.models import Seat, Table
 from tables.rules import buttons
-from tables.selectors.room import positions_of, room_load
-from tables.services import seats as seat_services
 from tournaments import errors, realtime
 from tournaments.events import event_log, undoes
-from tournaments.models import Event, Tournament
+from tournaments.models import Event, Seat, Table, Tournament
+from tournaments.selectors.tables import positions_of, room_load
+from tournaments.services import seats as seat_services
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"

@@ -1,6 +1,6 @@
 """Reading a tournament's room: its tables and seats loaded once, the overview the floor
 sees, the planner's proposal and its check (tournament.md §7-§10), the deal-in rule for a
-newcomer. Writes live in `tables/services/room.py` and `tables/services/hands.py`."""
+newcomer. Writes live in `tournaments/services/moves.py` and `tournaments/services/hands.py`."""
 
 from __future__ import annotations
 
@@ -17,9 +17,8 @@ from django.db import connection
 from django.db.models import Count, F, Q, TextField
 from django.db.models.functions import Cast
 
-from tables.models import Seat, Table
 from tables.rules import balancing, buttons, draw
-from tournaments.models import Tournament
+from tournaments.models import Seat, Table, Tournament
 
 # --- reading the room -----------------------------------------------------------------
 

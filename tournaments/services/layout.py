@@ -8,11 +8,12 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tables.models import Seat, Table
 from tournaments import errors
 from tournaments.events import event_log, logged_fields, logged_id, undoes
 from tournaments.models import (
     Event,
+    Seat,
+    Table,
     Tournament,
 )
 

@@ -8,11 +8,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tables.engine import EngineError, Hand
-from tables.models import Ruling, Table
 from tables.ruling.citations import engine_error_message
 from tournaments import errors, realtime
 from tournaments.events import event_log, undoes
-from tournaments.models import Tournament
+from tournaments.models import Ruling, Table, Tournament
 
 
 @transaction.atomic

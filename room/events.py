@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables.models import RoomEvent
+from room.models import RoomEvent
 from tournaments.errors import CannotUndo
 from tournaments.models import NightClose
 

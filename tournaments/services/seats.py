@@ -15,14 +15,16 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
-from tables.models import Seat, Table, fill_board_keys
 from tables.rules import draw
 from tournaments import errors, prepared, realtime
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import (
     Entry,
     Event,
+    Seat,
+    Table,
     Tournament,
+    fill_board_keys,
 )
 from tournaments.prepared import INT_MAX, NO_ID, Prepared
 from tournaments.selectors.planner_stats import analyze_after_bulk
