@@ -967,7 +967,7 @@ def build_world(label: str = "fuzz", *, room: bool = True) -> World:
             bb=100,
         )
     )
-    from tournaments.models import League
+    from room.models import League
 
     league = League.objects.create(
         name=f"Fuzz league {suffix}", slug=f"fuzz-league-{suffix}", created_at=now
@@ -1001,7 +1001,8 @@ def build_world(label: str = "fuzz", *, room: bool = True) -> World:
 
 def delete_world(world: World) -> None:
     """Remove everything the world made (the bench runs against the configured database)."""
-    from tournaments.models import League, Player, Reservation, SeatBoardVersion, Tournament
+    from room.models import League
+    from tournaments.models import Player, Reservation, SeatBoardVersion, Tournament
 
     with transaction.atomic():
         fuzzing_room.delete_room(world)

@@ -19,6 +19,11 @@ class RoomConfig(AppConfig):
         # Tables open, break and close in the events (which never import the room) and in
         # the cash room: the log rows of both tell the dealers' plan, one path for both.
         from room import receivers
+        from room.views import people
+        from tournaments.views import results
+
+        # The event's results page offers the rankings of the leagues holding it.
+        results.RESULTS_DOWNLOADS.append(people.league_downloads)
 
         post_save.connect(
             receivers.table_event_logged,

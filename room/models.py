@@ -218,6 +218,55 @@ class EmailOptIn(models.Model):
         return f"e-mail {self.player_id}"
 
 
+# --- the leagues: a season's events and their points ----------------------------------
+
+
+class League(models.Model):
+    """A season's series of events and how their results make points;
+    the formula's math is `tournaments.rules.leagues` (pure)."""
+
+    class Formula(models.TextChoices):
+        TABLE = "table", _("Fixed points by place")
+        FIELD_SIZE = "field_size", _("Field size: base x sqrt(entries / place)")
+
+    class TieBreak(models.TextChoices):
+        BEST_RESULT = "best_result", _("Best single result, then more wins, then fewer events")
+        MORE_WINS = "more_wins", _("More wins, then more cashes, then fewer events")
+
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("address"), max_length=80, unique=True)
+    season = models.CharField(_("season"), max_length=40, blank=True)
+    formula = models.CharField(
+        _("points formula"), max_length=12, choices=Formula.choices, default=Formula.TABLE
+    )
+    # Points for places 1, 2, 3, ... (the fixed table).
+    points_table = models.JSONField(_("points by place"), default=list, blank=True)
+    base = models.PositiveIntegerField(_("base points (field-size formula)"), default=10)
+    participation_points = models.PositiveIntegerField(_("points for playing"), default=0)
+    bounty_points = models.PositiveIntegerField(_("points per bounty won"), default=0)
+    best_n = models.PositiveSmallIntegerField(
+        _("count only the best N results (empty: all)"), null=True, blank=True
+    )
+    tie_break = models.CharField(
+        _("ties broken by"), max_length=12, choices=TieBreak.choices, default=TieBreak.BEST_RESULT
+    )
+    public = models.BooleanField(_("standings are public"), default=True)
+    events = models.ManyToManyField(
+        Tournament, related_name="leagues", blank=True, verbose_name=_("events")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "tournaments_league"
+        ordering = ["-created_at", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 # --- the room's log ----------------------------------------------------------------
 
 

@@ -11,9 +11,16 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
-from room.models import CashGame, CashOut, CashSeat, WaitEntry
+from room.models import CashGame, CashOut, CashSeat, League, WaitEntry
 from tournaments import permissions
-from tournaments.models import Entry, Player, Role, RoomRole, StaffAssignment
+from tournaments.models import (
+    Entry,
+    Player,
+    Role,
+    RoomRole,
+    StaffAssignment,
+    Tournament,
+)
 
 
 def _in_cash_room() -> Q:
@@ -85,3 +92,22 @@ def require_cash_tablet(user: Any, session: Any, table_pk: int) -> None:
     if permissions.runs_events_or_room(user):
         raise PermissionDenied
     permissions.require_room_role(user, permissions.DEALER)
+
+
+def leagues_for(user: Any) -> QuerySet[League]:
+    """The leagues the user may read and change: every league for the room's manager; for
+    a TD, the leagues that hold at least one event and whose every event he runs."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return League.objects.none()
+    if permissions.is_manager(user):
+        return League.objects.all()
+    mine = StaffAssignment.objects.filter(user=user, role=Role.TD).values("tournament")
+    foreign = Tournament.objects.filter(leagues=OuterRef("pk")).exclude(pk__in=mine)
+    return League.objects.filter(events__in=mine).exclude(Exists(foreign)).distinct()
+
+
+def league_for(user: Any, league_id: int) -> League:
+    league = leagues_for(user).filter(pk=league_id).first()
+    if league is None:
+        raise Http404
+    return league

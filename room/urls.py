@@ -27,7 +27,6 @@ from room.views import (
     rules,
     staff,
 )
-from tournaments.views import results
 
 urlpatterns: list = [
     path("kiosks/", kiosk.kiosks, name="kiosks"),
@@ -153,9 +152,7 @@ people_urlpatterns = [
     path("people/merges/<int:event_id>/undo/", people.merge_undo, name="merge_undo"),
     path("leagues/", people.league_list, name="league_list"),
     path("leagues/<int:league_id>/", people.league_edit, name="league_edit"),
-    path(
-        "leagues/<int:league_id>/ranking.<str:fmt>", results.league_ranking, name="league_ranking"
-    ),
+    path("leagues/<int:league_id>/ranking.<str:fmt>", people.league_ranking, name="league_ranking"),
     path("l/<slug:league>/", people.league_public, name="league_public"),
     path("l/<slug:league>/standings.csv", people.league_csv, name="league_csv"),
 ]

@@ -17,11 +17,11 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.urls import get_resolver, reverse
 
-from room.models import CashGame, CashSeat, CashTable, Kiosk, RoomEvent, WaitEntry
+from room.models import CashGame, CashSeat, CashTable, Kiosk, League, RoomEvent, WaitEntry
 from room.selectors import kiosk as kiosk_selectors
 from tables.engine import Action, Hand, SeatStack, TableSetup
 from tests.conftest import NOW, make_player, make_tournament, make_user
-from tournaments.models import DisplayScreen, Event, League, RoomStaff, Ruling
+from tournaments.models import DisplayScreen, Event, RoomStaff, Ruling
 from tournaments.services import entries as entry_services
 from tournaments.services import reservations as reservation_services
 

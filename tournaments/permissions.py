@@ -34,7 +34,6 @@ from django.http import Http404
 from tournaments.models import (
     DisplayScreen,
     Entry,
-    League,
     Player,
     Role,
     RoomRole,
@@ -356,25 +355,6 @@ def may_see_people(user: Any) -> bool:
 
 
 # --- leagues ---------------------------------------------------------------------------
-
-
-def leagues_for(user: Any) -> QuerySet[League]:
-    """The leagues the user may read and change: every league for the room's manager; for
-    a TD, the leagues that hold at least one event and whose every event he runs."""
-    if not _active(user):
-        return League.objects.none()
-    if is_manager(user):
-        return League.objects.all()
-    mine = StaffAssignment.objects.filter(user=user, role=Role.TD).values("tournament")
-    foreign = Tournament.objects.filter(leagues=OuterRef("pk")).exclude(pk__in=mine)
-    return League.objects.filter(events__in=mine).exclude(Exists(foreign)).distinct()
-
-
-def league_for(user: Any, league_id: int) -> League:
-    league = leagues_for(user).filter(pk=league_id).first()
-    if league is None:
-        raise Http404
-    return league
 
 
 def may_run_leagues(user: Any) -> bool:

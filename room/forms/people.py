@@ -6,8 +6,9 @@ from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from room.models import League
 from tournaments.forms.fields import WholeNumberField, country_field, whole_numbers
-from tournaments.models import League, Player, Tournament
+from tournaments.models import Player, Tournament
 from tournaments.rules import leagues
 
 

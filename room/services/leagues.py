@@ -11,9 +11,11 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from room import permissions as room_permissions
 from room.events import room_event_log
+from room.models import League
 from tournaments import errors, permissions
-from tournaments.models import League, Role, Tournament
+from tournaments.models import Role, Tournament
 from tournaments.rules import leagues
 
 TD = frozenset({Role.TD})
@@ -70,14 +72,17 @@ def league_save(
 ) -> League:
     """Create a league or change its settings and events (logged in the room's log).
     The room's manager puts any events in a league; a TD only events he runs, and at
-    least one (a TD reaches a league through its events, `tournaments.permissions`)."""
+    least one (a TD reaches a league through its events, `room.permissions.leagues_for`)."""
     if not permissions.is_manager(actor):
         runs = set(permissions.events_for(actor, TD).values_list("pk", flat=True))
         if not events:
             raise errors.DomainError(_("Choose at least one of your events for the league."))
         if any(e.pk not in runs for e in events):
             raise errors.DomainError(_("A league holds only events you run."))
-        if league is not None and not permissions.leagues_for(actor).filter(pk=league.pk).exists():
+        if (
+            league is not None
+            and not room_permissions.leagues_for(actor).filter(pk=league.pk).exists()
+        ):
             raise errors.DomainError(_("A league holds only events you run."))
     values = {k: values.get(k) for k in SETTINGS}
     values["name"] = " ".join(str(values["name"] or "").split())

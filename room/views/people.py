@@ -11,25 +11,24 @@ from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.views import run
+from room import permissions as room_permissions
 from room.forms import people as people_forms
-from room.models import RoomEvent
+from room.models import League, RoomEvent
+from room.selectors import people as room_people
 from room.services import leagues as league_services
 from room.services import people as people_services
 from tournaments import permissions
 from tournaments.documents.reports import as_csv
 from tournaments.forms.fields import whole_number
-from tournaments.models import (
-    League,
-    Player,
-    PlayerPhoto,
-    Tournament,
-)
+from tournaments.models import Player, PlayerPhoto, Tournament
 from tournaments.rules import leagues
 from tournaments.selectors import people as people_selectors
+from tournaments.views import results
 
 # --- The player list of one event ---------------------------------------------
 
@@ -78,7 +77,7 @@ def people(request: HttpRequest) -> HttpResponse:
 @login_required
 def people_duplicates(request: HttpRequest) -> HttpResponse:
     _people_user(request)
-    groups = people_selectors.duplicates(permissions.players_for(request.user))
+    groups = room_people.duplicates(permissions.players_for(request.user))
     return render(
         request,
         "people/duplicates.html",
@@ -127,7 +126,7 @@ def person(request: HttpRequest, player_id: int) -> HttpResponse:
             "player": player,
             "form": form,
             "document": people_selectors.mask(player.document_number),
-            "history": people_selectors.player_history(player, events=_events_shown(request.user)),
+            "history": room_people.player_history(player, events=_events_shown(request.user)),
             "merged": [{"player": p, "event": merge_events.get(p.pk)} for p in merges],
             "candidates": _candidates(request, player),
             "has_photo": PlayerPhoto.objects.filter(player=player).exists(),
@@ -138,7 +137,7 @@ def person(request: HttpRequest, player_id: int) -> HttpResponse:
 
 def _candidates(request: HttpRequest, player: Player) -> list[Player]:
     """Players this one may be a duplicate of (shown beside the merge form)."""
-    for group in people_selectors.duplicates(permissions.players_for(request.user)):
+    for group in room_people.duplicates(permissions.players_for(request.user)):
         if any(p.pk == player.pk for p in group):
             return [p for p in group if p.pk != player.pk]
     return []
@@ -159,7 +158,7 @@ def person_photo(request: HttpRequest, player_id: int) -> HttpResponse:
 @login_required
 def person_export(request: HttpRequest, player_id: int) -> HttpResponse:
     player = _person(request, player_id)
-    data = people_selectors.player_export(player, events=_events_shown(request.user))
+    data = room_people.player_export(player, events=_events_shown(request.user))
     body = json.dumps(data, ensure_ascii=False, indent=2)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="player-{player.pk}.json"'
@@ -273,14 +272,14 @@ def league_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "leagues/list.html",
-        {"form": form, "leagues": permissions.leagues_for(request.user)[:200]},
+        {"form": form, "leagues": room_permissions.leagues_for(request.user)[:200]},
     )
 
 
 @login_required
 def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
     _league_user(request)
-    league = permissions.league_for(request.user, league_id)
+    league = room_permissions.league_for(request.user, league_id)
     events = _league_events(request.user)
     # Events of the league not offered on the form (a flight) stay in it, untouched.
     others = list(league.events.exclude(pk__in=events.values("pk")))
@@ -303,7 +302,7 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
     else:
         form = people_forms.LeagueForm(instance=league, events=events)
     size = whole_number(request.GET.get("entries"), high=999_999) or 50
-    formula = people_selectors.league_formula(league)
+    formula = room_people.league_formula(league)
     return render(
         request,
         "leagues/edit.html",
@@ -312,7 +311,7 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
             "form": form,
             "preview_entries": size,
             "preview": leagues.preview(formula, size, places=15),
-            "rows": people_selectors.standings_rows(league),
+            "rows": room_people.standings_rows(league),
         },
     )
 
@@ -332,7 +331,7 @@ def league_public(request: HttpRequest, league: str) -> HttpResponse:
         "leagues/public.html",
         {
             "league": found,
-            "rows": people_selectors.standings_rows(found),
+            "rows": room_people.standings_rows(found),
             "events": found.events.order_by("date", "name"),
         },
     )
@@ -341,7 +340,35 @@ def league_public(request: HttpRequest, league: str) -> HttpResponse:
 def league_csv(request: HttpRequest, league: str) -> HttpResponse:
     found = _public_league(league)
     response = HttpResponse(
-        as_csv(people_selectors.standings_table(found)), content_type="text/csv; charset=utf-8"
+        as_csv(room_people.standings_table(found)), content_type="text/csv; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="{found.slug}-standings.csv"'
     return response
+
+
+@login_required
+def league_ranking(request: HttpRequest, league_id: int, fmt: str) -> HttpResponse:
+    if not permissions.may_run_leagues(request.user):
+        raise PermissionDenied
+    league = room_permissions.league_for(request.user, league_id)
+    if fmt not in results.FORMATS:
+        raise Http404
+    return results.download(
+        room_people.league_ranking_table(league), _("Ranking"), f"{league.slug}-ranking", fmt
+    )
+
+
+def league_downloads(user, event) -> list[dict]:
+    """The ranking of each league holding `event` that the user runs, for the event's
+    results page (tournaments.views.results.RESULTS_DOWNLOADS)."""
+    return [
+        {
+            "title": _("Ranking of %(league)s") % {"league": league.name},
+            "key": f"league-{league.pk}",
+            "links": [
+                (fmt.upper(), reverse("league_ranking", args=[league.pk, fmt]))
+                for fmt in results.FORMATS
+            ],
+        }
+        for league in room_permissions.leagues_for(user).filter(events=event).order_by("name")
+    ]

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from room.models import League
 from tests.conftest import NOW, make_player, make_tournament, make_user
 from tournaments import selectors
-from tournaments.models import League, Role, StaffAssignment
+from tournaments.models import Role, StaffAssignment
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db

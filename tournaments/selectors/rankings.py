@@ -15,9 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from tournaments import selectors
-from tournaments.models import Entry, League, Player, Tournament
+from tournaments.models import Entry, Player, Tournament
 from tournaments.rules import names, rankings
-from tournaments.selectors import people as people_selectors
 from tournaments.selectors.people import Table
 
 
@@ -32,7 +31,7 @@ def _money(cents: int) -> Decimal:
     return (Decimal(cents) / 100).quantize(Decimal("0.01"))
 
 
-def _points(hundredths: int) -> Decimal:
+def points_text(hundredths: int) -> Decimal:
     """League points, kept in hundredths (`tournaments.rules.leagues`), with their two decimals."""
     return (Decimal(hundredths) / 100).quantize(Decimal("0.01"))
 
@@ -253,42 +252,3 @@ def gpi_table(tournament: Tournament) -> Table:
 
 
 EXPORTS = {"hendon-mob": hendon_mob_table, "gpi": gpi_table}
-
-
-def league_ranking_table(league: League) -> Table:
-    """The league's standings as a federation's ranking lists them: rank, the player's
-    names and country, his points in each event of the league (blank where he did not
-    play) and his total (the best N results when the league counts only those). Players
-    carry no federation card number: there is none on record to give."""
-    standings = people_selectors.league_standings(league)
-    events = list(league.events.order_by("date", "name", "pk"))
-    players = Player.objects.in_bulk([s.player for s in standings])
-    head = [
-        _("Rank"),
-        _("Last name"),
-        _("First name"),
-        _("Player's country"),
-        *(f"{e.name} ({e.date.isoformat()})" for e in events),
-        _("Total points"),
-        _("Events"),
-        _("Wins"),
-        _("Cashes"),
-    ]
-    rows = []
-    for s in standings:
-        player = players.get(s.player)
-        first, last = names.name_parts(player.first_name, player.last_name) if player else ("", "")
-        rows.append(
-            [
-                f"{s.rank}=" if s.shared else s.rank,
-                last,
-                first,
-                player_country(player) if player else "",
-                *(_points(s.scores[e.pk]) if e.pk in s.scores else None for e in events),
-                _points(s.points),
-                s.events,
-                s.wins,
-                s.cashes,
-            ]
-        )
-    return head, rows

@@ -42,7 +42,6 @@ from tournaments.models import (
     Event,
     FormerAddress,
     IdCheck,
-    League,
     NightClose,
     Penalty,
     Player,
@@ -121,10 +120,6 @@ EXCLUDED_MODELS.update(
     )
 )
 EXCLUDED_MODELS[StaffPin] = "a staff account's tablet PIN (a secret), not part of any tournament"
-# A league spans a season's events; the standings are computed from results.
-EXCLUDED_MODELS[League] = (
-    "a league groups several events (room level); its points come from results"
-)
 EXCLUDED_MODELS[Reservation] = (
     "a reservation holds the contact of someone who may never play; it stays in the room "
     "that took it (privacy)"

@@ -1,13 +1,15 @@
 """The event's results as they leave it: the public results page (a page of 100 rows at a
 time, or all), the staff's reports (CSV, XLSX or PDF), and the results files for the
 rankings: the event's Hendon Mob-style results and GPI summary (its TD and floor, from the
-results page), and a league's FIGP-style ranking (who runs the league). CSV or XLSX,
+results page). CSV or XLSX,
 headers in the reader's language; the columns are documented in tournaments/README.md."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -32,7 +34,7 @@ def _titles() -> dict[str, str]:
     return {"hendon-mob": _("Results for Hendon Mob"), "gpi": _("GPI summary")}
 
 
-def _download(table: reports.Table, title: str, filename: str, fmt: str) -> HttpResponse:
+def download(table: reports.Table, title: str, filename: str, fmt: str) -> HttpResponse:
     if fmt == "csv":
         response = HttpResponse(reports.as_csv(table), content_type="text/csv; charset=utf-8")
     else:
@@ -47,25 +49,19 @@ def results_export(request: HttpRequest, slug: str, export: str, fmt: str) -> Ht
     if export not in rankings.EXPORTS or fmt not in FORMATS:
         raise Http404
     table = rankings.EXPORTS[export](tournament)
-    return _download(table, _titles()[export], f"{tournament.slug}-{export}", fmt)
+    return download(table, _titles()[export], f"{tournament.slug}-{export}", fmt)
 
 
-@login_required
-def league_ranking(request: HttpRequest, league_id: int, fmt: str) -> HttpResponse:
-    if not permissions.may_run_leagues(request.user):
-        raise PermissionDenied
-    league = permissions.league_for(request.user, league_id)
-    if fmt not in FORMATS:
-        raise Http404
-    return _download(
-        rankings.league_ranking_table(league), _("Ranking"), f"{league.slug}-ranking", fmt
-    )
+# What the apps above the events add to an event's results page, each a function of the
+# user and the event giving its files as `export_links` lists them: the room adds the
+# ranking of each league holding the event (RoomConfig.ready). The events never import
+# those apps, so they are told here rather than asked.
+RESULTS_DOWNLOADS: list[Callable[[Any, Tournament], list[dict[str, Any]]]] = []
 
 
 def export_links(user, tournament: Tournament) -> dict | None:
     """The results page's downloads for its TD and floor (None for everyone else): the
-    event's two files, and the ranking of each league holding the event that the user
-    runs."""
+    event's two files, and what the apps above add (`RESULTS_DOWNLOADS`)."""
     if permissions.role_for(user, tournament) not in permissions.FLOOR:
         return None
     titles = _titles()
@@ -81,17 +77,8 @@ def export_links(user, tournament: Tournament) -> dict | None:
         for export in rankings.EXPORTS
     ]
     event = tournament.parent or tournament
-    for league in permissions.leagues_for(user).filter(events=event).order_by("name"):
-        files.append(
-            {
-                "title": _("Ranking of %(league)s") % {"league": league.name},
-                "key": f"league-{league.pk}",
-                "links": [
-                    (fmt.upper(), reverse("league_ranking", args=[league.pk, fmt]))
-                    for fmt in FORMATS
-                ],
-            }
-        )
+    for more in RESULTS_DOWNLOADS:
+        files += more(user, event)
     return {"files": files}
 
 

@@ -96,8 +96,9 @@ def test_a_merged_duplicate_is_not_registered(tournament, td):
 def test_a_multi_day_event_counts_once_with_its_flights_field(td):
     import datetime as dt
 
-    from tournaments.models import Entry, League
-    from tournaments.selectors import people as people_selectors
+    from room.models import League
+    from room.selectors import people as room_people
+    from tournaments.models import Entry
     from tournaments.services import layout as layout_services
 
     main = make_tournament(td, name="Main", tables=0)
@@ -121,8 +122,8 @@ def test_a_multi_day_event_counts_once_with_its_flights_field(td):
         name="Series", slug="series", formula="field_size", base=10, created_at=NOW
     )
     league.events.set([main])
-    results = {r.player: r for r in people_selectors.league_results(league) if r.place}
-    assert {r.event for r in people_selectors.league_results(league)} == {main.pk}
+    results = {r.player: r for r in room_people.league_results(league) if r.place}
+    assert {r.event for r in room_people.league_results(league)} == {main.pk}
     assert results[players[0].pk].entries == 4  # the flight's four entries
-    rows = people_selectors.league_standings(league)
+    rows = room_people.league_standings(league)
     assert rows[0].player == players[0].pk and rows[0].points == 2000  # 10 x sqrt(4 / 1)

@@ -12,10 +12,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from room.models import RoomEvent
+from room.models import League, RoomEvent
 from room.services import people as people_services
 from tests.conftest import NOW, make_manager, make_player, make_tournament, make_user
-from tournaments.models import ChipCount, Entry, League, Player
+from tournaments.models import ChipCount, Entry, Player
 from tournaments.services import entries as entry_services
 
 pytestmark = pytest.mark.django_db

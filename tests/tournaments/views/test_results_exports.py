@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from room.models import League
 from tests.conftest import NOW, make_player, make_tournament, make_user
-from tournaments.models import Entry, League, Role, StaffAssignment, Tournament
+from tournaments.models import Entry, Role, StaffAssignment, Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services
 from tournaments.services import results
