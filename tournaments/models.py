@@ -1471,7 +1471,7 @@ class Seat(models.Model):
 class SeatBoardVersion(models.Model):
     """A token the database changes whenever a tournament's seating board order may have
     changed: a seat taken or freed, or the copies of its player's name (or its entry)
-    rewritten, by any write at all (triggers, migration 0008; a move to another table or
+    rewritten, by any write at all (triggers, the tables app's migration 0008; a move to another table or
     seat keeps the order and the token). The board's page index is kept per token
     (`tournaments.selectors.seating_board`): a token is random, so one never comes back.
 

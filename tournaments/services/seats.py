@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-# --- Tournaments ----------------------------------------------------------------------
 import json
 import secrets
 from collections.abc import Iterable
