@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from tests.conftest import NOW, make_player
-from tests.tables.services.test_room import seat_players, where
+from tests.tournaments.services.test_moves import seat_players, where
 from tournaments import prepared, selectors
 from tournaments.models import Entry, Tournament
 from tournaments.services import entries as entry_services

@@ -11,7 +11,7 @@ from django.utils import translation
 from django.utils.translation import pgettext
 
 from tests.conftest import NOW, make_player
-from tests.tables.services.test_room import seat_players, started
+from tests.tournaments.services.test_moves import seat_players, started
 from tournaments.services import chips as chip_services
 from tournaments.services import entries as entry_services
 from tournaments.services import penalties as penalty_services

@@ -26,7 +26,7 @@ from room.services import cash_lists, cash_tables
 from tests.browser import cash_steps as steps
 from tests.browser import phone_steps
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_tournament
-from tests.tables.services.test_room import seat_players
+from tests.tournaments.services.test_moves import seat_players
 from tournaments.models import Entry, Seat
 from tournaments.services import hands as hands_services
 from tournaments.services import moves as room_services

@@ -22,7 +22,7 @@ from room.services import people as people_services
 from room.tasks import notify_logged
 from tests.conftest import NOW, make_cash_game, make_player, make_room_user, make_tournament
 from tests.room.push_service import PushService
-from tests.tables.services.test_room import seat_players
+from tests.tournaments.services.test_moves import seat_players
 from tournaments.models import Seat, Table, Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import NOW, make_player, make_tournament
-from tests.tables.services.test_room import seat_players, started
+from tests.tournaments.services.test_moves import seat_players, started
 from tournaments.models import Seat, Table
 from tournaments.selectors import tables as room_reads
 from tournaments.services import clock as clock_services

@@ -194,7 +194,7 @@ def test_the_boards_pages_and_index_are_the_field_sorted_by_name_through_renames
 def test_a_final_table_redraw_lists_its_newest_moves_on_the_board(client, td):
     from random import Random
 
-    from tests.tables.services.test_room import seat_players
+    from tests.tournaments.services.test_moves import seat_players
     from tournaments.models import Event
     from tournaments.services import hands as hands_services
     from tournaments.services import moves as room

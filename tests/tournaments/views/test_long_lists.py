@@ -144,7 +144,7 @@ def test_past_a_hundred_tables_the_floor_types_the_table_on_the_eliminations_pag
     """1,112 table links (10,000 entries) made the page slow and nobody finds table 734
     among them: past a hundred tables the floor types the table's number."""
     from tests.conftest import make_tournament
-    from tests.tables.services.test_room import seat_players
+    from tests.tournaments.services.test_moves import seat_players
 
     big = make_tournament(td, tables=110, seats=2)
     placed = seat_players(big, {n: [1] for n in range(1, 106)})  # 105 tables in play

@@ -276,7 +276,7 @@ def test_a_big_field_is_listed_table_by_table_on_the_eliminations_page(client, t
     """At 10,000 entries the page listed every player still in (9,000 rows, seconds to
     render, nobody can find a box in it): past a few tables the floor picks a table."""
     from tests.conftest import make_tournament
-    from tests.tables.services.test_room import seat_players
+    from tests.tournaments.services.test_moves import seat_players
 
     big = make_tournament(td, tables=8)
     placed = seat_players(big, {n: list(range(1, 10)) for n in range(1, 8)})  # 63 players

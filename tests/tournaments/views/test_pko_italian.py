@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.conftest import NOW, make_player, make_tournament
-from tests.tables.services.test_room import seat_players, started
+from tests.tournaments.services.test_moves import seat_players, started
 from tests.tournaments.services.test_results import _pdf_text
 from tournaments.documents import printouts
 from tournaments.forms.setup import TournamentForm

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.conftest import NOW, make_player
-from tests.tables.views.test_ruling import carried, post, setup_form, url
+from tests.tournaments.views.test_ruling import carried, post, setup_form, url
 from tournaments.models import ChipCount, Seat
 from tournaments.services import clock as clock_services
 from tournaments.services import entries as entry_services

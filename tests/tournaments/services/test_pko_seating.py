@@ -8,7 +8,7 @@ from random import Random
 import pytest
 
 from tests.conftest import NOW, make_player, make_tournament
-from tests.tables.services.test_room import seat_players, started, where
+from tests.tournaments.services.test_moves import seat_players, started, where
 from tournaments import errors
 from tournaments.models import Entry, Seat, Table
 from tournaments.selectors import tables as room_reads

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tests.tables.services.test_room import seat_players, started, where
+from tests.tournaments.services.test_moves import seat_players, started, where
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tests.conftest import NOW
-from tests.tables.services.test_room import seat_players, started, where
+from tests.tournaments.services.test_moves import seat_players, started, where
 from tournaments.models import Seat, Table
 from tournaments.services import hands as hands_services
 

@@ -11,7 +11,7 @@ from django.utils import translation
 
 from room.models import RoomEvent
 from tests.conftest import make_user
-from tests.tables.test_pit_views import HX, bj_post, pb_post
+from tests.room.test_pit_views import HX, bj_post, pb_post
 from tournaments.models import RoomRole, RoomStaff
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from random import Random
 import pytest
 
 from tests.conftest import NOW, make_tournament
-from tests.tables.services.test_room import seat_players, started
+from tests.tournaments.services.test_moves import seat_players, started
 from tournaments.models import Seat, Table
 from tournaments.selectors import tables as room_reads
 from tournaments.services import hands as hands_services
