@@ -29,7 +29,8 @@ from django.utils import timezone
 
 from bench import common
 from bench.common import Figures, cleanup, db_vendor, fresh_tournament
-from config import ratelimit, speedups
+from config import ratelimit
+from config.speedups import switch
 from tournaments.models import DisplayScreen, Entry, Event, Role, Seat, StaffAssignment, Tournament
 from tournaments.services import clock as clock_services
 from tournaments.services import seats as seat_services
@@ -150,10 +151,10 @@ def pages(tournament: Tournament) -> dict[str, tuple[str, Callable[[int], str]]]
 def time_pages(
     events: dict[int, Tournament], samples: int
 ) -> dict[int, dict[str, dict[str, float]]]:
-    # The fast path's server freezes its start-up heap (config/speedups.py): so does this
+    # The fast path's server freezes its start-up heap (config/speedups/switch.py): so does this
     # process then, or a full collection walks every object it holds and lands on some
     # page's timing. The plain path's keeps Python's defaults, and so does this one.
-    frozen = speedups.on("gc")
+    frozen = switch.on("gc")
     if frozen:
         gc.collect()
         gc.freeze()

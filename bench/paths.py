@@ -1,7 +1,7 @@
 """One benchmark on both paths, side by side in one run: `--paths fast,plain`.
 
 Each path runs in a process of its own, `manage.py bench NAME` again with TORNEO_PLAIN
-set for it (config/speedups.py), so its settings, and the servers it starts (which inherit
+set for it (config/speedups/switch.py), so its settings, and the servers it starts (which inherit
 its environment), are that path's from the start. With `--path-rounds N` the paths take
 turns N times (fast, plain, fast, plain, ...), so a machine that slows down meanwhile
 weighs on both alike; each path's figures are then the median of its rounds (a goal is
@@ -26,10 +26,10 @@ from django.conf import settings
 from django.core.management.base import CommandError
 
 from bench.common import Figures, Summary
-from config import speedups
+from config.speedups import switch
 
 # "fast": every speedup on; "plain": every one off; "no-PIECE": that one piece off.
-PATHS = ("fast", "plain", *(f"no-{piece}" for piece in speedups.PIECES))
+PATHS = ("fast", "plain", *(f"no-{piece}" for piece in switch.PIECES))
 # The benchmarks whose goals a speedup serves (../shared/benches.txt).
 SIDE_BY_SIDE = frozenset({"fanout", "feed", "pages", "registration_load", "reconnect"})
 # The flags a bench's figures carry for its goals.

@@ -1,6 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-Which handler, socket wrapper and garbage-collector settings: config/speedups.py."""
+Which handler, socket wrapper and garbage-collector settings: config/speedups/switch.py."""
 
 import os
 
@@ -11,9 +11,9 @@ django.setup(set_prefix=False)
 
 from django.utils.module_loading import import_string  # noqa: E402
 
-from config import speedups  # noqa: E402
+from config.speedups import switch  # noqa: E402
 
-django_asgi_app = import_string(speedups.http_application())()
+django_asgi_app = import_string(switch.http_application())()
 
 from django.conf import settings  # noqa: E402
 
@@ -43,9 +43,9 @@ async def websocket_app(scope, receive, send):
     return await app(scope, receive, send)
 
 
-if wrapper := speedups.websocket_wrapper():
+if wrapper := switch.websocket_wrapper():
     websocket_app = import_string(wrapper)(websocket_app)
 
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_app})
 
-speedups.tune_gc()
+switch.tune_gc()

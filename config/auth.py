@@ -4,7 +4,7 @@ Every staff request read its login session, then (once the session named its use
 user: two trips to the database one after the other before the view began (`manage.py bench
 fanout --phases`). This process remembers whose each session was when it last read it
 (config/sessions.py, `whose`), so the next request of that session reads the session and
-that user together (tournaments/prepared.py, `ahead`: one trip on PostgreSQL). The guess
+that user together (config/speedups/prepared.py, `ahead`: one trip on PostgreSQL). The guess
 only chooses what is read: the user is still the one the session names, checked as
 Django checks it (the session's hash of the password, an active account); a wrong guess,
 a new session or another process's costs the usual second read.
@@ -25,8 +25,8 @@ from django.core.exceptions import ValidationError
 from django.utils.functional import SimpleLazyObject
 
 from config import sessions
-from tournaments import prepared
-from tournaments.prepared import NO_ID, Prepared
+from config.speedups import prepared
+from config.speedups.prepared import NO_ID, Prepared
 from tournaments.views import ahead
 
 BACKEND = sessions.BACKEND

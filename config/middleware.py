@@ -12,7 +12,8 @@ from django.shortcuts import redirect
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from tournaments import permissions, prepared, selectors
+from config.speedups import prepared
+from tournaments import permissions, selectors
 
 
 def reject_nul_bytes(get_response: Callable[[HttpRequest], HttpResponse]):

@@ -3,13 +3,13 @@
 from django.urls import path
 from django.utils.module_loading import import_string
 
-from config import speedups
+from config.speedups import switch
 from room.sockets.cash import CashConsumer  # the cash room
 from room.sockets.dealers import websocket_urlpatterns as room_routes  # the dealers' board
 
-# Channels' membership per socket, or the hub's per process (config/speedups.py).
-RoomConsumer = import_string(speedups.room_consumer())
-FeedConsumer = import_string(speedups.feed_consumer())
+# Channels' membership per socket, or the hub's per process (config/speedups/switch.py).
+RoomConsumer = import_string(switch.room_consumer())
+FeedConsumer = import_string(switch.feed_consumer())
 
 websocket_urlpatterns: list = [
     path("ws/screens/<uuid:token>/", RoomConsumer.as_asgi()),

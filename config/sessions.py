@@ -1,5 +1,5 @@
 """The session store (SESSION_ENGINE): Django's database store, with its one read on
-every request compiled once (tournaments/prepared.py) instead of built by the ORM every
+every request compiled once (config/speedups/prepared.py) instead of built by the ORM every
 time. Writes, keys, expiry and the async methods are
 Django's own.
 
@@ -15,7 +15,7 @@ from django.contrib.sessions.backends import db
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
-from tournaments.prepared import NO_TEXT, Prepared
+from config.speedups.prepared import NO_TEXT, Prepared
 
 _BY_KEY = Prepared(lambda key: Session.objects.filter(session_key=key), key=NO_TEXT)
 
@@ -42,7 +42,7 @@ def loaded(store: db.SessionStore) -> bool:
 
 
 def read_of(session_key: str) -> tuple[Prepared[Session], dict[str, Any]]:
-    """The store's read of that session, to be made ahead (tournaments/prepared.py)."""
+    """The store's read of that session, to be made ahead (config/speedups/prepared.py)."""
     return _BY_KEY, {"key": session_key}
 
 

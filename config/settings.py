@@ -21,7 +21,7 @@ import django
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config import speedups
+from config.speedups import switch
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("TORNEO_VAR_DIR", BASE_DIR / "var"))
@@ -93,14 +93,14 @@ if ENVIRONMENT not in {"development", "production"}:
     raise ImproperlyConfigured(f"TORNEO_ENV must be development or production, not {ENVIRONMENT!r}")
 PRODUCTION = ENVIRONMENT == "production"
 
-# The private speedups turned off (config/speedups.py lists them, config/README.md says why
+# The private speedups turned off (config/speedups/switch.py lists them, config/README.md says why
 # each exists): TORNEO_PLAIN=1 turns every one off (Django, Channels and channels_redis as
 # their documentation runs them); a list of pieces turns those off alone.
 try:
-    PLAIN_PIECES = speedups.plain_pieces(os.environ.get("TORNEO_PLAIN", ""))
+    PLAIN_PIECES = switch.plain_pieces(os.environ.get("TORNEO_PLAIN", ""))
 except ValueError as exc:
     raise ImproperlyConfigured(str(exc)) from None
-PLAIN = frozenset(speedups.PIECES) == PLAIN_PIECES
+PLAIN = frozenset(switch.PIECES) == PLAIN_PIECES
 
 
 def embedded_secret_key(folder: Path) -> str:
@@ -227,7 +227,7 @@ MIDDLEWARE = [
     # A session unlocked by a tablet's PIN reaches that table's tablet and nothing else.
     "config.middleware.TabletOnly",
 ]
-MIDDLEWARE = speedups.middleware(
+MIDDLEWARE = switch.middleware(
     MIDDLEWARE, plain="sql" in PLAIN_PIECES, plain_login="login" in PLAIN_PIECES
 )
 
@@ -271,7 +271,7 @@ if DATABASE_URL:
     if _db["ENGINE"].endswith("postgresql") and not _db.get("NAME"):
         raise ImproperlyConfigured("DATABASE_URL must name a database, e.g. postgres://host/torneo")
     # Django's, whose COMMIT can carry a push's reads in its trip (the module says).
-    _db["ENGINE"] = speedups.database_engine(_db["ENGINE"], plain="sql" in PLAIN_PIECES)
+    _db["ENGINE"] = switch.database_engine(_db["ENGINE"], plain="sql" in PLAIN_PIECES)
     # Production pools its PostgreSQL connections (a fresh one per request made PostgreSQL
     # fork a backend each time); DB_POOL=0 or 1 overrides, DB_POOL_MAX caps each process.
     if _db["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", PRODUCTION):
@@ -285,7 +285,7 @@ if DATABASE_URL:
             "timeout": env_float("DB_POOL_TIMEOUT", 10.0),
         }
     # PostgreSQL plans every statement it is sent. The hot reads compiled once in Python
-    # (tournaments/prepared.py: the tournament's row, the session and its user, the
+    # (config/speedups/prepared.py: the tournament's row, the session and its user, the
     # screens' figures) are the same few statements again and again, and planning the
     # figures' read cost more than running it. Those, and only those, are bound on the
     # server and prepared on each connection, so each is planned there once: they never
@@ -294,7 +294,7 @@ if DATABASE_URL:
     # prepares nothing on its own: the threshold is out of reach, and Django's cursors
     # bind on the client). DB_PREPARE=0 turns it off, for a pooler that keeps no session
     # (pgbouncer's transaction mode loses prepared statements).
-    PREPARE_HOT_READS = speedups.prepare_hot_reads(
+    PREPARE_HOT_READS = switch.prepare_hot_reads(
         _db["ENGINE"].endswith("postgresql") and env_bool("DB_PREPARE", True),
         plain="sql" in PLAIN_PIECES,
     )
@@ -341,8 +341,8 @@ if REDIS_URL:
     }
     CHANNEL_LAYERS = {
         "default": {
-            # channels_redis's, or ours with its group send in two trips (config/speedups.py).
-            "BACKEND": speedups.channel_layer(redis=True, plain="layer" in PLAIN_PIECES),
+            # channels_redis's, or ours with its group send in two trips (config/speedups/switch.py).
+            "BACKEND": switch.channel_layer(redis=True, plain="layer" in PLAIN_PIECES),
             "CONFIG": {
                 "hosts": [_redis_host],
                 "prefix": os.environ.get("CHANNEL_PREFIX", "torneo"),
@@ -352,9 +352,9 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
-    # Channels' in-memory layer, or ours with its per-message sweep bounded (config/speedups.py).
+    # Channels' in-memory layer, or ours with its per-message sweep bounded (config/speedups/switch.py).
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": speedups.channel_layer(redis=False, plain="layer" in PLAIN_PIECES)}
+        "default": {"BACKEND": switch.channel_layer(redis=False, plain="layer" in PLAIN_PIECES)}
     }
     CELERY_BROKER_URL = "memory://"
     # No broker: tasks run in-process, at once (screens compute level changes themselves).
@@ -465,9 +465,9 @@ if PRODUCTION:
 # --- Security -------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
 # Django's database sessions and ModelBackend, or the same read through SQL compiled once
-# (config/sessions.py, config/auth.py; config/speedups.py chooses).
-SESSION_ENGINE = speedups.session_engine(plain="login" in PLAIN_PIECES)
-AUTHENTICATION_BACKENDS = speedups.authentication_backends(plain="login" in PLAIN_PIECES)
+# (config/sessions.py, config/auth.py; config/speedups/switch.py chooses).
+SESSION_ENGINE = switch.session_engine(plain="login" in PLAIN_PIECES)
+AUTHENTICATION_BACKENDS = switch.authentication_backends(plain="login" in PLAIN_PIECES)
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 CSRF_FAILURE_VIEW = "tournaments.views.core.csrf_failure"
 X_FRAME_OPTIONS = "DENY"

@@ -37,7 +37,7 @@ def test_embedded_default_needs_no_services():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.sqlite3",
-        "tournaments.sockets.layers.InMemoryChannelLayer",
+        "config.speedups.layers.InMemoryChannelLayer",
         "True",
     ]
 
@@ -51,14 +51,14 @@ def test_urls_switch_to_postgres_and_redis():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
-        "config.backends.postgresql",
-        "tournaments.sockets.layers.RedisChannelLayer",
+        "config.speedups.postgresql",
+        "config.speedups.layers.RedisChannelLayer",
         "False",
     ]
 
 
 def test_torneo_plain_runs_django_channels_and_channels_redis_as_they_ship():
-    """One switch turns every private speedup off (config/speedups.py)."""
+    """One switch turns every private speedup off (config/speedups/switch.py)."""
     plain = ", settings.SESSION_ENGINE, *settings.AUTHENTICATION_BACKENDS, settings.PLAIN"
     urls = {
         "DATABASE_URL": "postgres://u@127.0.0.1:5432/torneo",

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments import prepared
+from config.speedups import prepared
 from tournaments.errors import CannotUndo
 from tournaments.models import (
     ChipAdjustment,

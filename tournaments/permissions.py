@@ -31,6 +31,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, Model, OuterRef, QuerySet, Subquery
 from django.http import Http404
 
+from config.speedups.prepared import NO_ID, NO_TEXT, Prepared
 from tournaments.models import (
     DisplayScreen,
     Entry,
@@ -41,7 +42,6 @@ from tournaments.models import (
     StaffAssignment,
     Tournament,
 )
-from tournaments.prepared import NO_ID, NO_TEXT, Prepared
 
 TD = frozenset({Role.TD})
 FLOOR = frozenset({Role.TD, Role.FLOOR})
@@ -72,7 +72,7 @@ def _manager_role(user) -> str | None:
     return Role.TD if is_manager(user) else None
 
 
-# A role, and an account still active, compiled once (tournaments/prepared.py): a staff
+# A role, and an account still active, compiled once (config/speedups/prepared.py): a staff
 # socket asks both again for every command it sends.
 _ROLE = Prepared(
     lambda tournament_id, user_id: (
@@ -95,7 +95,7 @@ def active_user(pk: int):
 
 
 # The tournament by its slug, with the user's role in it: one query for both on every
-# staff page, compiled once (tournaments/prepared.py). The stand-ins are no slug and no
+# staff page, compiled once (config/speedups/prepared.py). The stand-ins are no slug and no
 # user id.
 _STAFF_TOURNAMENT = Prepared(
     lambda slug, user_id: (

@@ -29,10 +29,10 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from config import speedups
-from tournaments import prepared, selectors
+from config.speedups import prepared, switch
+from config.speedups.prepared import NO_ID, Prepared
+from tournaments import selectors
 from tournaments.models import DisplayScreen, TimeCall, Tournament
-from tournaments.prepared import NO_ID, Prepared
 from tournaments.selectors import feed as feed_selectors
 from tournaments.selectors import formats as format_selectors
 
@@ -101,11 +101,11 @@ def listening(groups: tuple[str, ...], *, now: float | None = None) -> set[str]:
     doubt, render), and the answer is kept for HEARD_FOR seconds (heard) or UNHEARD_FOR
     (not heard) (`now`: monotonic seconds, the clock's by default).
 
-    Without the speedups (config/speedups.py) nobody is asked: every group may be heard."""
+    Without the speedups (config/speedups/switch.py) nobody is asked: every group may be heard."""
     layer = get_channel_layer()
     if layer is None:
         return set()
-    if not speedups.on("fragments"):
+    if not switch.on("fragments"):
         return set(groups)
     local = getattr(layer, "groups", None)
     if isinstance(local, dict):
@@ -247,7 +247,7 @@ def screen_fragments(
 
 
 # Whether the room has a seating screen: read for every push, compiled once
-# (tournaments/prepared.py).
+# (config/speedups/prepared.py).
 _SEATING_SCREENS = Prepared(
     lambda tournament_id: DisplayScreen.objects.filter(
         tournament_id=tournament_id, kind=DisplayScreen.Kind.SEATING, revoked=False
@@ -308,7 +308,7 @@ def _may_be_heard(group: str) -> bool:
     layer = get_channel_layer()
     if layer is None:
         return False
-    if not speedups.on("fragments"):
+    if not switch.on("fragments"):
         return True
     local = getattr(layer, "groups", None)
     if isinstance(local, dict):
@@ -347,7 +347,7 @@ def with_fragments(
             tournament = selectors.tournament_by_pk(tournament_id)
             if tournament is None:
                 return payload
-            if speedups.on("fragments"):
+            if switch.on("fragments"):
                 _SEEN[tournament_id] = (tournament.day, tournament.parent_id)
             fragments = screen_fragments(tournament_id, figures=figures, tournament=tournament)
     except Exception:  # noqa: BLE001 - the action is committed; the screens fetch instead
@@ -458,7 +458,7 @@ def send_feed(
             tournament = row if row is not None else selectors.tournament_by_pk(tournament_id)
             if tournament is None:
                 return
-            if speedups.on("fragments"):
+            if switch.on("fragments"):
                 _SEEN[tournament_id] = (tournament.day, tournament.parent_id)
             update = feed_selectors.update(tournament, payload, timezone.now(), version=current)
     except Exception:  # noqa: BLE001 - the action is committed; followers resync on reconnect

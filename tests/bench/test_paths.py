@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from bench import paths
-from config import speedups
+from config.speedups import switch
 
 
 def test_paths_are_named_fast_and_plain_in_the_order_given():
@@ -23,11 +23,11 @@ def test_paths_are_named_fast_and_plain_in_the_order_given():
 
 def test_a_path_without_one_piece_turns_that_piece_off_alone():
     assert [paths.plain_setting(p) for p in ("fast", "plain", "no-layer")] == ["0", "1", "layer"]
-    assert speedups.plain_pieces("0") == frozenset()
-    assert speedups.plain_pieces("1") == frozenset(speedups.PIECES)
-    assert speedups.plain_pieces(" sockets, layer ") == {"sockets", "layer"}
+    assert switch.plain_pieces("0") == frozenset()
+    assert switch.plain_pieces("1") == frozenset(switch.PIECES)
+    assert switch.plain_pieces(" sockets, layer ") == {"sockets", "layer"}
     with pytest.raises(ValueError, match="TORNEO_PLAIN names turbo"):
-        speedups.plain_pieces("sockets,turbo")
+        switch.plain_pieces("sockets,turbo")
 
 
 def test_each_path_gets_the_same_bench_options():

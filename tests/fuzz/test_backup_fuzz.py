@@ -12,7 +12,8 @@ import os
 
 import pytest
 
-from bench import fuzzing, fuzzing_backup
+from bench import fuzzing_backup
+from bench.fuzzing import driving, language, worlds
 from tournaments.models import Event
 
 EXAMPLES = 2  # per kind: each accepted document is read and undone whole (~2 s)
@@ -22,14 +23,14 @@ CI = os.environ.get("CI") == "true"
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
-        built = fuzzing.build_world("fuzzbak")
+        built = worlds.build_world("fuzzbak")
         yield built
-        fuzzing.delete_world(built)
+        worlds.delete_world(built)
 
 
 @pytest.fixture(scope="module")
 def catalog():
-    return fuzzing.Catalog()
+    return language.Catalog()
 
 
 def _check(world, catalog):
@@ -44,7 +45,7 @@ def _check(world, catalog):
 @pytest.mark.django_db
 @pytest.mark.parametrize("kind", fuzzing_backup.KINDS)
 def test_a_crafted_backup_is_refused_or_read_and_undone(kind, world, catalog):
-    fuzzing.drive(
+    driving.drive(
         fuzzing_backup.backup_cases(world, kind),
         _check(world, catalog),
         examples=EXAMPLES,

@@ -6,20 +6,21 @@ from __future__ import annotations
 
 import pytest
 
-from bench import fuzzing, fuzzing_money
+from bench import fuzzing_money
+from bench.fuzzing import driving, outcomes, worlds
 
 
 @pytest.fixture
 def world(transactional_db):
-    built = fuzzing.build_world("fuzzdup")
+    built = worlds.build_world("fuzzdup")
     yield built
-    fuzzing.delete_world(built)
+    worlds.delete_world(built)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_every_money_action_sent_at_once_is_written_once(world):
-    tally = fuzzing.Tally()
-    with fuzzing.quiet():
+    tally = outcomes.Tally()
+    with driving.quiet():
         fuzzing_money.run_duplicates(world, 1, tally)
     assert sorted(tally.cases) == sorted(f"dup:{name}" for name in fuzzing_money.ACTIONS)
     assert tally.samples == []

@@ -12,7 +12,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
-from bench import fuzzing
+from bench.fuzzing import driving, language, sockets, worlds
 from config.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,19 +23,19 @@ CI = os.environ.get("CI") == "true"
 
 @pytest.fixture
 def world():
-    return fuzzing.build_world("fuzzws")
+    return worlds.build_world("fuzzws")
 
 
 def test_every_message_type_survives_junk(world):
-    catalog = fuzzing.Catalog()
+    catalog = language.Catalog()
 
     def check(case):
-        for outcome in fuzzing.run_ws_case(world, case, catalog):
+        for outcome in sockets.run_ws_case(world, case, catalog):
             assert not outcome.problems, "\n".join(outcome.problems)
 
-    with fuzzing.quiet():
-        for kind in [*fuzzing.ws_message_types(), "junk"]:
-            fuzzing.drive(fuzzing.ws_cases(world, kind), check, examples=EXAMPLES, derandomize=CI)
+    with driving.quiet():
+        for kind in [*sockets.ws_message_types(), "junk"]:
+            driving.drive(sockets.ws_cases(world, kind), check, examples=EXAMPLES, derandomize=CI)
 
 
 async def _open(world, socket: str, headers: list[tuple[bytes, bytes]]):
@@ -53,7 +53,7 @@ async def _open(world, socket: str, headers: list[tuple[bytes, bytes]]):
 async def _answer(communicator) -> dict:
     while True:
         reply = await communicator.receive_json_from(timeout=5)
-        if reply["type"] in fuzzing.ANSWERS:
+        if reply["type"] in sockets.ANSWERS:
             return reply
 
 
@@ -120,14 +120,14 @@ CONTROL_FRAMES = [
 ]
 
 
-@pytest.mark.parametrize("change", fuzzing.ROLE_CHANGES)
+@pytest.mark.parametrize("change", sockets.ROLE_CHANGES)
 def test_a_socket_loses_its_rights_with_the_role(world, change):
     """The TD's socket, opened before his role changed, his
     removal or his logout, changes nothing more (a refusal or a closed socket)."""
-    catalog = fuzzing.Catalog()
-    with fuzzing.quiet():
-        kept = fuzzing.run_ws_case(world, fuzzing.WsCase("td", CONTROL_FRAMES), catalog)
+    catalog = language.Catalog()
+    with driving.quiet():
+        kept = sockets.run_ws_case(world, sockets.WsCase("td", CONTROL_FRAMES), catalog)
         assert any(o.accepted for o in kept)  # the same frames do change the clock
-        outcomes = fuzzing.run_ws_case(world, fuzzing.WsCase("td", CONTROL_FRAMES, change), catalog)
+        outcomes = sockets.run_ws_case(world, sockets.WsCase("td", CONTROL_FRAMES, change), catalog)
     assert [p for o in outcomes for p in o.problems] == []
     assert not any(o.accepted for o in outcomes)

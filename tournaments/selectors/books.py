@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db.models import Sum
 
+from config.speedups.prepared import NO_ID, Prepared
 from tournaments import selectors
 from tournaments.models import (
     BountyAward,
@@ -20,7 +21,6 @@ from tournaments.models import (
     SeatTicket,
     Tournament,
 )
-from tournaments.prepared import NO_ID, Prepared
 from tournaments.rules import cashbook
 from tournaments.selectors import formats as format_selectors
 

@@ -8,16 +8,16 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
+from config.speedups.prepared import NO_ID, Prepared
 from tournaments.models import (
     FormerAddress,
     StructureItem,
     Tournament,
 )
-from tournaments.prepared import NO_ID, Prepared
 from tournaments.rules import clock, entry_rules
 
 _ITEM_COLUMNS = ("kind", "minutes", "color_up", "small_blind", "big_blind", "ante", "ante_mode")
-# The structure, compiled once (tournaments/prepared.py): every change of the clock reads it.
+# The structure, compiled once (config/speedups/prepared.py): every change of the clock reads it.
 _STRUCTURE = Prepared(
     lambda tournament_id: (
         StructureItem.objects.filter(tournament_id=tournament_id)

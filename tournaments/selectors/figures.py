@@ -15,6 +15,7 @@ from django.db.models import (
     Value,
 )
 
+from config.speedups.prepared import INT_MAX, NO_ID, Prepared, one_row_each
 from tournaments.models import (
     ChipAdjustment,
     Entry,
@@ -24,7 +25,6 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.prepared import INT_MAX, NO_ID, Prepared, one_row_each
 
 
 def tournament_figures(tournament: Tournament) -> dict[str, int]:
@@ -61,7 +61,7 @@ def _family_where(tournament_id: Any, field: str, family: bool) -> Q:
 
 def _per_family(build: Callable[[Any, bool], QuerySet[Any]]) -> dict[bool, Prepared[Any]]:
     """`build(tournament_id, family)` compiled once for a tournament alone and once for a
-    main event with its flights (tournaments/prepared.py)."""
+    main event with its flights (config/speedups/prepared.py)."""
     return {
         family: Prepared(
             lambda tournament_id, family=family: build(tournament_id, family),
@@ -106,7 +106,7 @@ def _purchase_figures(tournament_id: Any, family: bool) -> QuerySet[Any]:
     )
 
 
-# The field's figures, compiled once each (tournaments/prepared.py): every push that
+# The field's figures, compiled once each (config/speedups/prepared.py): every push that
 # changes them renders the clock screen's figures with them, and every money page reads
 # them. Three statements: the entries, the purchases, the chip adjustments; "family":
 # across a main event and its flights (a flight or a lone tournament is its own family).
@@ -160,7 +160,7 @@ def _figures(
 
 
 # The desk's latest ten entries: what its list shows of each, compiled once
-# (tournaments/prepared.py): every desk page and every registration's page reads it.
+# (config/speedups/prepared.py): every desk page and every registration's page reads it.
 _RECENT = Prepared(
     lambda tournament_id: (
         Entry.objects.filter(tournament_id=tournament_id)
@@ -198,7 +198,7 @@ def desk_recent(tournament: Tournament) -> list[dict[str, Any]]:
 
 # Entries and players left of one tournament (every desk page shows them), and below the
 # entries sold: read from the tally the database keeps of the entries (EntryTally), not
-# counted (10,000 of them in a big field), compiled once (tournaments/prepared.py). One
+# counted (10,000 of them in a big field), compiled once (config/speedups/prepared.py). One
 # row, none before the first entry.
 _ENTRY_COUNTS = Prepared(
     lambda tournament_id: EntryTally.objects.filter(tournament_id=tournament_id).values_list(
@@ -214,7 +214,7 @@ def players_left(tournament: Tournament) -> int:
 
 
 # An entry by its number in one tournament, with its player: every floor and desk action
-# on one player reads it first, compiled once (tournaments/prepared.py). The stand-in
+# on one player reads it first, compiled once (config/speedups/prepared.py). The stand-in
 # number is a positive one (a negative one compiles to nothing) that no event reaches.
 _ENTRY_BY_NUMBER = Prepared(
     lambda tournament_id, number: Entry.objects.select_related("player").filter(
@@ -290,6 +290,6 @@ def _event_keys(event_id: Any) -> QuerySet[Tournament]:
 _PLAYING = _one_total(EntryTally, Sum("active"))
 
 
-# The clock screen's other figures, compiled once (tournaments/prepared.py) as the field's
+# The clock screen's other figures, compiled once (config/speedups/prepared.py) as the field's
 # are: the tables open, and the chip leaders (their names as Player.__str__ writes them).
 _TABLES_OPEN = _one_total(Table, Count("id"), status=Table.Status.OPEN)

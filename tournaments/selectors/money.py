@@ -16,6 +16,7 @@ from django.db.models import (
     Value,
 )
 
+from config.speedups.prepared import Prepared, one_row_each
 from tournaments.models import (
     Deal,
     Entry,
@@ -23,7 +24,6 @@ from tournaments.models import (
     Purchase,
     Tournament,
 )
-from tournaments.prepared import Prepared, one_row_each
 from tournaments.rules import payouts
 from tournaments.selectors.figures import (
     _PLAYING,
@@ -74,7 +74,7 @@ def _rebuys_and_addons(where: Q) -> QuerySet[Any]:
 
 
 # The buy-ins and the rebuys' and add-ons' money of a tournament's family (a main event
-# and its flights; a flight alone), compiled once (tournaments/prepared.py): every
+# and its flights; a flight alone), compiled once (config/speedups/prepared.py): every
 # elimination reads them for its prizes, every money page for its pool.
 _BUY_INS = _per_family(
     lambda tournament_id, family: (

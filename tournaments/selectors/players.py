@@ -12,6 +12,7 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
+from config.speedups.prepared import Prepared
 from tournaments import permissions
 from tournaments.models import (
     Entry,
@@ -21,7 +22,6 @@ from tournaments.models import (
     SeatTicket,
     Tournament,
 )
-from tournaments.prepared import Prepared
 from tournaments.rules.names import fold
 
 # The players whose folded name (`search_name`: last, first, nickname) is one of two, or

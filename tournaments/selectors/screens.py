@@ -8,12 +8,12 @@ from django.db.models import (
     QuerySet,
 )
 
+from config.speedups.prepared import NO_ID, Prepared
 from tournaments.models import (
     ChipCount,
     Entry,
     Tournament,
 )
-from tournaments.prepared import NO_ID, Prepared
 from tournaments.selectors.clock import _TOURNAMENT_BY_PK
 from tournaments.selectors.figures import _figure_reads, _figures
 from tournaments.selectors.money import payout_amounts, prize_pool

@@ -21,6 +21,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Lead, RowNumber
 
+from config.speedups.prepared import NO_ID, Prepared
 from tournaments.models import (
     Entry,
     Penalty,
@@ -29,7 +30,6 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.prepared import NO_ID, Prepared
 from tournaments.rules.penalties import HAND_KINDS
 from tournaments.selectors.figures import _one_row
 from tournaments.selectors.money import _family_keys

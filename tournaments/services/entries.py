@@ -9,7 +9,9 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments import errors, prepared, realtime, selectors
+from config.speedups import prepared
+from config.speedups.prepared import NO_ID, Prepared
+from tournaments import errors, realtime, selectors
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import (
     Entry,
@@ -22,7 +24,6 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.prepared import NO_ID, Prepared
 from tournaments.rules import entry_rules, placements
 from tournaments.selectors import books as book_reads
 from tournaments.selectors import formats as format_selectors

@@ -10,11 +10,11 @@ from typing import Any
 from django.db import IntegrityError, connections, router, transaction
 from django.db.transaction import TransactionManagementError
 
+from config.speedups.prepared import NO_ID, Prepared
 from tournaments.errors import DomainError
 from tournaments.models import Tournament
-from tournaments.prepared import NO_ID, Prepared
 
-# Compiled once (tournaments/prepared.py): every write of the floor runs it.
+# Compiled once (config/speedups/prepared.py): every write of the floor runs it.
 _LOCKED = Prepared(lambda pk: Tournament.objects.select_for_update().filter(pk=pk), pk=NO_ID)
 
 

@@ -16,7 +16,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import errors, prepared, realtime, selectors
+from config.speedups import prepared
+from config.speedups.prepared import NO_ID, Prepared
+from tournaments import errors, realtime, selectors
 from tournaments.events import (
     action_label,
     event_log,
@@ -28,7 +30,6 @@ from tournaments.events import (
     undoes,
 )
 from tournaments.models import BountyAward, Deal, Entry, Event, Seat, Table, Tournament
-from tournaments.prepared import NO_ID, Prepared
 from tournaments.rules import payouts, placements
 from tournaments.services import clock as clock_services
 from tournaments.services import handforhand as handforhand_services
@@ -117,7 +118,7 @@ def _earlier_in_hand(
     return [(entry, stacks[entry.pk], tables[entry.pk]) for entry in entries]
 
 
-# Read by every elimination, compiled once (tournaments/prepared.py).
+# Read by every elimination, compiled once (config/speedups/prepared.py).
 _ACTIVE_DEAL = Prepared(
     lambda tournament_id: Deal.objects.filter(tournament_id=tournament_id, voided=False).order_by(
         "-created_at", "-pk"

@@ -14,8 +14,10 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
+from config.speedups import prepared
+from config.speedups.prepared import INT_MAX, NO_ID, Prepared
 from tables.rules import draw
-from tournaments import errors, prepared, realtime
+from tournaments import errors, realtime
 from tournaments.events import event_log, logged_id, scoped, undoes
 from tournaments.models import (
     Entry,
@@ -25,11 +27,10 @@ from tournaments.models import (
     Tournament,
     fill_board_keys,
 )
-from tournaments.prepared import INT_MAX, NO_ID, Prepared
 from tournaments.selectors.planner_stats import analyze_after_bulk
 from tournaments.services import locks
 
-# A move's reads, compiled once (tournaments/prepared.py): the floor moves players all
+# A move's reads, compiled once (config/speedups/prepared.py): the floor moves players all
 # night. The stand-ins are no row's key and no table's number, and differ from each other.
 _MOVED_ENTRY = Prepared(
     lambda pk, tournament_id: (
@@ -268,7 +269,7 @@ def _usable_tables(tournament: Tournament):
 
 
 # Every usable table of a tournament with its player count, compiled once
-# (tournaments/prepared.py): every seat drawn reads it.
+# (config/speedups/prepared.py): every seat drawn reads it.
 _TABLE_LOADS = Prepared(
     lambda tournament_id: (
         Table.objects.filter(tournament_id=tournament_id)

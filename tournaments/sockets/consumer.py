@@ -17,10 +17,10 @@ or a staff console when the session holds a role). Messages from the client:
 
 `RoomConsumer` is written as Channels' documentation writes one: a channel-layer
 membership per socket per group, and a `push` handler sending each push with `self.send`.
-`FastRoomConsumer` (config/speedups.py chooses) receives pushes through the process's
-hub instead (tournaments/sockets/hub.py): one channel-layer subscription per group per
+`FastRoomConsumer` (config/speedups/switch.py chooses) receives pushes through the process's
+hub instead (config/speedups/hub.py): one channel-layer subscription per group per
 process, written to every local socket, and shares the reads of sockets connecting at
-once (tournaments/sockets/coalesce.py).
+once (config/speedups/coalesce.py).
 
 When the channel layer fails (Redis down or restarted) the socket is closed with 1012:
 the screen reconnects and gets the whole state again (tournaments/sockets/layerwatch.py).
@@ -43,6 +43,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
+from config.speedups.coalesce import coalescer
+from config.speedups.hub import Hub, hub_for
 from tournaments import permissions, realtime, selectors
 from tournaments.controls import TIMECALL_ACTIONS, control_action
 from tournaments.errors import DomainError
@@ -50,9 +52,7 @@ from tournaments.models import DisplayScreen, Role, Tournament
 from tournaments.services import level_announcements as announcement_services
 from tournaments.services import timecalls as timecall_services
 from tournaments.sockets import layerwatch
-from tournaments.sockets.coalesce import coalescer
 from tournaments.sockets.codes import NOT_FOUND, REVOKED, RIGHTS_CHANGED, SERVICE_RESTART
-from tournaments.sockets.hub import Hub, hub_for
 
 logger = logging.getLogger(__name__)
 
@@ -334,7 +334,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 class FastRoomConsumer(RoomConsumer):
     """`RoomConsumer` receiving pushes through the process's hub, sharing the reads of
     the sockets that connect at once, without Channels' per-message hop to close stale
-    database connections (config/speedups.py)."""
+    database connections (config/speedups/switch.py)."""
 
     hub: Hub | None = None
 

@@ -12,7 +12,7 @@ Two ways in:
 On connect a follower gets the whole document (selectors/feed.py, rendered once per
 version for every reader), then each update as the event changes, rendered once after
 the change's commit (realtime.send_feed) and written by the process's hub to every local
-follower (tournaments/sockets/hub.py): a thousand followers cost one rendering and one
+follower (config/speedups/hub.py): a thousand followers cost one rendering and one
 frame, as a thousand clock screens do (`manage.py bench feed`). A follower may send
 `{"type": "ping"}` (answered with the server's time, for a countdown) or
 `{"type": "state"}` (the whole document again); anything else is ignored.
@@ -32,11 +32,11 @@ from django.conf import settings
 from django.utils import timezone
 
 from config import ratelimit
+from config.speedups.coalesce import coalescer
 from tournaments import realtime
 from tournaments.models import DisplayScreen, Tournament
 from tournaments.selectors import feed as feed_selectors
 from tournaments.sockets import layerwatch
-from tournaments.sockets.coalesce import coalescer
 from tournaments.sockets.codes import NOT_FOUND, TRY_AGAIN_LATER
 from tournaments.sockets.consumer import FastRoomConsumer, RoomConsumer
 
@@ -144,7 +144,7 @@ class FeedConsumer(RoomConsumer):
 class FastFeedConsumer(FeedConsumer, FastRoomConsumer):
     """`FeedConsumer` receiving the updates through the process's hub, and sharing with
     the followers connecting at once the event read by its address and the document
-    (tournaments/sockets/coalesce.py) (config/speedups.py)."""
+    (config/speedups/coalesce.py) (config/speedups/switch.py)."""
 
     async def _feed_authorise(self) -> tuple[Tournament, DisplayScreen | None]:
         kwargs = self.scope["url_route"]["kwargs"]

@@ -10,7 +10,7 @@ on connect:
   (`RoomConsumer.__call__`);
 - one watcher task per server process asks Redis for its run id every WATCH_SECONDS and,
   when the id changes or Redis does not answer, drops the process hub's subscriptions
-  (tournaments/sockets/hub.py) and closes every socket of the process.
+  (config/speedups/hub.py) and closes every socket of the process.
 
 Only channels_redis's layer has a Redis to watch; the in-memory layer has nothing to lose.
 """
@@ -22,7 +22,7 @@ import logging
 import weakref
 from typing import Any, Protocol
 
-from tournaments.sockets import hub
+from config.speedups import hub
 from tournaments.sockets.codes import SERVICE_RESTART
 
 logger = logging.getLogger(__name__)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from config.speedups.prepared import Prepared
 from tournaments import selectors
 from tournaments.forms.fields import whole_number
 from tournaments.permissions import _PK_OF, _STAFF_TOURNAMENT
-from tournaments.prepared import Prepared
 
 
 def page_reads(request, user_id: Any) -> list[tuple[Prepared[Any], dict[str, Any]]]:

@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from config import speedups
+from config.speedups import switch
 from tests.conftest import NOW, make_player, make_tournament
 from tournaments import errors, realtime
 from tournaments.events import event_undo
@@ -429,7 +429,7 @@ def test_a_broken_table_comes_back_as_it_was_on_undo(td, django_capture_on_commi
     moves = [p for p in pushed if p["type"] == "move"]
     assert len(moves) == 3 and all(p["same_figures"] for p in moves)
     assert all("figures" not in p.get("fragments", {}) for p in moves)
-    if speedups.on("fragments"):
+    if switch.on("fragments"):
         # No tablet listens: nothing rendered for the tables either (the plain path does
         # not ask who listens, and brings every named table's list).
         assert all("fragments" not in p for p in moves)

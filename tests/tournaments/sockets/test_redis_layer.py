@@ -128,14 +128,14 @@ def test_what_redis_says_of_a_group_is_kept_a_while_and_a_socket_joining_here_is
     assert realtime.listening((room, table), now=last_asked + realtime.HEARD_FOR + 0.1) == set()
 
 
-@pytest.mark.fast_path("the two-trip Redis group send (tournaments/sockets/layers.py)")
+@pytest.mark.fast_path("the two-trip Redis group send (config/speedups/layers.py)")
 def test_a_group_send_reaches_every_member_with_room_and_drops_expired_members():
-    """The group send in two trips (tournaments/sockets/layers.py) stores what
+    """The group send in two trips (config/speedups/layers.py) stores what
     channels_redis's own does: the message for every member whose queue has room; not for a
     member whose queue is full, nor for a membership older than the group's expiry."""
     from asgiref.sync import async_to_sync
 
-    from tournaments.sockets.layers import RedisChannelLayer
+    from config.speedups.layers import RedisChannelLayer
 
     layer = get_channel_layer()
     assert isinstance(layer, RedisChannelLayer)
@@ -170,7 +170,7 @@ def test_a_group_send_reaches_every_member_with_room_and_drops_expired_members()
     assert not stale_kept and len(left) == 3
 
 
-@pytest.mark.fast_path("the two-trip Redis group send (tournaments/sockets/layers.py)")
+@pytest.mark.fast_path("the two-trip Redis group send (config/speedups/layers.py)")
 def test_a_push_to_several_groups_reaches_each_member_of_each_in_one_send():
     """A move's push goes to the room and two tables: the layer reads the three groups'
     members in one pipeline and stores the message with one script, not two trips a group.
@@ -178,7 +178,7 @@ def test_a_push_to_several_groups_reaches_each_member_of_each_in_one_send():
     whichever process it belongs to."""
     from asgiref.sync import async_to_sync
 
-    from tournaments.sockets.layers import RedisChannelLayer
+    from config.speedups.layers import RedisChannelLayer
 
     layer = get_channel_layer()
     assert isinstance(layer, RedisChannelLayer)

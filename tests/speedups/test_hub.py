@@ -18,13 +18,13 @@ import pytest
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 
+from config.speedups import hub as hub_module
+from config.speedups.hub import REVOKED, SERVICE_RESTART, TRY_AGAIN_LATER, Hub
+from config.speedups.layers import InMemoryChannelLayer
 from tests.production.cluster import REDIS_SERVER, PrivateRedis
-from tournaments.sockets import hub as hub_module
-from tournaments.sockets.hub import REVOKED, SERVICE_RESTART, TRY_AGAIN_LATER, Hub
-from tournaments.sockets.layers import InMemoryChannelLayer
 
 pytestmark = pytest.mark.fast_path(
-    "one subscription per group per process (tournaments/sockets/hub.py)"
+    "one subscription per group per process (config/speedups/hub.py)"
 )
 
 LAYERS = ["memory", "redis"] if settings.REDIS_URL else ["memory"]
@@ -274,8 +274,8 @@ async def test_when_redis_dies_the_pump_closes_its_sockets_and_a_rejoin_resubscr
 
 
 def _our_layer(kind: str):
-    """The site's own layers (tournaments/sockets/layers.py)."""
-    from tournaments.sockets.layers import RedisChannelLayer as OurRedisLayer
+    """The site's own layers (config/speedups/layers.py)."""
+    from config.speedups.layers import RedisChannelLayer as OurRedisLayer
 
     if kind == "memory":
         return InMemoryChannelLayer()

@@ -1,5 +1,5 @@
 """On PostgreSQL, what needs no answer goes with the transaction's next trip to the
-database (config/backends/postgresql): its BEGIN with its first statement, a savepoint or
+database (config/speedups/postgresql): its BEGIN with its first statement, a savepoint or
 a write of a locked row with the next statement or the COMMIT, a push's reads after the
 COMMIT in its trip. What the room sees must not change: a transaction's writes stay its
 own until it commits, a failed write fails the whole, a savepoint rolled back takes back
@@ -11,12 +11,13 @@ import pytest
 from django.conf import settings
 from django.db import IntegrityError, connection, connections, transaction
 
+from config.speedups import prepared
 from tests.conftest import make_player, make_tournament
-from tournaments import prepared, selectors
+from tournaments import selectors
 from tournaments.models import DisplayScreen, Player, Tournament
 
 pytestmark = [
-    pytest.mark.fast_path("statements pipelined (config/backends/postgresql)"),
+    pytest.mark.fast_path("statements pipelined (config/speedups/postgresql)"),
     pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
 ]

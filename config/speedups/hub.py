@@ -9,11 +9,11 @@ writes its text straight to the ASGI `send` of every local socket of the group.
 
 Senders are unchanged: `realtime.broadcast` still calls `group_send` on the channel
 layer, so every process (and any other member of the group, such as a test listening
-on it) still gets the message. Our layers (tournaments/sockets/layers.py) leave the
+on it) still gets the message. Our layers (config/speedups/layers.py) leave the
 sending process's own channel out of what they send and hand the push to its hub
 (`deliver_here`): this process's screens do not wait for the message to come back.
 
-Each push's frame is made once (tournaments/sockets/wire.py) and written as it is to
+Each push's frame is made once (config/speedups/wire.py) and written as it is to
 every socket served by uvicorn's websockets protocol and open for writing; any other
 socket (another server, per-message deflate, a connection asking its writers to wait)
 gets it through its ASGI `send`, as every socket did before (several times slower for
@@ -45,13 +45,13 @@ from collections import deque
 from collections.abc import Coroutine, Generator, Iterable
 from typing import Any, Protocol
 
+from config.speedups.wire import Direct, frame
 from tournaments.sockets.codes import (
     REVOKED,
     RIGHTS_CHANGED,
     SERVICE_RESTART,
     TRY_AGAIN_LATER,
 )
-from tournaments.sockets.wire import Direct, frame
 
 logger = logging.getLogger(__name__)
 

@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
-from tournaments.sockets.coalesce import Coalesce
+from config.speedups.coalesce import Coalesce
 
 pytestmark = pytest.mark.fast_path(
-    "reads shared by sockets connecting at once (tournaments/sockets/coalesce.py)"
+    "reads shared by sockets connecting at once (config/speedups/coalesce.py)"
 )
 
 

@@ -29,7 +29,7 @@ Every other statement stays bound on the client, as Django binds it: a statement
 bound on the server takes at most 65,535 parameters, and the ORM's deletes and bulk
 inserts of a big field carry more.
 
-Without the speedups (TORNEO_PLAIN=1, config/speedups.py) this is the ORM as written: each
+Without the speedups (TORNEO_PLAIN=1, config/speedups/switch.py) this is the ORM as written: each
 call builds its queryset with the call's values and runs it, nothing is read ahead or
 with a COMMIT, and the `*_later` writes are the ORM's save, delete and create, at once.
 """
@@ -50,7 +50,7 @@ from django.db.models.deletion import Collector
 from django.db.models.query import get_related_populators
 from django.db.models.sql import DeleteQuery, InsertQuery, UpdateQuery
 
-from config import speedups
+from config.speedups import switch
 
 M = TypeVar("M", bound=Model)
 
@@ -111,7 +111,7 @@ class Prepared(Generic[M]):
     def instances(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[M]:
         """The queryset's model instances, as the queryset itself would give them: its
         annotations as attributes, its `select_related` models attached."""
-        if not speedups.on("sql"):
+        if not switch.on("sql"):
             return list(self._built(values).using(using))
         compiled = self.compiled(using)
         rows = self._fetch(compiled, using, values)
@@ -124,7 +124,7 @@ class Prepared(Generic[M]):
 
     def rows(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[tuple[Any, ...]]:
         """The rows as the database driver gives them (no field converters)."""
-        if not speedups.on("sql"):
+        if not switch.on("sql"):
             # The ORM's compiler, on every call, as evaluating the queryset would run it.
             compiler = self._built(values).using(using).query.get_compiler(using)
             try:
@@ -267,7 +267,7 @@ def one_row_each(
 
     A push after an elimination reads the field's figures in four such statements; each
     trip delays the moment its first screen hears of the change."""
-    if not speedups.on("sql"):
+    if not switch.on("sql"):
         found = [prepared.rows(using, **values) for prepared, values in reads]
         if any(len(rows) != 1 for rows in found):
             raise ValueError("one row expected of each read")
@@ -310,7 +310,7 @@ def _depth(using: str) -> tuple[bool, int]:
 def request_reads() -> Iterator[None]:
     """The span of one request: reads made ahead for its view are answered in it, and
     forgotten at its end (config/middleware.py)."""
-    if not speedups.on("sql"):
+    if not switch.on("sql"):
         yield
         return
     token = _FOR_REQUEST.set({DEFAULT_DB_ALIAS: _depth(DEFAULT_DB_ALIAS)})
@@ -380,12 +380,12 @@ def with_commit(
 ) -> Riding | None:
     """Read these (as `ahead` takes them) in the trip of the current transaction's
     COMMIT, after it, for the code its on-commit hooks run: `ahead(..., ready=...)`
-    answers from them. On PostgreSQL in a transaction (config/backends/postgresql);
+    answers from them. On PostgreSQL in a transaction (config/speedups/postgresql);
     elsewhere None, and `ahead` reads as usual.
 
     A push is rendered after its change's COMMIT: its reads were a second trip to the
     database, one after the other, before the first screen heard of the change."""
-    if not speedups.on("sql"):
+    if not switch.on("sql"):
         return None
     connection = connections[using]
     ride = getattr(connection, "ride_commit", None)
@@ -424,7 +424,7 @@ def ahead(
     (`request_reads`); without a request, not read at all.
 
     Without the speedups, nothing is read ahead: each call reads when it is made."""
-    if not speedups.on("sql"):
+    if not switch.on("sql"):
         yield
         return
     kept = _FOR_REQUEST.get()
@@ -501,11 +501,11 @@ def _plain(model: type[Model], *, saved: bool = True) -> bool:
 def save_later(obj: Model, fields: Sequence[str], using: str = DEFAULT_DB_ALIAS) -> None:
     """`obj.save(update_fields=fields)` for a row the transaction holds locked: on
     PostgreSQL its UPDATE goes with the transaction's next trip to the database (its
-    next statement, or its COMMIT: config/backends/postgresql), not a trip of its own;
+    next statement, or its COMMIT: config/speedups/postgresql), not a trip of its own;
     elsewhere it runs now. The row count does not come back, hence the lock: the row is
     there to update. An error comes at that next statement."""
     model = type(obj)
-    if not speedups.on("sql") or not _plain(model):
+    if not switch.on("sql") or not _plain(model):
         obj.save(update_fields=list(fields), using=using)
         return
     meta = model._meta
@@ -526,7 +526,7 @@ def delete_later(queryset: QuerySet[Any]) -> None:
     The number deleted does not come back."""
     using = queryset.db
     if (
-        not speedups.on("sql")
+        not switch.on("sql")
         or not _plain(queryset.model, saved=False)
         or not Collector(using, origin=None).can_fast_delete(queryset)
     ):
@@ -546,7 +546,7 @@ def create_later(model: type[M], using: str = DEFAULT_DB_ALIAS, **values: Any) -
     goes with the transaction's next trip (as `save_later`), elsewhere now. The instance
     comes back without its key (`pk` is None)."""
     obj = model(**values)
-    if not speedups.on("sql") or not _plain(model):
+    if not switch.on("sql") or not _plain(model):
         obj.save(using=using)
         return obj
     return insert_later(obj, using)
@@ -559,7 +559,7 @@ def insert_later(obj: M, using: str = DEFAULT_DB_ALIAS) -> M:
     model has signal receivers, saved as usual. An error (a unique seat taken) comes at
     that next statement, or at the COMMIT."""
     model = type(obj)
-    if not speedups.on("sql") or not _plain(model, saved=False):
+    if not switch.on("sql") or not _plain(model, saved=False):
         obj.save(using=using)
         return obj
     meta = model._meta

@@ -1,4 +1,4 @@
-"""The hot reads compiled once (tournaments/prepared.py) read what the database holds now:
+"""The hot reads compiled once (config/speedups/prepared.py) read what the database holds now:
 the same row the ORM reads, and each call's own values."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from django.db.transaction import TransactionManagementError
 from django.http import Http404
 from django.urls import reverse
 
+from config.speedups.prepared import Prepared
 from tests.conftest import make_tournament, make_user
 from tournaments import permissions
 from tournaments.models import Role, StaffAssignment, Tournament
-from tournaments.prepared import Prepared
 from tournaments.services import locks
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +83,7 @@ def test_the_lock_outside_a_transaction_is_refused_as_select_for_update_is(td):
         locks.tournament_for_update(tournament)
 
 
-@pytest.mark.fast_path("SQL compiled once (tournaments/prepared.py)")
+@pytest.mark.fast_path("SQL compiled once (config/speedups/prepared.py)")
 def test_a_stand_in_the_sql_does_not_carry_is_refused(tournament):
     prepared = Prepared(lambda slug: Tournament.objects.filter(name="x"), slug="-stand-in-")
     with pytest.raises(ValueError, match="stand-ins"):
@@ -243,8 +243,8 @@ def test_entry_numbers_follow_the_highest_of_this_event_and_never_come_back(td, 
 def test_reads_run_side_by_side_give_each_its_own_row_or_refuse(td, tournament):
     """Reads run in one trip (`one_row_each`) each give the row they give alone, with their
     own values; a read that may give several rows is refused rather than mixed up."""
+    from config.speedups.prepared import one_row_each
     from tournaments import selectors
-    from tournaments.prepared import one_row_each
 
     other = make_tournament(td, name="Other night")
     for event, last in ((tournament, "Rossi"), (tournament, "Bianchi"), (other, "Verdi")):
@@ -309,7 +309,7 @@ def test_an_elimination_reads_the_field_and_the_prizes_as_the_money_pages_do(td,
     assert selectors.elimination_figures(tournament)[2] is True
 
 
-@pytest.mark.fast_path("reads made ahead (tournaments/prepared.py)")
+@pytest.mark.fast_path("reads made ahead (config/speedups/prepared.py)")
 def test_reads_made_ahead_answer_the_block_once_and_a_wrong_guess_reads_again(td, tournament):
     """What a push is about to read, read before it in one trip (`ahead`): in the block,
     each read is answered from it without a statement, with what the database holds; a
@@ -318,8 +318,8 @@ def test_reads_made_ahead_answer_the_block_once_and_a_wrong_guess_reads_again(td
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from config.speedups.prepared import ahead
     from tournaments import selectors
-    from tournaments.prepared import ahead
 
     for last in ("Rossi", "Bianchi", "Verdi"):
         _entry(tournament, td, last)
@@ -351,7 +351,7 @@ def test_reads_made_ahead_answer_the_block_once_and_a_wrong_guess_reads_again(td
 
 
 @pytest.mark.postgres
-@pytest.mark.fast_path("statements prepared on the server (tournaments/prepared.py)")
+@pytest.mark.fast_path("statements prepared on the server (config/speedups/prepared.py)")
 def test_on_postgres_the_hot_reads_are_planned_once_per_connection_and_nothing_else(
     desk, tournament
 ):

@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
-from tournaments.sockets.layers import InMemoryChannelLayer
+from config.speedups.layers import InMemoryChannelLayer
 
 pytestmark = pytest.mark.fast_path(
-    "the in-memory layer's bounded sweep (tournaments/sockets/layers.py)"
+    "the in-memory layer's bounded sweep (config/speedups/layers.py)"
 )
 
 

@@ -9,8 +9,8 @@ documentation writes it:
 =========================  ==================================  ===============================
 piece                      fast (default)                      plain (TORNEO_PLAIN=1)
 =========================  ==================================  ===============================
-database backend           config.backends.postgresql          django.db.backends.postgresql
-hot reads                  tournaments/prepared.py: compiled   the ORM, built on every call;
+database backend           config.speedups.postgresql          django.db.backends.postgresql
+hot reads                  config/speedups/prepared.py: compiled   the ORM, built on every call;
                            once, prepared on the server,       no reads ahead, writes at once
                            read ahead in one trip, writes
                            riding the next trip
@@ -18,7 +18,7 @@ HTTP handler               config.handler (one sync chain)     django.core.asgi'
 sessions                   config.sessions (+ `whose` guess)   django.contrib.sessions.backends.db
 authentication             config.auth (session + user in      ModelBackend and Django's
                            one trip)                           AuthenticationMiddleware
-channel layer              tournaments/sockets/layers.py       channels_redis's RedisChannelLayer,
+channel layer              config/speedups/layers.py       channels_redis's RedisChannelLayer,
                            (two-trip group send, Lua script)   Channels' InMemoryChannelLayer
 sockets                    hub.py + wire.py + coalesce.py      a group membership per socket,
                            (one subscription per process,      a `push` handler that calls
@@ -42,7 +42,7 @@ from __future__ import annotations
 
 # The upstream releases whose internals the speedups were written against, per
 # interpreter line CI runs (Python 3.13 with Django 6.1, Python 3.11 with Django 5.2 LTS).
-# tests/test_speedups.py fails, naming the pieces to check again, once an installed
+# tests/speedups/test_switch.py fails, naming the pieces to check again, once an installed
 # version differs: update the pieces, then the versions here.
 _BOTH_LINES = {
     "asgiref": "3.13.0",
@@ -61,27 +61,27 @@ BUILT_AGAINST: dict[tuple[int, int], dict[str, str]] = {
 # Which pieces reach into which distribution's internals (what an upgrade may break).
 TOUCHES: dict[str, tuple[str, ...]] = {
     "django": (
-        "config/backends/postgresql (DatabaseWrapper's commit and cursors)",
-        "tournaments/prepared.py (SQLCompiler, ModelIterable's populators, Update/Insert/DeleteQuery)",
+        "config/speedups/postgresql (DatabaseWrapper's commit and cursors)",
+        "config/speedups/prepared.py (SQLCompiler, ModelIterable's populators, Update/Insert/DeleteQuery)",
         "config/handler.py (ASGIHandler, BaseHandler.load_middleware)",
         "config/sessions.py (db.SessionStore._get_session_from_db)",
         "config/auth.py (auth.get_user, AuthenticationMiddleware)",
     ),
     "asgiref": ("config/handler.py (ThreadSensitiveContext(executor=...))",),
     "channels": (
-        "tournaments/sockets/layers.py (InMemoryChannelLayer's queues and sweep)",
-        "tournaments/sockets/hub.py (consumers' base_send, channel receive)",
+        "config/speedups/layers.py (InMemoryChannelLayer's queues and sweep)",
+        "config/speedups/hub.py (consumers' base_send, channel receive)",
     ),
     "channels_redis": (
-        "tournaments/sockets/layers.py (group send, its Lua script, key layout)",
+        "config/speedups/layers.py (group send, its Lua script, key layout)",
         "tournaments/realtime.py (`listening`: group keys counted in Redis)",
     ),
-    "redis": ("tournaments/sockets/layers.py (pipelines and eval on the layer's pools)",),
-    "uvicorn": ("tournaments/sockets/wire.py (WebSocketsSansIOProtocol's attributes)",),
-    "websockets": ("tournaments/sockets/wire.py (Frame.serialize, the protocol's state)",),
+    "redis": ("config/speedups/layers.py (pipelines and eval on the layer's pools)",),
+    "uvicorn": ("config/speedups/wire.py (WebSocketsSansIOProtocol's attributes)",),
+    "websockets": ("config/speedups/wire.py (Frame.serialize, the protocol's state)",),
     "psycopg": (
-        "config/backends/postgresql (pipeline mode)",
-        "tournaments/prepared.py (server-side binding, prepare=True, pipelines)",
+        "config/speedups/postgresql (pipeline mode)",
+        "config/speedups/prepared.py (server-side binding, prepare=True, pipelines)",
     ),
 }
 
@@ -93,7 +93,7 @@ PIECES: dict[str, str] = {
     "sql": "the database backend, hot reads compiled and read ahead, writes riding the next trip",
     "login": "sessions and the user read in one trip (config.sessions, config.auth)",
     "handler": "one thread for a request's sync chain (config.handler)",
-    "layer": "the channel layers' group send (tournaments/sockets/layers.py)",
+    "layer": "the channel layers' group send (config/speedups/layers.py)",
     "sockets": "one subscription per process, frames written to the server (hub, wire, coalesce)",
     "fragments": "fragments rendered only for the groups heard (tournaments/realtime.py)",
     "gc": "gc.freeze() and spaced-out full collections",
@@ -131,12 +131,12 @@ def on(piece: str) -> bool:
 def database_engine(engine: str, *, plain: bool) -> str:
     """The database backend: Django's PostgreSQL one, or ours that pipelines statements."""
     if engine == "django.db.backends.postgresql" and not plain:
-        return "config.backends.postgresql"
+        return "config.speedups.postgresql"
     return engine
 
 
 def prepare_hot_reads(wanted: bool, *, plain: bool) -> bool:
-    """Whether the hot reads are prepared on the server (tournaments/prepared.py)."""
+    """Whether the hot reads are prepared on the server (config/speedups/prepared.py)."""
     return wanted and not plain
 
 
@@ -166,10 +166,10 @@ def channel_layer(*, redis: bool, plain: bool) -> str:
     if redis:
         if plain:
             return "channels_redis.core.RedisChannelLayer"
-        return "tournaments.sockets.layers.RedisChannelLayer"
+        return "config.speedups.layers.RedisChannelLayer"
     if plain:
         return "channels.layers.InMemoryChannelLayer"
-    return "tournaments.sockets.layers.InMemoryChannelLayer"
+    return "config.speedups.layers.InMemoryChannelLayer"
 
 
 # --- The ASGI application (config/asgi.py) --------------------------------------------
@@ -190,7 +190,7 @@ def http_application() -> str:
 def websocket_wrapper() -> str | None:
     """The ASGI middleware outermost on the sockets (the hub writes to the server's own
     `send` it keeps), or None."""
-    return "tournaments.sockets.hub.ServerSend" if on("sockets") else None
+    return "config.speedups.hub.ServerSend" if on("sockets") else None
 
 
 def room_consumer() -> str:

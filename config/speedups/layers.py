@@ -11,7 +11,7 @@ rather than deepcopy(). Expiry is a minute for messages and a day for group
 memberships, so a second's slack changes nothing anyone can see.
 
 A push sent from a server process with sockets in the group reaches those sockets
-through its hub (tournaments/sockets/hub.py, `deliver_here`), not back through the
+through its hub (config/speedups/hub.py, `deliver_here`), not back through the
 layer: the layer sends it to the group's other members only. On Redis the hub writes
 it once the send is done, so the other processes' screens never wait for this one's.
 """
@@ -29,7 +29,7 @@ from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer as ChannelsInMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer as ChannelsRedisChannelLayer
 
-from tournaments.sockets.hub import Hub, hub_here
+from config.speedups.hub import Hub, hub_here
 
 logger = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ What is read of uvicorn's protocol object are its documented-by-use attributes
 `initial_response`); and of websockets' protocol its `state`, `extensions`, `expect_continuation_frame`
 (a fragmented message being sent) and `writes` (bytes not yet handed over). `Direct.of`
 checks the first are there, `Direct.write` reads the others with a default that falls
-back, and tests/tournaments/sockets/test_wire.py checks that the uvicorn this project
+back, and tests/speedups/test_wire.py checks that the uvicorn this project
 pins takes the direct path, so an upgrade that changes them is seen, not silently slow.
 """
 

@@ -1,4 +1,4 @@
-"""A push's frame written straight to uvicorn's connections (tournaments/sockets/wire.py).
+"""A push's frame written straight to uvicorn's connections (config/speedups/wire.py).
 
 A real uvicorn server in this test's event loop, run as bin/serve runs it (`--ws auto`,
 per-message deflate off unless a test turns it on), and real `websockets` clients: what
@@ -18,12 +18,12 @@ from websockets.asyncio.client import connect
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from tournaments.sockets.hub import SERVER_SEND, Hub
-from tournaments.sockets.layers import InMemoryChannelLayer
-from tournaments.sockets.wire import Direct, frame
+from config.speedups.hub import SERVER_SEND, Hub
+from config.speedups.layers import InMemoryChannelLayer
+from config.speedups.wire import Direct, frame
 
 pytestmark = pytest.mark.fast_path(
-    "frames written to uvicorn's connection (tournaments/sockets/wire.py)"
+    "frames written to uvicorn's connection (config/speedups/wire.py)"
 )
 
 TEXT = json.dumps({"type": "elimination", "html": "Müller è fuori — 23° posto, 1.250 €"})

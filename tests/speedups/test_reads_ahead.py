@@ -14,15 +14,16 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.urls import reverse
 
+from config.speedups import prepared
 from tests.conftest import NOW, make_player
 from tests.tournaments.services.test_moves import seat_players, where
-from tournaments import prepared, selectors
+from tournaments import selectors
 from tournaments.models import Entry, Tournament
 from tournaments.services import entries as entry_services
 
 pytestmark = [
     pytest.mark.fast_path(
-        "reads made ahead in the login's trip (tournaments/prepared.py, config/auth.py)"
+        "reads made ahead in the login's trip (config/speedups/prepared.py, config/auth.py)"
     ),
     pytest.mark.django_db,
 ]

@@ -1,1 +1,0 @@
-"""Database backends: Django's, each with what the site adds to it."""
