@@ -1,6 +1,6 @@
 """`manage.py bench fuzz --cases N`: junk into every route and every socket message.
 
-Runs the harness of bench/fuzzing.py (the CI sample in tests/fuzz/ runs the same)
+Runs the harness of bench/fuzzing/ (the CI sample in tests/fuzz/ runs the same)
 against the configured database: it builds a world, fuzzes every route (each request in a
 transaction rolled back afterwards), the socket (its services commit: the world is
 deleted at the end), and every money action sent several times at once (double payments,
@@ -15,8 +15,9 @@ import time
 from django.core.management.base import CommandError
 from django.db import connection
 
-from bench import fuzzing, fuzzing_backup, fuzzing_money
+from bench import fuzzing_backup, fuzzing_money
 from bench.common import Figures
+from bench.fuzzing import driving, forms, language, outcomes, routes, sockets, worlds
 
 WS_SHARE = 0.2  # of the cases go to the socket
 BACKUP_SHARE = 0.1  # to crafted backups (each file: its import, reads and undos), the rest
@@ -35,20 +36,20 @@ def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
         ) from None
     derandomize = os.environ.get("CI") == "true"
     started = time.perf_counter()
-    catalog = fuzzing.Catalog()
-    targets = fuzzing.targets_cached()
-    quiet = fuzzing.quiet()
+    catalog = language.Catalog()
+    targets = routes.targets_cached()
+    quiet = driving.quiet()
     quiet.__enter__()
-    world = fuzzing.build_world("fuzzbench")
-    tally = fuzzing.Tally()
+    world = worlds.build_world("fuzzbench")
+    tally = outcomes.Tally()
     timings: dict[str, float] = {}
     try:
         per_target = max(1, round(cases * (1 - WS_SHARE - BACKUP_SHARE) / len(targets)))
         for name, target in sorted(targets.items()):
             began = time.perf_counter()
-            fuzzing.drive(
-                fuzzing.form_cases(name, target, world),
-                lambda case: tally.add(fuzzing.run_form_case(world, case, catalog)),
+            driving.drive(
+                forms.form_cases(name, target, world),
+                lambda case: tally.add(forms.run_form_case(world, case, catalog)),
                 examples=per_target,
                 derandomize=derandomize,
             )
@@ -64,7 +65,7 @@ def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
                 tally.add(outcome)
 
         for kind in fuzzing_backup.KINDS:
-            fuzzing.drive(
+            driving.drive(
                 fuzzing_backup.backup_cases(world, kind),
                 run_backup,
                 examples=files,
@@ -74,17 +75,17 @@ def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
         # A socket case is a message of one type, up to two more frames and a ping; each
         # frame counts as a case.
         form_cases = sum(tally.cases.values())
-        kinds = [*fuzzing.ws_message_types(), "junk"]
+        kinds = [*sockets.ws_message_types(), "junk"]
         per_kind = max(1, (cases - form_cases) // (3 * len(kinds)))
         began = time.perf_counter()
 
         def run_ws(case):
-            for outcome in fuzzing.run_ws_case(world, case, catalog):
+            for outcome in sockets.run_ws_case(world, case, catalog):
                 tally.add(outcome)
 
         for kind in kinds:
-            fuzzing.drive(
-                fuzzing.ws_cases(world, kind), run_ws, examples=per_kind, derandomize=derandomize
+            driving.drive(
+                sockets.ws_cases(world, kind), run_ws, examples=per_kind, derandomize=derandomize
             )
         timings["ws"] = time.perf_counter() - began
         # Every money action, its copies sent at once: these requests commit, into events
@@ -96,11 +97,11 @@ def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
         )
         timings["duplicates"] = time.perf_counter() - began
     finally:
-        fuzzing.delete_world(world)
+        worlds.delete_world(world)
         quiet.__exit__(None, None, None)
     seconds = time.perf_counter() - started
     sent = {n[3:] for n in tally.cases if n.startswith("ws:")}
-    ws_types = sorted(sent & set(fuzzing.ws_message_types()))
+    ws_types = sorted(sent & set(sockets.ws_message_types()))
     form_names = [n for n in tally.cases if not n.startswith(("ws:", "backup:", "dup:"))]
     dup_names = [n for n in tally.cases if n.startswith("dup:")]
     backup_names = [n for n in tally.cases if n.startswith("backup:")]
@@ -112,7 +113,7 @@ def fuzz(*, cases: int = 10000, **_options) -> tuple[list[str], Figures]:
         )
         seen = sorted(tally.messages.get(name, {}).items(), key=lambda kv: -kv[1])
         lines += [f"    {count:>5} × {text}" for text, count in seen[:3]]
-    lines.append(f"socket types never sent: {sorted(set(fuzzing.ws_message_types()) - sent)}")
+    lines.append(f"socket types never sent: {sorted(set(sockets.ws_message_types()) - sent)}")
     lines += ["problems:", *tally.samples] if tally.samples else ["no problems"]
     figures: Figures = {
         "bench": "fuzz",

@@ -5,7 +5,7 @@ an id (a row's, a foreign key, one inside a JSON field or an event's payload, a 
 dict key) to a value of any JSON type, a JSON field or a payload value to junk, or a state
 field (the clock) to anything -- and uploads it as the TD. Then:
 
-- refused: nothing changed anywhere (`fuzzing.snapshot`), and the message is in Italian;
+- refused: nothing changed anywhere (bench/fuzzing/snapshot.py), and the message is in Italian;
 - accepted: every read page of the imported tournament answers, and so does the undo of
   every imported action (the preview and the confirmed undo); no undo changes a row of the
   world's tournament (an undo that reaches another tournament is a partial write), and a
@@ -28,7 +28,12 @@ from django.db import transaction
 from django.db.models import Max
 from django.urls import reverse
 
-from bench import fuzzing
+from bench.fuzzing.forms import _client, _Errors
+from bench.fuzzing.language import Catalog, shown_messages
+from bench.fuzzing.outcomes import Outcome
+from bench.fuzzing.snapshot import changed, snapshot
+from bench.fuzzing.strategies import _anything, _st
+from bench.fuzzing.worlds import World
 
 # Pages that read an imported tournament: (url name, roles allowed).
 READ_PATHS = (
@@ -60,7 +65,7 @@ class BackupCase:
     value: Any
 
 
-def _document(world: fuzzing.World) -> dict:
+def _document(world: World) -> dict:
     """The world exported once per run (cached on the world)."""
     from tournaments.models import Tournament
     from tournaments.services import backup_export
@@ -88,7 +93,7 @@ def _concrete(node: Any, parts: list[str], at: tuple) -> list[tuple[tuple, bool]
     return found
 
 
-def sites(world: fuzzing.World) -> dict[str, list[tuple]]:
+def sites(world: World) -> dict[str, list[tuple]]:
     """Every place of the document a case may change, by kind."""
     from tournaments.events import payload_refs
     from tournaments.services import backup_format
@@ -132,7 +137,7 @@ def sites(world: fuzzing.World) -> dict[str, list[tuple]]:
 
 def _id_values(old: Any):
     """An id written as every JSON type, and ids of no row or of other rows."""
-    st = fuzzing._st()
+    st = _st()
     number = old if type(old) is int else 1
     return st.one_of(
         st.sampled_from(
@@ -157,12 +162,12 @@ def _id_values(old: Any):
             ]
         ),
         st.integers(min_value=-(10**6), max_value=10**6),
-        fuzzing._anything(),
+        _anything(),
     )
 
 
 def _key_values(old: Any):
-    st = fuzzing._st()
+    st = _st()
     return st.one_of(
         st.sampled_from(
             [f"{old}.0", f" {old}", "٣", "１", "-0", "x", "", str(10**20), f"{old}{old}"]
@@ -173,14 +178,14 @@ def _key_values(old: Any):
 
 
 def _junk_values():
-    st = fuzzing._st()
+    st = _st()
     return st.one_of(
-        fuzzing._anything(),
+        _anything(),
         st.sampled_from([math.nan, math.inf, -math.inf, 1e308, -1.0, 10**30, [], {}, ""]),
         st.lists(st.integers(min_value=-(10**16), max_value=10**16), max_size=4),
         st.dictionaries(
             st.one_of(st.integers(-5, 99).map(str), st.text(max_size=3)),
-            fuzzing._anything(),
+            _anything(),
             max_size=3,
         ),
     )
@@ -192,8 +197,8 @@ def _get(doc: Any, path: tuple) -> Any:
     return doc
 
 
-def backup_cases(world: fuzzing.World, kind: str):
-    st = fuzzing._st()
+def backup_cases(world: World, kind: str):
+    st = _st()
     places = sites(world)[kind] or sites(world)["id"]
     doc = _document(world)
 
@@ -211,7 +216,7 @@ def backup_cases(world: fuzzing.World, kind: str):
     )
 
 
-def crafted(world: fuzzing.World, case: BackupCase) -> dict:
+def crafted(world: World, case: BackupCase) -> dict:
     """The world's export with the case's change, every action marked undoable (a file
     may say so of any action: each imported action then reaches its undo handler)."""
     doc = copy.deepcopy(_document(world))
@@ -235,9 +240,7 @@ def _fingerprint(tournament) -> str:
     return hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()
 
 
-def run_backup_case(
-    world: fuzzing.World, case: BackupCase, catalog: fuzzing.Catalog
-) -> list[fuzzing.Outcome]:
+def run_backup_case(world: World, case: BackupCase, catalog: Catalog) -> list[Outcome]:
     """Upload the crafted file, then read and undo the imported tournament; roll back."""
     from django.core.files.uploadedfile import SimpleUploadedFile
     from django.core.signals import got_request_exception
@@ -245,15 +248,15 @@ def run_backup_case(
     from tournaments.models import Tournament
 
     target = f"backup:{case.kind}"
-    outcomes: list[fuzzing.Outcome] = []
+    outcomes: list[Outcome] = []
     where = f"[{case.path} = {repr(case.value)[:80]}]"
 
-    def outcome(name: str) -> fuzzing.Outcome:
-        made = fuzzing.Outcome(f"{target}:{name}")
+    def outcome(name: str) -> Outcome:
+        made = Outcome(f"{target}:{name}")
         outcomes.append(made)
         return made
 
-    def answered(made: fuzzing.Outcome, response, what: str) -> bool:
+    def answered(made: Outcome, response, what: str) -> bool:
         if response.status_code >= 500:
             made.server_error = f"{where} {what}: {response.status_code} " + (
                 recorder.seen[-1] if recorder.seen else "no exception recorded"
@@ -261,13 +264,13 @@ def run_backup_case(
             return False
         return True
 
-    recorder = fuzzing._Errors()
+    recorder = _Errors()
     got_request_exception.connect(recorder)
     try:
         with transaction.atomic():
-            client = fuzzing._client("td", world)
+            client = _client("td", world)
             data = json.dumps(crafted(world, case), ensure_ascii=False).encode()
-            before = fuzzing.snapshot(world)
+            before = snapshot(world)
             newest = Tournament.objects.aggregate(n=Max("pk"))["n"] or 0
             made = outcome("import")
             try:
@@ -284,7 +287,7 @@ def run_backup_case(
             if not answered(made, response, "import"):
                 transaction.set_rollback(True)
                 return outcomes
-            errors, others = fuzzing.shown_messages(response)
+            errors, others = shown_messages(response)
             for text in errors + others:
                 english = catalog.english_in(text)
                 if english:
@@ -294,13 +297,13 @@ def run_backup_case(
             if imported is None:
                 made.refused = True
                 made.message = errors[0] if errors else f"HTTP {response.status_code}"
-                diff = fuzzing.changed(before, fuzzing.snapshot(world))
+                diff = changed(before, snapshot(world))
                 if diff:
                     made.partial_write = f"{where} refused ({errors[:1]}) but changed {diff}"
                 transaction.set_rollback(True)
                 return outcomes
             made.accepted = True
-            world_rows = {k: v[1] for k, v in fuzzing.snapshot(world).items()}
+            world_rows = {k: v[1] for k, v in snapshot(world).items()}
             _reads(client, imported.slug, outcome, answered)
             events = list(imported.events.order_by("-pk").values_list("pk", "action"))
             for pk, action in events[:UNDO_LIMIT]:
@@ -316,13 +319,13 @@ def run_backup_case(
                     response = client.post(url, {"confirm": "1"}, follow=True)
                     if not answered(made, response, f"undo of {action}"):
                         continue
-                errors, _others = fuzzing.shown_messages(response)
+                errors, _others = shown_messages(response)
                 made.refused = bool(errors)
                 made.accepted = not errors
                 made.message = errors[0] if errors else ""
                 if errors and _fingerprint(imported) != state:
                     made.partial_write = f"{where} undo of {action} refused but changed it"
-                now_rows = {k: v[1] for k, v in fuzzing.snapshot(world).items()}
+                now_rows = {k: v[1] for k, v in snapshot(world).items()}
                 moved = sorted(k for k in now_rows if now_rows[k] != world_rows[k])
                 if moved:
                     made.partial_write = (

@@ -32,7 +32,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from bench import fuzzing
+from bench.fuzzing import forms, outcomes, worlds
 from room.services import books as night_services
 
 COPIES = 4  # identical requests sent at once in a round
@@ -42,7 +42,7 @@ COPIES = 4  # identical requests sent at once in a round
 class MoneyWorld:
     """The events, players and cash table the rounds write to, and their nights."""
 
-    world: fuzzing.World
+    world: worlds.World
     sales_night: date
     closed_night: date
     events: dict[str, int] = field(default_factory=dict)
@@ -120,7 +120,7 @@ def _bust(money: MoneyWorld, tournament, entry) -> None:
     )
 
 
-def build_money_world(world: fuzzing.World) -> MoneyWorld:
+def build_money_world(world: worlds.World) -> MoneyWorld:
     from room.models import CashGame, RoomEvent
     from room.services import cash_lists, cash_tables
 
@@ -434,15 +434,15 @@ ACTIONS: dict[str, Callable[[MoneyWorld], Round]] = {
 }
 
 
-def run_duplicate_round(money: MoneyWorld, name: str, copies: int = COPIES) -> fuzzing.Outcome:
+def run_duplicate_round(money: MoneyWorld, name: str, copies: int = COPIES) -> outcomes.Outcome:
     """One action prepared, sent `copies` times at once; what it wrote, counted."""
-    outcome = fuzzing.Outcome(f"dup:{name}")
+    outcome = outcomes.Outcome(f"dup:{name}")
     try:
         ready = ACTIONS[name](money)
     except Exception as exc:  # noqa: BLE001 - a round that cannot be prepared is a finding
         outcome.server_error = f"preparing the round failed: {type(exc).__name__}: {exc}"
         return outcome
-    clients = [fuzzing._client("td", money.world) for _ in range(copies)]
+    clients = [forms._client("td", money.world) for _ in range(copies)]
     barrier = threading.Barrier(copies)
     statuses: list[int] = []
     crashes: list[str] = []
@@ -474,7 +474,7 @@ def run_duplicate_round(money: MoneyWorld, name: str, copies: int = COPIES) -> f
     return outcome
 
 
-def run_duplicates(world: fuzzing.World, rounds: int, tally: fuzzing.Tally) -> None:
+def run_duplicates(world: worlds.World, rounds: int, tally: outcomes.Tally) -> None:
     """`rounds` rounds of every money action, each sent COPIES times at once."""
     money = build_money_world(world)
     try:
