@@ -21,7 +21,7 @@ The marks, in ms after the change arrived:
   local socket has been (the in-memory layer writes them before its send is done);
 and `statements` / `db_ms`: the SQL statements run before the commit, and the time spent
 waiting on them (on PostgreSQL a write deferred to the COMMIT's trip is not among them:
-config/backends/postgresql); `gc_ms`: the garbage collector's pauses from the change's
+config/speedups/postgresql); `gc_ms`: the garbage collector's pauses from the change's
 arrival to its last socket (all threads stop for them).
 
 Benchmarks only: nothing here is imported by the site.
@@ -122,11 +122,11 @@ def install(path: str) -> Recorder:
     from config.auth import UserBackend
     from config.handler import OneThreadASGIHandler
     from config.sessions import SessionStore
+    from config.speedups.hub import Hub
+    from config.speedups.layers import InMemoryChannelLayer, RedisChannelLayer
     from tournaments import permissions, realtime, selectors
     from tournaments.services import locks
     from tournaments.sockets.consumer import RoomConsumer
-    from tournaments.sockets.hub import Hub
-    from tournaments.sockets.layers import InMemoryChannelLayer, RedisChannelLayer
 
     recorder = Recorder(path)
     gc.callbacks.append(recorder.collecting)
