@@ -7,7 +7,8 @@ written. One change at a time (the bench makes them in turn): each change's mark
 written to LOG as one JSON line when its push has been written to the sockets.
 
 The marks, in ms after the change arrived:
-- `thread`: the request's thread takes it (Django's handler); `session` and `user` when
+- `resolved`: the request has passed the middleware to Django's URL resolver; `session`
+  and `user` when
   the login session and its user have been read; `view` when the view reads its
   tournament; `locked` when the tournament's row is back under its lock
   (locks.tournament_for_update);
@@ -38,7 +39,7 @@ import time
 from typing import Any
 
 MARKS = (
-    "thread",
+    "resolved",
     "session",
     "user",
     "view",
@@ -115,15 +116,16 @@ class Recorder:
 
 def install(path: str) -> Recorder:
     """Put the timers in place (after Django is set up and the app is built)."""
+    from channels.layers import InMemoryChannelLayer
+    from channels_redis.core import RedisChannelLayer
+    from django.contrib.auth.backends import ModelBackend
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.handlers.asgi import ASGIHandler
     from django.core.handlers.base import BaseHandler
     from django.db.backends.base.base import BaseDatabaseWrapper
     from django.db.backends.utils import CursorWrapper
 
-    from config.auth import UserBackend
-    from config.handler import OneThreadASGIHandler
-    from config.sessions import SessionStore
     from config.speedups.hub import Hub
-    from config.speedups.layers import InMemoryChannelLayer, RedisChannelLayer
     from tournaments import permissions, realtime, selectors
     from tournaments.services import locks
     from tournaments.sockets.consumer import RoomConsumer
@@ -131,14 +133,14 @@ def install(path: str) -> Recorder:
     recorder = Recorder(path)
     gc.callbacks.append(recorder.collecting)
 
-    http_call = OneThreadASGIHandler.__call__
+    http_call = ASGIHandler.__call__
 
     async def http(self, scope, receive, send):
         if scope.get("method") == "POST":
             recorder.start()
         return await http_call(self, scope, receive, send)
 
-    OneThreadASGIHandler.__call__ = http
+    ASGIHandler.__call__ = http
 
     socket_receive = RoomConsumer.receive
 
@@ -188,9 +190,9 @@ def install(path: str) -> Recorder:
 
         return call
 
-    BaseHandler.get_response = marked(BaseHandler.get_response, "thread")
+    BaseHandler.resolve_request = marked(BaseHandler.resolve_request, "resolved")
     SessionStore._get_session_from_db = then(SessionStore._get_session_from_db, "session")
-    UserBackend.get_user = then(UserBackend.get_user, "user")
+    ModelBackend.get_user = then(ModelBackend.get_user, "user")
     permissions.get_tournament_for = marked(permissions.get_tournament_for, "view")
     locks.tournament_for_update = then(locks.tournament_for_update, "locked")
     realtime.with_fragments = marked(realtime.with_fragments, "push")
@@ -212,7 +214,6 @@ def install(path: str) -> Recorder:
 
     for layer in (InMemoryChannelLayer, RedisChannelLayer):
         layer.group_send = sent_then(layer.group_send)
-    RedisChannelLayer.group_send_many = sent_then(RedisChannelLayer.group_send_many)
 
     deliver = Hub._deliver
 
@@ -257,7 +258,7 @@ def describe(phases: dict[str, Any]) -> str:
     parts = [f"Server phases, median ms after the change arrived ({phases['changes']} changes):"]
     steps = [
         f"{name} {phases[name]}"
-        for name in ("thread", "session", "user", "view", "locked")
+        for name in ("resolved", "session", "user", "view", "locked")
         if name in phases
     ]
     if steps:

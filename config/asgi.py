@@ -1,6 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-Which handler, socket wrapper and garbage-collector settings: config/speedups/switch.py."""
+Which socket wrapper and garbage-collector settings: config/speedups/switch.py."""
 
 import os
 
@@ -9,11 +9,12 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 
+from django.core.asgi import get_asgi_application  # noqa: E402
 from django.utils.module_loading import import_string  # noqa: E402
 
 from config.speedups import switch  # noqa: E402
 
-django_asgi_app = import_string(switch.http_application())()
+django_asgi_app = get_asgi_application()
 
 from django.conf import settings  # noqa: E402
 

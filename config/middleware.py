@@ -12,7 +12,6 @@ from django.shortcuts import redirect
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from config.speedups import prepared
 from tournaments import permissions, selectors
 
 
@@ -27,18 +26,6 @@ def reject_nul_bytes(get_response: Callable[[HttpRequest], HttpResponse]):
                 if "\x00" in key or any("\x00" in value for value in values):
                     raise BadRequest("NUL byte in the request")
         return get_response(request)
-
-    return middleware
-
-
-def reads_ahead(get_response: Callable[[HttpRequest], HttpResponse]):
-    """The span in which a request's reads made ahead for its view are answered
-    (prepared.request_reads): the login's read brings the page's tournament and entry in
-    its trip (config/auth.py), and the request forgets what its view did not read."""
-
-    def middleware(request: HttpRequest) -> HttpResponse:
-        with prepared.request_reads():
-            return get_response(request)
 
     return middleware
 

@@ -210,14 +210,11 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Django 6's ContentSecurityPolicyMiddleware, or our rendering of SECURE_CSP on 5.2.
     "config.csp.ContentSecurityPolicyMiddleware",
-    # Reads made ahead for the view are answered in the request, forgotten after it.
-    "config.middleware.reads_ahead",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    # Django's, reading the login session and its user in one trip (config/auth.py).
-    "config.auth.AuthenticationMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -227,9 +224,6 @@ MIDDLEWARE = [
     # A session unlocked by a tablet's PIN reaches that table's tablet and nothing else.
     "config.middleware.TabletOnly",
 ]
-MIDDLEWARE = switch.middleware(
-    MIDDLEWARE, plain="sql" in PLAIN_PIECES, plain_login="login" in PLAIN_PIECES
-)
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -341,8 +335,7 @@ if REDIS_URL:
     }
     CHANNEL_LAYERS = {
         "default": {
-            # channels_redis's, or ours with its group send in two trips (config/speedups/switch.py).
-            "BACKEND": switch.channel_layer(redis=True, plain="layer" in PLAIN_PIECES),
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [_redis_host],
                 "prefix": os.environ.get("CHANNEL_PREFIX", "torneo"),
@@ -352,10 +345,7 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
-    # Channels' in-memory layer, or ours with its per-message sweep bounded (config/speedups/switch.py).
-    CHANNEL_LAYERS = {
-        "default": {"BACKEND": switch.channel_layer(redis=False, plain="layer" in PLAIN_PIECES)}
-    }
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
     # No broker: tasks run in-process, at once (screens compute level changes themselves).
     CELERY_TASK_ALWAYS_EAGER = True
@@ -464,10 +454,8 @@ if PRODUCTION:
 
 # --- Security -------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
-# Django's database sessions and ModelBackend, or the same read through SQL compiled once
-# (config/sessions.py, config/auth.py; config/speedups/switch.py chooses).
-SESSION_ENGINE = switch.session_engine(plain="login" in PLAIN_PIECES)
-AUTHENTICATION_BACKENDS = switch.authentication_backends(plain="login" in PLAIN_PIECES)
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 CSRF_FAILURE_VIEW = "tournaments.views.core.csrf_failure"
 X_FRAME_OPTIONS = "DENY"

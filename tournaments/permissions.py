@@ -122,17 +122,13 @@ def get_tournament_for(user, slug: str, *, roles: frozenset[str]) -> Tournament:
     exist, 403 if the user may not act (anonymous users are sent to log in by the view)."""
     known = user is not None and user.is_authenticated
     staff = known and not user.is_superuser
-    # One read for everyone logged in (a superuser's role it brings is not used): the
-    # one the login's trip brings ahead (`page_reads`).
+    # One read for everyone logged in (a superuser's role it brings is not used).
     if known:
         tournament = _STAFF_TOURNAMENT.first(slug=slug, user_id=user.pk)
     else:
         tournament = _TOURNAMENT.first(slug=slug)
     if tournament is None:
         raise Http404
-    if len(_PK_OF) >= _PK_OF_MAX:
-        _PK_OF.clear()
-    _PK_OF[slug] = tournament.pk
     if staff:
         cache = getattr(user, "_torneo_roles", None)
         if cache is None:
@@ -141,13 +137,6 @@ def get_tournament_for(user, slug: str, *, roles: frozenset[str]) -> Tournament:
     if role_for(user, tournament) not in roles:
         raise PermissionDenied
     return tournament
-
-
-# Slug -> key of the tournaments this process has served to staff: a page that names an
-# entry by its number reads it ahead by that key (`page_reads`). Emptied when it grows
-# past _PK_OF_MAX: a guess forgotten or wrong costs its usual trip, never a wrong answer.
-_PK_OF: dict[str, int] = {}
-_PK_OF_MAX = 10_000
 
 
 def get_public_tournament(slug: str) -> Tournament:

@@ -170,13 +170,9 @@ def _send_many(groups: tuple[str, ...], payload: dict[str, Any]) -> None:
 
     async def send_all() -> None:
         # One hop into the event loop for every group (a move reaches three, a break a
-        # dozen). Our Redis layer sends to them all in two trips (`group_send_many`);
-        # another layer gets one group send each, side by side.
-        many = getattr(layer, "group_send_many", None)
+        # dozen): their group sends go side by side.
         if len(groups) == 1:
             await layer.group_send(groups[0], message)
-        elif many is not None:
-            await many(groups, message)
         else:
             await asyncio.gather(*(layer.group_send(group, message) for group in groups))
 

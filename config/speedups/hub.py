@@ -9,9 +9,8 @@ writes its text straight to the ASGI `send` of every local socket of the group.
 
 Senders are unchanged: `realtime.broadcast` still calls `group_send` on the channel
 layer, so every process (and any other member of the group, such as a test listening
-on it) still gets the message. Our layers (config/speedups/layers.py) leave the
-sending process's own channel out of what they send and hand the push to its hub
-(`deliver_here`): this process's screens do not wait for the message to come back.
+on it) gets the message, this one included: its hub writes it to its sockets when it
+comes back through the layer.
 
 Each push's frame is made once (config/speedups/wire.py) and written as it is to
 every socket served by uvicorn's websockets protocol and open for writing; any other
@@ -329,27 +328,6 @@ class Hub:
             except Exception:  # noqa: BLE001 - one bad message must not stop the screens
                 logger.exception("could not deliver a message to %s", group.name)
 
-    def channel_here(self, name: str) -> str | None:
-        """The channel this process listens to `name` on, once subscribed; else None."""
-        group = self.groups.get(name)
-        if group is None or group.pump is None:
-            return None
-        return group.channel
-
-    def deliver_here(self, name: str, channel: str, message: dict[str, Any]) -> None:
-        """A push this process sent to `name`, leaving its own `channel` out of the
-        layer's send (`channel_here`): written to the group's local sockets now, not
-        after its round trip through the layer (about a millisecond of an elimination's
-        first screen on Redis, `bench fanout --phases`). Nothing if the group has left
-        or subscribed again since (then its new channel got the push from the layer)."""
-        group = self.groups.get(name)
-        if group is None or group.channel != channel:
-            return
-        try:
-            self._deliver(group, message)
-        except Exception:  # noqa: BLE001 - as in the pump: one bad message stops nothing
-            logger.exception("could not deliver a message to %s", name)
-
     def _deliver(self, group: _Group, message: dict[str, Any]) -> None:
         if message.get("type") != "push":
             logger.warning("ignoring a %r message on %s", message.get("type"), group.name)
@@ -406,16 +384,6 @@ def hub_for(layer: Any) -> Hub:
             del _hubs[closed]
         hub = _hubs[loop] = Hub(layer)
     return hub
-
-
-def hub_here(layer: Any) -> Hub | None:
-    """This event loop's hub on `layer` if it has one (a server process with sockets),
-    else None (a worker, a command, a loop of its own)."""
-    try:
-        hub = _hubs.get(asyncio.get_running_loop())
-    except RuntimeError:
-        return None
-    return hub if hub is not None and hub.layer is layer else None
 
 
 def reset(layer: Any, reason: str) -> None:

@@ -147,13 +147,6 @@ class Prepared(Generic[M]):
             rows = found.pop((self, using, _key(values)), None)
             if rows is not None:
                 return rows
-        kept = _FOR_REQUEST.get()
-        # Read at the request's start for its view; never in a transaction begun since,
-        # whose reads are its own (a service reads again under its lock).
-        if kept and kept.get(using) == _depth(using):
-            rows = kept.pop((self, using, _key(values)), None)
-            if rows is not None:
-                return rows
         with _cursor(using) as cursor:
             cursor.execute(compiled.sql, self._params(compiled.slots, values))
             return cursor.fetchall()
@@ -293,33 +286,6 @@ def one_row_each(
 _AHEAD: ContextVar[dict[Any, list[Any]] | None] = ContextVar("prepared_ahead", default=None)
 
 
-# What a request's first reads brought ahead for its view (`ahead(..., for_request=...)`),
-# kept while the request lasts (`request_reads`), each answered once.
-_FOR_REQUEST: ContextVar[dict[Any, list[Any]] | None] = ContextVar(
-    "prepared_for_request", default=None
-)
-
-
-def _depth(using: str) -> tuple[bool, int]:
-    """How deep in transactions the connection is (a test runs in one already)."""
-    connection = connections[using]
-    return connection.in_atomic_block, len(connection.savepoint_ids)
-
-
-@contextmanager
-def request_reads() -> Iterator[None]:
-    """The span of one request: reads made ahead for its view are answered in it, and
-    forgotten at its end (config/middleware.py)."""
-    if not switch.on("sql"):
-        yield
-        return
-    token = _FOR_REQUEST.set({DEFAULT_DB_ALIAS: _depth(DEFAULT_DB_ALIAS)})
-    try:
-        yield
-    finally:
-        _FOR_REQUEST.reset(token)
-
-
 def _key(values: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(values.items()))
 
@@ -402,7 +368,6 @@ def ahead(
     using: str = DEFAULT_DB_ALIAS,
     *,
     ready: Riding | None = None,
-    for_request: Sequence[tuple[Prepared[Any], dict[str, Any]]] = (),
 ) -> Iterator[None]:
     """Read together, before the block, what the code in it is about to read: each of
     `reads` (a Prepared and its values, as `rows()` or `instances()` will be called) and
@@ -419,31 +384,20 @@ def ahead(
     back, the block is answered from them (a read they do not hold goes to the database
     as usual) and nothing is read before it.
 
-    `for_request`: reads the rest of the request is about to make (its view's), read in
-    the same trip and answered, outside a transaction, until the request ends
-    (`request_reads`); without a request, not read at all.
-
     Without the speedups, nothing is read ahead: each call reads when it is made."""
     if not switch.on("sql"):
         yield
         return
-    kept = _FOR_REQUEST.get()
-    later = list(for_request) if kept is not None and ready is None else []
     if ready is not None and ready.found is not None:
         found = dict(ready.found)
     else:
-        statements, keys = _statements([*reads, *later], joined, using)
+        statements, keys = _statements(list(reads), joined, using)
         found = dict(zip(keys, _run_together(statements, using), strict=True))
     token = _AHEAD.set(found)
     try:
         yield
     finally:
         _AHEAD.reset(token)
-        if kept is not None:
-            for prepared, values in later:
-                key = (prepared, using, _key(values))
-                if key in found:
-                    kept[key] = found[key]
 
 
 def _run_together(statements: list[tuple[str, list[Any]]], using: str) -> list[list[Any]]:

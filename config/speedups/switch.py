@@ -1,8 +1,8 @@
 """The seam between plain Django and the project's private speedups: every decision is here.
 
-Each speedup replaces or reaches into an upstream internal (Django, asgiref, Channels,
+Each speedup replaces or reaches into an upstream internal (Django, Channels,
 channels_redis, uvicorn, websockets, psycopg) to meet a goal of `../shared/benches.txt`;
-config/README.md says what each replaces, why, and the figures. `TORNEO_PLAIN=1`
+config/speedups/README.md says what each replaces, why, and the figures. `TORNEO_PLAIN=1`
 (settings.PLAIN) turns every one of them off at once, and the app runs as the upstream
 documentation writes it:
 
@@ -10,16 +10,10 @@ documentation writes it:
 piece                      fast (default)                      plain (TORNEO_PLAIN=1)
 =========================  ==================================  ===============================
 database backend           config.speedups.postgresql          django.db.backends.postgresql
-hot reads                  config/speedups/prepared.py: compiled   the ORM, built on every call;
-                           once, prepared on the server,       no reads ahead, writes at once
-                           read ahead in one trip, writes
-                           riding the next trip
-HTTP handler               config.handler (one sync chain)     django.core.asgi's ASGIHandler
-sessions                   config.sessions (+ `whose` guess)   django.contrib.sessions.backends.db
-authentication             config.auth (session + user in      ModelBackend and Django's
-                           one trip)                           AuthenticationMiddleware
-channel layer              config/speedups/layers.py       channels_redis's RedisChannelLayer,
-                           (two-trip group send, Lua script)   Channels' InMemoryChannelLayer
+hot reads                  prepared.py: compiled once,         the ORM, built on every call;
+                           prepared on the server, read        no reads ahead, writes at once
+                           ahead in one trip, writes riding
+                           the next trip
 sockets                    hub.py + wire.py + coalesce.py      a group membership per socket,
                            (one subscription per process,      a `push` handler that calls
                            frames written to uvicorn)          `self.send`, one read per socket
@@ -32,7 +26,7 @@ Not a speedup, in both paths: tournaments/sockets/layerwatch.py closes the socke
 Redis restarts, so a screen resyncs instead of freezing (a behaviour the room sees).
 
 Each piece can also be turned off alone, to measure what it buys: `TORNEO_PLAIN` takes a
-comma-separated list of the PIECES below (`TORNEO_PLAIN=sockets,layer`), and
+comma-separated list of the PIECES below (`TORNEO_PLAIN=sockets,gc`), and
 `bench NAME --paths fast,no-sockets,plain` runs the benchmark with and without it, side by
 side. Settings call the functions taking `plain` (Django is not set up yet); the rest of
 the app asks `on(piece)`.
@@ -45,10 +39,8 @@ from __future__ import annotations
 # tests/speedups/test_switch.py fails, naming the pieces to check again, once an installed
 # version differs: update the pieces, then the versions here.
 _BOTH_LINES = {
-    "asgiref": "3.13.0",
     "channels": "4.3.2",
     "channels_redis": "4.3.0",
-    "redis": "8.2.0",
     "uvicorn": "0.54.0",
     "websockets": "17.4",
     "psycopg": "3.3.9",
@@ -63,20 +55,9 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     "django": (
         "config/speedups/postgresql (DatabaseWrapper's commit and cursors)",
         "config/speedups/prepared.py (SQLCompiler, ModelIterable's populators, Update/Insert/DeleteQuery)",
-        "config/handler.py (ASGIHandler, BaseHandler.load_middleware)",
-        "config/sessions.py (db.SessionStore._get_session_from_db)",
-        "config/auth.py (auth.get_user, AuthenticationMiddleware)",
     ),
-    "asgiref": ("config/handler.py (ThreadSensitiveContext(executor=...))",),
-    "channels": (
-        "config/speedups/layers.py (InMemoryChannelLayer's queues and sweep)",
-        "config/speedups/hub.py (consumers' base_send, channel receive)",
-    ),
-    "channels_redis": (
-        "config/speedups/layers.py (group send, its Lua script, key layout)",
-        "tournaments/realtime.py (`listening`: group keys counted in Redis)",
-    ),
-    "redis": ("config/speedups/layers.py (pipelines and eval on the layer's pools)",),
+    "channels": ("config/speedups/hub.py (consumers' base_send, channel receive)",),
+    "channels_redis": ("tournaments/realtime.py (`listening`: group keys counted in Redis)",),
     "uvicorn": ("config/speedups/wire.py (WebSocketsSansIOProtocol's attributes)",),
     "websockets": ("config/speedups/wire.py (Frame.serialize, the protocol's state)",),
     "psycopg": (
@@ -91,9 +72,6 @@ TOUCHES: dict[str, tuple[str, ...]] = {
 # sends them (a write deferred without it would never be sent).
 PIECES: dict[str, str] = {
     "sql": "the database backend, hot reads compiled and read ahead, writes riding the next trip",
-    "login": "sessions and the user read in one trip (config.sessions, config.auth)",
-    "handler": "one thread for a request's sync chain (config.handler)",
-    "layer": "the channel layers' group send (config/speedups/layers.py)",
     "sockets": "one subscription per process, frames written to the server (hub, wire, coalesce)",
     "fragments": "fragments rendered only for the groups heard (tournaments/realtime.py)",
     "gc": "gc.freeze() and spaced-out full collections",
@@ -140,47 +118,7 @@ def prepare_hot_reads(wanted: bool, *, plain: bool) -> bool:
     return wanted and not plain
 
 
-def session_engine(*, plain: bool) -> str:
-    return "django.contrib.sessions.backends.db" if plain else "config.sessions"
-
-
-def authentication_backends(*, plain: bool) -> list[str]:
-    if plain:
-        return ["django.contrib.auth.backends.ModelBackend"]
-    return ["config.auth.UserBackend"]  # Django's ModelBackend, its read compiled once
-
-
-def middleware(names: list[str], *, plain: bool, plain_login: bool) -> list[str]:
-    """MIDDLEWARE as written in settings (the fast path's), or Django's own in its place:
-    `plain` drops the span of reads made ahead, `plain_login` swaps in Django's login."""
-    swapped = {}
-    if plain_login:
-        swapped["config.auth.AuthenticationMiddleware"] = (
-            "django.contrib.auth.middleware.AuthenticationMiddleware"
-        )
-    dropped = {"config.middleware.reads_ahead"} if plain else set()
-    return [swapped.get(name, name) for name in names if name not in dropped]
-
-
-def channel_layer(*, redis: bool, plain: bool) -> str:
-    if redis:
-        if plain:
-            return "channels_redis.core.RedisChannelLayer"
-        return "config.speedups.layers.RedisChannelLayer"
-    if plain:
-        return "channels.layers.InMemoryChannelLayer"
-    return "config.speedups.layers.InMemoryChannelLayer"
-
-
 # --- The ASGI application (config/asgi.py) --------------------------------------------
-
-
-def http_application() -> str:
-    """Django's ASGI handler, or ours that runs a request's sync chain in one thread (named,
-    as the socket pieces below are: the ASGI module imports it)."""
-    if not on("handler"):
-        return "django.core.handlers.asgi.ASGIHandler"
-    return "config.handler.OneThreadASGIHandler"
 
 
 # The socket pieces are named, as settings name backends, and imported by their callers:

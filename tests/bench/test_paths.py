@@ -22,10 +22,10 @@ def test_paths_are_named_fast_and_plain_in_the_order_given():
 
 
 def test_a_path_without_one_piece_turns_that_piece_off_alone():
-    assert [paths.plain_setting(p) for p in ("fast", "plain", "no-layer")] == ["0", "1", "layer"]
+    assert [paths.plain_setting(p) for p in ("fast", "plain", "no-gc")] == ["0", "1", "gc"]
     assert switch.plain_pieces("0") == frozenset()
     assert switch.plain_pieces("1") == frozenset(switch.PIECES)
-    assert switch.plain_pieces(" sockets, layer ") == {"sockets", "layer"}
+    assert switch.plain_pieces(" sockets, gc ") == {"sockets", "gc"}
     with pytest.raises(ValueError, match="TORNEO_PLAIN names turbo"):
         switch.plain_pieces("sockets,turbo")
 

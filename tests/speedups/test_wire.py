@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 import uvicorn
+from channels.layers import InMemoryChannelLayer
 from websockets.asyncio.client import connect
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from config.speedups.hub import SERVER_SEND, Hub
-from config.speedups.layers import InMemoryChannelLayer
 from config.speedups.wire import Direct, frame
 
 pytestmark = pytest.mark.fast_path(

@@ -236,16 +236,6 @@ _ENTRY_WITH_SEAT_BY_NUMBER = Prepared(
 )
 
 
-def entry_by_number_read(
-    tournament_id: int, number: int, *, seat: bool = False
-) -> list[tuple[Prepared[Any], dict]]:
-    """`entry_by_number`'s read, to be made ahead (prepared.ahead)."""
-    if not 0 < number <= INT_MAX:
-        return []
-    statement = _ENTRY_WITH_SEAT_BY_NUMBER if seat else _ENTRY_BY_NUMBER
-    return [(statement, {"tournament_id": tournament_id, "number": number})]
-
-
 def entry_by_number(tournament: Tournament, number: int, *, seat: bool = False) -> Entry | None:
     """The tournament's entry with this number, its player read with it (and, with
     `seat`, the seat it holds and that seat's table: `entry.seat` is None when it holds

@@ -25,7 +25,6 @@ from tournaments.forms import desk as desk_forms
 from tournaments.models import Entry, IdCheck, Player, Purchase, Seat, Tournament
 from tournaments.selectors import formats as format_selectors
 from tournaments.services import entries as entry_services
-from tournaments.views import ahead
 from tournaments.views.qr import front_qr, qr_svg
 
 # Who looked whom up: every desk search, its words and what it found.
@@ -309,7 +308,6 @@ def check_id(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 
 
 @login_required
-@ahead.entry_read_ahead()
 def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
     tournament = _desk(request, slug)
     entry = selectors.entry_by_number(tournament, number)
@@ -361,7 +359,6 @@ def purchase(request: HttpRequest, slug: str, number: int, kind: str) -> HttpRes
 
 
 @login_required
-@ahead.entry_read_ahead(seat=True)
 def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _desk(request, slug)
     entry = selectors.entry_by_number(tournament, number, seat=True)
@@ -387,7 +384,6 @@ def seat_card(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-@ahead.entry_read_ahead()
 def eliminate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = permissions.get_tournament_for(request.user, slug, roles=permissions.FLOOR)
     entry = selectors.entry_by_number(tournament, number)

@@ -24,7 +24,6 @@ from tournaments.selectors import tables as room_reads
 from tournaments.services import hands as hands_services
 from tournaments.services import moves as room_services
 from tournaments.services.seats import seat_move
-from tournaments.views import ahead
 
 
 def _floor(request: HttpRequest, slug: str) -> Tournament:
@@ -347,7 +346,6 @@ def seat_lock(request: HttpRequest, slug: str, table: int, seat: int) -> HttpRes
 
 @login_required
 @require_POST
-@ahead.entry_read_ahead(field="entry")
 def player_move(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _floor(request, slug)
     form = floor_forms.PlayerMoveForm(request.POST)
@@ -393,7 +391,6 @@ def player_move(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-@ahead.entry_read_ahead()
 def move_confirm(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _floor(request, slug)
     entry = selectors.entry_by_number(tournament, number)

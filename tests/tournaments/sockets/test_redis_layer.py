@@ -8,7 +8,6 @@ the 101st socket joining at once. Runs where REDIS_URL is set (CI's PostgreSQL +
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import secrets
 
@@ -126,94 +125,3 @@ def test_what_redis_says_of_a_group_is_kept_a_while_and_a_socket_joining_here_is
     assert realtime.listening((room, table), now=at + 2.2) == {room, table}
     last_asked = at + realtime.UNHEARD_FOR + 0.1  # each was asked then at the latest
     assert realtime.listening((room, table), now=last_asked + realtime.HEARD_FOR + 0.1) == set()
-
-
-@pytest.mark.fast_path("the two-trip Redis group send (config/speedups/layers.py)")
-def test_a_group_send_reaches_every_member_with_room_and_drops_expired_members():
-    """The group send in two trips (config/speedups/layers.py) stores what
-    channels_redis's own does: the message for every member whose queue has room; not for a
-    member whose queue is full, nor for a membership older than the group's expiry."""
-    from asgiref.sync import async_to_sync
-
-    from config.speedups.layers import RedisChannelLayer
-
-    layer = get_channel_layer()
-    assert isinstance(layer, RedisChannelLayer)
-    group = f"test.send.{secrets.token_hex(4)}"
-
-    async def scene() -> tuple[list[str], list[str], bool]:
-        # A socket's channel of this process, and two channels of their own (a full queue
-        # is a Redis key's: this process's channels share one).
-        tag = secrets.token_hex(4)
-        channels = [await layer.new_channel(), f"test.full.{tag}", f"test.room.{tag}"]
-        for channel in channels:
-            await layer.group_add(group, channel)
-        # A membership that expired long ago (its score is the time it joined).
-        stale = await layer.new_channel()
-        connection = layer.connection(layer.consistent_hash(group))
-        await connection.zadd(layer._group_key(group), {stale: 0})
-        for n in range(layer.get_capacity(channels[1])):  # that queue is full
-            await layer.send(channels[1], {"type": "push", "text": f"old {n}", "close": False})
-        await layer.group_send(group, {"type": "push", "text": "new", "close": False})
-        texts = [(await asyncio.wait_for(layer.receive(c), 5))["text"] for c in channels]
-        left = [m.decode() for m in await connection.zrange(layer._group_key(group), 0, -1)]
-        with pytest.raises(TimeoutError):
-            await asyncio.wait_for(layer.receive(stale), 0.5)
-        for channel in channels:
-            await layer.group_discard(group, channel)
-        full = layer.connection(layer.consistent_hash(channels[1]))
-        await full.delete(layer.prefix + channels[1])  # the 99 messages left in it
-        return texts, left, stale in left
-
-    texts, left, stale_kept = async_to_sync(scene)()
-    assert texts == ["new", "old 0", "new"]  # the full queue missed it, the others have it
-    assert not stale_kept and len(left) == 3
-
-
-@pytest.mark.fast_path("the two-trip Redis group send (config/speedups/layers.py)")
-def test_a_push_to_several_groups_reaches_each_member_of_each_in_one_send():
-    """A move's push goes to the room and two tables: the layer reads the three groups'
-    members in one pipeline and stores the message with one script, not two trips a group.
-    Each socket's channel gets it once for each group it is in, as from a group send each,
-    whichever process it belongs to."""
-    from asgiref.sync import async_to_sync
-
-    from config.speedups.layers import RedisChannelLayer
-
-    layer = get_channel_layer()
-    assert isinstance(layer, RedisChannelLayer)
-    other = RedisChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])  # a process
-    tag = secrets.token_hex(4)
-    room, first, second = (f"test.many.{tag}.{n}" for n in range(3))
-
-    async def scene() -> tuple[dict[str, list[str]], int]:
-        screen = await layer.new_channel()  # a socket of this process, in the room
-        tablet = await other.new_channel()  # another process's, at both tables
-        both = await layer.new_channel()  # one of this process's, at a table and the room
-        members = {room: [screen, both], first: [tablet], second: [tablet, both]}
-        for group, channels in members.items():
-            for channel in channels:
-                await layer.group_add(group, channel)
-        connection = layer.connection(0)
-        before = (await connection.info("commandstats")).get("cmdstat_eval", {}).get("calls", 0)
-        await layer.group_send_many(
-            (room, first, second), {"type": "push", "text": "moved", "close": False}
-        )
-        after = (await connection.info("commandstats")).get("cmdstat_eval", {}).get("calls", 0)
-        got: dict[str, list[str]] = {}
-        for channel in (screen, tablet, both):
-            got[channel] = []
-            with contextlib.suppress(TimeoutError):
-                while True:
-                    receiver = other if channel == tablet else layer
-                    message = await asyncio.wait_for(receiver.receive(channel), 0.5)
-                    got[channel].append(message["text"])
-        for group, channels in members.items():
-            for channel in channels:
-                await layer.group_discard(group, channel)
-        await other.close_pools()
-        return {"screen": got[screen], "tablet": got[tablet], "both": got[both]}, after - before
-
-    got, scripts = async_to_sync(scene)()
-    assert got == {"screen": ["moved"], "tablet": ["moved", "moved"], "both": ["moved", "moved"]}
-    assert scripts == 1  # the three groups' channels stored in one script

@@ -1,4 +1,4 @@
-"""Sessions (config/sessions.py): a login lasts while its row does and has not expired;
+"""Sessions (Django's database store): a login lasts while its row does and has not expired;
 an expired or deleted session is a visitor again, and the store then starts afresh."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def test_a_session_deleted_is_a_visitor_and_another_login_still_holds(tournament
     assert 'class="who">td<' in page
 
 
-# --- the session and its user read together (config/auth.py) ---------------------------
+# --- the login ends with the account's password or its being disabled --------------------
 
 
 def _key(client) -> str:
@@ -57,48 +57,16 @@ def _who(client, tournament) -> str | None:
     return page.split('class="who">', 1)[1].split("<", 1)[0]
 
 
-@pytest.mark.fast_path("the session's user guessed and read in its trip (config/auth.py)")
-def test_a_login_is_read_with_its_user_and_stays_that_user(client, tournament, desk, td):
-    from config import sessions
-
-    client.force_login(desk)
-    assert _who(client, tournament) == "desk"
-    assert str(sessions.whose(_key(client))) == str(desk.pk)  # read together next time
-    assert _who(client, tournament) == "desk"
-    # A guess that proved wrong (the session was read with another user): the session's
-    # own user is the one logged in, read again.
-    sessions._WHOSE[_key(client)] = td.pk
-    assert _who(client, tournament) == "desk"
-
-
-@pytest.mark.fast_path("the session's user guessed and read in its trip (config/auth.py)")
-def test_a_password_changed_or_an_account_disabled_ends_the_login_read_ahead(
-    tournament, desk, floor
-):
-    """The user read beside the session is checked as Django checks it: the session's
-    hash of the password, and an active account."""
-    from config import sessions
-
+def test_a_password_changed_or_an_account_disabled_ends_the_login(tournament, desk, floor):
+    """Django checks the session's hash of the password and an active account on every
+    request: a password changed elsewhere or a disabled account ends the login at once."""
     changed, disabled = Client(), Client()
     changed.force_login(desk)
     disabled.force_login(floor)
     assert _who(changed, tournament) == "desk" and _who(disabled, tournament) == "floor"
-    assert sessions.whose(_key(changed)) is not None
     desk.set_password("a new one, elsewhere")
     desk.save()
     floor.is_active = False
     floor.save()
     assert _who(changed, tournament) is None
     assert _who(disabled, tournament) is None
-
-
-def test_a_login_made_before_the_backend_changed_still_holds(client, tournament, desk):
-    """Logins made with Django's ModelBackend (before config.auth.UserBackend) are not
-    ended by the change: the room's staff stay logged in through the upgrade."""
-    from django.contrib.auth import BACKEND_SESSION_KEY
-
-    client.force_login(desk, backend="django.contrib.auth.backends.ModelBackend")
-    row = Session.objects.get(session_key=_key(client))
-    assert row.get_decoded()[BACKEND_SESSION_KEY] == "django.contrib.auth.backends.ModelBackend"
-    assert _who(client, tournament) == "desk"
-    assert _who(client, tournament) == "desk"
