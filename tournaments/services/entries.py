@@ -26,6 +26,7 @@ from tournaments.models import (
 )
 from tournaments.rules import entry_rules, placements
 from tournaments.selectors import books as book_reads
+from tournaments.selectors import draw as draw_reads
 from tournaments.selectors import formats as format_selectors
 from tournaments.selectors import tables as room_reads
 from tournaments.services import books, locks, results
@@ -257,7 +258,7 @@ def _registration_reads(
     if not new_player:
         reads.append((_PLAYER_ENTRIES, {"tournament_id": tournament.pk, "player_id": player.pk}))
     if not forfeit and not player.needs_accessible_seat:
-        reads.append(seat_services.loads_read(tournament))
+        reads.append(draw_reads.loads_read(tournament))
     return reads
 
 

@@ -27,9 +27,9 @@ from tournaments import permissions
 from tournaments.forms import setup as setup_forms
 from tournaments.forms.fields import _is_number, all_errors, whole_number
 from tournaments.models import AnteMode, StructureItem, Table, Tournament
+from tournaments.selectors import draw as draw_reads
 from tournaments.services import layout as layout_services
 from tournaments.services import presets
-from tournaments.services import seats as seat_services
 from tournaments.services import setup as setup_services
 
 MAX_ROWS = 300
@@ -368,7 +368,7 @@ def _tables_context(tournament: Tournament, form: setup_forms.TablesAddForm) -> 
         "tables": tables,
         "form": form,
         "seat_total": sum(t.max_seats for t in tables if t.status != Table.Status.CLOSED),
-        "planned": seat_services.tables_planned(tournament),
+        "planned": draw_reads.tables_planned(tournament),
     }
 
 
