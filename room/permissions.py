@@ -34,12 +34,8 @@ def _in_cash_room() -> Q:
 def players_for(user: Any, roles: frozenset[str] = permissions.TD) -> QuerySet[Player]:
     """The players the user reaches through his events (`tournaments.permissions`), and,
     when he works the cash room, those the cash room holds (a list, a seat, a cash-out)."""
-    held = permissions.room_roles_for(user)
-    if RoomRole.MANAGER in held or RoomRole.CASH not in held:
-        return permissions.players_for(user, roles)
-    events = StaffAssignment.objects.filter(user=user, role__in=list(roles)).values("tournament")
-    reach = Q(Exists(Entry.objects.filter(player=OuterRef("pk"), tournament__in=events)))
-    return Player.objects.filter(merged_into__isnull=True).filter(reach | _in_cash_room())
+    works_cash = RoomRole.CASH in permissions.room_roles_for(user)
+    return permissions.players_for(user, roles, beside=_in_cash_room() if works_cash else None)
 
 
 def player_for(user: Any, player_id: int) -> Player:

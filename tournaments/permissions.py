@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, Model, OuterRef, QuerySet, Subquery
+from django.db.models import Exists, Model, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
 from config.speedups.prepared import NO_ID, NO_TEXT, Prepared
@@ -293,20 +293,20 @@ def events_for(user: Any, roles: frozenset[str]) -> QuerySet[Tournament]:
 # --- players ---------------------------------------------------------------------------
 
 
-def players_for(user: Any, roles: frozenset[str] = frozenset({Role.TD})) -> QuerySet[Player]:
+def players_for(
+    user: Any, roles: frozenset[str] = frozenset({Role.TD}), *, beside: Q | None = None
+) -> QuerySet[Player]:
     """The players the user may reach: those with an entry in an event where he holds one
-    of `roles`; every player for the room's manager (the cash room's reach is
-    `room.permissions.players_for`). Merged-away records are never reached."""
+    of `roles`, and those `beside` names (the cash room's reach, `room.permissions`);
+    every player for the room's manager. Merged-away records are never reached."""
     players = Player.objects.filter(merged_into__isnull=True)
     if not _active(user):
         return players.none()
-    held = room_roles_for(user)
-    if RoomRole.MANAGER in held:
+    if RoomRole.MANAGER in room_roles_for(user):
         return players
     events = StaffAssignment.objects.filter(user=user, role__in=list(roles)).values("tournament")
-    return players.filter(
-        Exists(Entry.objects.filter(player=OuterRef("pk"), tournament__in=events))
-    )
+    reach = Q(Exists(Entry.objects.filter(player=OuterRef("pk"), tournament__in=events)))
+    return players.filter(reach | beside if beside is not None else reach)
 
 
 def player_for(
