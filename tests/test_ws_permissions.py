@@ -220,7 +220,7 @@ async def _open(room, kind: str) -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(
         application, room["paths"][kind], headers=room["headers"][kind]
     )
-    connected, code = await communicator.connect()
+    connected, code = await communicator.connect(timeout=10)
     assert connected, (kind, code)
     first = await communicator.receive_json_from(timeout=5)
     assert first["type"] == "clock", kind
@@ -273,7 +273,7 @@ async def test_a_revoked_screen_cannot_connect(room):
     communicator = WebsocketCommunicator(
         application, room["paths"]["revoked_screen"], headers=[ORIGIN]
     )
-    connected, code = await communicator.connect()
+    connected, code = await communicator.connect(timeout=10)
     assert not connected and code == consumers.NOT_FOUND
 
 
@@ -299,12 +299,12 @@ async def test_a_foreign_origin_is_refused(room, origin):
     for kind in ("td", "clock_screen"):
         headers = [(b"origin", origin)] + [h for h in room["headers"][kind] if h != ORIGIN]
         communicator = WebsocketCommunicator(application, room["paths"][kind], headers=headers)
-        connected, _code = await communicator.connect()
+        connected, _code = await communicator.connect(timeout=10)
         assert not connected, (kind, origin)
         await communicator.disconnect()
 
 
 async def test_no_origin_is_refused(room):
     communicator = WebsocketCommunicator(application, room["paths"]["td"], headers=[])
-    connected, _code = await communicator.connect()
+    connected, _code = await communicator.connect(timeout=10)
     assert not connected

@@ -44,7 +44,7 @@ async def _open(world, socket: str, headers: list[tuple[bytes, bytes]]):
     communicator = WebsocketCommunicator(
         application, path, headers=[(b"origin", b"http://testserver"), *headers]
     )
-    connected, _code = await communicator.connect()
+    connected, _code = await communicator.connect(timeout=10)
     assert connected
     await communicator.receive_json_from(timeout=5)  # the clock on connect
     return communicator

@@ -29,7 +29,7 @@ def _add_game_and_list_a_player() -> None:
 async def test_a_list_change_is_pushed_to_every_cash_screen():
     board = WebsocketCommunicator(application, "/ws/cash/", headers=[ORIGIN])
     phone = WebsocketCommunicator(application, "/ws/cash/", headers=[ORIGIN])
-    assert (await board.connect())[0] and (await phone.connect())[0]
+    assert (await board.connect(timeout=10))[0] and (await phone.connect(timeout=10))[0]
     await _add_game_and_list_a_player()
     for socket in (board, phone):
         first = json.loads(await socket.receive_from(timeout=2))

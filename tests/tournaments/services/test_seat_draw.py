@@ -157,7 +157,7 @@ async def test_the_tablets_and_screens_hear_the_draw():
     socket = WebsocketCommunicator(
         application, f"/ws/screens/{tablet.token}/", headers=[(b"origin", b"http://testserver")]
     )
-    assert (await socket.connect())[0]
+    assert (await socket.connect(timeout=10))[0]
     assert (await socket.receive_json_from(timeout=5))["type"] == "clock"
 
     drawn = await database_sync_to_async(seat_services.seats_draw_all)(

@@ -49,7 +49,7 @@ async def test_the_consoles_ping_records_a_call_whose_time_ran_out(client, tourn
 
     headers = await database_sync_to_async(_cookie)(td)
     socket = WebsocketCommunicator(application, f"/ws/t/{tournament.slug}/", headers=headers)
-    connected, _code = await socket.connect()
+    connected, _code = await socket.connect(timeout=10)
     assert connected
     assert (await socket.receive_json_from(timeout=5))["type"] == "clock"
     await socket.send_json_to({"type": "ping", "t": 1})

@@ -32,7 +32,7 @@ async def test_an_idle_screen_keeps_its_socket_and_hears_the_next_change(display
     communicator = WebsocketCommunicator(
         application, f"/ws/screens/{display.token}/", headers=[(b"origin", b"http://testserver")]
     )
-    connected, _code = await communicator.connect()
+    connected, _code = await communicator.connect(timeout=10)
     assert connected
     assert (await communicator.receive_json_from(timeout=5))["type"] == "clock"
     assert await communicator.receive_nothing(timeout=idle)  # no close, no crash

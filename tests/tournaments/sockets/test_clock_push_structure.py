@@ -31,7 +31,7 @@ async def _screen(display) -> tuple[WebsocketCommunicator, dict]:
     socket = WebsocketCommunicator(
         application, f"/ws/screens/{display.token}/", headers=[(b"origin", b"http://testserver")]
     )
-    assert (await socket.connect())[0]
+    assert (await socket.connect(timeout=10))[0]
     first = await socket.receive_json_from(timeout=5)
     assert first["type"] == "clock"
     return socket, first

@@ -62,7 +62,7 @@ def _connect(room, role) -> WebsocketCommunicator:
 
 async def _open(room, role):
     communicator = _connect(room, role)
-    connected, _code = await communicator.connect()
+    connected, _code = await communicator.connect(timeout=10)
     assert connected, role
     first = await communicator.receive_json_from(timeout=5)
     assert first["type"] == "clock" and first["status"] == "paused"
@@ -151,7 +151,7 @@ async def test_revoking_a_screen_closes_its_socket_and_refuses_new_ones(room):
     closed = await communicator.receive_output(timeout=5)
     assert closed == {"type": "websocket.close", "code": 4403}
     again = _connect(room, "clock_screen")
-    connected, code = await again.connect()
+    connected, code = await again.connect(timeout=10)
     assert not connected and code == 4404
 
 
@@ -159,7 +159,7 @@ async def test_unknown_tournament_is_refused():
     communicator = WebsocketCommunicator(
         application, "/ws/t/nope/", headers=[(b"origin", b"http://testserver")]
     )
-    connected, code = await communicator.connect()
+    connected, code = await communicator.connect(timeout=10)
     assert not connected and code == 4404
 
 

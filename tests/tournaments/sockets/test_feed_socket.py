@@ -37,7 +37,7 @@ def _eliminate(tournament, entry, td):
 
 async def _follow(path, headers=()):
     socket = WebsocketCommunicator(application, path, headers=list(headers))
-    connected, code = await socket.connect()
+    connected, code = await socket.connect(timeout=10)
     return socket, connected, code
 
 

@@ -37,7 +37,7 @@ async def _screen(token: str) -> WebsocketCommunicator:
     socket = WebsocketCommunicator(
         application, f"/ws/screens/{token}/", headers=[(b"origin", b"http://testserver")]
     )
-    assert (await socket.connect())[0]
+    assert (await socket.connect(timeout=10))[0]
     assert (await socket.receive_json_from(timeout=5))["type"] == "clock"
     return socket
 

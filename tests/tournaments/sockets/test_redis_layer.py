@@ -26,7 +26,7 @@ async def test_a_quiet_clock_screen_stays_connected(display):
     communicator = WebsocketCommunicator(
         application, f"/ws/screens/{display.token}/", headers=[(b"origin", b"http://testserver")]
     )
-    connected, _code = await communicator.connect()
+    connected, _code = await communicator.connect(timeout=10)
     assert connected
     assert (await communicator.receive_json_from(timeout=5))["type"] == "clock"
     # channels_redis waits up to 5 s in BZPOPMIN for the next message; be quiet longer.

@@ -35,7 +35,7 @@ def _log_everyone_out() -> None:
 
 async def _socket(tournament, headers):
     socket = WebsocketCommunicator(application, f"/ws/t/{tournament.slug}/", headers=headers)
-    connected, _code = await socket.connect()
+    connected, _code = await socket.connect(timeout=10)
     assert connected
     assert (await socket.receive_json_from(timeout=5))["type"] == "clock"
     return socket

@@ -55,7 +55,7 @@ async def _open(room, who) -> WebsocketCommunicator:
     else:
         path, sent = f"/ws/t/{tournament.slug}/", headers[who]
     communicator = WebsocketCommunicator(application, path, headers=sent)
-    connected, _code = await communicator.connect()
+    connected, _code = await communicator.connect(timeout=10)
     assert connected, who
     assert (await communicator.receive_json_from(timeout=5))["type"] == "clock"
     return communicator

@@ -312,7 +312,7 @@ async def _control_over_socket(slug: str, client: Client, message: dict) -> dict
         f"/ws/t/{slug}/",
         headers=[(b"origin", b"http://testserver"), (b"cookie", cookie.encode())],
     )
-    connected, _code = await socket.connect()
+    connected, _code = await socket.connect(timeout=10)
     assert connected
     await socket.receive_json_from(timeout=5)  # the clock's state
     await socket.send_json_to({"type": "control", **message})
