@@ -23,7 +23,8 @@ class RoomConfig(AppConfig):
         from tournaments.views import results
 
         # The event's results page offers the rankings of the leagues holding it.
-        results.RESULTS_DOWNLOADS.append(people.league_downloads)
+        if people.league_downloads not in results.RESULTS_DOWNLOADS:  # ready() may run again
+            results.RESULTS_DOWNLOADS.append(people.league_downloads)
 
         post_save.connect(
             receivers.table_event_logged,
